@@ -10,3 +10,4 @@ pub mod model;
 pub mod report;
 pub mod run_folder;
 pub mod stats;
+pub mod view_state;

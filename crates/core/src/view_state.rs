@@ -1,0 +1,669 @@
+//! The whole view state of a comparison, as it lives in the URL query.
+//!
+//! The URL is the single source of truth for what the viewer shows: which runs, which one is the
+//! baseline, filters, sort, the selected task, the bootstrap seed and the statistical settings.
+//! [`ViewState::to_query`] writes only what differs from the defaults, in a fixed order, so links
+//! stay short and readable; [`ViewState::from_query`] never fails: a malformed or hostile value is
+//! dropped, the default is kept, and a [`QueryIssue`] says what was ignored and why.
+//!
+//! Secrets never live here: a query that carries something that looks like an API key is
+//! ignored (and reported) so a pasted link can never smuggle a key into the app's state.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Longest query string accepted (characters); longer ones are ignored as a whole.
+pub const MAX_QUERY_LEN: usize = 16 * 1024;
+/// Longest single identifier (run id, agent id, task id, bench id) accepted.
+pub const MAX_ID_LEN: usize = 256;
+/// Most candidate runs one comparison may hold.
+pub const MAX_CANDIDATES: usize = 16;
+/// Default bootstrap seed: fixed, so a link without a seed still reproduces its intervals.
+pub const DEFAULT_SEED: u64 = 20_261_014;
+/// Default number of bootstrap resamples (statistics.md §3).
+pub const DEFAULT_RESAMPLES: u32 = 9_999;
+/// Allowed range of bootstrap resamples.
+pub const RESAMPLES_RANGE: std::ops::RangeInclusive<u32> = 100..=100_000;
+/// Default confidence level, in percent.
+pub const DEFAULT_CONFIDENCE_PERCENT: u8 = 95;
+
+/// Which per-task rows the table shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RowFilter {
+    /// Every task of the union.
+    #[default]
+    All,
+    /// Paired tasks where the candidate scores lower.
+    Regressions,
+    /// Paired tasks where the candidate scores higher.
+    Improvements,
+    /// Tasks without an included sample on one side.
+    Unpaired,
+    /// Tasks with at least one failed trajectory on either side.
+    Failed,
+}
+
+impl RowFilter {
+    /// Every filter, in menu order.
+    pub const ALL: [RowFilter; 5] = [
+        RowFilter::All,
+        RowFilter::Regressions,
+        RowFilter::Improvements,
+        RowFilter::Unpaired,
+        RowFilter::Failed,
+    ];
+
+    /// The name used in the URL.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RowFilter::All => "all",
+            RowFilter::Regressions => "regressions",
+            RowFilter::Improvements => "improvements",
+            RowFilter::Unpaired => "unpaired",
+            RowFilter::Failed => "failed",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.as_str() == s)
+    }
+}
+
+/// The column the per-task table is sorted by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SortKey {
+    /// Paired delta of the focused candidate.
+    #[default]
+    Delta,
+    /// Task label (or id).
+    Task,
+    /// First task category.
+    Category,
+    /// Baseline task score.
+    Baseline,
+    /// Focused candidate's task score.
+    Candidate,
+}
+
+impl SortKey {
+    /// Every sort key, in menu order.
+    pub const ALL: [SortKey; 5] = [
+        SortKey::Delta,
+        SortKey::Task,
+        SortKey::Category,
+        SortKey::Baseline,
+        SortKey::Candidate,
+    ];
+
+    /// The name used in the URL.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SortKey::Delta => "delta",
+            SortKey::Task => "task",
+            SortKey::Category => "category",
+            SortKey::Baseline => "baseline",
+            SortKey::Candidate => "candidate",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// Sort column and direction. In the URL: `sort=delta` (ascending) or `sort=-delta`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sort {
+    /// Column.
+    pub key: SortKey,
+    /// True for descending order.
+    pub descending: bool,
+}
+
+impl Default for Sort {
+    /// Worst regressions first: ascending delta.
+    fn default() -> Self {
+        Sort {
+            key: SortKey::Delta,
+            descending: false,
+        }
+    }
+}
+
+/// Which analysis feeds the headline numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnalysisMode {
+    /// Included samples only (statistics.md §2).
+    #[default]
+    Primary,
+    /// Union of tasks, failed and absent counted as 0.
+    Sensitivity,
+}
+
+/// Everything that determines what a comparison page shows.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ViewState {
+    /// Agent whose runs are listed (`agent`).
+    pub agent: Option<String>,
+    /// Benchmark version (`bench`).
+    pub bench: Option<String>,
+    /// Baseline run (`base`).
+    pub baseline: Option<String>,
+    /// Candidate runs, in display order (`cand`, comma separated).
+    pub candidates: Vec<String>,
+    /// Which candidate the table and per-task charts focus on (`focus`, an index into candidates).
+    pub focus: usize,
+    /// Row filter (`filter`).
+    pub filter: RowFilter,
+    /// Only tasks of this category (`cat`).
+    pub category: Option<String>,
+    /// Free-text search over task id and label (`q`).
+    pub search: Option<String>,
+    /// Table sort (`sort`).
+    pub sort: Sort,
+    /// Task whose trajectories are open in the side panel (`task`).
+    pub task: Option<String>,
+    /// Bootstrap seed (`seed`).
+    pub seed: u64,
+    /// Bootstrap resamples (`B`).
+    pub resamples: u32,
+    /// Confidence level in percent (`ci`), 50..=99.
+    pub confidence_percent: u8,
+    /// Headline analysis (`analysis`).
+    pub analysis: AnalysisMode,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        ViewState {
+            agent: None,
+            bench: None,
+            baseline: None,
+            candidates: Vec::new(),
+            focus: 0,
+            filter: RowFilter::All,
+            category: None,
+            search: None,
+            sort: Sort::default(),
+            task: None,
+            seed: DEFAULT_SEED,
+            resamples: DEFAULT_RESAMPLES,
+            confidence_percent: DEFAULT_CONFIDENCE_PERCENT,
+            analysis: AnalysisMode::Primary,
+        }
+    }
+}
+
+/// Something in a query string that was ignored, with the reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QueryIssue {
+    /// The parameter name as it appeared (decoded when possible).
+    pub param: String,
+    /// Why it was ignored, in plain words.
+    pub reason: String,
+}
+
+impl fmt::Display for QueryIssue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ignored `{}`: {}", self.param, self.reason)
+    }
+}
+
+/// The result of reading a query string: the state, and what was ignored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedViewState {
+    /// The state, defaults where nothing valid was given.
+    pub state: ViewState,
+    /// Ignored parameters, in the order they appeared.
+    pub issues: Vec<QueryIssue>,
+}
+
+impl ViewState {
+    /// The confidence level as a fraction, e.g. 0.95.
+    pub fn confidence_level(&self) -> f64 {
+        f64::from(self.confidence_percent) / 100.0
+    }
+
+    /// The focused candidate's run id, if any.
+    pub fn focused_candidate(&self) -> Option<&str> {
+        self.candidates.get(self.focus).map(String::as_str)
+    }
+
+    /// True when the runs to compare are chosen (a baseline and at least one candidate).
+    pub fn has_comparison(&self) -> bool {
+        self.baseline.is_some() && !self.candidates.is_empty()
+    }
+
+    /// Writes the query string (without the leading `?`): only non-default values, fixed order.
+    pub fn to_query(&self) -> String {
+        let defaults = ViewState::default();
+        let mut pairs: Vec<(&str, String)> = Vec::new();
+        if let Some(a) = &self.agent {
+            pairs.push(("agent", a.clone()));
+        }
+        if let Some(b) = &self.bench {
+            pairs.push(("bench", b.clone()));
+        }
+        if let Some(b) = &self.baseline {
+            pairs.push(("base", b.clone()));
+        }
+        if !self.candidates.is_empty() {
+            let joined: Vec<String> = self
+                .candidates
+                .iter()
+                .map(|c| encode_component(c))
+                .collect();
+            // Commas separate candidates; each id is encoded on its own so an id with a comma survives.
+            pairs.push(("cand", joined.join(",")));
+        }
+        if self.focus != defaults.focus {
+            pairs.push(("focus", self.focus.to_string()));
+        }
+        if self.filter != defaults.filter {
+            pairs.push(("filter", self.filter.as_str().to_owned()));
+        }
+        if let Some(c) = &self.category {
+            pairs.push(("cat", c.clone()));
+        }
+        if let Some(q) = &self.search {
+            pairs.push(("q", q.clone()));
+        }
+        if self.sort != defaults.sort {
+            let sign = if self.sort.descending { "-" } else { "" };
+            pairs.push(("sort", format!("{sign}{}", self.sort.key.as_str())));
+        }
+        if let Some(t) = &self.task {
+            pairs.push(("task", t.clone()));
+        }
+        if self.seed != defaults.seed {
+            pairs.push(("seed", self.seed.to_string()));
+        }
+        if self.resamples != defaults.resamples {
+            pairs.push(("B", self.resamples.to_string()));
+        }
+        if self.confidence_percent != defaults.confidence_percent {
+            pairs.push(("ci", self.confidence_percent.to_string()));
+        }
+        if self.analysis != defaults.analysis {
+            pairs.push(("analysis", "sensitivity".to_owned()));
+        }
+        pairs
+            .into_iter()
+            .map(|(k, v)| {
+                if k == "cand" {
+                    format!("{k}={v}")
+                } else {
+                    format!("{k}={}", encode_component(&v))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+
+    /// Reads a query string (with or without the leading `?`). Never fails: see the module doc.
+    pub fn from_query(query: &str) -> ParsedViewState {
+        let mut state = ViewState::default();
+        let mut issues = Vec::new();
+        let query = query.strip_prefix('?').unwrap_or(query);
+        if query.len() > MAX_QUERY_LEN {
+            issues.push(QueryIssue {
+                param: "(query)".into(),
+                reason: format!(
+                    "the query is {} characters long, over the limit of {MAX_QUERY_LEN}",
+                    query.len()
+                ),
+            });
+            return ParsedViewState { state, issues };
+        }
+        let mut seen: Vec<String> = Vec::new();
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+            let key = match decode_component(raw_key) {
+                Ok(k) => k,
+                Err(reason) => {
+                    issues.push(QueryIssue {
+                        param: printable(raw_key),
+                        reason,
+                    });
+                    continue;
+                }
+            };
+            if seen.contains(&key) {
+                issues.push(QueryIssue {
+                    param: printable(&key),
+                    reason: "given more than once; the first value is used".into(),
+                });
+                continue;
+            }
+            seen.push(key.clone());
+            if looks_like_secret(&key) {
+                issues.push(QueryIssue {
+                    param: printable(&key),
+                    reason: "API keys are never read from links; enter the key in the source panel"
+                        .into(),
+                });
+                continue;
+            }
+            if let Err(reason) = apply(&mut state, &key, raw_value) {
+                issues.push(QueryIssue {
+                    param: printable(&key),
+                    reason,
+                });
+            }
+        }
+        if state.focus != 0 && state.focus >= state.candidates.len() {
+            issues.push(QueryIssue {
+                param: "focus".into(),
+                reason: format!("there are only {} candidates", state.candidates.len()),
+            });
+            state.focus = 0;
+        }
+        ParsedViewState { state, issues }
+    }
+}
+
+/// Applies one decoded key and its raw (still encoded) value to the state.
+fn apply(state: &mut ViewState, key: &str, raw_value: &str) -> Result<(), String> {
+    match key {
+        "cand" => {
+            let mut cands = Vec::new();
+            for raw in raw_value.split(',').filter(|s| !s.is_empty()) {
+                let id = identifier(&decode_component(raw)?)?;
+                if cands.contains(&id) {
+                    continue;
+                }
+                cands.push(id);
+            }
+            if cands.len() > MAX_CANDIDATES {
+                return Err(format!(
+                    "{} candidates given; at most {MAX_CANDIDATES} can be compared",
+                    cands.len()
+                ));
+            }
+            state.candidates = cands;
+            Ok(())
+        }
+        _ => {
+            let value = decode_component(raw_value)?;
+            apply_decoded(state, key, &value)
+        }
+    }
+}
+
+fn apply_decoded(state: &mut ViewState, key: &str, value: &str) -> Result<(), String> {
+    match key {
+        "agent" => state.agent = Some(identifier(value)?),
+        "bench" => state.bench = Some(identifier(value)?),
+        "base" => state.baseline = Some(identifier(value)?),
+        "task" => state.task = Some(identifier(value)?),
+        "cat" => state.category = Some(identifier(value)?),
+        "q" => {
+            let text = printable_text(value, MAX_ID_LEN)?;
+            state.search = (!text.is_empty()).then_some(text);
+        }
+        "focus" => {
+            state.focus = value
+                .parse::<usize>()
+                .map_err(|_| format!("`{}` is not a candidate index", printable(value)))?
+        }
+        "filter" => {
+            state.filter = RowFilter::parse(value).ok_or_else(|| {
+                format!(
+                    "unknown filter `{}` (use {})",
+                    printable(value),
+                    names(RowFilter::ALL.map(RowFilter::as_str))
+                )
+            })?
+        }
+        "sort" => {
+            let (descending, name) = match value.strip_prefix('-') {
+                Some(rest) => (true, rest),
+                None => (false, value),
+            };
+            let key = SortKey::parse(name).ok_or_else(|| {
+                format!(
+                    "unknown sort `{}` (use {})",
+                    printable(value),
+                    names(SortKey::ALL.map(SortKey::as_str))
+                )
+            })?;
+            state.sort = Sort { key, descending };
+        }
+        "seed" => {
+            state.seed = value.parse::<u64>().map_err(|_| {
+                format!(
+                    "`{}` is not a whole number from 0 to {}",
+                    printable(value),
+                    u64::MAX
+                )
+            })?
+        }
+        "B" => {
+            let b = value
+                .parse::<u32>()
+                .ok()
+                .filter(|b| RESAMPLES_RANGE.contains(b));
+            state.resamples = b.ok_or_else(|| {
+                format!(
+                    "`{}` is not a number of resamples from {} to {}",
+                    printable(value),
+                    RESAMPLES_RANGE.start(),
+                    RESAMPLES_RANGE.end()
+                )
+            })?;
+        }
+        "ci" => {
+            let c = value.parse::<u8>().ok().filter(|c| (50..=99).contains(c));
+            state.confidence_percent = c.ok_or_else(|| {
+                format!(
+                    "`{}` is not a confidence level from 50 to 99 (percent)",
+                    printable(value)
+                )
+            })?;
+        }
+        "analysis" => {
+            state.analysis = match value {
+                "primary" => AnalysisMode::Primary,
+                "sensitivity" => AnalysisMode::Sensitivity,
+                other => {
+                    return Err(format!(
+                        "unknown analysis `{}` (use primary, sensitivity)",
+                        printable(other)
+                    ))
+                }
+            }
+        }
+        _ => return Err("not a parameter of this page".into()),
+    }
+    Ok(())
+}
+
+fn names<const N: usize>(all: [&str; N]) -> String {
+    all.join(", ")
+}
+
+/// True for parameter names that would carry a credential.
+fn looks_like_secret(key: &str) -> bool {
+    let k = key.to_ascii_lowercase().replace(['-', '_'], "");
+    [
+        "apikey",
+        "key",
+        "token",
+        "secret",
+        "password",
+        "auth",
+        "authorization",
+        "xapikey",
+    ]
+    .iter()
+    .any(|s| k == *s)
+}
+
+/// Validates an identifier: non-empty, bounded, no control characters.
+fn identifier(value: &str) -> Result<String, String> {
+    if value.is_empty() {
+        return Err("empty value".into());
+    }
+    printable_text(value, MAX_ID_LEN)
+}
+
+fn printable_text(value: &str, max: usize) -> Result<String, String> {
+    if value.chars().count() > max {
+        return Err(format!("longer than {max} characters"));
+    }
+    if value.chars().any(char::is_control) {
+        return Err("contains control characters".into());
+    }
+    Ok(value.trim().to_owned())
+}
+
+/// A short, safe rendering of untrusted text for messages.
+fn printable(s: &str) -> String {
+    let cleaned: String = s.chars().filter(|c| !c.is_control()).take(40).collect();
+    if s.chars().count() > 40 {
+        format!("{cleaned}…")
+    } else {
+        cleaned
+    }
+}
+
+/// Percent-encodes everything except unreserved characters (RFC 3986).
+pub fn encode_component(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// Decodes a percent-encoded query component (`+` is a space). Errors on bad escapes and
+/// on bytes that are not UTF-8.
+pub fn decode_component(s: &str) -> Result<String, String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = bytes.get(i + 1..i + 3).ok_or("a `%` escape is cut short")?;
+                let hi = hex_value(hex[0]).ok_or("a `%` escape is not hexadecimal")?;
+                let lo = hex_value(hex[1]).ok_or("a `%` escape is not hexadecimal")?;
+                out.push(hi << 4 | lo);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| "not valid UTF-8 text".into())
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_state_is_an_empty_query() {
+        assert_eq!(ViewState::default().to_query(), "");
+        assert_eq!(ViewState::from_query("").state, ViewState::default());
+    }
+
+    #[test]
+    fn readable_query_round_trips() {
+        let q = "base=er_base&cand=er_s100,er_s200&filter=regressions&sort=-task&seed=7&ci=90";
+        let parsed = ViewState::from_query(q);
+        assert!(parsed.issues.is_empty(), "{:?}", parsed.issues);
+        assert_eq!(parsed.state.candidates, vec!["er_s100", "er_s200"]);
+        assert_eq!(
+            parsed.state.sort,
+            Sort {
+                key: SortKey::Task,
+                descending: true
+            }
+        );
+        assert_eq!(parsed.state.to_query(), q);
+    }
+
+    #[test]
+    fn ids_with_commas_and_unicode_survive() {
+        let state = ViewState {
+            baseline: Some("a b&c=d".into()),
+            candidates: vec!["x,y".into(), "é/ü".into()],
+            search: Some("50% done".into()),
+            ..ViewState::default()
+        };
+        let parsed = ViewState::from_query(&state.to_query());
+        assert!(parsed.issues.is_empty());
+        assert_eq!(parsed.state, state);
+    }
+
+    #[test]
+    fn api_keys_in_links_are_refused() {
+        let parsed = ViewState::from_query("api_key=sk-123&X-API-Key=sk-456&base=r1");
+        assert_eq!(parsed.state.baseline.as_deref(), Some("r1"));
+        assert_eq!(parsed.issues.len(), 2);
+        assert!(parsed.issues.iter().all(|i| !i.to_string().contains("sk-")));
+    }
+
+    #[test]
+    fn hostile_values_are_ignored_with_reasons() {
+        let parsed = ViewState::from_query(
+            "base=%E0%A4&cand=%ZZ&filter=<script>&B=0&ci=100&seed=-1&focus=9&task=%00x&zzz=1",
+        );
+        assert_eq!(parsed.state, ViewState::default());
+        assert_eq!(parsed.issues.len(), 9, "{:?}", parsed.issues);
+    }
+
+    #[test]
+    fn focus_beyond_candidates_falls_back() {
+        let parsed = ViewState::from_query("cand=a,b&focus=2");
+        assert_eq!(parsed.state.focus, 0);
+        assert_eq!(parsed.issues.len(), 1);
+    }
+
+    #[test]
+    fn oversized_queries_are_refused_whole() {
+        let huge = format!("q={}", "a".repeat(MAX_QUERY_LEN));
+        let parsed = ViewState::from_query(&huge);
+        assert_eq!(parsed.state, ViewState::default());
+        assert_eq!(parsed.issues.len(), 1);
+    }
+
+    #[test]
+    fn repeated_params_keep_the_first() {
+        let parsed = ViewState::from_query("?base=a&base=b");
+        assert_eq!(parsed.state.baseline.as_deref(), Some("a"));
+        assert_eq!(parsed.issues.len(), 1);
+    }
+
+    #[test]
+    fn too_many_candidates_are_refused() {
+        let many: Vec<String> = (0..=MAX_CANDIDATES).map(|i| format!("r{i}")).collect();
+        let parsed = ViewState::from_query(&format!("cand={}", many.join(",")));
+        assert!(parsed.state.candidates.is_empty());
+        assert_eq!(parsed.issues.len(), 1);
+    }
+}
