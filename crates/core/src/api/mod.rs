@@ -1,0 +1,50 @@
+//! Serde types of the Trajectory API responses the viewer reads (contract 2026-10-14).
+//!
+//! Modelled on `openapi.json`: field names and nullability follow it, nullable fields are
+//! `Option`, unknown fields are ignored, and enum values unknown to this build are kept by name.
+//! Timestamps stay strings. Every type serializes back to the same shape (the demo server uses it).
+
+mod agent;
+mod benchmark;
+mod decode;
+mod error_body;
+mod eval_run;
+mod open_enum;
+mod organization;
+mod page;
+mod progress;
+mod rewards;
+mod step;
+mod termination;
+mod training;
+mod trajectory;
+
+pub use agent::{Agent, AgentListItem, AgentListPage};
+pub use benchmark::{
+    BenchmarkListItem, BenchmarkPage, BenchmarkSpecTask, BenchmarkTaskCategory, BenchmarkTaskPage,
+    EnvVarValue, SecretRef, TaskSplit, TaskSplitFilter,
+};
+pub use decode::{decode, DecodeError, DecodeErrorKind};
+pub use error_body::{ApiErrorBody, ApiErrorEnvelope, ErrorType};
+pub use eval_run::{
+    AsyncFailure, EvalRun, EvalRunPage, EvalRunStatus, EvalTaskSelection, EvalTaskSplit,
+    ReasoningEffort, RecordedRunOptions, TrainingAlgorithm,
+};
+pub use organization::Organization;
+pub use page::{CursorPage, Page};
+pub use progress::{
+    EvalAttemptStatus, EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRemainingWorkPage,
+};
+pub use rewards::{EvalTrajectoryReward, EvalTrajectoryRewardsPage};
+pub use step::{ContentPart, Message, MessageContent, Step, StepPage};
+pub use termination::TerminationReason;
+pub use training::{
+    AgentTrainingEvaluationPoint, AgentTrainingEvaluationSeriesPage, HeldOutReward,
+    HeldOutRewardsByStepPage, TrainingCheckpoint, TrainingCheckpointPage, TrainingRun,
+    TrainingRunPage, TrainingRunStatus,
+};
+pub use trajectory::{
+    HarnessCategory, HarnessDiagnostic, RolloutStatus, TracebackDiagnostic, Trajectory,
+    TrajectoryMetadata, TrajectoryPage, TrajectoryRewardComponent, TrajectoryRolloutStatus,
+    TrajectoryStatus,
+};

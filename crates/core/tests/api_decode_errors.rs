@@ -1,0 +1,97 @@
+//! Malformed payloads give errors that name the failing field and its position.
+
+#![allow(clippy::unwrap_used)]
+
+use eval_compare_core::api::*;
+
+#[test]
+fn wrong_type_names_the_field() {
+    let body = br#"{"items": [{"trajectory_id": "a", "reward": 1.0}, {"trajectory_id": "b", "reward": "high"}],
+                   "next_cursor": null, "has_more": false, "eval_run_id": "er"}"#;
+    let error = decode::<EvalTrajectoryRewardsPage>(body).unwrap_err();
+    assert_eq!(error.path, "items[1].reward");
+    assert_eq!(error.kind, DecodeErrorKind::Data);
+    assert_eq!(error.line, 1);
+    assert!(error.column > 0);
+    let shown = error.to_string();
+    assert!(shown.contains("items[1].reward"), "{shown}");
+    assert!(shown.contains("line 1"), "{shown}");
+    assert!(!error.message.contains(" at line "), "{}", error.message);
+}
+
+#[test]
+fn missing_required_field_names_the_object_and_the_field() {
+    let body = br#"{"items": [{"reward": 1.0}], "has_more": false, "eval_run_id": "er"}"#;
+    let error = decode::<EvalTrajectoryRewardsPage>(body).unwrap_err();
+    assert_eq!(error.path, "items[0]");
+    assert!(error.message.contains("trajectory_id"), "{}", error.message);
+}
+
+#[test]
+fn null_where_a_number_is_required_is_an_error_not_zero() {
+    let body = br#"{"items": [{"trajectory_id": "a", "reward": null}], "has_more": false, "eval_run_id": "er"}"#;
+    let error = decode::<EvalTrajectoryRewardsPage>(body).unwrap_err();
+    assert_eq!(error.path, "items[0].reward");
+}
+
+#[test]
+fn nested_option_field_is_named() {
+    let body = br#"{"eval_run_id": "er", "bench_id": "b", "agent_id": null, "display_name": null, "status": null,
+                   "options": {"temperature": "warm"}, "created_at": "t", "updated_at": "t"}"#;
+    let error = decode::<EvalRun>(body).unwrap_err();
+    assert_eq!(error.path, "options.temperature");
+}
+
+#[test]
+fn bad_content_part_is_named() {
+    let body = br#"{"items": [{"step_index": 0, "messages": [{"message_id": 1, "content": [{"type": "text", "text": 5}]}]}],
+                   "has_more": false}"#;
+    let error = decode::<StepPage>(body).unwrap_err();
+    assert_eq!(error.path, "items[0].messages[0].content[0]");
+    assert!(error.message.contains("text"), "{}", error.message);
+}
+
+#[test]
+fn content_of_the_wrong_kind_is_rejected() {
+    let body = br#"{"step_index": 0, "messages": [{"message_id": 1, "content": 42}]}"#;
+    let error = decode::<Step>(body).unwrap_err();
+    assert_eq!(error.path, "messages[0].content");
+    assert!(
+        error
+            .message
+            .contains("a string or a list of content parts"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn truncated_body_is_reported_as_such() {
+    let body = br#"{"items": [{"trajectory_id": "a", "rew"#;
+    let error = decode::<EvalTrajectoryRewardsPage>(body).unwrap_err();
+    assert_eq!(error.kind, DecodeErrorKind::Eof);
+    assert!(error.to_string().contains("truncated"), "{error}");
+}
+
+#[test]
+fn html_instead_of_json_is_a_syntax_error_at_the_start() {
+    let error = decode::<EvalRun>(b"<html><body>502 Bad Gateway</body></html>").unwrap_err();
+    assert_eq!(error.kind, DecodeErrorKind::Syntax);
+    assert_eq!((error.line, error.column), (1, 1));
+    assert_eq!(error.path, ".");
+}
+
+#[test]
+fn trailing_garbage_is_rejected() {
+    let error = decode::<Organization>(br#"{"organization_id": "o"} extra"#).unwrap_err();
+    assert_eq!(error.kind, DecodeErrorKind::Syntax);
+}
+
+#[test]
+fn unknown_fields_are_ignored() {
+    let org: Organization = decode(br#"{"organization_id": "o"}"#).unwrap();
+    assert_eq!(org.organization_id(), Some("o"));
+    let point: AgentTrainingEvaluationPoint =
+        decode(br#"{"step": 3, "reward_mean": 0.5, "confidence": [0.4, 0.6]}"#).unwrap();
+    assert_eq!(point.step, 3);
+}
