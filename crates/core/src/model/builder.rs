@@ -1,0 +1,276 @@
+//! Building a [`RunSet`] from any source.
+
+use super::id_map::IdMap;
+
+use super::aggregate::{RunTotals, TaskStats};
+use super::error::ModelError;
+use super::join::JoinReport;
+use super::run::{RunIdx, RunInfo};
+use super::run_set::{Run, RunSet};
+use super::task::{Category, CategoryIdx, Task, TaskIdx, TaskInput};
+use super::trajectory::{TrajectoryColumns, TrajectoryInput, NONE_U32};
+
+/// Collects runs, tasks and trajectories, then computes per-task aggregates in [`Self::build`].
+///
+/// Task ids are interned to dense indices and trajectories stored column by column, so a set of
+/// millions of trajectories costs a few hash lookups and pushes per trajectory.
+#[derive(Debug, Default)]
+pub struct RunSetBuilder {
+    tasks: Vec<Task>,
+    task_index: IdMap<Box<str>, TaskIdx>,
+    categories: Vec<Category>,
+    category_index: IdMap<Box<str>, CategoryIdx>,
+    runs: Vec<PendingRun>,
+}
+
+#[derive(Debug)]
+struct PendingRun {
+    info: RunInfo,
+    join: Option<JoinReport>,
+    columns: TrajectoryColumns,
+    endings: Vec<String>,
+    ending_index: IdMap<Box<str>, u32>,
+    /// The last ending interned, to skip the hash lookup on runs of equal endings.
+    last_ending: Option<u32>,
+}
+
+impl RunSetBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        RunSetBuilder::default()
+    }
+
+    /// Adds a task from a benchmark task list. A task listed twice keeps the first label, split
+    /// and categories it was given.
+    pub fn add_task(&mut self, input: TaskInput) -> Result<TaskIdx, ModelError> {
+        let categories = input
+            .categories
+            .into_iter()
+            .map(|category| self.intern_category(category))
+            .collect::<Result<Vec<_>, _>>()?;
+        let index = self.intern_task(&input.id)?;
+        if let Some(task) = self.tasks.get_mut(index as usize) {
+            task.listed = true;
+            if task.label.is_none() {
+                task.label = input.label;
+            }
+            if task.split.is_none() {
+                task.split = input.split;
+            }
+            if task.categories.is_empty() {
+                task.categories = categories;
+            }
+        }
+        Ok(index)
+    }
+
+    /// Adds a run; its trajectories follow with [`Self::add_trajectory`].
+    pub fn add_run(&mut self, info: RunInfo) -> Result<RunIdx, ModelError> {
+        if self.runs.iter().any(|run| run.info.id == info.id) {
+            return Err(ModelError::DuplicateRun(info.id));
+        }
+        self.runs.push(PendingRun {
+            info,
+            join: None,
+            columns: TrajectoryColumns::default(),
+            endings: Vec::new(),
+            ending_index: IdMap::default(),
+            last_ending: None,
+        });
+        Ok(RunIdx(self.runs.len() - 1))
+    }
+
+    /// Records what joining the run's listings found.
+    pub fn set_join_report(&mut self, run: RunIdx, report: JoinReport) -> Result<(), ModelError> {
+        let pending = self
+            .runs
+            .get_mut(run.0)
+            .ok_or(ModelError::UnknownRun(run))?;
+        pending.join = Some(report);
+        Ok(())
+    }
+
+    /// Reserves room for `additional` more trajectories of a run.
+    pub fn reserve_trajectories(
+        &mut self,
+        run: RunIdx,
+        additional: usize,
+    ) -> Result<(), ModelError> {
+        let pending = self
+            .runs
+            .get_mut(run.0)
+            .ok_or(ModelError::UnknownRun(run))?;
+        let columns = &mut pending.columns;
+        columns.task.reserve(additional);
+        columns.class.reserve(additional);
+        columns.reward.reserve(additional);
+        columns.ending.reserve(additional);
+        columns.flags.reserve(additional);
+        Ok(())
+    }
+
+    /// Adds one trajectory to a run. The caller passes each trajectory once.
+    pub fn add_trajectory(
+        &mut self,
+        run: RunIdx,
+        trajectory: TrajectoryInput<'_>,
+    ) -> Result<(), ModelError> {
+        let task = match trajectory.task {
+            Some(id) => self.intern_task(id)?,
+            None => NONE_U32,
+        };
+        let pending = self
+            .runs
+            .get_mut(run.0)
+            .ok_or(ModelError::UnknownRun(run))?;
+        let row = u32::try_from(pending.columns.len())
+            .ok()
+            .filter(|&row| row < NONE_U32)
+            .ok_or(ModelError::TooMany("trajectories"))?;
+        let ending = match trajectory.ending {
+            Some(name) => pending.intern_ending(name)?,
+            None => NONE_U32,
+        };
+        let columns = &mut pending.columns;
+        columns.ids.push(trajectory.id);
+        columns.task.push(task);
+        columns.class.push(trajectory.class);
+        columns.reward.push(trajectory.reward);
+        columns.ending.push(ending);
+        columns.flags.push(trajectory.flags);
+        if let Some(components) = trajectory.components {
+            columns.components.insert(row, components);
+        }
+        Ok(())
+    }
+
+    /// Groups each run's trajectories by task and computes the per-task aggregates.
+    pub fn build(self) -> RunSet {
+        let task_count = self.tasks.len();
+        let runs = self
+            .runs
+            .into_iter()
+            .map(|pending| finish_run(pending, task_count))
+            .collect();
+        RunSet {
+            runs,
+            tasks: self.tasks,
+            task_index: self.task_index,
+            categories: self.categories,
+        }
+    }
+
+    fn intern_task(&mut self, id: &str) -> Result<TaskIdx, ModelError> {
+        if let Some(&index) = self.task_index.get(id) {
+            return Ok(index);
+        }
+        let index = u32::try_from(self.tasks.len())
+            .ok()
+            .filter(|&index| index < NONE_U32)
+            .ok_or(ModelError::TooMany("tasks"))?;
+        self.tasks.push(Task {
+            id: id.to_owned(),
+            label: None,
+            split: None,
+            categories: Vec::new(),
+            listed: false,
+        });
+        self.task_index.insert(id.into(), index);
+        Ok(index)
+    }
+
+    fn intern_category(&mut self, category: Category) -> Result<CategoryIdx, ModelError> {
+        if let Some(&index) = self.category_index.get(category.id.as_str()) {
+            return Ok(index);
+        }
+        let index =
+            u32::try_from(self.categories.len()).map_err(|_| ModelError::TooMany("categories"))?;
+        self.category_index
+            .insert(category.id.as_str().into(), index);
+        self.categories.push(category);
+        Ok(index)
+    }
+}
+
+impl PendingRun {
+    fn intern_ending(&mut self, name: &str) -> Result<u32, ModelError> {
+        if let Some(last) = self.last_ending {
+            if self
+                .endings
+                .get(last as usize)
+                .is_some_and(|known| known == name)
+            {
+                return Ok(last);
+            }
+        }
+        let index = match self.ending_index.get(name) {
+            Some(&index) => index,
+            None => {
+                let index = u32::try_from(self.endings.len())
+                    .ok()
+                    .filter(|&index| index < NONE_U32)
+                    .ok_or(ModelError::TooMany("ending names"))?;
+                self.endings.push(name.to_owned());
+                self.ending_index.insert(name.into(), index);
+                index
+            }
+        };
+        self.last_ending = Some(index);
+        Ok(index)
+    }
+}
+
+fn finish_run(pending: PendingRun, task_count: usize) -> Run {
+    let (columns, offsets) = pending.columns.grouped_by_task(task_count);
+    let mut task_stats = vec![TaskStats::new(); task_count];
+    let mut totals = RunTotals {
+        trajectories: columns.len() as u64,
+        ..RunTotals::default()
+    };
+    let mut binary = true;
+    for (row, &task) in columns.task.iter().enumerate() {
+        let (Some(&class), Some(&reward)) = (columns.class.get(row), columns.reward.get(row))
+        else {
+            continue;
+        };
+        totals.by_class.add(class, 1);
+        if task == NONE_U32 {
+            totals.without_task += 1;
+            let mut alone = TaskStats::new();
+            alone.push(class, reward);
+            add_to_totals(&mut totals, &alone, &mut binary);
+        } else if let Some(stats) = task_stats.get_mut(task as usize) {
+            stats.push(class, reward);
+        }
+    }
+    let mut mean_sum = 0.0;
+    for stats in &task_stats {
+        if stats.samples() > 0 {
+            totals.tasks_attempted += 1;
+        }
+        if let Some(mean) = stats.primary.mean() {
+            totals.tasks_scored += 1;
+            mean_sum += mean;
+        }
+        add_to_totals(&mut totals, stats, &mut binary);
+    }
+    totals.binary = binary && totals.included > 0;
+    totals.task_mean = (totals.tasks_scored > 0).then(|| mean_sum / totals.tasks_scored as f64);
+    Run {
+        info: pending.info,
+        join: pending.join,
+        columns,
+        endings: pending.endings,
+        offsets,
+        task_stats,
+        totals,
+    }
+}
+
+fn add_to_totals(totals: &mut RunTotals, stats: &TaskStats, binary: &mut bool) {
+    totals.included += u64::from(stats.primary.count());
+    totals.invalid_rewards += u64::from(stats.invalid_rewards);
+    totals.zero_by_platform_rule += u64::from(stats.zero_by_platform_rule);
+    totals.zero_without_grade += u64::from(stats.zero_without_grade);
+    *binary &= stats.primary_binary;
+}

@@ -1,0 +1,25 @@
+//! Errors of the comparison model.
+
+use super::run::RunIdx;
+
+/// What went wrong building or querying a [`RunSet`](super::RunSet).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// Two runs share one identifier.
+    #[error("run `{0}` was added twice")]
+    DuplicateRun(String),
+    /// A run index that is not in the set.
+    #[error("no run with index {}", .0 .0)]
+    UnknownRun(RunIdx),
+    /// A trajectory that is not in the run.
+    #[error("run `{run}` has no trajectory `{trajectory}`")]
+    UnknownTrajectory {
+        /// The run's identifier.
+        run: String,
+        /// The trajectory looked for.
+        trajectory: String,
+    },
+    /// More trajectories or tasks than the compact storage indexes (2³² − 1).
+    #[error("too many {0} for one run set (at most 4,294,967,294)")]
+    TooMany(&'static str),
+}

@@ -1,0 +1,36 @@
+//! The comparison model: a source-neutral [`RunSet`] of runs, tasks and trajectories.
+//!
+//! Sources (the Trajectory API, run folders, Chronicle) are turned into [`TrajectoryInput`]s
+//! with an [`OutcomeClass`] each and handed to a [`RunSetBuilder`]. The built set keeps every
+//! trajectory (grouped by task, column by column) and per-task aggregates for both analyses,
+//! from which [`RunSet::paired`] aligns two runs for the statistics engine.
+
+mod aggregate;
+mod builder;
+mod component;
+mod error;
+mod id_map;
+mod join;
+mod outcome;
+mod paired;
+mod run;
+mod run_set;
+mod task;
+mod trajectory;
+
+pub use aggregate::{ClassCounts, RunTotals, SampleStats, TaskStats};
+pub use builder::RunSetBuilder;
+pub use component::{effective_reward, RewardComponent};
+pub use error::ModelError;
+pub use join::{JoinReport, TaskConflict, JOIN_EXAMPLES};
+pub use outcome::{
+    classify_termination, classify_unended, rollout_status_is_active, trajectory_status_is_active,
+    Exclusion, OutcomeClass, PrimaryValue, RewardState, Scoring, REWARD_BOUNDS, REWARD_BOUND_SLACK,
+};
+pub use paired::{Analysis, LeftOutTask, PairedScores, SideCoverage};
+pub use run::{
+    CheckpointInfo, Effective, EffectiveOptions, RunIdx, RunInfo, RunOptions, TaskSelection,
+};
+pub use run_set::{Run, RunSet};
+pub use task::{Category, CategoryIdx, Task, TaskIdx, TaskInput};
+pub use trajectory::{Trajectory, TrajectoryFlags, TrajectoryInput};

@@ -1,0 +1,175 @@
+//! A run's identity and recorded settings, independent of where it was loaded from.
+
+use serde::{Deserialize, Serialize};
+
+/// Index of a run in its [`RunSet`](super::RunSet), in the order runs were added.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RunIdx(pub usize);
+
+/// Who and what a run evaluated, and how it was configured.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// Unique run identifier (Trajectory `eval_run_id`; Chronicle `job/agent@version`).
+    pub id: String,
+    /// User-facing name, when recorded.
+    pub display_name: Option<String>,
+    /// Base model evaluated (Trajectory `base_model_slug`).
+    pub base_model: Option<String>,
+    /// The training checkpoint evaluated, when the run scored one.
+    pub checkpoint: CheckpointInfo,
+    /// Exact benchmark version (Trajectory `bench_id`; Chronicle task suite id).
+    pub bench_id: Option<String>,
+    /// Recorded sampling, limit and evaluation settings.
+    pub options: RunOptions,
+    /// Task coverage fixed at launch, when recorded.
+    pub task_selection: Option<TaskSelection>,
+    /// Lifecycle status kept by name (e.g. `completed`, `running`, `failed`), when recorded.
+    pub status: Option<String>,
+    /// Failure message recorded for a failed run.
+    pub failure: Option<String>,
+    /// The platform's own reward mean (shown beside, never instead of, the per-task analysis).
+    pub platform_reward_mean: Option<f64>,
+    /// Rollouts planned at launch, when recorded.
+    pub total_rollouts: Option<u64>,
+    /// Where the run was loaded from, e.g. `api`, `files`, `chronicle`.
+    pub source: String,
+    /// Set when loading stopped early (a page failed): what is missing. `None` = complete.
+    pub incomplete_load: Option<String>,
+}
+
+impl RunInfo {
+    /// The name to show: the display name, else the id.
+    pub fn name(&self) -> &str {
+        self.display_name.as_deref().unwrap_or(&self.id)
+    }
+}
+
+/// The checkpoint a run evaluated.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct CheckpointInfo {
+    /// Training step of the evaluated checkpoint.
+    pub step: Option<i64>,
+    /// Training run that produced the checkpoint.
+    pub training_run_id: Option<String>,
+    /// Checkpoint evaluated.
+    pub parent_checkpoint_id: Option<String>,
+}
+
+impl CheckpointInfo {
+    /// Whether the run evaluated a checkpoint rather than a base model.
+    pub fn is_checkpoint(&self) -> bool {
+        self.step.is_some() || self.training_run_id.is_some() || self.parent_checkpoint_id.is_some()
+    }
+}
+
+/// Task coverage fixed at launch (Trajectory `EvalTaskSelection`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskSelection {
+    /// Split of the benchmark the tasks came from, kept by name (`test`, `all`, …).
+    pub split: String,
+    /// Tasks in the selected scope at launch.
+    pub available: u64,
+    /// Distinct tasks selected for execution.
+    pub selected: u64,
+    /// Explicit cap on distinct tasks, or `None` to run every task in scope.
+    pub max_samples: Option<u64>,
+}
+
+/// Recorded settings that change scores, raw as recorded (`None` = not recorded, so the
+/// platform's default applied). Use [`RunOptions::effective`] for the values that applied.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct RunOptions {
+    /// `temperature`: sampling temperature (training and, absent an override, evaluation).
+    pub temperature: Option<f64>,
+    /// `evaluation_temperature`: evaluation override of the temperature.
+    pub evaluation_temperature: Option<f64>,
+    /// `top_p`: nucleus sampling probability.
+    pub top_p: Option<f64>,
+    /// `evaluation_top_p`: evaluation override of `top_p`.
+    pub evaluation_top_p: Option<f64>,
+    /// `top_k`: top-k limit (-1 disables it).
+    pub top_k: Option<i64>,
+    /// `evaluation_top_k`: evaluation override of `top_k`.
+    pub evaluation_top_k: Option<i64>,
+    /// `reasoning_effort`, kept by name.
+    pub reasoning_effort: Option<String>,
+    /// `evaluation_reasoning_effort`: evaluation override of the reasoning effort.
+    pub evaluation_reasoning_effort: Option<String>,
+    /// `evaluation_samples_per_task`: attempts per task.
+    pub samples_per_task: Option<i64>,
+    /// `evaluation_max_samples`: cap on distinct tasks.
+    pub max_tasks: Option<i64>,
+    /// `max_output_tokens_per_step`.
+    pub max_output_tokens_per_step: Option<i64>,
+    /// `max_total_tokens_per_trajectory`.
+    pub max_total_tokens_per_trajectory: Option<i64>,
+    /// `max_turns_per_trajectory`.
+    pub max_turns_per_trajectory: Option<i64>,
+    /// `execution_timeout_seconds`: time limit per rollout.
+    pub execution_timeout_seconds: Option<i64>,
+    /// `evaluation_collection_timeout_seconds`: total wait for outstanding evaluation rollouts.
+    pub evaluation_collection_timeout_seconds: Option<f64>,
+}
+
+/// A setting's value as it applied to the evaluation, with where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "from", content = "value", rename_all = "snake_case")]
+pub enum Effective<T> {
+    /// The evaluation override (`evaluation_*`) was recorded.
+    EvaluationOverride(T),
+    /// No override; the run-wide setting applied.
+    RunSetting(T),
+    /// Neither recorded: the platform or model default applied (value unknown here).
+    Default,
+}
+
+impl<T> Effective<T> {
+    /// Resolves an evaluation setting: the `evaluation_*` override when recorded, else the
+    /// run-wide setting, else the default. The contract says a null override "preserves the
+    /// evaluation default" and a null run setting "preserves the model default"; an evaluation
+    /// run without an override samples with its run-wide setting.
+    pub fn resolve(evaluation_override: Option<T>, run_setting: Option<T>) -> Self {
+        match (evaluation_override, run_setting) {
+            (Some(value), _) => Effective::EvaluationOverride(value),
+            (None, Some(value)) => Effective::RunSetting(value),
+            (None, None) => Effective::Default,
+        }
+    }
+
+    /// The value, when one was recorded.
+    pub fn value(&self) -> Option<&T> {
+        match self {
+            Effective::EvaluationOverride(value) | Effective::RunSetting(value) => Some(value),
+            Effective::Default => None,
+        }
+    }
+}
+
+/// The settings that applied to an evaluation run, overrides resolved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EffectiveOptions {
+    /// Sampling temperature.
+    pub temperature: Effective<f64>,
+    /// Nucleus sampling probability.
+    pub top_p: Effective<f64>,
+    /// Top-k limit.
+    pub top_k: Effective<i64>,
+    /// Reasoning effort.
+    pub reasoning_effort: Effective<String>,
+}
+
+impl RunOptions {
+    /// Resolves `evaluation_*` overrides over run-wide settings (see [`Effective::resolve`]).
+    pub fn effective(&self) -> EffectiveOptions {
+        EffectiveOptions {
+            temperature: Effective::resolve(self.evaluation_temperature, self.temperature),
+            top_p: Effective::resolve(self.evaluation_top_p, self.top_p),
+            top_k: Effective::resolve(self.evaluation_top_k, self.top_k),
+            reasoning_effort: Effective::resolve(
+                self.evaluation_reasoning_effort.clone(),
+                self.reasoning_effort.clone(),
+            ),
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! Trajectories: what a source hands the builder, and the compact per-run storage.
+
+use super::id_map::IdMap;
+
+use super::component::RewardComponent;
+use super::outcome::{OutcomeClass, RewardState, Scoring};
+use super::task::TaskIdx;
+
+/// Facts about how a trajectory's data was put together from its sources.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct TrajectoryFlags(u8);
+
+impl TrajectoryFlags {
+    /// No flag.
+    pub const NONE: TrajectoryFlags = TrajectoryFlags(0);
+    /// Listed in trajectory rewards but absent from trajectory metadata: its ending is unknown.
+    pub const REWARD_WITHOUT_METADATA: TrajectoryFlags = TrajectoryFlags(1);
+    /// Absent from trajectory rewards; the reward recorded on its metadata was used.
+    pub const REWARD_FROM_METADATA: TrajectoryFlags = TrajectoryFlags(1 << 1);
+    /// Metadata names another task than the reward item; the reward item's task was used.
+    pub const TASK_CONFLICT: TrajectoryFlags = TrajectoryFlags(1 << 2);
+    /// Metadata reward differs from the trajectory-rewards reward; the latter was used.
+    pub const REWARD_MISMATCH: TrajectoryFlags = TrajectoryFlags(1 << 3);
+
+    /// Every flag with its stable name.
+    pub const NAMED: [(TrajectoryFlags, &'static str); 4] = [
+        (Self::REWARD_WITHOUT_METADATA, "reward_without_metadata"),
+        (Self::REWARD_FROM_METADATA, "reward_from_metadata"),
+        (Self::TASK_CONFLICT, "task_conflict"),
+        (Self::REWARD_MISMATCH, "reward_mismatch"),
+    ];
+
+    /// Whether every flag of `other` is set.
+    pub fn contains(self, other: TrajectoryFlags) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Sets the flags of `other`.
+    pub fn insert(&mut self, other: TrajectoryFlags) {
+        self.0 |= other.0;
+    }
+
+    /// Whether no flag is set.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Stable names of the flags set.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Self::NAMED
+            .into_iter()
+            .filter(move |(flag, _)| self.contains(*flag))
+            .map(|(_, name)| name)
+    }
+}
+
+impl std::ops::BitOr for TrajectoryFlags {
+    type Output = TrajectoryFlags;
+    fn bitor(self, other: TrajectoryFlags) -> TrajectoryFlags {
+        TrajectoryFlags(self.0 | other.0)
+    }
+}
+
+/// One trajectory as a source adapter hands it to the [`RunSetBuilder`](super::RunSetBuilder).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrajectoryInput<'a> {
+    /// Trajectory (or trial) identifier.
+    pub id: &'a str,
+    /// Benchmark task; `None` = counted, never paired.
+    pub task: Option<&'a str>,
+    /// Outcome class, from the source's ending and whether a reward was published.
+    pub class: OutcomeClass,
+    /// Effective reward as published, unvalidated (`None` = no reward).
+    pub reward: Option<f64>,
+    /// How it ended, kept by name: the termination reason, else the status, if any.
+    pub ending: Option<&'a str>,
+    /// How the record was put together.
+    pub flags: TrajectoryFlags,
+    /// Reward components, when loaded.
+    pub components: Option<Vec<RewardComponent>>,
+}
+
+/// A read-only view of one stored trajectory.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Trajectory<'a> {
+    /// Trajectory identifier.
+    pub id: &'a str,
+    /// Task index, when the trajectory has a task.
+    pub task: Option<TaskIdx>,
+    /// Outcome class.
+    pub class: OutcomeClass,
+    /// Reward as published, unvalidated (may be NaN or out of bounds: see [`Self::reward_state`]).
+    pub reward: Option<f64>,
+    /// Ending kept by name (termination reason or status).
+    pub ending: Option<&'a str>,
+    /// Provenance flags.
+    pub flags: TrajectoryFlags,
+    /// Reward components, when loaded.
+    pub components: Option<&'a [RewardComponent]>,
+}
+
+impl Trajectory<'_> {
+    /// The reward after validation.
+    pub fn reward_state(&self) -> RewardState {
+        RewardState::from_reward(self.reward)
+    }
+
+    /// Values in the primary and sensitivity analyses.
+    pub fn scoring(&self) -> Scoring {
+        self.class.score(self.reward_state())
+    }
+}
+
+/// Marker for "none" in the dense u32 columns.
+pub(crate) const NONE_U32: u32 = u32::MAX;
+
+/// Many strings in one buffer.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct PackedStrings {
+    buffer: String,
+    ends: Vec<usize>,
+}
+
+impl PackedStrings {
+    pub(crate) fn push(&mut self, value: &str) {
+        self.buffer.push_str(value);
+        self.ends.push(self.buffer.len());
+    }
+
+    pub(crate) fn get(&self, index: usize) -> &str {
+        let end = self.ends.get(index).copied().unwrap_or(0);
+        let start = match index {
+            0 => 0,
+            _ => self.ends.get(index - 1).copied().unwrap_or(end),
+        };
+        self.buffer.get(start..end).unwrap_or("")
+    }
+
+    fn with_capacity(count: usize, bytes: usize) -> Self {
+        PackedStrings {
+            buffer: String::with_capacity(bytes),
+            ends: Vec::with_capacity(count),
+        }
+    }
+}
+
+/// Trajectories of one run, column by column.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TrajectoryColumns {
+    pub(crate) ids: PackedStrings,
+    /// Task index or [`NONE_U32`].
+    pub(crate) task: Vec<u32>,
+    pub(crate) class: Vec<OutcomeClass>,
+    pub(crate) reward: Vec<Option<f64>>,
+    /// Index into the run set's ending names or [`NONE_U32`].
+    pub(crate) ending: Vec<u32>,
+    pub(crate) flags: Vec<TrajectoryFlags>,
+    pub(crate) components: IdMap<u32, Vec<RewardComponent>>,
+}
+
+impl TrajectoryColumns {
+    pub(crate) fn len(&self) -> usize {
+        self.task.len()
+    }
+
+    /// Reorders the trajectories so that each task's are contiguous, tasks in index order and
+    /// trajectories without a task last; keeps the source order within a task. Returns the
+    /// reordered columns and `task_count + 2` offsets: task `t` holds rows
+    /// `offsets[t]..offsets[t + 1]`, and rows `offsets[task_count]..` have no task.
+    pub(crate) fn grouped_by_task(self, task_count: usize) -> (TrajectoryColumns, Vec<u32>) {
+        let mut counts = vec![0u32; task_count + 1];
+        for &task in &self.task {
+            let slot = if task == NONE_U32 {
+                task_count
+            } else {
+                task as usize
+            };
+            if let Some(count) = counts.get_mut(slot) {
+                *count += 1;
+            }
+        }
+        let mut offsets = Vec::with_capacity(task_count + 2);
+        let mut running = 0u32;
+        offsets.push(0);
+        for count in &counts {
+            running += count;
+            offsets.push(running);
+        }
+        let mut next: Vec<u32> = offsets[..task_count + 1].to_vec();
+        let len = self.len();
+        let mut order = vec![0u32; len];
+        for (row, &task) in self.task.iter().enumerate() {
+            let slot = if task == NONE_U32 {
+                task_count
+            } else {
+                task as usize
+            };
+            if let Some(position) = next.get_mut(slot) {
+                if let Some(target) = order.get_mut(*position as usize) {
+                    *target = row as u32;
+                }
+                *position += 1;
+            }
+        }
+        let id_bytes = self.ids.buffer.len();
+        let mut sorted = TrajectoryColumns {
+            ids: PackedStrings::with_capacity(len, id_bytes),
+            task: Vec::with_capacity(len),
+            class: Vec::with_capacity(len),
+            reward: Vec::with_capacity(len),
+            ending: Vec::with_capacity(len),
+            flags: Vec::with_capacity(len),
+            components: IdMap::default(),
+        };
+        let mut components = self.components;
+        for (new_row, &old_row) in order.iter().enumerate() {
+            let old = old_row as usize;
+            sorted.ids.push(self.ids.get(old));
+            sorted.task.push(self.task[old]);
+            sorted.class.push(self.class[old]);
+            sorted.reward.push(self.reward[old]);
+            sorted.ending.push(self.ending[old]);
+            sorted.flags.push(self.flags[old]);
+            if let Some(parts) = components.remove(&old_row) {
+                sorted.components.insert(new_row as u32, parts);
+            }
+        }
+        (sorted, offsets)
+    }
+}
