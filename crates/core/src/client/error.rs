@@ -1,0 +1,228 @@
+//! Errors of API calls, with messages that say what happened and what to do next.
+
+use crate::api::{decode, ApiErrorEnvelope, DecodeError, ErrorType};
+
+use super::config::ApiKey;
+use super::transport::{HttpResponse, TransportError};
+
+/// Response header carrying the request id.
+pub const REQUEST_ID_HEADER: &str = "x-request-id";
+/// Longest excerpt of a non-JSON error body kept in a message.
+const EXCERPT_CHARS: usize = 160;
+
+/// A failed API call. Messages never contain the API key.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ApiError {
+    /// The API answered with an error status.
+    #[error("{}", describe_http(*status, code.as_deref(), message, param.as_deref(), request_id.as_deref()))]
+    Http {
+        /// HTTP status.
+        status: u16,
+        /// The contract's error code (e.g. `invalid_cursor`); `None` when the body was not the
+        /// error envelope.
+        code: Option<String>,
+        /// The contract's error type; `None` when the body was not the error envelope.
+        error_type: Option<ErrorType>,
+        /// The API's message, or a description of the unexpected body with a short excerpt.
+        message: String,
+        /// The parameter at fault, when named.
+        param: Option<String>,
+        /// The `x-request-id` of the response, to quote when reporting the problem.
+        request_id: Option<String>,
+    },
+    /// The request got no response.
+    #[error("{}", describe_transport(.0))]
+    Transport(TransportError),
+    /// A successful response whose body could not be read.
+    #[error("the API's answer could not be read ({message}); the API may be newer than this tool{}", request_id_suffix(request_id.as_deref()))]
+    Decode {
+        /// JSON path of the failing field.
+        path: String,
+        /// What went wrong, with line and column.
+        message: String,
+        /// The `x-request-id` of the response.
+        request_id: Option<String>,
+    },
+    /// A response that breaks the pagination contract (e.g. more pages but no cursor).
+    #[error("the API's answer broke the contract: {message}{}", request_id_suffix(request_id.as_deref()))]
+    UnexpectedResponse {
+        /// What is wrong.
+        message: String,
+        /// The `x-request-id` of the response.
+        request_id: Option<String>,
+    },
+    /// A bad argument; nothing was sent.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+}
+
+impl ApiError {
+    /// HTTP status of an HTTP error.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Http { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// The request id of the response, when there was one.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            Self::Http { request_id, .. }
+            | Self::Decode { request_id, .. }
+            | Self::UnexpectedResponse { request_id, .. } => request_id.as_deref(),
+            Self::Transport(_) | Self::InvalidArgument(_) => None,
+        }
+    }
+
+    /// Whether the API refused a pagination cursor (the list must be read again from the start).
+    pub fn is_invalid_cursor(&self) -> bool {
+        matches!(self, Self::Http { code: Some(code), .. } if code == "invalid_cursor")
+    }
+
+    /// Whether the request was cancelled by the caller.
+    pub fn is_aborted(&self) -> bool {
+        matches!(self, Self::Transport(TransportError::Aborted))
+    }
+}
+
+fn request_id_suffix(request_id: Option<&str>) -> String {
+    request_id
+        .map(|id| format!(" (request id {id})"))
+        .unwrap_or_default()
+}
+
+fn describe_transport(error: &TransportError) -> String {
+    match error {
+        TransportError::Connect(detail) => format!(
+            "could not reach the API ({detail}); check the network and the base URL, then retry"
+        ),
+        TransportError::Timeout => "the API did not answer in time; retry later".to_owned(),
+        TransportError::Aborted => "the request was cancelled".to_owned(),
+        TransportError::Other(detail) => format!("the request failed ({detail}); retry"),
+    }
+}
+
+fn describe_http(
+    status: u16,
+    code: Option<&str>,
+    message: &str,
+    param: Option<&str>,
+    request_id: Option<&str>,
+) -> String {
+    let what = match (status, code) {
+        (_, Some("invalid_cursor")) => {
+            "the list changed or its cursor expired; load it again from the start"
+        }
+        (401, _) => "the API key was refused; check the key",
+        (403, _) => "this API key may not read this; use a key of the right organization",
+        (404, _) => "not found; check the id, or whether it belongs to this organization",
+        (408, _) => "the API timed out; retry later",
+        (409, _) => "the request conflicts with the current state; reload and retry",
+        (422, _) | (400, _) => "the API rejected the request parameters",
+        (429, _) => "too many requests; wait a moment and retry",
+        (500..=599, _) => "the API failed; retry later",
+        _ => "the API refused the request",
+    };
+    let mut text = format!("{what} (HTTP {status}");
+    if let Some(code) = code {
+        text.push_str(&format!(" {code}"));
+    }
+    text.push_str(&format!("): {message}"));
+    if let Some(param) = param {
+        text.push_str(&format!(" [parameter: {param}]"));
+    }
+    text.push_str(&request_id_suffix(request_id));
+    text
+}
+
+/// Replaces every occurrence of the key in a text by `***`.
+pub(crate) fn scrub(text: &str, key: Option<&ApiKey>) -> String {
+    match key {
+        Some(key) => text.replace(key.expose(), "***"),
+        None => text.to_owned(),
+    }
+}
+
+/// The request id of a response.
+pub(crate) fn request_id_of(response: &HttpResponse) -> Option<String> {
+    response
+        .header(REQUEST_ID_HEADER)
+        .map(|id| id.trim().to_owned())
+        .filter(|id| !id.is_empty())
+}
+
+/// Maps an error response to [`ApiError::Http`], reading the contract's error envelope when the
+/// body is one and describing the body otherwise.
+pub(crate) fn http_error(response: &HttpResponse, key: Option<&ApiKey>) -> ApiError {
+    let request_id = request_id_of(response).map(|id| scrub(&id, key));
+    match decode::<ApiErrorEnvelope>(&response.body) {
+        Ok(envelope) => {
+            let body = envelope.error;
+            ApiError::Http {
+                status: response.status,
+                code: Some(scrub(&body.code, key)),
+                error_type: Some(body.error_type),
+                message: scrub(&body.message, key),
+                param: body.param.map(|param| scrub(&param, key)),
+                request_id,
+            }
+        }
+        Err(_) => ApiError::Http {
+            status: response.status,
+            code: None,
+            error_type: None,
+            message: scrub(&describe_unexpected_body(&response.body), key),
+            param: None,
+            request_id,
+        },
+    }
+}
+
+/// Maps a body that failed to decode to [`ApiError::Decode`].
+pub(crate) fn decode_error(
+    error: DecodeError,
+    response: &HttpResponse,
+    key: Option<&ApiKey>,
+) -> ApiError {
+    ApiError::Decode {
+        path: scrub(&error.path, key),
+        message: scrub(&error.to_string(), key),
+        request_id: request_id_of(response).map(|id| scrub(&id, key)),
+    }
+}
+
+fn describe_unexpected_body(body: &[u8]) -> String {
+    let excerpt = excerpt(body);
+    if excerpt.is_empty() {
+        "no error details (empty body)".to_owned()
+    } else {
+        format!("no error details; the body begins: \"{excerpt}\"")
+    }
+}
+
+/// The first words of a body as text, with markup tags removed and whitespace collapsed.
+fn excerpt(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let mut plain = String::new();
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => {
+                in_tag = true;
+                plain.push(' ');
+            }
+            '>' if in_tag => in_tag = false,
+            _ if in_tag => {}
+            c if c.is_control() => plain.push(' '),
+            c => plain.push(c),
+        }
+    }
+    let collapsed = plain.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() > EXCERPT_CHARS {
+        let cut: String = collapsed.chars().take(EXCERPT_CHARS).collect();
+        format!("{cut}…")
+    } else {
+        collapsed
+    }
+}

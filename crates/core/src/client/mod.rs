@@ -1,0 +1,30 @@
+//! The Trajectory API client, written once and generic over a [`Transport`]: the viewer
+//! implements the transport with gloo-net, the CLI with reqwest, tests with a scripted fake.
+//!
+//! It sends the key as `X-API-Key` (only when set) and pins the contract version, follows cursor
+//! pagination with progress and resumable partial results, retries connection failures,
+//! timeouts, 408, 429 and 5xx with deterministic backoff honouring `retry-after-ms`,
+//! `Retry-After` and `Trajectory-Should-Retry`, and maps failures to [`ApiError`]s that never
+//! contain the key.
+
+mod config;
+mod endpoints;
+mod error;
+mod http_date;
+mod paginate;
+mod query;
+pub mod retry;
+mod trajectory_client;
+mod transport;
+
+pub use config::{
+    ApiKey, ClientConfig, InvalidApiKey, RetryPolicy, API_KEY_HEADER, API_VERSION_HEADER,
+    DEFAULT_API_VERSION, DEFAULT_BASE_URL,
+};
+pub use endpoints::{AgentRunFilter, BenchmarkRunFilter, Pages, REMAINING_WORK_MAX_LIMIT};
+pub use error::{ApiError, REQUEST_ID_HEADER};
+pub use http_date::parse_http_date_ms;
+pub use paginate::{PageProgress, Paginator, PartialList, MAX_PAGE_LIMIT};
+pub use query::percent_encode;
+pub use trajectory_client::TrajectoryClient;
+pub use transport::{HttpRequest, HttpResponse, Transport, TransportError};

@@ -1,0 +1,95 @@
+//! The transport a client runs on: the viewer implements it with gloo-net, the CLI with reqwest.
+
+use std::fmt;
+
+/// A GET request to send.
+#[derive(Clone, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// Absolute URL, or a path from the page's origin when the base URL is empty.
+    pub url: String,
+    /// Header names and values; may hold the API key (`X-API-Key`).
+    pub headers: Vec<(String, String)>,
+}
+
+impl HttpRequest {
+    /// The value of a header, matched case-insensitively.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        find_header(&self.headers, name)
+    }
+}
+
+impl fmt::Debug for HttpRequest {
+    /// Shows the request with the API key replaced by `***`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<(&str, &str)> = self
+            .headers
+            .iter()
+            .map(|(name, value)| {
+                if name.eq_ignore_ascii_case(super::config::API_KEY_HEADER) {
+                    (name.as_str(), "***")
+                } else {
+                    (name.as_str(), value.as_str())
+                }
+            })
+            .collect();
+        f.debug_struct("HttpRequest")
+            .field("url", &self.url)
+            .field("headers", &headers)
+            .finish()
+    }
+}
+
+/// A response as received, whatever its status.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct HttpResponse {
+    /// HTTP status code.
+    pub status: u16,
+    /// Header names and values.
+    pub headers: Vec<(String, String)>,
+    /// The body bytes.
+    pub body: Vec<u8>,
+}
+
+impl HttpResponse {
+    /// The value of a header, matched case-insensitively.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        find_header(&self.headers, name)
+    }
+}
+
+fn find_header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(candidate, _)| candidate.eq_ignore_ascii_case(name))
+        .map(|(_, value)| value.as_str())
+}
+
+/// Why a request got no response.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TransportError {
+    /// The connection could not be made or broke (DNS, refused, reset, CORS, offline).
+    #[error("could not connect: {0}")]
+    Connect(String),
+    /// No answer in time.
+    #[error("the request timed out")]
+    Timeout,
+    /// The request was cancelled by the caller.
+    #[error("the request was cancelled")]
+    Aborted,
+    /// Any other failure of the transport.
+    #[error("{0}")]
+    Other(String),
+}
+
+/// Sends requests, waits, and tells the time; everything a client needs from its platform.
+///
+/// Futures need not be `Send` (wasm32 is single-threaded). Cancel by dropping the future.
+#[allow(async_fn_in_trait)]
+pub trait Transport {
+    /// Sends a GET request and returns the response, whatever its status.
+    async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError>;
+    /// Waits this many milliseconds (between retries).
+    async fn sleep(&self, ms: u64);
+    /// The current time in milliseconds since the Unix epoch (to read `Retry-After` dates).
+    fn now_unix_ms(&self) -> u64;
+}

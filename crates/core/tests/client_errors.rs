@@ -1,0 +1,272 @@
+//! Error mapping: the contract's error body, request ids, odd bodies, and no key anywhere.
+
+#![allow(clippy::unwrap_used)]
+
+mod client_support;
+
+use client_support::*;
+use eval_compare_core::api::ErrorType;
+use eval_compare_core::client::*;
+use futures::executor::block_on;
+
+fn fail_once(response: HttpResponse) -> ApiError {
+    let client = client_with(vec![Ok(response)]);
+    block_on(client.eval_run("er_1")).unwrap_err()
+}
+
+#[test]
+fn invalid_cursor_maps_to_its_code() {
+    let body = error_body(
+        "invalid_request_error",
+        "invalid_cursor",
+        "The cursor is not valid for this list.",
+        Some("cursor"),
+    );
+    let error = fail_once(with_header(
+        response(400, &body),
+        "x-request-id",
+        "req_cursor",
+    ));
+    assert!(error.is_invalid_cursor());
+    assert_eq!(
+        error,
+        ApiError::Http {
+            status: 400,
+            code: Some("invalid_cursor".into()),
+            error_type: Some(ErrorType::InvalidRequest),
+            message: "The cursor is not valid for this list.".into(),
+            param: Some("cursor".into()),
+            request_id: Some("req_cursor".into()),
+        }
+    );
+    let shown = error.to_string();
+    assert!(shown.contains("load it again from the start"), "{shown}");
+    assert!(shown.contains("req_cursor"), "{shown}");
+}
+
+#[test]
+fn unauthorized_says_to_check_the_key() {
+    let body = error_body(
+        "authentication_error",
+        "invalid_api_key",
+        "Invalid API key.",
+        None,
+    );
+    let error = fail_once(with_header(response(401, &body), "X-Request-Id", "req_401"));
+    assert_eq!(error.status(), Some(401));
+    assert_eq!(error.request_id(), Some("req_401"));
+    let ApiError::Http {
+        error_type, code, ..
+    } = &error
+    else {
+        panic!("{error:?}");
+    };
+    assert_eq!(error_type, &Some(ErrorType::Authentication));
+    assert_eq!(code.as_deref(), Some("invalid_api_key"));
+    let shown = error.to_string();
+    assert!(
+        shown.starts_with("the API key was refused; check the key"),
+        "{shown}"
+    );
+    assert!(shown.contains("HTTP 401 invalid_api_key"), "{shown}");
+    assert!(shown.contains("Invalid API key."), "{shown}");
+    assert!(shown.contains("(request id req_401)"), "{shown}");
+}
+
+#[test]
+fn not_found_names_the_problem() {
+    let body = error_body(
+        "invalid_request_error",
+        "resource_not_found",
+        "No evaluation run er_1.",
+        None,
+    );
+    let error = fail_once(with_header(response(404, &body), "x-request-id", "req_404"));
+    assert_eq!(error.status(), Some(404));
+    assert_eq!(error.request_id(), Some("req_404"));
+    assert!(!error.is_invalid_cursor());
+    let shown = error.to_string();
+    assert!(shown.contains("not found; check the id"), "{shown}");
+    assert!(shown.contains("No evaluation run er_1."), "{shown}");
+}
+
+#[test]
+fn validation_error_names_the_parameter() {
+    let body = error_body(
+        "invalid_request_error",
+        "invalid_request",
+        "limit must be at most 200",
+        Some("limit"),
+    );
+    let error = fail_once(with_header(response(422, &body), "x-request-id", "req_422"));
+    let shown = error.to_string();
+    assert!(shown.contains("rejected the request parameters"), "{shown}");
+    assert!(shown.contains("[parameter: limit]"), "{shown}");
+    assert!(shown.contains("req_422"), "{shown}");
+}
+
+#[test]
+fn forbidden_conflict_and_unknown_error_types() {
+    let body = error_body("permission_error", "forbidden", "Not yours.", None);
+    assert!(fail_once(response(403, &body))
+        .to_string()
+        .contains("may not read this"));
+    let body = error_body("conflict_error", "conflict", "Changed.", None);
+    assert!(fail_once(response(409, &body))
+        .to_string()
+        .contains("conflicts"));
+    let body = error_body("teapot_error", "short_and_stout", "I am a teapot.", None);
+    let error = fail_once(response(418, &body));
+    let ApiError::Http { error_type, .. } = &error else {
+        panic!("{error:?}");
+    };
+    assert_eq!(error_type, &Some(ErrorType::Other("teapot_error".into())));
+    assert!(error.to_string().contains("I am a teapot."));
+}
+
+#[test]
+fn html_error_page_gives_a_short_excerpt() {
+    let page = format!(
+        "<html><head><title>502 Bad Gateway</title></head>\n<body><h1>502 Bad Gateway</h1><p>{}</p></body></html>",
+        "nginx ".repeat(100)
+    );
+    let policy = RetryPolicy {
+        max_retries: 0,
+        ..RetryPolicy::default()
+    };
+    let client = client_with_retry(
+        policy,
+        vec![Ok(with_header(
+            response(502, &page),
+            "x-request-id",
+            "req_502",
+        ))],
+    );
+    let error = block_on(client.eval_run("er_1")).unwrap_err();
+    let ApiError::Http {
+        status,
+        code,
+        error_type,
+        message,
+        request_id,
+        ..
+    } = &error
+    else {
+        panic!("{error:?}");
+    };
+    assert_eq!(*status, 502);
+    assert_eq!(code, &None);
+    assert_eq!(error_type, &None);
+    assert_eq!(request_id.as_deref(), Some("req_502"));
+    assert!(
+        message.contains("502 Bad Gateway 502 Bad Gateway nginx"),
+        "{message}"
+    );
+    assert!(!message.contains('<'), "{message}");
+    assert!(message.chars().count() < 250, "{message}");
+    assert!(message.ends_with("…\""), "{message}");
+    assert!(
+        error
+            .to_string()
+            .contains("the API failed; retry later (HTTP 502)"),
+        "{error}"
+    );
+}
+
+#[test]
+fn empty_error_body_is_described() {
+    let error = fail_once(response(404, ""));
+    assert!(
+        error.to_string().contains("no error details (empty body)"),
+        "{error}"
+    );
+}
+
+#[test]
+fn malformed_success_body_names_the_field() {
+    let body = r#"{"eval_run_id": "er_1", "bench_id": "b1", "agent_id": null, "display_name": null,
+        "options": {}, "status": "completed", "reward_mean": "0.5", "created_at": "t", "updated_at": "t"}"#;
+    let client = client_with(vec![Ok(with_header(
+        response(200, body),
+        "x-request-id",
+        "req_bad",
+    ))]);
+    let error = block_on(client.eval_run("er_1")).unwrap_err();
+    let ApiError::Decode {
+        path,
+        message,
+        request_id,
+    } = &error
+    else {
+        panic!("{error:?}");
+    };
+    assert_eq!(path, "reward_mean");
+    assert!(message.contains("line 2"), "{message}");
+    assert_eq!(request_id.as_deref(), Some("req_bad"));
+    assert!(error.to_string().contains("reward_mean"), "{error}");
+    assert_eq!(
+        client.transport().requests().len(),
+        1,
+        "a bad body is not retried"
+    );
+}
+
+#[test]
+fn truncated_success_body_is_a_decode_error() {
+    let client = client_with(vec![Ok(response(200, r#"{"eval_run_id": "er_1", "bench"#))]);
+    let error = block_on(client.eval_run("er_1")).unwrap_err();
+    assert!(error.to_string().contains("truncated"), "{error}");
+}
+
+#[test]
+fn the_key_never_appears_in_errors() {
+    let echoed = format!("Key {SECRET} is revoked.");
+    let outcomes = vec![
+        Ok(with_header(
+            response(
+                401,
+                &error_body("authentication_error", SECRET, &echoed, Some(SECRET)),
+            ),
+            "x-request-id",
+            SECRET,
+        )),
+        Ok(response(404, &format!("<p>bad key {SECRET}</p>"))),
+        Ok(response(
+            200,
+            &format!(r#"{{"eval_run_id": 1, "note": "{SECRET}"}}"#),
+        )),
+        Ok(response(200, &format!(r#"{{"{SECRET}": "#))),
+        Ok(response(
+            200,
+            &eval_run_body("er_1").replace("\"completed\"", &format!("[\"{SECRET}\"]")),
+        )),
+    ];
+    let client = client_with(outcomes);
+    let mut errors = Vec::new();
+    for _ in 0..5 {
+        errors.push(block_on(client.eval_run("er_1")).unwrap_err());
+    }
+    let policy = RetryPolicy {
+        max_retries: 0,
+        ..RetryPolicy::default()
+    };
+    let failing = client_with_retry(
+        policy,
+        vec![
+            Err(TransportError::Connect(format!("refused for {SECRET}"))),
+            Err(TransportError::Other(format!("header X-API-Key: {SECRET}"))),
+        ],
+    );
+    errors.push(block_on(failing.eval_run("er_1")).unwrap_err());
+    errors.push(block_on(failing.eval_run("er_1")).unwrap_err());
+    assert_eq!(errors.len(), 7);
+    for error in &errors {
+        let shown = format!("{error} {error:?}");
+        assert!(!shown.contains(SECRET), "{shown}");
+    }
+    assert!(
+        errors[0].to_string().contains("Key *** is revoked."),
+        "{}",
+        errors[0]
+    );
+}
