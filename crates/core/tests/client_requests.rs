@@ -305,6 +305,8 @@ fn bad_arguments_are_refused_before_sending() {
     };
     invalid(block_on(client.eval_run("")).map(drop));
     invalid(block_on(client.agent_by_name("")).map(drop));
+    invalid(block_on(client.eval_run("..")).map(drop));
+    invalid(client.checkpoints(".").map(drop));
     invalid(block_on(client.trajectory("", true)).map(drop));
     invalid(client.trajectory_rewards("").map(drop));
     invalid(client.trajectories_of_run("").map(drop));

@@ -38,11 +38,8 @@ pub struct AgentRunFilter {
     pub training_run_id: Option<String>,
 }
 
-/// Pages of a list.
-pub type Pages<'c, T, P> = Paginator<'c, T, P>;
-
 impl<T: Transport> TrajectoryClient<T> {
-    fn pages<P>(&self, path: String, query: Query) -> Pages<'_, T, P> {
+    fn pages<P>(&self, path: String, query: Query) -> Paginator<'_, T, P> {
         Paginator::new(self, path, query, Query::default(), MAX_PAGE_LIMIT)
     }
 
@@ -52,7 +49,7 @@ impl<T: Transport> TrajectoryClient<T> {
     }
 
     /// `GET /api/v1/agents`: the organization's agents.
-    pub fn list_agents(&self) -> Pages<'_, T, AgentListPage> {
+    pub fn list_agents(&self) -> Paginator<'_, T, AgentListPage> {
         self.pages("/api/v1/agents".to_owned(), Query::default())
     }
 
@@ -63,7 +60,7 @@ impl<T: Transport> TrajectoryClient<T> {
     }
 
     /// `GET /api/v1/benchmarks`: benchmark versions, or only the latest of each name.
-    pub fn list_benchmarks(&self, latest_only: bool) -> Pages<'_, T, BenchmarkPage> {
+    pub fn list_benchmarks(&self, latest_only: bool) -> Paginator<'_, T, BenchmarkPage> {
         let mut query = Query::default();
         if latest_only {
             query.push("latest_only", "true");
@@ -83,7 +80,7 @@ impl<T: Transport> TrajectoryClient<T> {
         &self,
         agent_id: &str,
         name: &str,
-    ) -> Result<Pages<'_, T, BenchmarkPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, BenchmarkPage>, ApiError> {
         let agent_id = segment("agent id", agent_id)?;
         if name.is_empty() {
             return Err(ApiError::InvalidArgument(
@@ -101,7 +98,7 @@ impl<T: Transport> TrajectoryClient<T> {
         &self,
         bench_id: &str,
         split: Option<&TaskSplitFilter>,
-    ) -> Result<Pages<'_, T, BenchmarkTaskPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, BenchmarkTaskPage>, ApiError> {
         let bench_id = segment("benchmark id", bench_id)?;
         let mut query = Query::default();
         query.push_opt("split", split.map(TaskSplitFilter::as_str));
@@ -113,7 +110,7 @@ impl<T: Transport> TrajectoryClient<T> {
         &self,
         bench_id: &str,
         filter: &BenchmarkRunFilter,
-    ) -> Result<Pages<'_, T, EvalRunPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, EvalRunPage>, ApiError> {
         let bench_id = segment("benchmark id", bench_id)?;
         let mut query = Query::default();
         for status in &filter.statuses {
@@ -129,7 +126,7 @@ impl<T: Transport> TrajectoryClient<T> {
         &self,
         agent_id: &str,
         filter: &AgentRunFilter,
-    ) -> Result<Pages<'_, T, EvalRunPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, EvalRunPage>, ApiError> {
         let agent_id = segment("agent id", agent_id)?;
         let mut query = Query::default();
         query.push_opt("bench_id", filter.bench_id.as_deref());
@@ -154,7 +151,7 @@ impl<T: Transport> TrajectoryClient<T> {
     pub fn remaining_work(
         &self,
         eval_run_id: &str,
-    ) -> Result<Pages<'_, T, EvalRemainingWorkPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, EvalRemainingWorkPage>, ApiError> {
         let eval_run_id = segment("evaluation run id", eval_run_id)?;
         let path = format!("/api/v1/eval/{eval_run_id}/remaining-work");
         Ok(Paginator::new(
@@ -170,7 +167,7 @@ impl<T: Transport> TrajectoryClient<T> {
     pub fn trajectory_rewards(
         &self,
         run_id: &str,
-    ) -> Result<Pages<'_, T, EvalTrajectoryRewardsPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, EvalTrajectoryRewardsPage>, ApiError> {
         let run_id = segment("evaluation run id", run_id)?;
         let path = format!("/api/v1/eval/{run_id}/trajectory-rewards");
         Ok(self.pages(path, Query::default()))
@@ -180,7 +177,7 @@ impl<T: Transport> TrajectoryClient<T> {
     pub fn trajectories_of_run(
         &self,
         eval_run_id: &str,
-    ) -> Result<Pages<'_, T, TrajectoryPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, TrajectoryPage>, ApiError> {
         if eval_run_id.is_empty() {
             return Err(ApiError::InvalidArgument(
                 "evaluation run id is empty".to_owned(),
@@ -213,7 +210,7 @@ impl<T: Transport> TrajectoryClient<T> {
         &self,
         trajectory_id: &str,
         start_step_index: Option<u64>,
-    ) -> Result<Pages<'_, T, StepPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, StepPage>, ApiError> {
         let trajectory_id = segment("trajectory id", trajectory_id)?;
         let mut first_page = Query::default();
         if let Some(start) = start_step_index {
@@ -230,7 +227,10 @@ impl<T: Transport> TrajectoryClient<T> {
     }
 
     /// `GET /api/v1/train/{bench_id}/runs`: training runs on a benchmark version.
-    pub fn training_runs(&self, bench_id: &str) -> Result<Pages<'_, T, TrainingRunPage>, ApiError> {
+    pub fn training_runs(
+        &self,
+        bench_id: &str,
+    ) -> Result<Paginator<'_, T, TrainingRunPage>, ApiError> {
         let bench_id = segment("benchmark id", bench_id)?;
         Ok(self.pages(format!("/api/v1/train/{bench_id}/runs"), Query::default()))
     }
@@ -245,7 +245,7 @@ impl<T: Transport> TrajectoryClient<T> {
     pub fn checkpoints(
         &self,
         run_id: &str,
-    ) -> Result<Pages<'_, T, TrainingCheckpointPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, TrainingCheckpointPage>, ApiError> {
         let run_id = segment("training run id", run_id)?;
         let path = format!("/api/v1/train/{run_id}/checkpoints");
         Ok(self.pages(path, Query::default()))
@@ -257,7 +257,7 @@ impl<T: Transport> TrajectoryClient<T> {
         &self,
         agent_id: &str,
         training_run_id: &str,
-    ) -> Result<Pages<'_, T, AgentTrainingEvaluationSeriesPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, AgentTrainingEvaluationSeriesPage>, ApiError> {
         let agent_id = segment("agent id", agent_id)?;
         let training_run_id = segment("training run id", training_run_id)?;
         let path =
@@ -270,7 +270,7 @@ impl<T: Transport> TrajectoryClient<T> {
     pub fn held_out_reward_by_step(
         &self,
         run_id: &str,
-    ) -> Result<Pages<'_, T, HeldOutRewardsByStepPage>, ApiError> {
+    ) -> Result<Paginator<'_, T, HeldOutRewardsByStepPage>, ApiError> {
         let run_id = segment("training run id", run_id)?;
         let path = format!("/api/v1/train/{run_id}/step/held-out-reward-by-step");
         Ok(self.pages(path, Query::default()))

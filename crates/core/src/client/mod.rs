@@ -21,7 +21,7 @@ pub use config::{
     ApiKey, ClientConfig, InvalidApiKey, RetryPolicy, API_KEY_HEADER, API_VERSION_HEADER,
     DEFAULT_API_VERSION, DEFAULT_BASE_URL,
 };
-pub use endpoints::{AgentRunFilter, BenchmarkRunFilter, Pages, REMAINING_WORK_MAX_LIMIT};
+pub use endpoints::{AgentRunFilter, BenchmarkRunFilter, REMAINING_WORK_MAX_LIMIT};
 pub use error::{ApiError, REQUEST_ID_HEADER};
 pub use http_date::parse_http_date_ms;
 pub use paginate::{PageProgress, Paginator, PartialList, MAX_PAGE_LIMIT};

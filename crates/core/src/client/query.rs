@@ -21,10 +21,16 @@ fn hex_digit(nibble: u8) -> char {
     char::from(b"0123456789ABCDEF"[usize::from(nibble & 0x0f)])
 }
 
-/// An identifier used as a path segment: must not be empty; encoded so `/`, `?` and `#` stay in it.
+/// An identifier used as a path segment, encoded so `/`, `?` and `#` stay in it. Empty ids and
+/// the dot segments `.` and `..` (which a URL resolver would remove) are refused.
 pub(crate) fn segment(what: &str, id: &str) -> Result<String, ApiError> {
     if id.is_empty() {
         return Err(ApiError::InvalidArgument(format!("{what} is empty")));
+    }
+    if id == "." || id == ".." {
+        return Err(ApiError::InvalidArgument(format!(
+            "{what} `{id}` is not a valid id"
+        )));
     }
     Ok(percent_encode(id))
 }
