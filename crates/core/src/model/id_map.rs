@@ -3,11 +3,14 @@
 //! Identifiers come from the user's own runs, so resistance to crafted collisions (what the
 //! standard hasher pays for) buys nothing here, while joins over millions of ids are hot.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A hash map with [`IdHasher`].
 pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
+/// A hash set with [`IdHasher`].
+pub(crate) type IdSet<K> = HashSet<K, BuildHasherDefault<IdHasher>>;
 
 /// Multiply-rotate hashing of 8-byte words (the scheme of the Firefox and rustc hashers).
 #[derive(Debug, Clone, Copy, Default)]

@@ -9,6 +9,7 @@ mod aggregate;
 mod builder;
 mod component;
 mod error;
+mod from_api;
 mod id_map;
 mod join;
 mod outcome;
@@ -22,6 +23,7 @@ pub use aggregate::{ClassCounts, RunTotals, SampleStats, TaskStats};
 pub use builder::RunSetBuilder;
 pub use component::{effective_reward, RewardComponent};
 pub use error::ModelError;
+pub use from_api::{classify_metadata, components_from_api, run_info_from_api, ApiRun};
 pub use join::{JoinReport, TaskConflict, JOIN_EXAMPLES};
 pub use outcome::{
     classify_termination, classify_unended, rollout_status_is_active, trajectory_status_is_active,

@@ -84,7 +84,8 @@ pub enum SideCoverage {
 }
 
 impl SideCoverage {
-    fn of(stats: &TaskStats) -> SideCoverage {
+    /// One run's state on a task, from its aggregate.
+    pub fn of(stats: &TaskStats) -> SideCoverage {
         match stats.primary.mean() {
             Some(mean) => SideCoverage::Scored {
                 mean,

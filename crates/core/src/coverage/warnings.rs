@@ -1,0 +1,245 @@
+//! Warnings of the coverage ledger: one line each, with the runs concerned.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{OutcomeClass, RunIdx, RunSet};
+
+use super::{Coverage, MissingnessCheck, PairCoverage, RunCoverage};
+
+/// Something about coverage a reader must know before believing a number.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoverageWarning {
+    /// Stable code, e.g. `FAILURE_RATES_DIFFER`.
+    pub code: String,
+    /// Runs concerned.
+    pub runs: Vec<RunIdx>,
+    /// One line a reviewer understands.
+    pub message: String,
+}
+
+impl CoverageWarning {
+    fn new(code: &str, runs: Vec<RunIdx>, message: String) -> Self {
+        CoverageWarning {
+            code: code.to_owned(),
+            runs,
+            message,
+        }
+    }
+}
+
+/// How many unknown ending names a warning lists.
+const LISTED_ENDINGS: usize = 5;
+
+pub(super) fn collect(set: &RunSet, ledger: &Coverage) -> Vec<CoverageWarning> {
+    let mut warnings = Vec::new();
+    for run in &ledger.runs {
+        per_run(set, run, &mut warnings);
+    }
+    let name = |index: RunIdx| {
+        ledger
+            .runs
+            .iter()
+            .find(|run| run.run == index)
+            .map_or_else(|| format!("run {}", index.0), |run| run.name.clone())
+    };
+    for pair in &ledger.comparisons {
+        per_pair(
+            pair,
+            &name(pair.baseline),
+            &name(pair.candidate),
+            &mut warnings,
+        );
+    }
+    warnings
+}
+
+fn per_run(set: &RunSet, run: &RunCoverage, warnings: &mut Vec<CoverageWarning>) {
+    let runs = vec![run.run];
+    let name = &run.name;
+    if let Some(missing) = &run.incomplete_load {
+        warnings.push(CoverageWarning::new(
+            "INCOMPLETE_LOAD",
+            runs.clone(),
+            format!("{name}: loading stopped early ({missing}); counts below are partial."),
+        ));
+    }
+    if let Some(selected) = run.tasks_selected {
+        if run.tasks_attempted < selected {
+            warnings.push(CoverageWarning::new(
+                "TASKS_NOT_ATTEMPTED",
+                runs.clone(),
+                format!(
+                    "{name} has trajectories on {} of the {selected} tasks selected at launch.",
+                    run.tasks_attempted
+                ),
+            ));
+        }
+    }
+    if run.samples.unfinished > 0 {
+        warnings.push(CoverageWarning::new(
+            "UNFINISHED_TRAJECTORIES",
+            runs.clone(),
+            format!(
+                "{name} has {} unfinished trajectories: results may still change.",
+                run.samples.unfinished
+            ),
+        ));
+    }
+    if run.invalid_rewards > 0 {
+        warnings.push(CoverageWarning::new(
+            "INVALID_REWARDS",
+            runs.clone(),
+            format!(
+                "{name} has {} rewards that are not numbers in [0, 1]; they are left out and counted.",
+                run.invalid_rewards
+            ),
+        ));
+    }
+    if run.zero_by_platform_rule > 0 {
+        warnings.push(CoverageWarning::new(
+            "SCORED_ZERO_BY_PLATFORM_RULE",
+            runs.clone(),
+            format!(
+                "{name}: {} cut-off trajectories had no reward and are scored 0 by the platform rule.",
+                run.zero_by_platform_rule
+            ),
+        ));
+    }
+    if run.zero_without_grade > 0 {
+        warnings.push(CoverageWarning::new(
+            "SCORED_ZERO_WITHOUT_GRADE",
+            runs.clone(),
+            format!(
+                "{name}: {} timed-out or unsubmitted trajectories had no reward and are scored 0.",
+                run.zero_without_grade
+            ),
+        ));
+    }
+    if run.samples.other > 0 {
+        warnings.push(CoverageWarning::new(
+            "UNKNOWN_ENDINGS",
+            runs.clone(),
+            format!(
+                "{name}: {} trajectories ended in a way this project does not class ({}); those with a reward are included.",
+                run.samples.other,
+                unknown_endings(set, run.run)
+            ),
+        ));
+    }
+    if run.without_task > 0 {
+        warnings.push(CoverageWarning::new(
+            "TRAJECTORIES_WITHOUT_TASK",
+            runs.clone(),
+            format!(
+                "{name} has {} trajectories without a task: counted, never paired.",
+                run.without_task
+            ),
+        ));
+    }
+    if let Some(join) = run.join.as_ref().filter(|join| !join.is_clean()) {
+        warnings.push(CoverageWarning::new(
+            "JOIN_ISSUES",
+            runs,
+            format!(
+                "{name}: rewards and trajectory listings disagree ({} rewards without metadata, \
+                 {} rewards taken from metadata, {} task conflicts, {} reward mismatches, {} duplicates).",
+                join.rewards_without_metadata,
+                join.reward_from_metadata,
+                join.task_conflicts,
+                join.reward_mismatches,
+                join.duplicate_reward_items + join.duplicate_metadata_items
+            ),
+        ));
+    }
+}
+
+fn unknown_endings(set: &RunSet, run: RunIdx) -> String {
+    let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+    if let Ok(stored) = set.run(run) {
+        for trajectory in stored.trajectories() {
+            if trajectory.class == OutcomeClass::Other {
+                *counts
+                    .entry(trajectory.ending.unwrap_or("no ending recorded"))
+                    .or_default() += 1;
+            }
+        }
+    }
+    let mut listed: Vec<(&str, u64)> = counts.into_iter().collect();
+    listed.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut parts: Vec<String> = listed
+        .iter()
+        .take(LISTED_ENDINGS)
+        .map(|(name, count)| format!("{name} ×{count}"))
+        .collect();
+    if listed.len() > LISTED_ENDINGS {
+        parts.push(format!("{} more", listed.len() - LISTED_ENDINGS));
+    }
+    parts.join(", ")
+}
+
+fn per_pair(pair: &PairCoverage, base: &str, cand: &str, warnings: &mut Vec<CoverageWarning>) {
+    let runs = vec![pair.baseline, pair.candidate];
+    if pair.paired == 0 {
+        warnings.push(CoverageWarning::new(
+            "NO_PAIRED_TASKS",
+            runs.clone(),
+            format!("{cand} and {base} share no task scored on both sides: nothing to compare."),
+        ));
+    }
+    let rates = &pair.failure_rates;
+    if rates.flagged {
+        if let (Some(base_rate), Some(cand_rate)) = (rates.base_rate, rates.cand_rate) {
+            warnings.push(CoverageWarning::new(
+                "FAILURE_RATES_DIFFER",
+                runs.clone(),
+                format!(
+                    "Trajectories left unscored: {base} {} ({}/{}), {cand} {} ({}/{}) — \
+                     a paired mean hides what the runs failed to finish.",
+                    percent(base_rate),
+                    rates.base_unscored,
+                    rates.base_total,
+                    percent(cand_rate),
+                    rates.cand_unscored,
+                    rates.cand_total
+                ),
+            ));
+        }
+    }
+    missingness(&pair.missing_from_candidate, cand, base, &runs, warnings);
+    missingness(&pair.missing_from_baseline, base, cand, &runs, warnings);
+}
+
+fn missingness(
+    check: &MissingnessCheck,
+    lost_by: &str,
+    scored_by: &str,
+    runs: &[RunIdx],
+    warnings: &mut Vec<CoverageWarning>,
+) {
+    if !check.flagged {
+        return;
+    }
+    if let (Some(excluded), Some(paired)) = (check.excluded_mean, check.paired_mean) {
+        let direction = if excluded < paired {
+            "harder"
+        } else {
+            "easier"
+        };
+        warnings.push(CoverageWarning::new(
+            "INFORMATIVE_MISSINGNESS",
+            runs.to_vec(),
+            format!(
+                "The {} tasks {lost_by} did not score had a {scored_by} mean of {excluded:.3} \
+                 vs {paired:.3} on the {} paired tasks: the missing tasks look {direction}, \
+                 so the paired comparison may be biased.",
+                check.excluded_tasks, check.paired_tasks
+            ),
+        ));
+    }
+}
+
+fn percent(rate: f64) -> String {
+    format!("{:.1}%", rate * 100.0)
+}

@@ -1,0 +1,310 @@
+//! Trajectory API data (or a run folder) into the model: rewards joined with metadata.
+
+use std::collections::hash_map::Entry;
+
+use crate::api::{
+    BenchmarkSpecTask, EvalRun, EvalTrajectoryReward, TrajectoryMetadata, TrajectoryRewardComponent,
+};
+
+use super::builder::RunSetBuilder;
+use super::component::RewardComponent;
+use super::error::ModelError;
+use super::id_map::{IdMap, IdSet};
+use super::join::{JoinReport, TaskConflict, JOIN_EXAMPLES};
+use super::outcome::{
+    classify_termination, classify_unended, rollout_status_is_active, trajectory_status_is_active,
+    OutcomeClass,
+};
+use super::run::{CheckpointInfo, RunIdx, RunInfo, RunOptions, TaskSelection};
+use super::task::{Category, TaskInput};
+use super::trajectory::{TrajectoryFlags, TrajectoryInput};
+
+/// Rewards closer than this are the same number (metadata and trajectory-rewards agree).
+const REWARD_AGREEMENT: f64 = 1e-9;
+
+/// One evaluation run as read from the Trajectory API or a run folder.
+#[derive(Debug, Clone)]
+pub struct ApiRun<'a> {
+    /// The run (`GET /api/v1/eval/{run_id}`).
+    pub run: &'a EvalRun,
+    /// Its trajectory rewards (`/trajectory-rewards`): the effective rewards used.
+    pub rewards: &'a [EvalTrajectoryReward],
+    /// Its trajectories (`/trajectories?eval_run_id=`): endings, including unfinished and failed.
+    pub trajectories: &'a [TrajectoryMetadata],
+    /// Where it was loaded from, e.g. `api` or `files`.
+    pub source: &'a str,
+    /// What is missing when loading stopped early; `None` when complete.
+    pub incomplete_load: Option<String>,
+}
+
+impl RunSetBuilder {
+    /// Adds a benchmark's task list (labels, splits and categories).
+    pub fn add_api_tasks(&mut self, tasks: &[BenchmarkSpecTask]) -> Result<(), ModelError> {
+        for task in tasks {
+            self.add_task(TaskInput {
+                id: task.task_id.clone(),
+                label: task.label.clone(),
+                split: task.split.as_ref().map(|split| split.as_str().to_owned()),
+                categories: task
+                    .task_categories
+                    .iter()
+                    .map(|category| Category {
+                        id: category.task_category_id.clone(),
+                        label: category.label.clone(),
+                    })
+                    .collect(),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Adds an evaluation run, joining its rewards with its metadata on `trajectory_id`.
+    ///
+    /// - The reward in trajectory rewards is the effective reward. A trajectory listed only in
+    ///   metadata uses the metadata's reward when it has one (flagged), else has none.
+    /// - A reward without metadata has no known ending: it is classed "other" (enters the
+    ///   primary analysis with its reward, flagged).
+    /// - When the two listings name different tasks, the reward's task is used (flagged).
+    /// - A repeated trajectory id keeps its first item.
+    ///
+    /// Everything found is counted in the run's [`JoinReport`].
+    pub fn add_api_run(&mut self, source: ApiRun<'_>) -> Result<RunIdx, ModelError> {
+        let mut info = run_info_from_api(source.run, source.source);
+        info.incomplete_load = source.incomplete_load;
+        let run = self.add_run(info)?;
+        self.reserve_trajectories(run, source.trajectories.len().max(source.rewards.len()))?;
+        let report = join_into(self, run, source.rewards, source.trajectories)?;
+        self.set_join_report(run, report)?;
+        Ok(run)
+    }
+}
+
+fn join_into(
+    builder: &mut RunSetBuilder,
+    run: RunIdx,
+    rewards: &[EvalTrajectoryReward],
+    trajectories: &[TrajectoryMetadata],
+) -> Result<JoinReport, ModelError> {
+    let mut report = JoinReport {
+        reward_items: rewards.len() as u64,
+        metadata_items: trajectories.len() as u64,
+        ..JoinReport::default()
+    };
+    let mut metadata_by_id: IdMap<&str, usize> = IdMap::default();
+    metadata_by_id.reserve(trajectories.len());
+    let mut metadata_is_first = vec![false; trajectories.len()];
+    for (index, metadata) in trajectories.iter().enumerate() {
+        match metadata_by_id.entry(metadata.trajectory_id.as_str()) {
+            Entry::Vacant(slot) => {
+                slot.insert(index);
+                metadata_is_first[index] = true;
+            }
+            Entry::Occupied(_) => report.duplicate_metadata_items += 1,
+        }
+    }
+    let mut matched = vec![false; trajectories.len()];
+    let mut unmatched_rewards: IdSet<&str> = IdSet::default();
+    for reward in rewards {
+        let id = reward.trajectory_id.as_str();
+        match metadata_by_id.get(id) {
+            Some(&index) => {
+                if matched[index] {
+                    report.duplicate_reward_items += 1;
+                    continue;
+                }
+                matched[index] = true;
+                report.matched += 1;
+                let metadata = &trajectories[index];
+                builder.add_trajectory(run, joined(reward, metadata, &mut report))?;
+            }
+            None => {
+                if !unmatched_rewards.insert(id) {
+                    report.duplicate_reward_items += 1;
+                    continue;
+                }
+                report.rewards_without_metadata += 1;
+                builder.add_trajectory(
+                    run,
+                    TrajectoryInput {
+                        id,
+                        task: reward.task_id.as_deref(),
+                        class: OutcomeClass::Other,
+                        reward: Some(reward.reward),
+                        ending: None,
+                        flags: TrajectoryFlags::REWARD_WITHOUT_METADATA,
+                        components: None,
+                    },
+                )?;
+            }
+        }
+    }
+    for (index, metadata) in trajectories.iter().enumerate() {
+        if matched[index] || !metadata_is_first[index] {
+            continue;
+        }
+        report.metadata_without_reward += 1;
+        let mut flags = TrajectoryFlags::NONE;
+        if metadata.reward.is_some() {
+            report.reward_from_metadata += 1;
+            flags.insert(TrajectoryFlags::REWARD_FROM_METADATA);
+        }
+        let (class, ending) = classify_metadata(metadata, metadata.reward.is_some());
+        builder.add_trajectory(
+            run,
+            TrajectoryInput {
+                id: &metadata.trajectory_id,
+                task: metadata.task_id.as_deref(),
+                class,
+                reward: metadata.reward,
+                ending,
+                flags,
+                components: None,
+            },
+        )?;
+    }
+    Ok(report)
+}
+
+/// A trajectory listed in both: the reward item's reward and task, the metadata's ending.
+fn joined<'a>(
+    reward: &'a EvalTrajectoryReward,
+    metadata: &'a TrajectoryMetadata,
+    report: &mut JoinReport,
+) -> TrajectoryInput<'a> {
+    let mut flags = TrajectoryFlags::NONE;
+    let task = match (reward.task_id.as_deref(), metadata.task_id.as_deref()) {
+        (Some(from_reward), Some(from_metadata)) if from_reward != from_metadata => {
+            flags.insert(TrajectoryFlags::TASK_CONFLICT);
+            report.task_conflicts += 1;
+            if report.task_conflict_examples.len() < JOIN_EXAMPLES {
+                report.task_conflict_examples.push(TaskConflict {
+                    trajectory_id: reward.trajectory_id.clone(),
+                    reward_task: Some(from_reward.to_owned()),
+                    metadata_task: Some(from_metadata.to_owned()),
+                });
+            }
+            Some(from_reward)
+        }
+        (from_reward, from_metadata) => from_reward.or(from_metadata),
+    };
+    if let Some(recorded) = metadata.reward {
+        let agree = (recorded - reward.reward).abs() <= REWARD_AGREEMENT;
+        if !agree {
+            flags.insert(TrajectoryFlags::REWARD_MISMATCH);
+            report.reward_mismatches += 1;
+        }
+    }
+    let (class, ending) = classify_metadata(metadata, true);
+    TrajectoryInput {
+        id: &reward.trajectory_id,
+        task,
+        class,
+        reward: Some(reward.reward),
+        ending,
+        flags,
+        components: None,
+    }
+}
+
+/// The class of a listed trajectory and the name its ending is kept by.
+///
+/// The trajectory's termination reason, else its rollout's, decides through
+/// [`classify_termination`]. Without a reason, a trajectory or rollout still active is
+/// unfinished and anything else is "other" ([`classify_unended`]); the ending is then kept as
+/// the trajectory's status (else the rollout's).
+pub fn classify_metadata(
+    metadata: &TrajectoryMetadata,
+    has_reward: bool,
+) -> (OutcomeClass, Option<&str>) {
+    let rollout = metadata.rollout.as_ref();
+    let reason = metadata
+        .termination_reason
+        .as_ref()
+        .or_else(|| rollout.and_then(|rollout| rollout.termination_reason.as_ref()));
+    if let Some(reason) = reason {
+        return (
+            classify_termination(reason.as_str(), has_reward),
+            Some(reason.as_str()),
+        );
+    }
+    let status = metadata.status.as_ref().map(|status| status.as_str());
+    let rollout_status = rollout.map(|rollout| rollout.status.as_str());
+    let active = status.is_some_and(trajectory_status_is_active)
+        || rollout_status.is_some_and(rollout_status_is_active);
+    (classify_unended(!active), status.or(rollout_status))
+}
+
+/// The model's view of an `EvalRun`.
+pub fn run_info_from_api(run: &EvalRun, source: &str) -> RunInfo {
+    let options = &run.options;
+    RunInfo {
+        id: run.eval_run_id.clone(),
+        display_name: run.display_name.clone(),
+        base_model: run.base_model_slug.clone(),
+        checkpoint: CheckpointInfo {
+            step: run.step,
+            training_run_id: run.training_run_id.clone(),
+            parent_checkpoint_id: run.parent_checkpoint_id.clone(),
+        },
+        bench_id: Some(run.bench_id.clone()),
+        options: RunOptions {
+            temperature: options.temperature,
+            evaluation_temperature: options.evaluation_temperature,
+            top_p: options.top_p,
+            evaluation_top_p: options.evaluation_top_p,
+            top_k: options.top_k,
+            evaluation_top_k: options.evaluation_top_k,
+            reasoning_effort: options
+                .reasoning_effort
+                .as_ref()
+                .map(|effort| effort.as_str().to_owned()),
+            evaluation_reasoning_effort: options
+                .evaluation_reasoning_effort
+                .as_ref()
+                .map(|effort| effort.as_str().to_owned()),
+            samples_per_task: options.evaluation_samples_per_task,
+            max_tasks: options.evaluation_max_samples,
+            max_output_tokens_per_step: options.max_output_tokens_per_step,
+            max_total_tokens_per_trajectory: options.max_total_tokens_per_trajectory,
+            max_turns_per_trajectory: options.max_turns_per_trajectory,
+            execution_timeout_seconds: options.execution_timeout_seconds,
+            evaluation_collection_timeout_seconds: options.evaluation_collection_timeout_seconds,
+        },
+        task_selection: run.task_selection.as_ref().map(|selection| TaskSelection {
+            split: selection.split.as_str().to_owned(),
+            available: selection.available_task_count,
+            selected: selection.selected_task_count,
+            max_samples: selection
+                .max_samples
+                .and_then(|max| u64::try_from(max).ok()),
+        }),
+        status: run.status.as_ref().map(|status| status.as_str().to_owned()),
+        failure: run
+            .failure
+            .as_ref()
+            .map(|failure| format!("{}: {}", failure.code, failure.message)),
+        platform_reward_mean: run.reward_mean,
+        total_rollouts: run
+            .total_rollouts
+            .and_then(|total| u64::try_from(total).ok()),
+        source: source.to_owned(),
+        incomplete_load: None,
+    }
+}
+
+/// The model's view of a trajectory's logged reward components.
+pub fn components_from_api(components: &[TrajectoryRewardComponent]) -> Vec<RewardComponent> {
+    components
+        .iter()
+        .map(|component| RewardComponent {
+            name: component.name.clone(),
+            value: Some(component.value),
+            scaled_value: Some(component.scaled_value),
+            weight: Some(component.weight),
+            score_range: Some((component.score_range_min, component.score_range_max)),
+            threshold: None,
+            passed: None,
+            explanation: component.explanation.clone(),
+        })
+        .collect()
+}
