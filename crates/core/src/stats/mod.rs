@@ -1,0 +1,54 @@
+//! Statistics for paired run comparison, as specified in `design/statistics.md`.
+//!
+//! Pure functions over plain slices of per-task values (no IO, no clock, no global state).
+//! Every statistic returns a [`Stat`]: either a value or an explicit [`NotComputable`] reason
+//! (too little data, zero variance, non-finite input, bad parameter); results never contain
+//! NaN and nothing panics. Functions that take deltas round them to 1e-9 first
+//! ([`round_delta`]), so zeros and ties are not broken by float noise.
+//!
+//! Map of the module:
+//! * [`describe`] — mean, sd, SE (ddof 1), Pearson correlation;
+//! * [`paired`] — Δ with SE, t and z intervals, correlation; the paired t-test;
+//! * [`wilcoxon`] — signed-rank test (Pratt / Wilcox zeros, exact or normal);
+//! * [`win_tie_loss`] — win/tie/loss counts and the sign test; [`mcnemar`] — exact and mid-p;
+//! * [`bootstrap`] — seeded paired bootstrap (tasks or clusters), percentile and BCa;
+//! * [`cluster`] — cluster-robust SE; [`power`] — MDE, tasks needed, K′ projection;
+//! * [`pass_at_k`] — unbiased pass@k; [`multiplicity`] — Holm and Benjamini–Hochberg;
+//! * [`dist`] — normal, Student t and binomial distributions written for this crate.
+
+pub mod bootstrap;
+pub mod cluster;
+pub mod describe;
+pub mod dist;
+pub mod interval;
+pub mod mcnemar;
+pub mod multiplicity;
+pub mod outcome;
+pub mod paired;
+pub mod pass_at_k;
+pub mod power;
+pub mod validate;
+pub mod wilcoxon;
+pub mod win_tie_loss;
+
+pub use bootstrap::{
+    bootstrap_means, clustered_paired_bootstrap, paired_bootstrap, BootstrapResult,
+    BootstrapSettings, DEFAULT_RESAMPLES,
+};
+pub use cluster::{cluster_robust, ClusterRobust};
+pub use describe::{
+    mean, pearson_correlation, sample_sd, sample_variance, standard_error, summarize, Summary,
+};
+pub use interval::Interval;
+pub use mcnemar::{mcnemar, mcnemar_from_outcomes, McNemar};
+pub use multiplicity::{benjamini_hochberg, holm};
+pub use outcome::{NotComputable, Stat};
+pub use paired::{paired_estimate, paired_t_test, PairedEstimate, TTest};
+pub use pass_at_k::{pass_at_k, pass_at_k_task, PassAtK, PassCounts};
+pub use power::{
+    minimum_detectable_effect, project_samples_per_task, tasks_needed, MinimumDetectableEffect,
+    SampleProjection, MDE_MULTIPLIER,
+};
+pub use validate::{paired_deltas, round_delta, rounded_deltas, DEFAULT_LEVEL, DELTA_RESOLUTION};
+pub use wilcoxon::{wilcoxon_signed_rank, PValueMethod, Wilcoxon, WilcoxonMethod, ZeroMethod};
+pub use win_tie_loss::{sign_test, win_tie_loss, SignTest, WinTieLoss};

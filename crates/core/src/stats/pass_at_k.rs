@@ -1,0 +1,113 @@
+//! Unbiased pass@k per task (Chen et al. 2021; statistics.md §6).
+
+use serde::{Deserialize, Serialize};
+
+use super::describe::mean_of_finite;
+use super::outcome::{NotComputable, Stat};
+use super::validate::check_count;
+
+/// Binary outcomes of one task: `samples` attempts of which `passes` passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassCounts {
+    /// Number of samples n.
+    pub samples: u64,
+    /// Number of passing samples c (≤ n).
+    pub passes: u64,
+}
+
+/// pass@k of one task: `1 − C(n−c, k)/C(n, k) = 1 − Π_{i=n−c+1}^{n} (1 − k/i)`, and 1 when
+/// `n − c < k`.
+///
+/// Needs `k ≥ 1`, `c ≤ n`, and `n ≥ k` ([`NotComputable::NotEnoughData`] otherwise).
+pub fn pass_at_k_task(counts: PassCounts, k: u64) -> Stat<f64> {
+    let PassCounts { samples, passes } = counts;
+    if k == 0 {
+        return Err(NotComputable::invalid("k", "must be at least 1"));
+    }
+    if passes > samples {
+        return Err(NotComputable::invalid("passes", "must not exceed samples"));
+    }
+    check_count(k as usize, samples as usize)?;
+    let failures = samples - passes;
+    if failures < k {
+        return Ok(1.0);
+    }
+    let kf = k as f64;
+    let all_fail: f64 = (failures + 1..=samples)
+        .map(|i| 1.0 - kf / i as f64)
+        .product();
+    Ok(1.0 - all_fail)
+}
+
+/// pass@k over a run's tasks.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PassAtK {
+    /// The k used.
+    pub k: u64,
+    /// Per-task pass@k in input order; `None` for tasks with fewer than k samples.
+    pub per_task: Vec<Option<f64>>,
+    /// Number of tasks with at least k samples.
+    pub included: usize,
+    /// Number of tasks excluded for having fewer than k samples.
+    pub excluded: usize,
+    /// Mean pass@k over the included tasks; needs at least one.
+    pub mean: Stat<f64>,
+}
+
+/// Per-task pass@k and their mean; tasks with `n < k` are excluded and counted.
+///
+/// `k = 0` or a task with more passes than samples gives [`NotComputable::InvalidParameter`].
+pub fn pass_at_k(tasks: &[PassCounts], k: u64) -> Stat<PassAtK> {
+    let mut per_task = Vec::with_capacity(tasks.len());
+    for &counts in tasks {
+        per_task.push(match pass_at_k_task(counts, k) {
+            Ok(value) => Some(value),
+            Err(NotComputable::NotEnoughData { .. }) => None,
+            Err(other) => return Err(other),
+        });
+    }
+    let values: Vec<f64> = per_task.iter().flatten().copied().collect();
+    let included = values.len();
+    let mean = check_count(1, included).map(|()| mean_of_finite(&values));
+    Ok(PassAtK {
+        k,
+        excluded: tasks.len() - included,
+        per_task,
+        included,
+        mean,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(samples: u64, passes: u64) -> PassCounts {
+        PassCounts { samples, passes }
+    }
+
+    #[test]
+    fn matches_binomial_formula() {
+        // n = 5, c = 2, k = 2: 1 − C(3,2)/C(5,2) = 1 − 3/10.
+        assert!((pass_at_k_task(counts(5, 2), 2).unwrap() - 0.7).abs() < 1e-15);
+        // k = 1 is the pass rate.
+        assert!((pass_at_k_task(counts(8, 3), 1).unwrap() - 0.375).abs() < 1e-15);
+        assert_eq!(pass_at_k_task(counts(5, 4), 2), Ok(1.0));
+        assert_eq!(pass_at_k_task(counts(5, 0), 3), Ok(0.0));
+    }
+
+    #[test]
+    fn excludes_short_tasks_and_rejects_bad_input() {
+        let r = pass_at_k(&[counts(5, 2), counts(1, 1), counts(4, 0)], 2).unwrap();
+        assert_eq!((r.included, r.excluded), (2, 1));
+        assert_eq!(r.per_task[1], None);
+        assert!((r.mean.unwrap() - 0.35).abs() < 1e-15);
+        assert!(pass_at_k(&[counts(2, 3)], 1).is_err());
+        assert!(pass_at_k(&[counts(2, 1)], 0).is_err());
+        let none = pass_at_k(&[counts(1, 1)], 2).unwrap();
+        assert_eq!(
+            none.mean,
+            Err(NotComputable::NotEnoughData { needed: 1, got: 0 })
+        );
+    }
+}

@@ -1,0 +1,118 @@
+//! Input checks shared by the statistics, and the delta rounding convention.
+
+use super::outcome::{NotComputable, Stat};
+
+/// Grid deltas are rounded to before zeros and ties are detected (statistics.md §2).
+pub const DELTA_RESOLUTION: f64 = 1e-9;
+
+/// `1 / DELTA_RESOLUTION`, exact in binary so `k / DELTA_STEPS_PER_UNIT` is correctly rounded.
+const DELTA_STEPS_PER_UNIT: f64 = 1e9;
+
+/// Default two-sided confidence level of every interval.
+pub const DEFAULT_LEVEL: f64 = 0.95;
+
+/// Rounds a delta to the nearest multiple of [`DELTA_RESOLUTION`] (half away from zero, so
+/// `round_delta(-d) == -round_delta(d)`).
+pub fn round_delta(delta: f64) -> f64 {
+    (delta * DELTA_STEPS_PER_UNIT).round() / DELTA_STEPS_PER_UNIT
+}
+
+/// Per-task deltas `candidate[i] - baseline[i]`, each rounded with [`round_delta`].
+pub fn paired_deltas(baseline: &[f64], candidate: &[f64]) -> Stat<Vec<f64>> {
+    check_same_length(baseline.len(), candidate.len())?;
+    check_finite(baseline)?;
+    check_finite(candidate)?;
+    Ok(baseline
+        .iter()
+        .zip(candidate)
+        .map(|(b, c)| round_delta(c - b))
+        .collect())
+}
+
+/// Checks deltas are finite and rounds each with [`round_delta`] (idempotent, so deltas from
+/// [`paired_deltas`] pass through unchanged).
+pub fn rounded_deltas(deltas: &[f64]) -> Stat<Vec<f64>> {
+    check_finite(deltas)?;
+    Ok(deltas.iter().map(|&d| round_delta(d)).collect())
+}
+
+/// Fails with [`NotComputable::NonFinite`] at the first NaN or infinite value.
+pub fn check_finite(values: &[f64]) -> Stat<()> {
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(index) => Err(NotComputable::NonFinite { index }),
+        None => Ok(()),
+    }
+}
+
+/// Fails with [`NotComputable::LengthMismatch`] unless both lengths agree.
+pub fn check_same_length(left: usize, right: usize) -> Stat<()> {
+    if left == right {
+        Ok(())
+    } else {
+        Err(NotComputable::LengthMismatch { left, right })
+    }
+}
+
+/// Fails with [`NotComputable::NotEnoughData`] when `got < needed`.
+pub fn check_count(needed: usize, got: usize) -> Stat<()> {
+    if got >= needed {
+        Ok(())
+    } else {
+        Err(NotComputable::NotEnoughData { needed, got })
+    }
+}
+
+/// Checks a two-sided confidence level lies strictly between 0 and 1.
+pub fn check_level(level: f64) -> Stat<()> {
+    if level > 0.0 && level < 1.0 {
+        Ok(())
+    } else {
+        Err(NotComputable::invalid(
+            "level",
+            "must lie strictly between 0 and 1",
+        ))
+    }
+}
+
+/// Checks a probability lies in `[0, 1]` (and is not NaN).
+pub fn check_probability(name: &str, p: f64) -> Stat<()> {
+    if (0.0..=1.0).contains(&p) {
+        Ok(())
+    } else {
+        Err(NotComputable::invalid(name, "must lie in [0, 1]"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounding_removes_float_noise_and_is_odd() {
+        assert_eq!(round_delta(0.3 - 0.1 - 0.2), 0.0);
+        assert_eq!(round_delta(0.7 - 0.4), round_delta(0.3));
+        assert_eq!(round_delta(-0.123_456_789_4), -round_delta(0.123_456_789_4));
+    }
+
+    #[test]
+    fn paired_deltas_validates() {
+        assert_eq!(
+            paired_deltas(&[1.0], &[1.0, 2.0]),
+            Err(NotComputable::LengthMismatch { left: 1, right: 2 })
+        );
+        assert_eq!(
+            paired_deltas(&[1.0, f64::NAN], &[1.0, 2.0]),
+            Err(NotComputable::NonFinite { index: 1 })
+        );
+        assert_eq!(paired_deltas(&[0.2, 1.0], &[0.5, 0.0]), Ok(vec![0.3, -1.0]));
+    }
+
+    #[test]
+    fn level_and_probability_domains() {
+        assert!(check_level(0.95).is_ok());
+        assert!(check_level(1.0).is_err());
+        assert!(check_level(f64::NAN).is_err());
+        assert!(check_probability("p", 0.0).is_ok());
+        assert!(check_probability("p", -0.1).is_err());
+    }
+}
