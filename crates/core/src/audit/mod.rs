@@ -1,0 +1,128 @@
+//! The comparability audit: can these runs be compared at all, and what should a reader keep
+//! in mind? Each finding names its runs, a stable code and one line of explanation; the
+//! verdict is the worst severity found.
+
+mod lifecycle;
+mod models;
+mod settings;
+mod tasks;
+
+pub use tasks::TASK_SET_CAUTION_SHARE;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{ModelError, Run, RunIdx, RunSet};
+
+/// How much a finding weighs on the comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// Worth knowing; does not weaken the comparison.
+    Info,
+    /// The comparison stands but a difference may explain part of it.
+    Caution,
+    /// The runs measure different things: the comparison is not meaningful.
+    Blocking,
+}
+
+/// One thing the audit found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// How much it weighs.
+    pub severity: Severity,
+    /// Stable code, e.g. `TEMPERATURE_DIFFERS`.
+    pub code: String,
+    /// Runs concerned (baseline first when it is one of them).
+    pub runs: Vec<RunIdx>,
+    /// One line a reviewer understands.
+    pub message: String,
+}
+
+/// The audit of a baseline against its candidates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Audit {
+    /// The baseline.
+    pub baseline: RunIdx,
+    /// The candidates, in the order given.
+    pub candidates: Vec<RunIdx>,
+    /// Everything found, per run first, then per candidate in order.
+    pub findings: Vec<Finding>,
+    /// The worst severity found; `Info` when nothing was found.
+    pub verdict: Severity,
+}
+
+impl Audit {
+    /// Findings of one severity.
+    pub fn with_severity(&self, severity: Severity) -> impl Iterator<Item = &Finding> {
+        self.findings
+            .iter()
+            .filter(move |finding| finding.severity == severity)
+    }
+}
+
+/// Audits `candidates` against `baseline`.
+pub fn audit(set: &RunSet, baseline: RunIdx, candidates: &[RunIdx]) -> Result<Audit, ModelError> {
+    let base = set.run(baseline)?;
+    let mut findings = Vec::new();
+    lifecycle::check(baseline, base, &mut findings);
+    for &candidate in candidates {
+        let cand = set.run(candidate)?;
+        if candidate == baseline {
+            findings.push(Finding {
+                severity: Severity::Info,
+                code: "SAME_RUN".to_owned(),
+                runs: vec![baseline],
+                message: format!("{} is compared with itself.", base.info().name()),
+            });
+            continue;
+        }
+        lifecycle::check(candidate, cand, &mut findings);
+        let pair = Pair {
+            base: (baseline, base),
+            cand: (candidate, cand),
+        };
+        settings::check(&pair, &mut findings);
+        models::check(&pair, &mut findings);
+        tasks::check(set, &pair, &mut findings)?;
+    }
+    let verdict = findings
+        .iter()
+        .map(|finding| finding.severity)
+        .max()
+        .unwrap_or(Severity::Info);
+    Ok(Audit {
+        baseline,
+        candidates: candidates.to_vec(),
+        findings,
+        verdict,
+    })
+}
+
+/// A baseline and one candidate.
+struct Pair<'a> {
+    base: (RunIdx, &'a Run),
+    cand: (RunIdx, &'a Run),
+}
+
+impl Pair<'_> {
+    fn runs(&self) -> Vec<RunIdx> {
+        vec![self.base.0, self.cand.0]
+    }
+
+    fn base_name(&self) -> &str {
+        self.base.1.info().name()
+    }
+
+    fn cand_name(&self) -> &str {
+        self.cand.1.info().name()
+    }
+
+    fn finding(&self, severity: Severity, code: &str, message: String) -> Finding {
+        Finding {
+            severity,
+            code: code.to_owned(),
+            runs: self.runs(),
+            message,
+        }
+    }
+}
