@@ -1,0 +1,180 @@
+//! Reading one list file in any of the three layouts a run folder may use.
+
+use serde::de::{DeserializeOwned, IgnoredAny, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
+
+use crate::api::{decode, DecodeError};
+
+use super::RunFolderError;
+
+/// How a list file is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListLayout {
+    /// One JSON array of items.
+    Items,
+    /// One JSON array of the API's page objects (`{"items": [...], "has_more": …}`).
+    PageArray,
+    /// JSON values one after another (JSON Lines), each a page object.
+    PageLines,
+    /// JSON values one after another (JSON Lines), each an item.
+    ItemLines,
+}
+
+/// The items of a list file and what reading it found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedList<T> {
+    /// Every item, in file order.
+    pub items: Vec<T>,
+    /// The layout detected.
+    pub layout: ListLayout,
+    /// Whether the last page says more followed (`has_more: true`): the export stopped early.
+    pub truncated: bool,
+}
+
+/// A page as stored in a file: the items, and whether more followed.
+#[derive(Debug, Deserialize)]
+struct FilePage<T> {
+    items: Vec<T>,
+    #[serde(default)]
+    has_more: Option<bool>,
+}
+
+/// Parses a list file, detecting its layout from its contents. `file` names it in errors.
+pub fn parse_list<T: DeserializeOwned>(
+    file: &str,
+    bytes: &[u8],
+) -> Result<ParsedList<T>, RunFolderError> {
+    let body = strip_bom(bytes);
+    let Some(&first) = body.iter().find(|byte| !byte.is_ascii_whitespace()) else {
+        return Err(RunFolderError::Empty {
+            file: file.to_owned(),
+        });
+    };
+    let error = |source: DecodeError| RunFolderError::Decode {
+        file: file.to_owned(),
+        line: None,
+        source,
+    };
+    if first == b'[' {
+        if first_element_is_page(body) {
+            let pages: Vec<FilePage<T>> = decode(body).map_err(error)?;
+            Ok(from_pages(pages, ListLayout::PageArray))
+        } else {
+            let items: Vec<T> = decode(body).map_err(error)?;
+            Ok(ParsedList {
+                items,
+                layout: ListLayout::Items,
+                truncated: false,
+            })
+        }
+    } else {
+        parse_lines(file, body)
+    }
+}
+
+/// JSON values one after another (JSON Lines, or pretty objects back to back): each a page,
+/// or each an item, as the first value decides.
+fn parse_lines<T: DeserializeOwned>(
+    file: &str,
+    body: &[u8],
+) -> Result<ParsedList<T>, RunFolderError> {
+    let mut pages: Option<Vec<FilePage<T>>> = None;
+    let mut items: Vec<T> = Vec::new();
+    let mut stream = serde_json::Deserializer::from_slice(body).into_iter::<IgnoredAny>();
+    let mut start = 0;
+    while let Some(scanned) = stream.next() {
+        let rest = body.get(start..).unwrap_or_default();
+        let skipped = rest.len() - rest.trim_ascii_start().len();
+        let line = line_of(body, start + skipped);
+        let located = |source: DecodeError| RunFolderError::Decode {
+            file: file.to_owned(),
+            line: Some(line),
+            source,
+        };
+        if scanned.is_err() {
+            // Not valid JSON from here: decoding the rest names where and why.
+            return Err(match decode::<Value>(rest.trim_ascii_start()) {
+                Err(source) => located(source),
+                Ok(_) => RunFolderError::Layout {
+                    file: file.to_owned(),
+                    message: format!("line {line}: not a sequence of JSON values"),
+                },
+            });
+        }
+        let end = stream.byte_offset();
+        let value = body.get(start..end).unwrap_or_default().trim_ascii_start();
+        let page_layout = match &pages {
+            Some(_) => true,
+            None if items.is_empty() => serde_json::from_slice::<Value>(value)
+                .as_ref()
+                .is_ok_and(is_page),
+            None => false,
+        };
+        if page_layout {
+            let page: FilePage<T> = decode(value).map_err(located)?;
+            pages.get_or_insert_with(Vec::new).push(page);
+        } else {
+            items.push(decode(value).map_err(located)?);
+        }
+        start = end;
+    }
+    Ok(match pages {
+        Some(pages) => from_pages(pages, ListLayout::PageLines),
+        None => ParsedList {
+            items,
+            layout: ListLayout::ItemLines,
+            truncated: false,
+        },
+    })
+}
+
+fn from_pages<T>(pages: Vec<FilePage<T>>, layout: ListLayout) -> ParsedList<T> {
+    let truncated = pages.last().is_some_and(|page| page.has_more == Some(true));
+    let items = pages.into_iter().flat_map(|page| page.items).collect();
+    ParsedList {
+        items,
+        layout,
+        truncated,
+    }
+}
+
+/// Whether a JSON value looks like an API page: an object with an `items` array.
+fn is_page(value: &Value) -> bool {
+    value
+        .as_object()
+        .and_then(|object| object.get("items"))
+        .is_some_and(Value::is_array)
+}
+
+/// Whether the first element of a JSON array is a page. Only the first element is kept in
+/// memory; the rest is skipped. A malformed array answers `false`, so that decoding it as
+/// items reports the error with its path.
+fn first_element_is_page(body: &[u8]) -> bool {
+    struct FirstIsPage;
+    impl<'de> Visitor<'de> for FirstIsPage {
+        type Value = bool;
+        fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            formatter.write_str("a JSON array")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+            let first: Option<Value> = seq.next_element()?;
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(first.as_ref().is_some_and(is_page))
+        }
+    }
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    deserializer.deserialize_seq(FirstIsPage).unwrap_or(false)
+}
+
+fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+/// 1-based line of a byte offset.
+fn line_of(body: &[u8], offset: usize) -> usize {
+    body.get(..offset)
+        .map_or(0, |before| before.iter().filter(|&&b| b == b'\n').count())
+        + 1
+}

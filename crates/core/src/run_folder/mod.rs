@@ -1,0 +1,193 @@
+//! Run folders: a run's files, read from their contents (no file IO here) and written back.
+//!
+//! A folder holds `run.json` (the `EvalRun`), `trajectory-rewards.json`
+//! (`EvalTrajectoryReward` items), `trajectories.json` (`TrajectoryMetadata` items) and
+//! optionally `tasks.json` (`BenchmarkSpecTask` items). Each list file may be one JSON array of
+//! items, a JSON array of the API's pages, or JSON Lines of pages (or of items); the layout is
+//! detected from the contents. The CLI reads the bytes from disk, the viewer from dropped files.
+
+mod list;
+
+use serde::Serialize;
+
+use crate::api::{
+    decode, BenchmarkSpecTask, DecodeError, EvalRun, EvalTrajectoryReward, TrajectoryMetadata,
+};
+use crate::model::{ApiRun, ModelError, RunIdx, RunSet, RunSetBuilder};
+
+pub use list::{parse_list, ListLayout, ParsedList};
+
+/// File name of the run.
+pub const RUN_FILE: &str = "run.json";
+/// File name of the trajectory rewards.
+pub const REWARDS_FILE: &str = "trajectory-rewards.json";
+/// File name of the trajectory metadata.
+pub const TRAJECTORIES_FILE: &str = "trajectories.json";
+/// File name of the benchmark's tasks (optional).
+pub const TASKS_FILE: &str = "tasks.json";
+
+/// Why a run folder could not be read or written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RunFolderError {
+    /// A file's JSON does not decode; `source` names the JSON path.
+    #[error("{file}{}: {source}", line.map_or_else(String::new, |line| format!(" (value starting on line {line})")))]
+    Decode {
+        /// The file.
+        file: String,
+        /// For JSON Lines, the line the failing value starts on.
+        line: Option<usize>,
+        /// What failed, and where in the value.
+        source: DecodeError,
+    },
+    /// A file is empty (or only whitespace).
+    #[error("{file} is empty")]
+    Empty {
+        /// The file.
+        file: String,
+    },
+    /// A file is not laid out as any supported list.
+    #[error("{file}: {message}")]
+    Layout {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A file could not be written.
+    #[error("could not write {file}: {message}")]
+    Encode {
+        /// The file.
+        file: String,
+        /// What failed.
+        message: String,
+    },
+}
+
+/// The contents of a run folder's files.
+#[derive(Debug, Clone, Copy)]
+pub struct RunFolderFiles<'a> {
+    /// `run.json`.
+    pub run: &'a [u8],
+    /// `trajectory-rewards.json`.
+    pub rewards: &'a [u8],
+    /// `trajectories.json`.
+    pub trajectories: &'a [u8],
+    /// `tasks.json`, when the folder has one.
+    pub tasks: Option<&'a [u8]>,
+}
+
+/// A parsed run folder.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunFolder {
+    /// The run.
+    pub run: EvalRun,
+    /// Its trajectory rewards.
+    pub rewards: Vec<EvalTrajectoryReward>,
+    /// Its trajectory metadata.
+    pub trajectories: Vec<TrajectoryMetadata>,
+    /// The benchmark's tasks, when the folder has them.
+    pub tasks: Option<Vec<BenchmarkSpecTask>>,
+    /// Files whose last page said more followed (the export stopped early).
+    pub truncated_files: Vec<String>,
+}
+
+/// One file of a run folder, ready to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FolderFile {
+    /// File name inside the folder.
+    pub name: &'static str,
+    /// Its contents (pretty JSON).
+    pub bytes: Vec<u8>,
+}
+
+/// Parses a run folder from its files' contents.
+pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolderError> {
+    let run: EvalRun = decode(files.run).map_err(|source| RunFolderError::Decode {
+        file: RUN_FILE.to_owned(),
+        line: None,
+        source,
+    })?;
+    let rewards = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, files.rewards)?;
+    let trajectories = parse_list::<TrajectoryMetadata>(TRAJECTORIES_FILE, files.trajectories)?;
+    let tasks = files
+        .tasks
+        .map(|bytes| parse_list::<BenchmarkSpecTask>(TASKS_FILE, bytes))
+        .transpose()?;
+    let mut truncated_files = Vec::new();
+    for (name, truncated) in [
+        (REWARDS_FILE, rewards.truncated),
+        (TRAJECTORIES_FILE, trajectories.truncated),
+        (
+            TASKS_FILE,
+            tasks.as_ref().is_some_and(|tasks| tasks.truncated),
+        ),
+    ] {
+        if truncated {
+            truncated_files.push(name.to_owned());
+        }
+    }
+    Ok(RunFolder {
+        run,
+        rewards: rewards.items,
+        trajectories: trajectories.items,
+        tasks: tasks.map(|tasks| tasks.items),
+        truncated_files,
+    })
+}
+
+impl RunFolder {
+    /// The folder's files as pretty JSON: `run.json` an object, the lists plain arrays of items.
+    pub fn to_files(&self) -> Result<Vec<FolderFile>, RunFolderError> {
+        let mut files = vec![
+            encode(RUN_FILE, &self.run)?,
+            encode(REWARDS_FILE, &self.rewards)?,
+            encode(TRAJECTORIES_FILE, &self.trajectories)?,
+        ];
+        if let Some(tasks) = &self.tasks {
+            files.push(encode(TASKS_FILE, tasks)?);
+        }
+        Ok(files)
+    }
+
+    /// Adds the folder's tasks and run to a builder; a truncated file marks the run's load as
+    /// incomplete. `source` labels where it came from (e.g. `files`).
+    pub fn add_to(&self, builder: &mut RunSetBuilder, source: &str) -> Result<RunIdx, ModelError> {
+        if let Some(tasks) = &self.tasks {
+            builder.add_api_tasks(tasks)?;
+        }
+        let incomplete_load = (!self.truncated_files.is_empty()).then(|| {
+            format!(
+                "{} ended with a page saying more followed",
+                self.truncated_files.join(", ")
+            )
+        });
+        builder.add_api_run(ApiRun {
+            run: &self.run,
+            rewards: &self.rewards,
+            trajectories: &self.trajectories,
+            source,
+            incomplete_load,
+        })
+    }
+}
+
+/// Builds a run set from run folders, in order (the first is usually the baseline).
+pub fn run_set_from_folders(folders: &[RunFolder], source: &str) -> Result<RunSet, ModelError> {
+    let mut builder = RunSetBuilder::new();
+    for folder in folders {
+        folder.add_to(&mut builder, source)?;
+    }
+    Ok(builder.build())
+}
+
+fn encode<T: Serialize + ?Sized>(
+    file: &'static str,
+    value: &T,
+) -> Result<FolderFile, RunFolderError> {
+    let mut bytes = serde_json::to_vec_pretty(value).map_err(|error| RunFolderError::Encode {
+        file: file.to_owned(),
+        message: error.to_string(),
+    })?;
+    bytes.push(b'\n');
+    Ok(FolderFile { name: file, bytes })
+}

@@ -1,0 +1,243 @@
+//! Run folders from their contents: every list layout, errors naming file and path, export.
+
+#![allow(clippy::unwrap_used)]
+
+use eval_compare_core::api::EvalTrajectoryReward;
+use eval_compare_core::model::{OutcomeClass, RunSetBuilder};
+use eval_compare_core::run_folder::{
+    parse_list, parse_run_folder, run_set_from_folders, ListLayout, RunFolderError, RunFolderFiles,
+    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
+};
+
+const RUN: &str = r#"{
+  "eval_run_id": "er_1", "bench_id": "b1", "agent_id": null, "display_name": "one",
+  "options": {"temperature": 1.0}, "status": "completed",
+  "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z"
+}"#;
+
+const TRAJECTORIES: &str = r#"[
+  {"trajectory_id": "t1", "organization_id": "o", "source": "eval", "created_at": "x",
+   "task_id": "a", "termination_reason": "ENV_DONE", "status": "completed", "reward": 1.0},
+  {"trajectory_id": "t2", "organization_id": "o", "source": "eval", "created_at": "x",
+   "task_id": "b", "termination_reason": "ERROR", "status": "completed"}
+]"#;
+
+fn rewards(bytes: &str) -> Result<Vec<EvalTrajectoryReward>, RunFolderError> {
+    parse_list::<EvalTrajectoryReward>(REWARDS_FILE, bytes.as_bytes()).map(|list| list.items)
+}
+
+fn ids(items: &[EvalTrajectoryReward]) -> Vec<&str> {
+    items
+        .iter()
+        .map(|item| item.trajectory_id.as_str())
+        .collect()
+}
+
+#[test]
+fn a_plain_array_of_items() {
+    let list = parse_list::<EvalTrajectoryReward>(
+        REWARDS_FILE,
+        br#"[{"trajectory_id": "t1", "reward": 1.0, "task_id": "a"}, {"trajectory_id": "t2", "reward": 0}]"#,
+    )
+    .unwrap();
+    assert_eq!(list.layout, ListLayout::Items);
+    assert!(!list.truncated);
+    assert_eq!(ids(&list.items), ["t1", "t2"]);
+    assert_eq!(list.items[1].task_id, None);
+    assert!(rewards("[]").unwrap().is_empty());
+}
+
+#[test]
+fn an_array_of_pages_and_a_truncated_one() {
+    let text = r#"[
+      {"eval_run_id": "er_1", "items": [{"trajectory_id": "t1", "reward": 1.0}], "next_cursor": "c", "has_more": true},
+      {"eval_run_id": "er_1", "items": [{"trajectory_id": "t2", "reward": 0.0}], "next_cursor": null, "has_more": false}
+    ]"#;
+    let list = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, text.as_bytes()).unwrap();
+    assert_eq!(list.layout, ListLayout::PageArray);
+    assert_eq!(ids(&list.items), ["t1", "t2"]);
+    assert!(!list.truncated);
+
+    let cut = r#"[{"items": [{"trajectory_id": "t1", "reward": 1.0}], "has_more": true}]"#;
+    let list = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, cut.as_bytes()).unwrap();
+    assert!(list.truncated);
+}
+
+#[test]
+fn json_lines_of_pages_of_items_and_pretty_objects_back_to_back() {
+    let lines = "{\"items\": [{\"trajectory_id\": \"t1\", \"reward\": 1.0}], \"has_more\": true}\n\
+                 \n\
+                 {\"items\": [{\"trajectory_id\": \"t2\", \"reward\": 0.5}, {\"trajectory_id\": \"t3\", \"reward\": 0.0}], \"has_more\": false}\n";
+    let list = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, lines.as_bytes()).unwrap();
+    assert_eq!(list.layout, ListLayout::PageLines);
+    assert_eq!(ids(&list.items), ["t1", "t2", "t3"]);
+    assert!(!list.truncated);
+
+    let item_lines = "{\"trajectory_id\": \"t1\", \"reward\": 1.0}\r\n{\"trajectory_id\": \"t2\", \"reward\": 0.0}";
+    let list = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, item_lines.as_bytes()).unwrap();
+    assert_eq!(list.layout, ListLayout::ItemLines);
+    assert_eq!(ids(&list.items), ["t1", "t2"]);
+
+    let pretty = "{\n  \"items\": [\n    {\"trajectory_id\": \"t1\", \"reward\": 1.0}\n  ],\n  \"has_more\": true\n}\n{\n  \"items\": [],\n  \"has_more\": true\n}\n";
+    let list = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, pretty.as_bytes()).unwrap();
+    assert_eq!(list.layout, ListLayout::PageLines);
+    assert_eq!(ids(&list.items), ["t1"]);
+    assert!(list.truncated);
+
+    let bom = "\u{feff}[{\"trajectory_id\": \"t1\", \"reward\": 1.0}]";
+    assert_eq!(ids(&rewards(bom).unwrap()), ["t1"]);
+}
+
+#[test]
+fn errors_name_the_file_the_line_and_the_json_path() {
+    let error = rewards(
+        r#"[{"trajectory_id": "t1", "reward": 1.0}, {"trajectory_id": "t2", "reward": "high"}]"#,
+    )
+    .unwrap_err();
+    let RunFolderError::Decode { file, line, source } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!((file.as_str(), *line), (REWARDS_FILE, None));
+    assert_eq!(source.path, "[1].reward");
+    assert!(
+        error.to_string().starts_with("trajectory-rewards.json: "),
+        "{error}"
+    );
+
+    let pages = r#"[{"items": [{"trajectory_id": "t1"}], "has_more": false}]"#;
+    let RunFolderError::Decode { source, .. } = rewards(pages).unwrap_err() else {
+        panic!()
+    };
+    assert_eq!(source.path, "[0].items[0]");
+    assert!(source.message.contains("reward"), "{}", source.message);
+
+    let lines = "{\"items\": [], \"has_more\": true}\n{\"items\": [], \"has_more\": true}\n{\"items\": [{\"trajectory_id\": \"t9\", \"reward\": null}], \"has_more\": false}\n";
+    let error = rewards(lines).unwrap_err();
+    let RunFolderError::Decode { line, source, .. } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(*line, Some(3));
+    assert_eq!(source.path, "items[0].reward");
+    assert!(
+        error.to_string().contains("(value starting on line 3)"),
+        "{error}"
+    );
+
+    let broken = "{\"items\": [], \"has_more\": false}\n{\"items\": [\n";
+    let RunFolderError::Decode { line, .. } = rewards(broken).unwrap_err() else {
+        panic!()
+    };
+    assert_eq!(line, Some(2));
+
+    assert_eq!(
+        rewards("  \n ").unwrap_err(),
+        RunFolderError::Empty {
+            file: REWARDS_FILE.to_owned()
+        }
+    );
+    assert!(matches!(
+        rewards("[1, 2"),
+        Err(RunFolderError::Decode { .. })
+    ));
+    assert!(matches!(
+        rewards("nonsense"),
+        Err(RunFolderError::Decode { .. })
+    ));
+}
+
+#[test]
+fn a_folder_parses_round_trips_and_builds() {
+    let rewards_text = r#"[{"trajectory_id": "t1", "reward": 1.0, "task_id": "a"}]"#;
+    let tasks_text =
+        r#"{"items": [{"task_id": "a", "label": "A"}, {"task_id": "b"}], "has_more": false}"#;
+    let folder = parse_run_folder(RunFolderFiles {
+        run: RUN.as_bytes(),
+        rewards: rewards_text.as_bytes(),
+        trajectories: TRAJECTORIES.as_bytes(),
+        tasks: Some(tasks_text.as_bytes()),
+    })
+    .unwrap();
+    assert_eq!(folder.run.eval_run_id, "er_1");
+    assert_eq!((folder.rewards.len(), folder.trajectories.len()), (1, 2));
+    assert_eq!(folder.tasks.as_ref().map(Vec::len), Some(2));
+    assert!(folder.truncated_files.is_empty());
+
+    let files = folder.to_files().unwrap();
+    let names: Vec<&str> = files.iter().map(|file| file.name).collect();
+    assert_eq!(
+        names,
+        [RUN_FILE, REWARDS_FILE, TRAJECTORIES_FILE, TASKS_FILE]
+    );
+    let again = parse_run_folder(RunFolderFiles {
+        run: &files[0].bytes,
+        rewards: &files[1].bytes,
+        trajectories: &files[2].bytes,
+        tasks: Some(&files[3].bytes),
+    })
+    .unwrap();
+    assert_eq!(again, folder);
+
+    let set = run_set_from_folders(&[folder], "files").unwrap();
+    let run = &set.runs()[0];
+    assert_eq!(run.info().source, "files");
+    assert_eq!(run.totals().by_class.graded, 1);
+    assert_eq!(run.totals().by_class.failed, 1);
+    assert_eq!(set.task(set.find_task("a").unwrap()).unwrap().name(), "A");
+    assert!(run.join().unwrap().is_clean());
+}
+
+#[test]
+fn a_truncated_file_marks_the_run_incomplete_and_a_bad_run_names_run_json() {
+    let cut = r#"[{"items": [{"trajectory_id": "t1", "reward": 1.0, "task_id": "a"}], "has_more": true}]"#;
+    let folder = parse_run_folder(RunFolderFiles {
+        run: RUN.as_bytes(),
+        rewards: cut.as_bytes(),
+        trajectories: TRAJECTORIES.as_bytes(),
+        tasks: None,
+    })
+    .unwrap();
+    assert_eq!(folder.truncated_files, [REWARDS_FILE]);
+    let mut builder = RunSetBuilder::new();
+    let index = folder.add_to(&mut builder, "files").unwrap();
+    let set = builder.build();
+    let info = set.run(index).unwrap().info();
+    assert!(info
+        .incomplete_load
+        .as_deref()
+        .unwrap()
+        .contains(REWARDS_FILE));
+    assert_eq!(
+        set.run(index)
+            .unwrap()
+            .trajectories()
+            .find(|t| t.id == "t2")
+            .unwrap()
+            .class,
+        OutcomeClass::Failed
+    );
+
+    let error = parse_run_folder(RunFolderFiles {
+        run: br#"{"eval_run_id": 7}"#,
+        rewards: b"[]",
+        trajectories: b"[]",
+        tasks: None,
+    })
+    .unwrap_err();
+    let RunFolderError::Decode { file, source, .. } = &error else {
+        panic!("{error:?}")
+    };
+    assert_eq!(file, RUN_FILE);
+    assert_eq!(source.path, "eval_run_id");
+
+    let error = parse_run_folder(RunFolderFiles {
+        run: RUN.as_bytes(),
+        rewards: b"[]",
+        trajectories: b"[{\"trajectory_id\": 5}]",
+        tasks: None,
+    })
+    .unwrap_err();
+    assert!(
+        error.to_string().starts_with("trajectories.json: "),
+        "{error}"
+    );
+}
