@@ -1,0 +1,215 @@
+//! Chronicle (Worldsmith) evaluations onto the model: agent version = run, trial = trajectory,
+//! scorer = reward component (chronicle-api/README.md).
+//!
+//! No machine-readable contract exists; the shapes follow the SDK examples, and every field
+//! beyond the identifiers is optional so that an unexpected shape degrades, never fails.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::builder::RunSetBuilder;
+use super::component::RewardComponent;
+use super::error::ModelError;
+use super::outcome::OutcomeClass;
+use super::run::{RunIdx, RunInfo};
+use super::trajectory::{TrajectoryFlags, TrajectoryInput};
+
+/// An evaluation run (a "backtest job"), `GET /v1/backtests/jobs/{jobId}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChronicleJob {
+    /// Job id.
+    pub id: String,
+    /// Display name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// `queued`, `running`, `succeeded`, `failed` or `cancelled`, kept by name.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// `suite`, `compare`, `regression` or `replay`, kept by name.
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// Agent versions (`name@version`); in `compare` mode the first is the baseline.
+    #[serde(default)]
+    pub agents: Vec<String>,
+    /// Trials finished.
+    #[serde(default)]
+    pub completed_trials: Option<u64>,
+    /// Trials scheduled.
+    #[serde(default)]
+    pub total_trials: Option<u64>,
+    /// The task suite run (its tasks and scorers are frozen at launch).
+    #[serde(default)]
+    pub task_suite_id: Option<String>,
+}
+
+/// One agent × task trial, as listed by `GET /v1/backtests/jobs/{jobId}/trials`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChronicleTrial {
+    /// Trial id.
+    pub id: String,
+    /// Agent version (`name@version`).
+    pub agent: String,
+    /// Task id.
+    #[serde(default)]
+    pub task_id: Option<String>,
+    /// Trial status, kept by name.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// What went wrong (a message, or any JSON), when the trial errored.
+    #[serde(default)]
+    pub error: Option<Value>,
+    /// One result per scorer.
+    #[serde(default)]
+    pub scores: Vec<ChronicleScore>,
+}
+
+/// One scorer's result in a trial.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChronicleScore {
+    /// Scorer name.
+    pub name: String,
+    /// The score; null when the scorer produced none (null is not zero).
+    #[serde(default)]
+    pub score: Option<f64>,
+    /// Pass threshold; null for informative scorers.
+    #[serde(default)]
+    pub threshold: Option<f64>,
+    /// Whether the threshold was met.
+    #[serde(default)]
+    pub passed: Option<bool>,
+}
+
+/// A page of trials.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChronicleTrialPage {
+    /// Trials of this page.
+    pub items: Vec<ChronicleTrial>,
+    /// Whether another page follows.
+    #[serde(default)]
+    pub has_next_page: bool,
+    /// Cursor of the next page, when one follows.
+    #[serde(default)]
+    pub next_cursor: Option<String>,
+}
+
+impl ChronicleTrial {
+    /// The trial's reward: its binary outcome.
+    ///
+    /// - With thresholded scorers: 1 when every one passed, else 0 (a task passes when every
+    ///   scorer with a threshold met it); `None` when one of them produced no score.
+    /// - Without: the mean of the scores, `None` when any is missing or there is none.
+    pub fn reward(&self) -> Option<f64> {
+        let gated: Vec<&ChronicleScore> = self
+            .scores
+            .iter()
+            .filter(|score| score.threshold.is_some())
+            .collect();
+        if !gated.is_empty() {
+            if gated.iter().any(|score| score.score.is_none()) {
+                return None;
+            }
+            let all_passed = gated.iter().all(|score| {
+                let met = matches!((score.score, score.threshold), (Some(s), Some(t)) if s >= t);
+                score.passed.unwrap_or(met)
+            });
+            return Some(if all_passed { 1.0 } else { 0.0 });
+        }
+        let values: Option<Vec<f64>> = self.scores.iter().map(|score| score.score).collect();
+        values
+            .filter(|values| !values.is_empty())
+            .map(|values| values.iter().sum::<f64>() / values.len() as f64)
+    }
+
+    /// The trial's class, from its status (and error):
+    ///
+    /// | status                         | class                                  |
+    /// |--------------------------------|----------------------------------------|
+    /// | `succeeded`, `completed`       | graded with a reward, else ungraded    |
+    /// | `failed`, `errored`, `error`   | failed                                 |
+    /// | `cancelled`, `canceled`        | cancelled                              |
+    /// | `queued`, `pending`, `running` | unfinished                             |
+    /// | none, with an error            | failed                                 |
+    /// | anything else, or none         | other, kept by name                    |
+    pub fn class(&self, has_reward: bool) -> OutcomeClass {
+        match self.status.as_deref() {
+            Some("succeeded" | "completed") if has_reward => OutcomeClass::Graded,
+            Some("succeeded" | "completed") => OutcomeClass::Ungraded,
+            Some("failed" | "errored" | "error") => OutcomeClass::Failed,
+            Some("cancelled" | "canceled") => OutcomeClass::Cancelled,
+            Some("queued" | "pending" | "running") => OutcomeClass::Unfinished,
+            None if self.error.as_ref().is_some_and(|error| !error.is_null()) => {
+                OutcomeClass::Failed
+            }
+            _ => OutcomeClass::Other,
+        }
+    }
+
+    /// The scorers as reward components (no weights: Chronicle does not publish them).
+    pub fn components(&self) -> Vec<RewardComponent> {
+        self.scores
+            .iter()
+            .map(|score| RewardComponent {
+                name: score.name.clone(),
+                value: score.score,
+                scaled_value: None,
+                weight: None,
+                score_range: None,
+                threshold: score.threshold,
+                passed: score.passed,
+                explanation: None,
+            })
+            .collect()
+    }
+}
+
+impl RunSetBuilder {
+    /// Adds one run per agent version of a Chronicle job, in the job's agent order (so in
+    /// `compare` mode the first returned run is the baseline), then any agent seen only on a
+    /// trial. Each trial becomes a trajectory with its scorers as components.
+    pub fn add_chronicle_job(
+        &mut self,
+        job: &ChronicleJob,
+        trials: &[ChronicleTrial],
+    ) -> Result<Vec<RunIdx>, ModelError> {
+        let mut agents: Vec<&str> = job.agents.iter().map(String::as_str).collect();
+        for trial in trials {
+            if !agents.contains(&trial.agent.as_str()) {
+                agents.push(&trial.agent);
+            }
+        }
+        let mut runs = Vec::with_capacity(agents.len());
+        for agent in &agents {
+            runs.push(self.add_run(RunInfo {
+                id: format!("{}/{agent}", job.id),
+                display_name: Some((*agent).to_owned()),
+                base_model: agent.split('@').next().map(str::to_owned),
+                bench_id: job.task_suite_id.clone(),
+                status: job.status.clone(),
+                source: "chronicle".to_owned(),
+                ..RunInfo::default()
+            })?);
+        }
+        for trial in trials {
+            let Some(position) = agents.iter().position(|agent| *agent == trial.agent) else {
+                continue;
+            };
+            let Some(&run) = runs.get(position) else {
+                continue;
+            };
+            let reward = trial.reward();
+            self.add_trajectory(
+                run,
+                TrajectoryInput {
+                    id: &trial.id,
+                    task: trial.task_id.as_deref(),
+                    class: trial.class(reward.is_some()),
+                    reward,
+                    ending: trial.status.as_deref(),
+                    flags: TrajectoryFlags::NONE,
+                    components: Some(trial.components()),
+                },
+            )?;
+        }
+        Ok(runs)
+    }
+}
