@@ -1,0 +1,361 @@
+//! The report as markdown-friendly text (the CLI's `--format text`).
+
+use std::fmt::Write;
+
+use crate::audit::Severity;
+use crate::stats::{Interval, Stat};
+
+use super::sentence::{format_points, why};
+use super::{CandidateResult, PairedAnalysis, Report, Verdict};
+
+/// Renders one statistic of an analysis as table-cell text.
+type Cell = Box<dyn Fn(&PairedAnalysis) -> String>;
+
+/// How many regressions and improvements are listed per candidate.
+const TOP_TASKS: usize = 5;
+
+/// Renders the whole report.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let s = &report.settings;
+    let _ = writeln!(out, "# Eval comparison\n");
+    let _ = writeln!(
+        out,
+        "Source: {}. Intervals at {}%, bootstrap B = {} with seed {}; headline analysis: {:?}.\n",
+        report.sources.join(", "),
+        (s.level * 100.0).round(),
+        s.resamples,
+        s.seed,
+        s.headline
+    );
+    headlines(&mut out, report);
+    runs(&mut out, report);
+    comparability(&mut out, report);
+    coverage(&mut out, report);
+    for candidate in &report.candidates {
+        candidate_details(&mut out, report, candidate);
+    }
+    out
+}
+
+fn headlines(out: &mut String, report: &Report) {
+    let _ = writeln!(out, "## Headline\n");
+    for c in &report.candidates {
+        let verdict = match c.verdict {
+            Verdict::Better => "better",
+            Verdict::Worse => "worse",
+            Verdict::Inconclusive => "no significant difference",
+            Verdict::NotComputable => "not computable",
+        };
+        let _ = writeln!(
+            out,
+            "- {}. Holm-adjusted p {} → **{verdict}**.",
+            c.sentence,
+            p(&c.p_holm)
+        );
+    }
+    out.push('\n');
+}
+
+fn runs(out: &mut String, report: &Report) {
+    let _ = writeln!(out, "## Runs\n");
+    let _ = writeln!(
+        out,
+        "| role | name | id | model | benchmark | status | tasks scored | task-weighted mean | pooled mean | platform mean |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|");
+    for r in &report.runs {
+        let _ = writeln!(
+            out,
+            "| {:?} | {} | `{}` | {} | {} | {} | {} | {} | {} | {} |",
+            r.role,
+            cell(&r.name),
+            r.id,
+            cell(r.base_model.as_deref().unwrap_or("—")),
+            cell(r.bench_id.as_deref().unwrap_or("—")),
+            cell(r.status.as_deref().unwrap_or("—")),
+            r.tasks_scored,
+            opt(r.task_weighted_mean),
+            opt(r.pooled_mean),
+            opt(r.platform_reward_mean),
+        );
+        if let Some(why) = &r.incomplete_load {
+            let _ = writeln!(out, "\n> Incomplete load of `{}`: {}\n", r.id, cell(why));
+        }
+    }
+    out.push('\n');
+}
+
+fn comparability(out: &mut String, report: &Report) {
+    let verdict = match report.audit.verdict {
+        Severity::Blocking => "**not comparable** (blocking findings)",
+        Severity::Caution => "comparable with cautions",
+        Severity::Info => "comparable",
+    };
+    let _ = writeln!(out, "## Comparability: {verdict}\n");
+    for f in &report.audit.findings {
+        let _ = writeln!(out, "- {:?} `{}`: {}", f.severity, f.code, f.message);
+    }
+    if report.audit.findings.is_empty() {
+        let _ = writeln!(out, "No findings.");
+    }
+    out.push('\n');
+}
+
+fn coverage(out: &mut String, report: &Report) {
+    let cov = &report.coverage;
+    let _ = writeln!(out, "## Coverage\n");
+    let _ = writeln!(out, "Union of tasks: {}.\n", cov.union_tasks);
+    let _ = writeln!(
+        out,
+        "| run | selected | attempted | scored | graded | cut-off | model ending | failed | cancelled | unfinished | ungraded | other | samples | valid |"
+    );
+    let _ = writeln!(
+        out,
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    );
+    for r in &cov.runs {
+        let t = &r.tasks_by_class;
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            cell(&r.name),
+            r.tasks_selected.map_or("—".to_owned(), |n| n.to_string()),
+            r.tasks_attempted,
+            r.tasks_scored,
+            t.graded,
+            t.cut_off,
+            t.model_ending,
+            t.failed,
+            t.cancelled,
+            t.unfinished,
+            t.ungraded,
+            t.other,
+            r.samples_total,
+            r.samples_valid
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n(task columns count tasks with at least one trajectory of that class)\n"
+    );
+    for pair in &cov.comparisons {
+        let name = report
+            .runs
+            .iter()
+            .find(|r| r.index == pair.candidate)
+            .map_or("candidate", |r| r.name.as_str());
+        let _ = writeln!(
+            out,
+            "- {}: {} paired of {} in the union; {} only in the baseline, {} only in the candidate.",
+            cell(name),
+            pair.paired,
+            pair.union,
+            pair.only_in_baseline.len(),
+            pair.only_in_candidate.len()
+        );
+    }
+    for w in &cov.warnings {
+        let _ = writeln!(out, "- Warning `{}`: {}", w.code, w.message);
+    }
+    out.push('\n');
+}
+
+fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
+    let name = report.run_of(c).map_or("candidate", |r| r.name.as_str());
+    let _ = writeln!(out, "## {} vs baseline\n", cell(name));
+    let _ = writeln!(out, "{}.\n", c.sentence);
+    let _ = writeln!(out, "| statistic | primary | sensitivity |");
+    let _ = writeln!(out, "|---|---|---|");
+    let rows: Vec<(&str, Cell)> = vec![
+        ("tasks", Box::new(|a| a.n.to_string())),
+        (
+            "Δ (points)",
+            Box::new(|a| stat(&a.estimate, |e| format_points(e.delta))),
+        ),
+        (
+            "SE (points)",
+            Box::new(|a| stat(&a.estimate, |e| stat(&e.se, |se| format_points(*se)))),
+        ),
+        (
+            "t interval",
+            Box::new(|a| stat(&a.estimate, |e| interval(&e.t_interval))),
+        ),
+        (
+            "z interval (Miller)",
+            Box::new(|a| stat(&a.estimate, |e| interval(&e.z_interval))),
+        ),
+        (
+            "correlation",
+            Box::new(|a| stat(&a.estimate, |e| stat(&e.correlation, |r| format!("{r:.3}")))),
+        ),
+        (
+            "bootstrap percentile",
+            Box::new(|a| boot(a, |b| interval(&Ok(b.percentile)))),
+        ),
+        ("bootstrap BCa", Box::new(|a| boot(a, |b| interval(&b.bca)))),
+        (
+            "clustered SE interval",
+            Box::new(|a| match &a.clustered {
+                Some(cl) => stat(&cl.robust, |r| {
+                    format!("{} (C = {})", interval(&Ok(r.interval)), r.clusters)
+                }),
+                None => "no categories".to_owned(),
+            }),
+        ),
+        (
+            "paired t p",
+            Box::new(|a| stat(&a.t_test, |t| fmt_p(t.p_value))),
+        ),
+        (
+            "Wilcoxon (Pratt) p",
+            Box::new(|a| stat(&a.wilcoxon_pratt, |w| fmt_p(w.p_value))),
+        ),
+        (
+            "Wilcoxon (zeros dropped) p",
+            Box::new(|a| stat(&a.wilcoxon_wilcox, |w| fmt_p(w.p_value))),
+        ),
+        (
+            "sign test p",
+            Box::new(|a| stat(&a.sign_test, |t| fmt_p(t.p_value))),
+        ),
+        (
+            "McNemar exact / mid-p",
+            Box::new(|a| match &a.mcnemar {
+                Some(m) => stat(m, |m| format!("{} / {}", fmt_p(m.p_exact), fmt_p(m.p_mid))),
+                None => "n/a (not one binary sample per task)".to_owned(),
+            }),
+        ),
+        (
+            "wins / ties / losses",
+            Box::new(|a| {
+                stat(&a.win_tie_loss, |w| {
+                    format!("{} / {} / {}", w.wins, w.ties, w.losses)
+                })
+            }),
+        ),
+        (
+            "MDE (points)",
+            Box::new(|a| stat(&a.mde, |m| format_points(m.mde))),
+        ),
+        (
+            "tasks needed for target Δ",
+            Box::new(|a| stat(&a.tasks_needed, |n| n.to_string())),
+        ),
+        (
+            "MDE at K′ samples/task",
+            Box::new(|a| {
+                stat(&a.projection, |p| {
+                    format!(
+                        "{} (K′ = {})",
+                        format_points(p.projected_mde),
+                        p.samples_per_task
+                    )
+                })
+            }),
+        ),
+    ];
+    for (label, f) in rows {
+        let _ = writeln!(
+            out,
+            "| {label} | {} | {} |",
+            f(&c.primary),
+            f(&c.sensitivity)
+        );
+    }
+    let _ = writeln!(out, "| Holm-adjusted p | {} | |", p(&c.p_holm));
+    let _ = writeln!(out, "| BH-adjusted p | {} | |", p(&c.p_bh));
+    for pk in &c.primary.pass_at_k {
+        let _ = writeln!(
+            out,
+            "| pass@{} (baseline → candidate, {} tasks) | {} → {} | |",
+            pk.k,
+            pk.tasks,
+            stat(&pk.baseline, |b| stat(&b.mean, |m| format!("{m:.3}"))),
+            stat(&pk.candidate, |b| stat(&b.mean, |m| format!("{m:.3}"))),
+        );
+    }
+    out.push('\n');
+    extremes(out, report, c);
+}
+
+fn extremes(out: &mut String, report: &Report, c: &CandidateResult) {
+    let slot = c.run - 1;
+    let mut paired: Vec<(&str, f64)> = report
+        .tasks
+        .iter()
+        .filter_map(|t| {
+            Some((
+                t.label.as_deref().unwrap_or(&t.task_id),
+                (*t.deltas.get(slot)?)?,
+            ))
+        })
+        .collect();
+    paired.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let worst: Vec<_> = paired
+        .iter()
+        .filter(|(_, d)| *d < 0.0)
+        .take(TOP_TASKS)
+        .collect();
+    let best: Vec<_> = paired
+        .iter()
+        .rev()
+        .filter(|(_, d)| *d > 0.0)
+        .take(TOP_TASKS)
+        .collect();
+    for (title, list) in [
+        ("Largest regressions", worst),
+        ("Largest improvements", best),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "{title}:");
+        for (task, d) in list {
+            let _ = writeln!(out, "- `{}` {} points", cell(task), format_points(*d));
+        }
+        out.push('\n');
+    }
+}
+
+fn boot(a: &PairedAnalysis, f: impl Fn(&crate::stats::BootstrapResult) -> String) -> String {
+    match &a.bootstrap {
+        Some(result) => stat(result, f),
+        None => "not run (B = 0)".to_owned(),
+    }
+}
+
+fn stat<T>(value: &Stat<T>, f: impl Fn(&T) -> String) -> String {
+    match value {
+        Ok(v) => f(v),
+        Err(reason) => format!("— ({})", why(reason)),
+    }
+}
+
+fn interval(value: &Stat<Interval>) -> String {
+    stat(value, |i| {
+        format!("{} to {}", format_points(i.lower), format_points(i.upper))
+    })
+}
+
+fn p(value: &Stat<f64>) -> String {
+    stat(value, |p| fmt_p(*p))
+}
+
+/// A p-value with enough digits to be useful, never "0".
+pub fn fmt_p(p: f64) -> String {
+    if p < 1e-4 {
+        "< 0.0001".to_owned()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+fn opt(value: Option<f64>) -> String {
+    value.map_or("—".to_owned(), |v| format!("{v:.4}"))
+}
+
+/// Makes untrusted text safe inside a markdown table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}

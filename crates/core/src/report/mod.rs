@@ -1,0 +1,424 @@
+//! The comparison report: one serializable value holding the coverage ledger, the
+//! comparability audit, the statistics of each candidate against the baseline and one row per
+//! task. The viewer renders it and the CLI prints it, so both always agree.
+//!
+//! [`build_report`] is a pure, deterministic function of the loaded [`RunSet`], the chosen runs
+//! and the [`ReportSettings`] (the bootstrap is seeded).
+
+mod exclusions;
+mod markdown;
+mod paired_analysis;
+mod progression;
+mod sentence;
+mod settings;
+mod task_rows;
+
+pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
+pub use paired_analysis::{
+    analyse_pair, headline_interval, headline_p, ClusteredAnalysis, PairedAnalysis,
+    PassAtKComparison,
+};
+pub use progression::{Progression, ProgressionPoint};
+pub use sentence::{format_points, headline_sentence, why};
+pub use settings::ReportSettings;
+pub use task_rows::{task_rows, TaskCell, TaskRow};
+
+use serde::{Deserialize, Serialize};
+
+use crate::audit::{self, Audit, Severity};
+use crate::coverage::{self, Coverage};
+use crate::model::{Analysis, ModelError, Run, RunIdx, RunSet};
+use crate::stats::{self, Stat};
+
+/// Version of the report's JSON shape; bumped on any incompatible change.
+pub const REPORT_FORMAT_VERSION: u32 = 1;
+
+/// Why a report could not be built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ReportError {
+    /// A run index does not exist in the set.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// No candidate was given.
+    #[error("choose at least one candidate run to compare with the baseline")]
+    NoCandidate,
+    /// The baseline was also listed as a candidate.
+    #[error("the baseline `{0}` cannot also be a candidate")]
+    BaselineIsCandidate(String),
+    /// A setting is out of range.
+    #[error("invalid setting: {0}")]
+    InvalidSetting(String),
+}
+
+/// The whole comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// [`REPORT_FORMAT_VERSION`].
+    pub format_version: u32,
+    /// Everything the numbers were computed with.
+    pub settings: ReportSettings,
+    /// Where the data came from: each run's source ("api", "files", …), deduplicated.
+    pub sources: Vec<String>,
+    /// The compared runs: the baseline first, then the candidates in order.
+    pub runs: Vec<RunSummary>,
+    /// Coverage ledger (its run indices refer to the loaded set; `runs[i].index` maps them).
+    pub coverage: Coverage,
+    /// Comparability audit.
+    pub audit: Audit,
+    /// One result per candidate, in order.
+    pub candidates: Vec<CandidateResult>,
+    /// Reward against checkpoint step, when the candidates are checkpoints of one training run.
+    pub progression: Option<Progression>,
+    /// One row per task of the union, in task order.
+    pub tasks: Vec<TaskRow>,
+}
+
+/// Whether a run is the baseline or a candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The run everything is compared against.
+    Baseline,
+    /// A run compared against the baseline.
+    Candidate,
+}
+
+/// Identity and headline numbers of one compared run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    /// Index in the loaded set (what coverage and audit refer to).
+    pub index: RunIdx,
+    /// Baseline or candidate.
+    pub role: Role,
+    /// Run id.
+    pub id: String,
+    /// Short name for display: "Step 400" for a checkpoint, else the display name or id.
+    pub name: String,
+    /// Display name as recorded.
+    pub display_name: Option<String>,
+    /// Base model slug.
+    pub base_model: Option<String>,
+    /// Checkpoint step, for checkpoint evals.
+    pub step: Option<i64>,
+    /// Training run of the checkpoint.
+    pub training_run_id: Option<String>,
+    /// Benchmark version.
+    pub bench_id: Option<String>,
+    /// Lifecycle status, kept by name.
+    pub status: Option<String>,
+    /// Where it was loaded from.
+    pub source: String,
+    /// Why its load is incomplete, when a page failed.
+    pub incomplete_load: Option<String>,
+    /// Trajectories loaded.
+    pub trajectories: u64,
+    /// Tasks with at least one included sample ("as of N graded tasks" for running evals).
+    pub tasks_scored: u64,
+    /// The platform's own `reward_mean` (pooled over trajectories), as reported.
+    pub platform_reward_mean: Option<f64>,
+    /// Mean over all included samples, pooled (what the platform's mean estimates).
+    pub pooled_mean: Option<f64>,
+    /// Mean over tasks of the per-task means (equal weight per task): the analysis' mean.
+    pub task_weighted_mean: Option<f64>,
+    /// t interval of the task-weighted mean over this run's scored tasks.
+    pub task_weighted_interval: Stat<stats::Interval>,
+    /// Whether every included reward is 0 or 1.
+    pub binary: bool,
+}
+
+/// One candidate against the baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CandidateResult {
+    /// Index in [`Report::runs`].
+    pub run: usize,
+    /// Primary analysis: paired tasks, included samples.
+    pub primary: PairedAnalysis,
+    /// Sensitivity analysis: union of tasks, failed and absent counted as 0.
+    pub sensitivity: PairedAnalysis,
+    /// Tasks left out of the primary analysis, by reason.
+    pub excluded: Exclusions,
+    /// Holm-adjusted p of the headline test across candidates (family-wise).
+    pub p_holm: Stat<f64>,
+    /// Benjamini–Hochberg-adjusted p of the headline test across candidates.
+    pub p_bh: Stat<f64>,
+    /// Whether Δ is significant at α after Holm adjustment, and its direction.
+    pub verdict: Verdict,
+    /// One plain sentence stating the headline.
+    pub sentence: String,
+}
+
+/// The headline conclusion of one candidate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Significantly higher than the baseline (Holm-adjusted p < α).
+    Better,
+    /// Significantly lower than the baseline.
+    Worse,
+    /// No significant difference.
+    Inconclusive,
+    /// The headline test could not be computed.
+    NotComputable,
+}
+
+impl Report {
+    /// The worst comparability finding.
+    pub fn comparability(&self) -> Severity {
+        self.audit.verdict
+    }
+
+    /// The baseline's summary.
+    pub fn baseline(&self) -> Option<&RunSummary> {
+        self.runs.first()
+    }
+
+    /// The summary of a candidate result's run.
+    pub fn run_of(&self, candidate: &CandidateResult) -> Option<&RunSummary> {
+        self.runs.get(candidate.run)
+    }
+
+    /// The analysis a candidate's headline uses, per the settings.
+    pub fn headline<'a>(&self, candidate: &'a CandidateResult) -> &'a PairedAnalysis {
+        match self.settings.headline {
+            Analysis::Primary => &candidate.primary,
+            Analysis::Sensitivity => &candidate.sensitivity,
+        }
+    }
+
+    /// The report as pretty JSON.
+    pub fn to_json(&self) -> String {
+        // Serializing plain data with string keys cannot fail; fall back to a JSON error object.
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| {
+            format!("{{\"error\": \"the report could not be serialized: {e}\"}}")
+        })
+    }
+
+    /// The report as markdown-friendly text.
+    pub fn to_markdown(&self) -> String {
+        markdown::render(self)
+    }
+}
+
+/// Builds the report of `candidates` against `baseline`.
+pub fn build_report(
+    set: &RunSet,
+    baseline: RunIdx,
+    candidates: &[RunIdx],
+    settings: &ReportSettings,
+) -> Result<Report, ReportError> {
+    validate(set, baseline, candidates, settings)?;
+    let base_run = set.run(baseline)?;
+    let cand_runs = candidates
+        .iter()
+        .map(|&c| set.run(c))
+        .collect::<Result<Vec<_>, _>>()?;
+
+    let mut runs = vec![summarize_run(
+        baseline,
+        base_run,
+        Role::Baseline,
+        settings.level,
+    )];
+    for (&index, run) in candidates.iter().zip(&cand_runs) {
+        runs.push(summarize_run(index, run, Role::Candidate, settings.level));
+    }
+
+    let mut results = Vec::with_capacity(candidates.len());
+    for (i, (&cand, cand_run)) in candidates.iter().zip(&cand_runs).enumerate() {
+        let primary_scores = set.paired(baseline, cand, Analysis::Primary)?;
+        let sensitivity_scores = set.paired(baseline, cand, Analysis::Sensitivity)?;
+        let primary = analyse_pair(
+            &primary_scores,
+            Analysis::Primary,
+            base_run,
+            cand_run,
+            settings,
+        );
+        let sensitivity = analyse_pair(
+            &sensitivity_scores,
+            Analysis::Sensitivity,
+            base_run,
+            cand_run,
+            settings,
+        );
+        let excluded = Exclusions::count(&primary_scores.left_out, base_run, cand_run);
+        results.push(CandidateResult {
+            run: i + 1,
+            primary,
+            sensitivity,
+            excluded,
+            p_holm: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
+            p_bh: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
+            verdict: Verdict::NotComputable,
+            sentence: String::new(),
+        });
+    }
+    adjust_p_values(&mut results, settings);
+    for result in &mut results {
+        let name = &runs[result.run].name;
+        let headline = match settings.headline {
+            Analysis::Primary => &result.primary,
+            Analysis::Sensitivity => &result.sensitivity,
+        };
+        result.sentence = headline_sentence(name, headline, &result.excluded, settings);
+    }
+
+    let all_runs: Vec<&Run> = std::iter::once(base_run)
+        .chain(cand_runs.iter().copied())
+        .collect();
+    let mut sources: Vec<String> = Vec::new();
+    for run in &all_runs {
+        if !sources.contains(&run.info().source) {
+            sources.push(run.info().source.clone());
+        }
+    }
+    Ok(Report {
+        format_version: REPORT_FORMAT_VERSION,
+        settings: settings.clone(),
+        sources,
+        coverage: coverage::coverage(set, baseline, candidates)?,
+        audit: audit::audit(set, baseline, candidates)?,
+        progression: progression::progression(&runs, &results, settings),
+        tasks: task_rows(set, &all_runs),
+        runs,
+        candidates: results,
+    })
+}
+
+fn validate(
+    set: &RunSet,
+    baseline: RunIdx,
+    candidates: &[RunIdx],
+    settings: &ReportSettings,
+) -> Result<(), ReportError> {
+    if candidates.is_empty() {
+        return Err(ReportError::NoCandidate);
+    }
+    if candidates.contains(&baseline) {
+        return Err(ReportError::BaselineIsCandidate(
+            set.run(baseline)?.info().id.clone(),
+        ));
+    }
+    if !(settings.level > 0.0 && settings.level < 1.0) {
+        return Err(ReportError::InvalidSetting(format!(
+            "confidence level {} must lie strictly between 0 and 1",
+            settings.level
+        )));
+    }
+    if !(settings.alpha > 0.0 && settings.alpha < 1.0) {
+        return Err(ReportError::InvalidSetting(format!(
+            "alpha {} must lie strictly between 0 and 1",
+            settings.alpha
+        )));
+    }
+    if settings.resamples == 1 {
+        return Err(ReportError::InvalidSetting(
+            "the bootstrap needs at least 2 resamples (or 0 to skip it)".into(),
+        ));
+    }
+    if !(settings.target_delta.is_finite() && settings.target_delta > 0.0) {
+        return Err(ReportError::InvalidSetting(
+            "the target Δ must be a positive number".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Holm and BH across the candidates whose headline test has a p-value.
+fn adjust_p_values(results: &mut [CandidateResult], settings: &ReportSettings) {
+    let headline_ps: Vec<Stat<f64>> = results
+        .iter()
+        .map(|r| match settings.headline {
+            Analysis::Primary => headline_p(&r.primary),
+            Analysis::Sensitivity => headline_p(&r.sensitivity),
+        })
+        .collect();
+    let available: Vec<(usize, f64)> = headline_ps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.as_ref().ok().map(|&p| (i, p)))
+        .collect();
+    let raw: Vec<f64> = available.iter().map(|&(_, p)| p).collect();
+    let holm = stats::holm(&raw);
+    let bh = stats::benjamini_hochberg(&raw);
+    for (i, result) in results.iter_mut().enumerate() {
+        let slot = available.iter().position(|&(j, _)| j == i);
+        let pick = |adjusted: &Stat<Vec<f64>>| -> Stat<f64> {
+            match (slot, adjusted) {
+                (Some(s), Ok(values)) => values
+                    .get(s)
+                    .copied()
+                    .ok_or(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
+                (Some(_), Err(e)) => Err(e.clone()),
+                (None, _) => headline_ps[i].clone(),
+            }
+        };
+        result.p_holm = pick(&holm);
+        result.p_bh = pick(&bh);
+        let headline = match settings.headline {
+            Analysis::Primary => &result.primary,
+            Analysis::Sensitivity => &result.sensitivity,
+        };
+        result.verdict = match (&result.p_holm, &headline.estimate) {
+            (Ok(p), Ok(estimate)) if *p < settings.alpha && estimate.delta > 0.0 => Verdict::Better,
+            (Ok(p), Ok(estimate)) if *p < settings.alpha && estimate.delta < 0.0 => Verdict::Worse,
+            (Ok(_), Ok(_)) => Verdict::Inconclusive,
+            _ => Verdict::NotComputable,
+        };
+    }
+}
+
+fn summarize_run(index: RunIdx, run: &Run, role: Role, level: f64) -> RunSummary {
+    let info = run.info();
+    let totals = run.totals();
+    let (mut sum, mut count) = (0.0, 0u64);
+    let mut task_means = Vec::new();
+    for stats in run.task_stats() {
+        if let Some(mean) = stats.primary.mean() {
+            sum += mean * f64::from(stats.primary.count());
+            count += u64::from(stats.primary.count());
+            task_means.push(mean);
+        }
+    }
+    let pooled_mean = (count > 0).then(|| sum / count as f64);
+    RunSummary {
+        index,
+        role,
+        id: info.id.clone(),
+        name: run_label(run),
+        display_name: info.display_name.clone(),
+        base_model: info.base_model.clone(),
+        step: info.checkpoint.step,
+        training_run_id: info.checkpoint.training_run_id.clone(),
+        bench_id: info.bench_id.clone(),
+        status: info.status.clone(),
+        source: info.source.clone(),
+        incomplete_load: info.incomplete_load.clone(),
+        trajectories: totals.trajectories,
+        tasks_scored: totals.tasks_scored,
+        platform_reward_mean: info.platform_reward_mean.filter(|m| m.is_finite()),
+        pooled_mean,
+        task_weighted_mean: totals.task_mean,
+        task_weighted_interval: mean_interval(&task_means, level),
+        binary: totals.binary,
+    }
+}
+
+/// "Step 400" for a checkpoint, else the run's own name.
+fn run_label(run: &Run) -> String {
+    match run.info().checkpoint.step {
+        Some(step) => format!("Step {step}"),
+        None => run.info().name().to_owned(),
+    }
+}
+
+/// t interval of a mean over n values (n − 1 df).
+fn mean_interval(values: &[f64], level: f64) -> Stat<stats::Interval> {
+    let summary = stats::summarize(values)?;
+    let se = summary.se?;
+    if se == 0.0 {
+        return Err(stats::NotComputable::ZeroVariance);
+    }
+    let t = stats::dist::StudentT::new((summary.n - 1) as f64)?.quantile(0.5 + 0.5 * level)?;
+    Ok(stats::Interval::around(summary.mean, t * se, level))
+}

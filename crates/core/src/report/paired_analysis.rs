@@ -1,0 +1,271 @@
+//! Every statistic of one baseline–candidate pair, for one analysis (primary or sensitivity).
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{Analysis, PairedScores, Run, TaskIdx};
+use crate::stats::{
+    self, BootstrapResult, BootstrapSettings, ClusterRobust, McNemar, MinimumDetectableEffect,
+    NotComputable, PairedEstimate, PassAtK, PassCounts, SampleProjection, SignTest, Stat, TTest,
+    Wilcoxon, WilcoxonMethod, WinTieLoss, ZeroMethod,
+};
+
+use super::settings::ReportSettings;
+
+/// The statistics of one pair of runs in one analysis. Every field is either a value or the
+/// explicit reason it has none ([`NotComputable`]); nothing is NaN.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedAnalysis {
+    /// Primary (included samples, paired tasks) or sensitivity (union, failed/absent = 0).
+    pub analysis: Analysis,
+    /// Tasks in the analysis.
+    pub n: usize,
+    /// Δ = mean of per-task deltas, its SE, t and z intervals, each run's mean and SE, and the
+    /// correlation of the runs' task scores.
+    pub estimate: Stat<PairedEstimate>,
+    /// Paired t-test.
+    pub t_test: Stat<TTest>,
+    /// Wilcoxon signed-rank, zeros handled by Pratt (the main result).
+    pub wilcoxon_pratt: Stat<Wilcoxon>,
+    /// Wilcoxon signed-rank, zeros dropped (scipy's default, for parity).
+    pub wilcoxon_wilcox: Stat<Wilcoxon>,
+    /// Exact sign test on the non-zero deltas.
+    pub sign_test: Stat<SignTest>,
+    /// McNemar exact and mid-p, only when every task has exactly one binary sample per run.
+    pub mcnemar: Option<Stat<McNemar>>,
+    /// Wins, ties and losses of the candidate (deltas rounded to 1e-9).
+    pub win_tie_loss: Stat<WinTieLoss>,
+    /// Seeded paired bootstrap over tasks (absent when B = 0).
+    pub bootstrap: Option<Stat<BootstrapResult>>,
+    /// Clustered by task category (absent when no task has a category).
+    pub clustered: Option<ClusteredAnalysis>,
+    /// Minimum detectable effect (α 0.05 two-sided, power 0.8).
+    pub mde: Stat<MinimumDetectableEffect>,
+    /// Tasks needed to detect [`ReportSettings::target_delta`].
+    pub tasks_needed: Stat<u64>,
+    /// Projection of the MDE to [`ReportSettings::project_samples_per_task`] samples per task.
+    pub projection: Stat<SampleProjection>,
+    /// pass@k of both runs and their paired difference, when both are binary.
+    pub pass_at_k: Vec<PassAtKComparison>,
+}
+
+/// The analysis with tasks clustered by their first category.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClusteredAnalysis {
+    /// Tasks without a category (each forms its own cluster).
+    pub tasks_without_category: usize,
+    /// Cluster-robust SE with a t interval on C − 1 df.
+    pub robust: Stat<ClusterRobust>,
+    /// Bootstrap resampling whole clusters (absent when B = 0).
+    pub bootstrap: Option<Stat<BootstrapResult>>,
+}
+
+/// pass@k of baseline and candidate over the paired tasks with at least k samples on both
+/// sides, and the paired difference of their per-task pass@k.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PassAtKComparison {
+    /// k.
+    pub k: u64,
+    /// Paired tasks with at least k samples in both runs.
+    pub tasks: usize,
+    /// Paired tasks left out for having fewer than k samples on a side.
+    pub tasks_excluded: usize,
+    /// Baseline pass@k over those tasks.
+    pub baseline: Stat<PassAtK>,
+    /// Candidate pass@k over those tasks.
+    pub candidate: Stat<PassAtK>,
+    /// Paired difference of per-task pass@k (candidate − baseline) with its intervals.
+    pub difference: Stat<PairedEstimate>,
+}
+
+/// Computes every statistic for `scores` (already aligned by [`crate::model::RunSet::paired`]).
+pub fn analyse_pair(
+    scores: &PairedScores,
+    analysis: Analysis,
+    base_run: &Run,
+    cand_run: &Run,
+    settings: &ReportSettings,
+) -> PairedAnalysis {
+    let deltas: Vec<f64> = scores
+        .base
+        .iter()
+        .zip(&scores.cand)
+        .map(|(b, c)| stats::round_delta(c - b))
+        .collect();
+    let level = settings.level;
+    let bootstrap_settings = BootstrapSettings {
+        resamples: settings.resamples,
+        seed: settings.seed,
+        level,
+    };
+    let run_bootstrap = settings.resamples > 0;
+    PairedAnalysis {
+        analysis,
+        n: scores.len(),
+        estimate: stats::paired_estimate(&scores.base, &scores.cand, level),
+        t_test: stats::paired_t_test(&deltas),
+        wilcoxon_pratt: stats::wilcoxon_signed_rank(
+            &deltas,
+            ZeroMethod::Pratt,
+            WilcoxonMethod::Auto,
+        ),
+        wilcoxon_wilcox: stats::wilcoxon_signed_rank(
+            &deltas,
+            ZeroMethod::Wilcox,
+            WilcoxonMethod::Auto,
+        ),
+        sign_test: stats::sign_test(&deltas),
+        mcnemar: mcnemar_if_single_binary(scores),
+        win_tie_loss: stats::win_tie_loss(&deltas),
+        bootstrap: run_bootstrap.then(|| stats::paired_bootstrap(&deltas, &bootstrap_settings)),
+        clustered: clustered(scores, &deltas, &bootstrap_settings, run_bootstrap, level),
+        mde: stats::minimum_detectable_effect(&deltas),
+        tasks_needed: stats::tasks_needed(&deltas, settings.target_delta),
+        projection: projection(scores, analysis, base_run, cand_run, settings),
+        pass_at_k: pass_at_k(scores, settings),
+    }
+}
+
+/// McNemar applies to one binary outcome per task per run.
+fn mcnemar_if_single_binary(scores: &PairedScores) -> Option<Stat<McNemar>> {
+    let single = scores.base_k.iter().chain(&scores.cand_k).all(|&k| k == 1);
+    if !(scores.base_binary && scores.cand_binary && single) || scores.is_empty() {
+        return None;
+    }
+    let passed = |v: &f64| *v == 1.0;
+    let base: Vec<bool> = scores.base.iter().map(passed).collect();
+    let cand: Vec<bool> = scores.cand.iter().map(passed).collect();
+    Some(stats::mcnemar_from_outcomes(&base, &cand))
+}
+
+fn clustered(
+    scores: &PairedScores,
+    deltas: &[f64],
+    bootstrap: &BootstrapSettings,
+    run_bootstrap: bool,
+    level: f64,
+) -> Option<ClusteredAnalysis> {
+    if scores.cluster.iter().all(Option::is_none) {
+        return None;
+    }
+    // A task without a category is its own cluster: key it apart from every category.
+    let labels: Vec<(bool, u32)> = scores
+        .cluster
+        .iter()
+        .zip(&scores.task_idx)
+        .map(|(cluster, &task)| match cluster {
+            Some(category) => (true, *category),
+            None => (false, task),
+        })
+        .collect();
+    Some(ClusteredAnalysis {
+        tasks_without_category: scores.cluster.iter().filter(|c| c.is_none()).count(),
+        robust: stats::cluster_robust(deltas, &labels, level),
+        bootstrap: run_bootstrap
+            .then(|| stats::clustered_paired_bootstrap(deltas, &labels, bootstrap)),
+    })
+}
+
+/// Projection to K′ samples per task from each task's raw included values.
+fn projection(
+    scores: &PairedScores,
+    analysis: Analysis,
+    base_run: &Run,
+    cand_run: &Run,
+    settings: &ReportSettings,
+) -> Stat<SampleProjection> {
+    let values_of = |run: &Run, task: TaskIdx| -> Vec<f64> {
+        run.trajectories_of_task(task)
+            .filter_map(|trajectory| {
+                let scoring = trajectory.scoring();
+                match analysis {
+                    Analysis::Primary => scoring.primary.value(),
+                    Analysis::Sensitivity => scoring.sensitivity,
+                }
+            })
+            .collect()
+    };
+    let mut base = Vec::with_capacity(scores.len());
+    let mut cand = Vec::with_capacity(scores.len());
+    for &task in &scores.task_idx {
+        let (b, c) = (values_of(base_run, task), values_of(cand_run, task));
+        // Sensitivity pairs an absent side as a single 0.
+        base.push(if b.is_empty() { vec![0.0] } else { b });
+        cand.push(if c.is_empty() { vec![0.0] } else { c });
+    }
+    stats::project_samples_per_task(&base, &cand, settings.project_samples_per_task)
+}
+
+fn pass_at_k(scores: &PairedScores, settings: &ReportSettings) -> Vec<PassAtKComparison> {
+    if !(scores.base_binary && scores.cand_binary) || scores.is_empty() {
+        return Vec::new();
+    }
+    let max_k = scores
+        .base_k
+        .iter()
+        .chain(&scores.cand_k)
+        .copied()
+        .max()
+        .unwrap_or(0);
+    settings
+        .pass_k
+        .iter()
+        .copied()
+        .filter(|&k| k >= 1 && k <= u64::from(max_k))
+        .map(|k| pass_at_k_for(scores, k, settings.level))
+        .collect()
+}
+
+fn pass_at_k_for(scores: &PairedScores, k: u64, level: f64) -> PassAtKComparison {
+    let mut base = Vec::new();
+    let mut cand = Vec::new();
+    for i in 0..scores.len() {
+        let b = PassCounts {
+            samples: u64::from(scores.base_k[i]),
+            passes: u64::from(scores.base_passes[i]),
+        };
+        let c = PassCounts {
+            samples: u64::from(scores.cand_k[i]),
+            passes: u64::from(scores.cand_passes[i]),
+        };
+        if b.samples >= k && c.samples >= k {
+            base.push(b);
+            cand.push(c);
+        }
+    }
+    let baseline = stats::pass_at_k(&base, k);
+    let candidate = stats::pass_at_k(&cand, k);
+    let difference = match (&baseline, &candidate) {
+        (Ok(b), Ok(c)) => {
+            let b: Vec<f64> = b.per_task.iter().flatten().copied().collect();
+            let c: Vec<f64> = c.per_task.iter().flatten().copied().collect();
+            stats::paired_estimate(&b, &c, level)
+        }
+        (Err(e), _) | (_, Err(e)) => Err(e.clone()),
+    };
+    PassAtKComparison {
+        k,
+        tasks: base.len(),
+        tasks_excluded: scores.len() - base.len(),
+        baseline,
+        candidate,
+        difference,
+    }
+}
+
+/// The headline interval: the t interval of Δ.
+pub fn headline_interval(analysis: &PairedAnalysis) -> Stat<stats::Interval> {
+    analysis
+        .estimate
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|e| e.t_interval.clone())
+}
+
+/// The headline p-value: the paired t-test's.
+pub fn headline_p(analysis: &PairedAnalysis) -> Stat<f64> {
+    analysis
+        .t_test
+        .as_ref()
+        .map(|t| t.p_value)
+        .map_err(|e: &NotComputable| e.clone())
+}

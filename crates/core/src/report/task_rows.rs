@@ -1,0 +1,96 @@
+//! One row per task of the union: what each run did there and the candidate deltas.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{ClassCounts, Run, RunSet, TaskIdx, TaskStats};
+use crate::stats::round_delta;
+
+/// What one run did on one task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskCell {
+    /// Mean of the included samples (primary analysis); `None` when none is included.
+    pub mean: Option<f64>,
+    /// Included samples behind the mean.
+    pub included: u32,
+    /// All trajectories on the task.
+    pub samples: u32,
+    /// Trajectories by outcome class.
+    pub classes: ClassCounts,
+    /// Cut-off trajectories without a reward, scored 0 by the platform rule.
+    pub zero_by_platform_rule: u32,
+    /// Rewards that were NaN, infinite or out of bounds (excluded).
+    pub invalid_rewards: u32,
+}
+
+impl TaskCell {
+    fn of(stats: &TaskStats) -> TaskCell {
+        TaskCell {
+            mean: stats.primary.mean(),
+            included: stats.primary.count(),
+            samples: stats.samples(),
+            classes: stats.by_class,
+            zero_by_platform_rule: stats.zero_by_platform_rule,
+            invalid_rewards: stats.invalid_rewards,
+        }
+    }
+}
+
+/// One task of the union of the compared runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskRow {
+    /// Task id.
+    pub task_id: String,
+    /// Human label, when the benchmark gives one.
+    pub label: Option<String>,
+    /// Category labels.
+    pub categories: Vec<String>,
+    /// One cell per run, in [`Report::runs`](super::Report::runs) order (baseline first).
+    pub cells: Vec<TaskCell>,
+    /// Per candidate (in order): candidate mean − baseline mean, rounded to 1e-9; `None` when
+    /// either side has no included sample (the task is unpaired for that candidate).
+    pub deltas: Vec<Option<f64>>,
+}
+
+impl TaskRow {
+    /// Whether any run has a failed trajectory on this task.
+    pub fn has_failure(&self) -> bool {
+        self.cells.iter().any(|cell| cell.classes.failed > 0)
+    }
+}
+
+/// Rows for every task that at least one of `runs` attempted, in task order.
+pub fn task_rows(set: &RunSet, runs: &[&Run]) -> Vec<TaskRow> {
+    let empty = TaskStats::new();
+    let mut rows = Vec::new();
+    for (index, task) in set.tasks().iter().enumerate() {
+        let idx = index as TaskIdx;
+        let stats: Vec<&TaskStats> = runs
+            .iter()
+            .map(|run| run.stats_of(idx).unwrap_or(&empty))
+            .collect();
+        if stats.iter().all(|s| s.samples() == 0) {
+            continue;
+        }
+        let cells: Vec<TaskCell> = stats.iter().map(|s| TaskCell::of(s)).collect();
+        let base_mean = cells.first().and_then(|c| c.mean);
+        let deltas = cells
+            .iter()
+            .skip(1)
+            .map(|cell| Some(round_delta(cell.mean? - base_mean?)))
+            .collect();
+        let categories = task
+            .categories
+            .iter()
+            .filter_map(|&c| set.categories().get(c as usize))
+            .map(|c| c.label.clone())
+            .collect();
+        rows.push(TaskRow {
+            task_id: task.id.clone(),
+            label: task.label.clone(),
+            categories,
+            cells,
+            deltas,
+        });
+    }
+    rows
+}
