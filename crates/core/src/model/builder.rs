@@ -21,6 +21,8 @@ pub struct RunSetBuilder {
     categories: Vec<Category>,
     category_index: IdMap<Box<str>, CategoryIdx>,
     runs: Vec<PendingRun>,
+    /// The last task interned: sources list a task's samples together, so most lookups hit it.
+    last_task: Option<TaskIdx>,
 }
 
 #[derive(Debug)]
@@ -161,7 +163,17 @@ impl RunSetBuilder {
     }
 
     fn intern_task(&mut self, id: &str) -> Result<TaskIdx, ModelError> {
+        if let Some(last) = self.last_task {
+            if self
+                .tasks
+                .get(last as usize)
+                .is_some_and(|task| task.id == id)
+            {
+                return Ok(last);
+            }
+        }
         if let Some(&index) = self.task_index.get(id) {
+            self.last_task = Some(index);
             return Ok(index);
         }
         let index = u32::try_from(self.tasks.len())
@@ -176,6 +188,7 @@ impl RunSetBuilder {
             listed: false,
         });
         self.task_index.insert(id.into(), index);
+        self.last_task = Some(index);
         Ok(index)
     }
 

@@ -12,18 +12,25 @@ pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 /// A hash set with [`IdHasher`].
 pub(crate) type IdSet<K> = HashSet<K, BuildHasherDefault<IdHasher>>;
 
-/// Multiply-rotate hashing of 8-byte words (the scheme of the Firefox and rustc hashers).
+/// Hashes 8-byte words with a folded multiply: the 128-bit product of the state (mixed with
+/// the word) and an odd constant, high half xor low half, so every input bit reaches every
+/// output bit. Structured ids (long shared prefixes and suffixes) then spread evenly, which a
+/// plain multiply-rotate does not manage.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct IdHasher {
     hash: u64,
 }
 
-/// An odd constant with well-mixed bits (from the golden ratio family).
+/// An odd constant with well-mixed bits.
 const MULTIPLIER: u64 = 0x517c_c1b7_2722_0a95;
+
+/// Mixed into every word so that a zero state and a zero word do not multiply to zero.
+const OFFSET: u64 = 0x243f_6a88_85a3_08d3;
 
 impl IdHasher {
     fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(MULTIPLIER);
+        let product = u128::from(self.hash ^ word ^ OFFSET) * u128::from(MULTIPLIER);
+        self.hash = (product as u64) ^ ((product >> 64) as u64);
     }
 }
 
@@ -83,5 +90,16 @@ mod tests {
         };
         assert_ne!(hash("ab"), hash("ab\0"));
         assert_ne!(hash("abcdefgh1"), hash("abcdefgh2"));
+        // Ids sharing long prefixes and suffixes do not collide on the full 64 bits.
+        let hashes: std::collections::HashSet<u64> = (0..200_000)
+            .map(|index| {
+                hash(&format!(
+                    "tr_run_{}_{}_aaaaaaaaaaaaaaaa",
+                    index / 8,
+                    index % 8
+                ))
+            })
+            .collect();
+        assert_eq!(hashes.len(), 200_000);
     }
 }
