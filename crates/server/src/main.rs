@@ -1,1 +1,58 @@
-fn main() {}
+//! `eval-compare-server`: the demo (default), or a proxy with `--upstream URL`. See `--help`.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+use eval_compare_server::cli::Cli;
+use eval_compare_server::{app, serve, Mode, StartupError};
+use tokio::net::TcpListener;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    match run(Cli::parse()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("eval-compare-server: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(cli: Cli) -> Result<(), StartupError> {
+    let config = cli.config();
+    let app = app(&config)?;
+    let bind_error = |source| StartupError::Bind {
+        addr: cli.addr.clone(),
+        source,
+    };
+    let listener = TcpListener::bind(&cli.addr).await.map_err(bind_error)?;
+    let addr = listener.local_addr().map_err(bind_error)?;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "listening on http://{addr}").map_err(StartupError::Stdout)?;
+    stdout.flush().map_err(StartupError::Stdout)?;
+    drop(stdout);
+    match &config.mode {
+        Mode::Demo(demo) => eprintln!(
+            "demo API (seed {}{}), viewer from {}",
+            demo.seed,
+            if demo.key.is_some() {
+                ", API key required"
+            } else {
+                ""
+            },
+            config.dist.display()
+        ),
+        Mode::Proxy { upstream } => eprintln!(
+            "proxying /api/ and /v1/ to {upstream}, viewer from {}",
+            config.dist.display()
+        ),
+    }
+    serve(listener, app, async {
+        // Without a Ctrl-C handler the server runs until it is killed.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    })
+    .await
+}

@@ -1,0 +1,127 @@
+//! Command-line flags of `eval-compare-server`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Parser;
+
+use crate::config::{Config, DemoConfig, Mode};
+use crate::dataset::DEFAULT_SEED;
+use crate::demo_key::ApiKey;
+use crate::faults::FaultSpec;
+
+const FAULT_HELP: &str = "Inject a fault into API responses (repeatable; off by default).
+Syntax: KIND[:OPTION=VALUE]...
+  latency:ms=N              delay matching responses by N ms
+  429[:retry-after=S]       answer 429 rate_limited with Retry-After: S (default 1)
+  5xx[:status=CODE]         answer a retryable 500/502/503/504 (default 503)
+  truncate                  send the real response with its body cut in half
+  bad-cursor                answer 400 invalid_cursor (only requests with a cursor count)
+Selectors for every kind:
+  path=SUBSTR               only /api/ and /v1/ requests whose path contains SUBSTR
+  nth=N | every=N | rate=P  only the N-th matching request, every N-th, or a seeded share P
+Example: --fault 5xx:path=/trajectory-rewards:nth=2 fails the second page of rewards.";
+
+/// Serves the Eval Compare viewer with a simulated Trajectory API (the demo, by default) or
+/// a proxy to a real one.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "eval-compare-server", version, about, long_about = None)]
+pub struct Cli {
+    /// Serve the simulated Trajectory and Chronicle APIs from a generated dataset (the default
+    /// when no --upstream is given).
+    #[arg(long, conflicts_with = "upstream")]
+    pub demo: bool,
+
+    /// Proxy /api/ (Trajectory) and /v1/ (Chronicle) to this API base URL, e.g.
+    /// https://api.trajectory.ai; the caller's X-API-Key is passed through, never logged.
+    #[arg(long, value_name = "URL")]
+    pub upstream: Option<String>,
+
+    /// Address to listen on; port 0 picks a free port. The bound address is printed as
+    /// `listening on http://HOST:PORT`.
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
+    pub addr: String,
+
+    /// Directory of the built viewer (Trunk's output).
+    #[arg(long, value_name = "DIR", default_value = "dist")]
+    pub dist: PathBuf,
+
+    /// Seed of the demo dataset: the same seed gives byte-identical responses.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+
+    /// Require this API key (X-API-Key) on demo API requests; 401 otherwise.
+    #[arg(
+        long,
+        value_name = "KEY",
+        conflicts_with = "upstream",
+        env = "EVAL_COMPARE_DEMO_KEY",
+        hide_env_values = true
+    )]
+    pub demo_key: Option<String>,
+
+    /// Wall-clock seconds the demo's running evaluation takes to finish its remaining
+    /// attempts (it starts about a third done).
+    #[arg(long, value_name = "SECS", default_value_t = 1800)]
+    pub running_eval_secs: u64,
+
+    #[arg(long = "fault", value_name = "SPEC", long_help = FAULT_HELP, help = "Inject a fault into API responses (repeatable; see --help)")]
+    pub faults: Vec<FaultSpec>,
+}
+
+impl Cli {
+    /// The server configuration these flags describe.
+    pub fn config(&self) -> Config {
+        let mode = match &self.upstream {
+            Some(upstream) => Mode::Proxy {
+                upstream: upstream.clone(),
+            },
+            None => Mode::Demo(DemoConfig {
+                seed: self.seed,
+                key: self.demo_key.as_deref().map(ApiKey::new),
+                running_duration: Duration::from_secs(self.running_eval_secs),
+            }),
+        };
+        Config {
+            mode,
+            dist: self.dist.clone(),
+            faults: self.faults.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_to_the_demo_on_port_8080() {
+        let cli = Cli::parse_from(["eval-compare-server"]);
+        assert_eq!(cli.addr, "127.0.0.1:8080");
+        assert!(matches!(
+            cli.config().mode,
+            Mode::Demo(DemoConfig {
+                seed: DEFAULT_SEED,
+                key: None,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn parses_upstream_and_faults_and_refuses_conflicts() {
+        let cli = Cli::parse_from([
+            "x",
+            "--upstream",
+            "http://h",
+            "--fault",
+            "latency:ms=5",
+            "--fault",
+            "429:nth=1",
+        ]);
+        assert!(matches!(cli.config().mode, Mode::Proxy { .. }));
+        assert_eq!(cli.faults.len(), 2);
+        assert!(Cli::try_parse_from(["x", "--demo", "--upstream", "http://h"]).is_err());
+        assert!(Cli::try_parse_from(["x", "--fault", "nonsense"]).is_err());
+    }
+}

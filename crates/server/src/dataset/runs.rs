@@ -1,0 +1,422 @@
+//! The evaluation runs of the dataset: their plans (fixed) and their simulated attempts (seeded).
+
+use super::catalog::{
+    AGENT_ID, BENCH_V1, BENCH_V2, HELD_OUT_SAMPLES, HELD_OUT_STEPS, HELD_OUT_TASKS,
+};
+use super::outcome::{sample_outcome, EndingRates, Outcome, SHORT_TURN_RATES, STANDARD_RATES};
+use super::rng::{derive, label, SplitMix64};
+use super::tasks::{Benchmark, Task};
+use super::time::Timestamp;
+
+/// Sampling and limit settings recorded with a run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// Sampling temperature.
+    pub temperature: f64,
+    /// Nucleus sampling.
+    pub top_p: f64,
+    /// Turn limit per trajectory.
+    pub max_turns: u32,
+    /// Samples per task.
+    pub samples_per_task: u32,
+    /// Output-token limit per step.
+    pub max_output_tokens_per_step: u32,
+    /// Token limit per trajectory.
+    pub max_total_tokens_per_trajectory: u32,
+    /// Sandbox time limit per attempt.
+    pub execution_timeout_seconds: u32,
+}
+
+/// The settings of every run unless stated otherwise.
+pub const STANDARD_SETTINGS: Settings = Settings {
+    temperature: 0.6,
+    top_p: 0.95,
+    max_turns: 50,
+    samples_per_task: 4,
+    max_output_tokens_per_step: 4_096,
+    max_total_tokens_per_trajectory: 65_536,
+    execution_timeout_seconds: 1_800,
+};
+
+/// The settings of the sampling experiment: hotter sampling, a tighter turn limit.
+pub const HOT_SHORT_SETTINGS: Settings = Settings {
+    temperature: 1.0,
+    top_p: 1.0,
+    max_turns: 20,
+    ..STANDARD_SETTINGS
+};
+
+/// A run's failure, as recorded (`AsyncFailure`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunFailure {
+    /// Stable category.
+    pub kind: &'static str,
+    /// Stable reason code.
+    pub code: &'static str,
+    /// Explanation.
+    pub message: &'static str,
+    /// The runtime that failed.
+    pub runtime_id: &'static str,
+}
+
+/// How a run's life goes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Lifecycle {
+    /// Finished every attempt.
+    Completed,
+    /// Failed when its schedule reached the fraction `at`: attempts in flight were cancelled,
+    /// the others never started.
+    Failed {
+        /// Fraction of the schedule reached.
+        at: f64,
+        /// The recorded failure.
+        failure: RunFailure,
+    },
+    /// Still running: its schedule advances with wall-clock time since the server started.
+    Running,
+}
+
+/// The fixed description of one evaluation run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunPlan {
+    /// `eval_run_id`.
+    pub eval_run_id: &'static str,
+    /// Short tag used inside trajectory, rollout and sample ids.
+    pub tag: &'static str,
+    /// `display_name`.
+    pub display_name: &'static str,
+    /// `bench_id` of the evaluated benchmark version.
+    pub bench_id: &'static str,
+    /// Training step of the evaluated checkpoint; none for the base model.
+    pub checkpoint_step: Option<u32>,
+    /// Recorded settings.
+    pub settings: Settings,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// How its life goes.
+    pub lifecycle: Lifecycle,
+    /// Shift of the policy's ability on the logit scale (worse sampling settings).
+    pub ability_shift: f64,
+    /// Relative frequencies of endings.
+    pub rates: EndingRates,
+    /// Attempts (the first ones to run) whose harness did not record their task id.
+    pub untasked: u32,
+}
+
+/// Simulated hours a full run takes; timestamps of attempts spread over it.
+pub const RUN_SECONDS: u64 = 3 * 3_600;
+
+/// The eval run id, id tag and display name of the checkpoint evaluation at `step`.
+pub fn checkpoint_eval(step: u32) -> (&'static str, &'static str, &'static str) {
+    match step {
+        100 => ("eval_ckpt_s100", "s100", "Checkpoint step 100"),
+        200 => ("eval_ckpt_s200", "s200", "Checkpoint step 200"),
+        300 => ("eval_ckpt_s300", "s300", "Checkpoint step 300"),
+        400 => ("eval_ckpt_s400", "s400", "Checkpoint step 400"),
+        _ => ("eval_ckpt_s500", "s500", "Checkpoint step 500"),
+    }
+}
+
+/// Every run, oldest first.
+pub fn plans() -> Vec<RunPlan> {
+    let base = |eval_run_id, tag, display_name, bench_id, created_at| RunPlan {
+        eval_run_id,
+        tag,
+        display_name,
+        bench_id,
+        checkpoint_step: None,
+        settings: STANDARD_SETTINGS,
+        created_at,
+        lifecycle: Lifecycle::Completed,
+        ability_shift: 0.0,
+        rates: STANDARD_RATES,
+        untasked: 0,
+    };
+    let checkpoint = |step: u32, created_at| {
+        let (eval_run_id, tag, display_name) = checkpoint_eval(step);
+        RunPlan {
+            checkpoint_step: Some(step),
+            ..base(eval_run_id, tag, display_name, BENCH_V2, created_at)
+        }
+    };
+    vec![
+        base("eval_base_v1", "basev1", "Baseline qwen3-8b (codefix v1)", BENCH_V1, Timestamp::utc(2026, 8, 5, 9, 0)),
+        RunPlan {
+            untasked: 2,
+            ..base("eval_base_v2", "basev2", "Baseline qwen3-8b", BENCH_V2, Timestamp::utc(2026, 9, 22, 10, 0))
+        },
+        RunPlan {
+            settings: HOT_SHORT_SETTINGS,
+            ability_shift: -0.35,
+            rates: SHORT_TURN_RATES,
+            ..base("eval_base_v2_hot", "basehot", "Baseline qwen3-8b, temperature 1.0, 20 turns", BENCH_V2, Timestamp::utc(2026, 9, 23, 14, 0))
+        },
+        checkpoint(100, Timestamp::utc(2026, 9, 26, 9, 0)),
+        RunPlan {
+            eval_run_id: "eval_ckpt_s200_failed",
+            tag: "s200x",
+            display_name: "Checkpoint step 200 (first attempt)",
+            lifecycle: Lifecycle::Failed {
+                at: 0.27,
+                failure: RunFailure {
+                    kind: "dependency_error",
+                    code: "sandbox_runtime_unavailable",
+                    message: "The benchmark's sandbox runtime stopped responding; outstanding attempts were cancelled.",
+                    runtime_id: "rt_codefix_py312",
+                },
+            },
+            ..checkpoint(200, Timestamp::utc(2026, 9, 28, 9, 0))
+        },
+        checkpoint(200, Timestamp::utc(2026, 9, 28, 15, 0)),
+        checkpoint(300, Timestamp::utc(2026, 10, 1, 9, 0)),
+        checkpoint(400, Timestamp::utc(2026, 10, 5, 9, 0)),
+        RunPlan { lifecycle: Lifecycle::Running, ..checkpoint(500, Timestamp::utc(2026, 10, 12, 8, 0)) },
+    ]
+}
+
+/// The share of a run's schedule an attempt occupies, as fractions of the whole run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Window {
+    /// When it started.
+    pub start: f64,
+    /// When it ended.
+    pub end: f64,
+}
+
+/// One attempt (rollout) of a run: a task sample and, once started, its trajectory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attempt {
+    /// Stable attempt id (`sample_id`).
+    pub sample_id: String,
+    /// Its trajectory's id.
+    pub trajectory_id: String,
+    /// Its rollout's id.
+    pub rollout_id: String,
+    /// Its trajectory group (all samples of one task).
+    pub group_id: String,
+    /// Index of the task in the run's benchmark version.
+    pub task: usize,
+    /// Whether the trajectory recorded its task id (a few early ones of one run did not).
+    pub task_recorded: bool,
+    /// Sample number within the task, from 0.
+    pub sample: u32,
+    /// When it ran.
+    pub window: Window,
+    /// How it ended (or will end, for attempts of a running run).
+    pub outcome: Outcome,
+    /// Seed of its transcript.
+    pub transcript_seed: u64,
+}
+
+/// A run with its attempts.
+#[derive(Debug, Clone)]
+pub struct EvalRun {
+    /// The plan.
+    pub plan: RunPlan,
+    /// Index of its benchmark version in the dataset.
+    pub bench: usize,
+    /// Attempts that started (all of them unless the run failed), in execution order.
+    pub attempts: Vec<Attempt>,
+    /// Rollouts scheduled at launch: selected tasks times samples per task.
+    pub total_rollouts: u32,
+    /// Test tasks available at launch.
+    pub available_tasks: u32,
+    /// Tasks selected.
+    pub selected_tasks: u32,
+}
+
+impl EvalRun {
+    /// The agent owning the run.
+    pub fn agent_id(&self) -> &'static str {
+        AGENT_ID
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+const INTERCEPT: f64 = -0.35;
+
+/// What training to `step` does to a task: diminishing returns, scaled by its trainability.
+fn training_gain(task: &Task, step: u32) -> f64 {
+    1.1 * task.trainability * (f64::from(step) / 500.0).powf(0.8)
+}
+
+/// The latent probability that the policy of a run solves a task.
+fn pass_probability(seed: u64, run_label: u64, task: &Task, step: Option<u32>, shift: f64) -> f64 {
+    // A run-by-task interaction shared by every sample of the task in this run.
+    let interaction =
+        0.3 * SplitMix64::stream(seed, &[run_label, label(&task.task_id), label("skill")]).normal();
+    let gain = step.map_or(0.0, |step| training_gain(task, step));
+    sigmoid(INTERCEPT + gain + shift + interaction - task.difficulty)
+}
+
+/// Simulates the attempts of one run.
+pub fn simulate(seed: u64, plan: RunPlan, bench_index: usize, bench: &Benchmark) -> EvalRun {
+    let run_label = label(plan.eval_run_id);
+    let test_tasks: Vec<usize> = bench.test_tasks().map(|(i, _)| i).collect();
+    let samples = plan.settings.samples_per_task;
+    let mut attempts = Vec::with_capacity(test_tasks.len() * samples as usize);
+    for &index in &test_tasks {
+        let task = &bench.tasks[index];
+        let p = pass_probability(
+            seed,
+            run_label,
+            task,
+            plan.checkpoint_step,
+            plan.ability_shift,
+        );
+        for sample in 0..samples {
+            let mut rng =
+                SplitMix64::stream(seed, &[run_label, label(&task.task_id), u64::from(sample)]);
+            let outcome = sample_outcome(
+                &mut rng,
+                &plan.rates,
+                p,
+                task.difficulty,
+                plan.settings.max_turns,
+            );
+            attempts.push(attempt(seed, &plan, index, task, sample, outcome));
+        }
+    }
+    schedule(seed, run_label, &mut attempts);
+    for a in attempts.iter_mut().take(plan.untasked as usize) {
+        a.task_recorded = false;
+    }
+    if let Lifecycle::Failed { at, .. } = plan.lifecycle {
+        attempts.retain(|a| a.window.start < at);
+        for a in attempts.iter_mut().filter(|a| a.window.end > at) {
+            let done = (at - a.window.start) / (a.window.end - a.window.start);
+            let steps = ((f64::from(a.outcome.num_steps) * done) as u32).max(1);
+            a.outcome = Outcome::cancelled(steps);
+            a.window.end = at;
+        }
+    }
+    let selected = test_tasks.len() as u32;
+    EvalRun {
+        bench: bench_index,
+        attempts,
+        total_rollouts: selected * samples,
+        available_tasks: selected,
+        selected_tasks: selected,
+        plan,
+    }
+}
+
+fn attempt(
+    seed: u64,
+    plan: &RunPlan,
+    index: usize,
+    task: &Task,
+    sample: u32,
+    outcome: Outcome,
+) -> Attempt {
+    let key = format!("{}_{}_{sample}", plan.tag, task.task_id);
+    let trajectory_id = format!("trj_{key}");
+    Attempt {
+        sample_id: format!("smp_{key}"),
+        rollout_id: format!("ro_{key}"),
+        group_id: format!("grp_{}_{}", plan.tag, task.task_id),
+        task: index,
+        task_recorded: true,
+        sample,
+        window: Window {
+            start: 0.0,
+            end: 0.0,
+        },
+        outcome,
+        transcript_seed: derive(seed, &[label(&trajectory_id)]),
+        trajectory_id,
+    }
+}
+
+/// Spreads attempts over the run's schedule in a seeded random execution order, each taking
+/// between 1% and 4% of the run; the last one ends by the end of the schedule.
+fn schedule(seed: u64, run_label: u64, attempts: &mut [Attempt]) {
+    let mut rng = SplitMix64::stream(seed, &[run_label, label("schedule")]);
+    rng.shuffle(attempts);
+    let n = attempts.len().max(1) as f64;
+    for (position, a) in attempts.iter_mut().enumerate() {
+        let start = 0.96 * position as f64 / n;
+        a.window = Window {
+            start,
+            end: start + 0.01 + 0.03 * rng.unit(),
+        };
+    }
+}
+
+/// One held-out evaluation round of the training run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeldOutRound {
+    /// Training step.
+    pub step: u32,
+    /// Mean reward over loaded trajectories.
+    pub reward: f64,
+    /// Tasks times samples per task.
+    pub expected: u32,
+    /// Samples completed.
+    pub completed: u32,
+    /// Samples failed.
+    pub failed: u32,
+    /// Samples cancelled.
+    pub cancelled: u32,
+    /// Trajectories with a reward: the denominator of `reward`.
+    pub loaded: u32,
+}
+
+/// Simulates the training run's held-out rounds over a fixed subset of test tasks.
+pub fn held_out_rounds(seed: u64, bench: &Benchmark) -> Vec<HeldOutRound> {
+    let tasks: Vec<&Task> = bench
+        .test_tasks()
+        .map(|(_, t)| t)
+        .step_by(6)
+        .take(HELD_OUT_TASKS)
+        .collect();
+    HELD_OUT_STEPS
+        .iter()
+        .map(|&step| {
+            let round_label = derive(label("held-out"), &[u64::from(step)]);
+            let (mut sum, mut loaded, mut failed, mut cancelled) = (0.0, 0u32, 0u32, 0u32);
+            for task in &tasks {
+                let p = pass_probability(seed, round_label, task, Some(step), 0.0);
+                for sample in 0..HELD_OUT_SAMPLES {
+                    let mut rng = SplitMix64::stream(
+                        seed,
+                        &[round_label, label(&task.task_id), u64::from(sample)],
+                    );
+                    let o = sample_outcome(
+                        &mut rng,
+                        &STANDARD_RATES,
+                        p,
+                        task.difficulty,
+                        STANDARD_SETTINGS.max_turns,
+                    );
+                    if o.ending.is_execution_failure() {
+                        failed += 1;
+                    } else if o.ending == super::outcome::Ending::Cancelled {
+                        cancelled += 1;
+                    }
+                    if let Some(reward) = o.reward {
+                        sum += reward;
+                        loaded += 1;
+                    }
+                }
+            }
+            let expected = tasks.len() as u32 * HELD_OUT_SAMPLES;
+            HeldOutRound {
+                step,
+                reward: if loaded > 0 {
+                    sum / f64::from(loaded)
+                } else {
+                    0.0
+                },
+                expected,
+                completed: expected - failed - cancelled,
+                failed,
+                cancelled,
+                loaded,
+            }
+        })
+        .collect()
+}

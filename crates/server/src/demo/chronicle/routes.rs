@@ -1,0 +1,161 @@
+//! Handlers of the Chronicle read paths: jobs, one job, its trials, one trial, and a task
+//! suite's evaluation results. Lists page with `limit` (1..=100, default 20) and `cursor`.
+
+use axum::extract::State;
+use axum::Json;
+
+use eval_compare_core::model::{ChronicleJob, ChronicleTrial};
+
+use super::jobs::{created_at, job, job_plan, slots, suite_eval_run, JobPlan, JOBS, SUITE_ID};
+use super::wire::{ChroniclePage, SuiteEvalRun, TrialDetail};
+use crate::demo::paginate::{paginate, PageRequest, Slice};
+use crate::demo::path::ApiPath;
+use crate::demo::query::{Order, Query};
+use crate::demo::routes::{sort_key, ApiResult};
+use crate::demo::state::DemoState;
+use crate::error::ApiError;
+
+/// Chronicle's largest page.
+const MAX_LIMIT: usize = 100;
+/// Chronicle's default page size.
+const DEFAULT_LIMIT: usize = 20;
+
+fn limit(query: &Query) -> Result<usize, ApiError> {
+    if query.one("limit").is_none() {
+        return Ok(DEFAULT_LIMIT);
+    }
+    query.limit(MAX_LIMIT)
+}
+
+fn page<T>(slice: Slice<T>, limit: usize) -> ChroniclePage<T> {
+    ChroniclePage {
+        items: slice.items,
+        has_next_page: slice.has_more,
+        limit,
+        next_cursor: slice.next_cursor,
+    }
+}
+
+fn require_job(job_id: &str) -> Result<&'static JobPlan, ApiError> {
+    job_plan(job_id).ok_or_else(|| ApiError::not_found("jobId", "evaluation job", job_id))
+}
+
+/// `GET /v1/backtests/jobs`: newest first; filter `status`.
+pub async fn list_jobs(
+    State(state): State<DemoState>,
+    query: Query,
+) -> ApiResult<ChroniclePage<ChronicleJob>> {
+    let limit = limit(&query)?;
+    let status = query.choice(
+        "status",
+        &["queued", "running", "succeeded", "failed", "cancelled"],
+    )?;
+    let running = state.progress();
+    let entries = JOBS
+        .iter()
+        .map(|plan| {
+            (
+                sort_key(&[&created_at(&state.data, plan).to_string(), plan.id]),
+                job(&state.data, plan, running),
+            )
+        })
+        .filter(|(_, j)| status.is_none_or(|s| j.status.as_deref() == Some(s)))
+        .collect();
+    let scope = format!("chronicle-jobs|{status:?}");
+    let slice = paginate(
+        entries,
+        Order::Desc,
+        &PageRequest {
+            scope,
+            limit,
+            cursor: query.cursor(),
+        },
+    )?;
+    Ok(Json(page(slice, limit)))
+}
+
+/// `GET /v1/backtests/jobs/{jobId}`.
+pub async fn get_job(
+    State(state): State<DemoState>,
+    ApiPath(job_id): ApiPath<String>,
+) -> ApiResult<ChronicleJob> {
+    let plan = require_job(&job_id)?;
+    Ok(Json(job(&state.data, plan, state.progress())))
+}
+
+/// `GET /v1/backtests/jobs/{jobId}/trials`: by agent (baseline first), then task id.
+pub async fn list_trials(
+    State(state): State<DemoState>,
+    ApiPath(job_id): ApiPath<String>,
+    query: Query,
+) -> ApiResult<ChroniclePage<ChronicleTrial>> {
+    let plan = require_job(&job_id)?;
+    let limit = limit(&query)?;
+    let entries = slots(&state.data, plan, state.progress())
+        .iter()
+        .map(|slot| {
+            (
+                sort_key(&[&format!("{:03}", slot.agent_index), &slot.task.task_id]),
+                slot.trial(),
+            )
+        })
+        .collect();
+    let scope = format!("chronicle-trials|{job_id}");
+    let slice = paginate(
+        entries,
+        Order::Asc,
+        &PageRequest {
+            scope,
+            limit,
+            cursor: query.cursor(),
+        },
+    )?;
+    Ok(Json(page(slice, limit)))
+}
+
+/// `GET /v1/backtests/jobs/{jobId}/trials/{trialId}`.
+pub async fn get_trial(
+    State(state): State<DemoState>,
+    ApiPath((job_id, trial_id)): ApiPath<(String, String)>,
+) -> ApiResult<TrialDetail> {
+    let plan = require_job(&job_id)?;
+    slots(&state.data, plan, state.progress())
+        .iter()
+        .find(|slot| slot.trial_id() == trial_id)
+        .map(|slot| Json(slot.detail()))
+        .ok_or_else(|| ApiError::not_found("trialId", "trial", &trial_id))
+}
+
+/// `GET /v1/task-suites/{suiteId}/eval-runs`: each job's pass/fail per task, newest first;
+/// filter `job_id`.
+pub async fn suite_eval_runs(
+    State(state): State<DemoState>,
+    ApiPath(suite_id): ApiPath<String>,
+    query: Query,
+) -> ApiResult<ChroniclePage<SuiteEvalRun>> {
+    if suite_id != SUITE_ID {
+        return Err(ApiError::not_found("suiteId", "task suite", &suite_id));
+    }
+    let limit = limit(&query)?;
+    let job_id = query.text("job_id");
+    let running = state.progress();
+    let entries = JOBS
+        .iter()
+        .filter(|plan| job_id.is_none_or(|id| plan.id == id))
+        .map(|plan| {
+            let key = sort_key(&[&created_at(&state.data, plan).to_string(), plan.id]);
+            (key, suite_eval_run(&state.data, plan, running))
+        })
+        .collect();
+    let scope = format!("chronicle-suite-runs|{suite_id}|{job_id:?}");
+    let slice = paginate(
+        entries,
+        Order::Desc,
+        &PageRequest {
+            scope,
+            limit,
+            cursor: query.cursor(),
+        },
+    )?;
+    Ok(Json(page(slice, limit)))
+}

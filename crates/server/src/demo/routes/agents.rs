@@ -1,0 +1,147 @@
+//! Agents: the list, one by id, one by name, and an agent's benchmark versions by name.
+
+use axum::extract::State;
+use axum::Json;
+use eval_compare_core::api::{Agent, AgentListItem, AgentListPage, BenchmarkPage};
+
+use super::{matches_search, sort_key, ApiResult};
+use crate::dataset::catalog::{AGENT_ID, AGENT_NAME};
+use crate::demo::paginate::{paginate, PageRequest};
+use crate::demo::path::ApiPath;
+use crate::demo::query::{Order, Query};
+use crate::demo::render;
+use crate::demo::state::DemoState;
+use crate::error::ApiError;
+
+/// The agent with this id, or 404.
+pub fn require_agent(agent_id: &str) -> Result<(), ApiError> {
+    if agent_id == AGENT_ID {
+        Ok(())
+    } else {
+        Err(ApiError::not_found("agent_id", "agent", agent_id))
+    }
+}
+
+fn sort_value(item: &AgentListItem, sort: &str) -> String {
+    match sort {
+        "updated_at" => item.updated_at.clone(),
+        "name" => item.name.clone(),
+        "agent_id" => item.agent_id.clone(),
+        "benchmark_count" => format!("{:020}", item.benchmark_count),
+        _ => item.created_at.clone(),
+    }
+}
+
+/// `GET /api/v1/agents`: newest first unless `sort` is given.
+pub async fn list(State(state): State<DemoState>, query: Query) -> ApiResult<AgentListPage> {
+    let limit = query.limit(200)?;
+    let order = query.order()?;
+    let sort = query
+        .choice(
+            "sort",
+            &[
+                "created_at",
+                "updated_at",
+                "name",
+                "agent_id",
+                "benchmark_count",
+            ],
+        )?
+        .unwrap_or("created_at");
+    let has_deployment = query
+        .one("has_deployment")
+        .map(|_| query.flag("has_deployment", false))
+        .transpose()?;
+    let has_benchmarks = query
+        .one("has_benchmarks")
+        .map(|_| query.flag("has_benchmarks", false))
+        .transpose()?;
+    let ids = query.all("agent_id");
+    let slug = query.text("production_model_slug");
+    let search = query.text("search");
+    let entries: Vec<(String, AgentListItem)> = [render::agent_item(&state.data)]
+        .into_iter()
+        .filter(|a| has_deployment.is_none_or(|want| a.is_deployed == want))
+        .filter(|a| has_benchmarks.is_none_or(|want| (a.benchmark_count > 0) == want))
+        .filter(|a| ids.is_empty() || ids.contains(&a.agent_id.as_str()))
+        .filter(|a| slug.is_none_or(|s| a.production_model_slug.as_deref() == Some(s)))
+        .filter(|a| matches_search(search, &[&a.name, &a.agent_id]))
+        .map(|a| (sort_key(&[&sort_value(&a, sort), &a.agent_id]), a))
+        .collect();
+    let total_count = entries.len() as u64;
+    let scope = format!(
+        "agents|{sort}|{order:?}|{has_deployment:?}|{has_benchmarks:?}|{ids:?}|{slug:?}|{search:?}"
+    );
+    let page = paginate(
+        entries,
+        order,
+        &PageRequest {
+            scope,
+            limit,
+            cursor: query.cursor(),
+        },
+    )?;
+    Ok(Json(AgentListPage {
+        items: page.items,
+        next_cursor: page.next_cursor,
+        has_more: page.has_more,
+        total_count,
+    }))
+}
+
+/// `GET /api/v1/agents/{agent_id}`.
+pub async fn one(
+    State(state): State<DemoState>,
+    ApiPath(agent_id): ApiPath<String>,
+) -> ApiResult<Agent> {
+    require_agent(&agent_id)?;
+    Ok(Json(render::agent(&state.data)))
+}
+
+/// `GET /api/v1/agents/name/{name}`.
+pub async fn by_name(
+    State(state): State<DemoState>,
+    ApiPath(name): ApiPath<String>,
+) -> ApiResult<Agent> {
+    if name == AGENT_NAME {
+        Ok(Json(render::agent(&state.data)))
+    } else {
+        Err(ApiError::not_found("name", "agent", &name))
+    }
+}
+
+/// `GET /api/v1/agents/{agent_id}/benchmarks/versions?name=`: by creation time, newest first.
+pub async fn benchmark_versions(
+    State(state): State<DemoState>,
+    ApiPath(agent_id): ApiPath<String>,
+    query: Query,
+) -> ApiResult<BenchmarkPage> {
+    require_agent(&agent_id)?;
+    let limit = query.limit(200)?;
+    let name = query
+        .one("name")
+        .ok_or_else(|| ApiError::validation("name", "`name` is required."))?;
+    let entries = state
+        .data
+        .benchmarks
+        .iter()
+        .filter(|b| b.name == name)
+        .map(|b| {
+            (
+                sort_key(&[&b.created_at.to_string(), b.bench_id]),
+                render::benchmark(&state.data, b),
+            )
+        })
+        .collect();
+    let scope = format!("benchmark-versions|{agent_id}|{name}");
+    let page = paginate(
+        entries,
+        Order::Desc,
+        &PageRequest {
+            scope,
+            limit,
+            cursor: query.cursor(),
+        },
+    )?;
+    Ok(Json(page.into_page()))
+}

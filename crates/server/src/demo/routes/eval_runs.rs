@@ -1,0 +1,236 @@
+//! Evaluation runs: lists, one run, its progress, outstanding attempts and trajectory rewards.
+
+use axum::extract::State;
+use axum::Json;
+use eval_compare_core::api::{
+    EvalProgress, EvalRemainingWorkPage, EvalRun, EvalRunPage, EvalTrajectoryReward,
+    EvalTrajectoryRewardsPage,
+};
+
+use super::agents::require_agent;
+use super::benchmarks::require_benchmark;
+use super::{sort_key, ApiResult};
+use crate::dataset::runs::EvalRun as RunRecord;
+use crate::dataset::Dataset;
+use crate::demo::paginate::{paginate, PageRequest};
+use crate::demo::path::ApiPath;
+use crate::demo::query::{Order, Query};
+use crate::demo::render;
+use crate::demo::state::DemoState;
+use crate::error::ApiError;
+
+/// `EvalRunLifecycleStatus` values.
+const STATUSES: [&str; 6] = [
+    "pending",
+    "registered",
+    "running",
+    "completed",
+    "failed",
+    "cancelled",
+];
+
+/// The run with this id, or 404.
+pub fn require_run<'a>(
+    data: &'a Dataset,
+    run_id: &str,
+    param: &str,
+) -> Result<&'a RunRecord, ApiError> {
+    data.run(run_id)
+        .ok_or_else(|| ApiError::not_found(param, "evaluation run", run_id))
+}
+
+/// Filters shared by the two run lists.
+#[derive(Debug)]
+struct RunFilter<'a> {
+    bench_id: Option<&'a str>,
+    statuses: Vec<&'static str>,
+    training_run_id: Option<&'a str>,
+    base_model_slug: Option<&'a str>,
+}
+
+/// Renders the runs passing `filter`, newest first, and cuts the requested page.
+fn run_page(
+    state: &DemoState,
+    filter: &RunFilter<'_>,
+    query: &Query,
+    scope: &str,
+) -> ApiResult<EvalRunPage> {
+    let limit = query.limit(200)?;
+    let running = state.progress();
+    let entries = state
+        .data
+        .runs
+        .iter()
+        .map(|run| render::eval_run(run, running))
+        .filter(|run| filter.bench_id.is_none_or(|b| run.bench_id == b))
+        .filter(|run| {
+            filter.statuses.is_empty()
+                || run
+                    .status
+                    .as_ref()
+                    .is_some_and(|s| filter.statuses.contains(&s.as_str()))
+        })
+        .filter(|run| {
+            filter
+                .training_run_id
+                .is_none_or(|t| run.training_run_id.as_deref() == Some(t))
+        })
+        .filter(|run| {
+            filter
+                .base_model_slug
+                .is_none_or(|m| run.base_model_slug.as_deref() == Some(m))
+        })
+        .map(|run| (sort_key(&[&run.created_at, &run.eval_run_id]), run))
+        .collect();
+    let scope = format!("{scope}|{filter:?}");
+    let page = paginate(
+        entries,
+        Order::Desc,
+        &PageRequest {
+            scope,
+            limit,
+            cursor: query.cursor(),
+        },
+    )?;
+    Ok(Json(page.into_page()))
+}
+
+/// `GET /api/v1/eval/{bench_id}/runs`: a benchmark's runs, newest first; filters `status`
+/// (repeated), `training_run_id`, `base_model_slug`.
+pub async fn of_benchmark(
+    State(state): State<DemoState>,
+    ApiPath(bench_id): ApiPath<String>,
+    query: Query,
+) -> ApiResult<EvalRunPage> {
+    require_benchmark(&state.data, &bench_id)?;
+    let filter = RunFilter {
+        bench_id: Some(&bench_id),
+        statuses: query.choices("status", &STATUSES)?,
+        training_run_id: query.text("training_run_id"),
+        base_model_slug: query.text("base_model_slug"),
+    };
+    run_page(&state, &filter, &query, "bench-runs")
+}
+
+/// `GET /api/v1/agents/{agent_id}/evaluation-runs`: an agent's runs, newest first; filters
+/// `bench_id`, `status`, `training_run_id`.
+pub async fn of_agent(
+    State(state): State<DemoState>,
+    ApiPath(agent_id): ApiPath<String>,
+    query: Query,
+) -> ApiResult<EvalRunPage> {
+    require_agent(&agent_id)?;
+    let filter = RunFilter {
+        bench_id: query.text("bench_id"),
+        statuses: query.choice("status", &STATUSES)?.into_iter().collect(),
+        training_run_id: query.text("training_run_id"),
+        base_model_slug: None,
+    };
+    run_page(&state, &filter, &query, "agent-runs")
+}
+
+/// `GET /api/v1/eval/{run_id}`.
+pub async fn one(
+    State(state): State<DemoState>,
+    ApiPath(run_id): ApiPath<String>,
+) -> ApiResult<EvalRun> {
+    let run = require_run(&state.data, &run_id, "run_id")?;
+    Ok(Json(render::eval_run(run, state.progress())))
+}
+
+/// `GET /api/v1/eval/{run_id}/progress`.
+pub async fn progress(
+    State(state): State<DemoState>,
+    ApiPath(run_id): ApiPath<String>,
+) -> ApiResult<EvalProgress> {
+    let run = require_run(&state.data, &run_id, "run_id")?;
+    Ok(Json(render::eval_progress(run, state.progress())))
+}
+
+/// `GET /api/v1/eval/{eval_run_id}/remaining-work`: outstanding attempts by sample id
+/// (`limit` up to 100).
+pub async fn remaining_work(
+    State(state): State<DemoState>,
+    ApiPath(run_id): ApiPath<String>,
+    query: Query,
+) -> ApiResult<EvalRemainingWorkPage> {
+    let run = require_run(&state.data, &run_id, "eval_run_id")?;
+    let limit = query.limit(100)?;
+    let running = state.progress();
+    let progress = run.progress(running);
+    let bench = state.data.bench_of(run);
+    let entries = run
+        .attempts
+        .iter()
+        .filter_map(|a| render::remaining_attempt(bench, run, a, progress))
+        .map(|item| (item.sample_id.clone(), item))
+        .collect();
+    let scope = format!("remaining-work|{run_id}");
+    let page = paginate(
+        entries,
+        Order::Asc,
+        &PageRequest {
+            scope,
+            limit,
+            cursor: query.cursor(),
+        },
+    )?;
+    Ok(Json(EvalRemainingWorkPage {
+        eval_run_id: run_id,
+        status: render::eval_run(run, running).status,
+        supported: true,
+        items: page.items,
+        next_cursor: page.next_cursor,
+        has_more: page.has_more,
+        page_reset: false,
+    }))
+}
+
+/// `GET /api/v1/eval/{run_id}/trajectory-rewards`: published rewards in ascending task-id
+/// order, trajectories without a task first, then ascending trajectory id.
+pub async fn trajectory_rewards(
+    State(state): State<DemoState>,
+    ApiPath(run_id): ApiPath<String>,
+    query: Query,
+) -> ApiResult<EvalTrajectoryRewardsPage> {
+    let run = require_run(&state.data, &run_id, "run_id")?;
+    let limit = query.limit(200)?;
+    let progress = run.progress(state.progress());
+    let bench = state.data.bench_of(run);
+    let entries = run
+        .attempts
+        .iter()
+        .filter_map(|a| {
+            let reward = a.reward_at(progress)?;
+            let task_id = a.task_recorded.then(|| bench.tasks[a.task].task_id.clone());
+            let key = match &task_id {
+                None => sort_key(&["0", &a.trajectory_id]),
+                Some(task) => sort_key(&["1", task, &a.trajectory_id]),
+            };
+            Some((
+                key,
+                EvalTrajectoryReward {
+                    trajectory_id: a.trajectory_id.clone(),
+                    reward,
+                    task_id,
+                },
+            ))
+        })
+        .collect();
+    let scope = format!("trajectory-rewards|{run_id}");
+    let page = paginate(
+        entries,
+        Order::Asc,
+        &PageRequest {
+            scope,
+            limit,
+            cursor: query.cursor(),
+        },
+    )?;
+    Ok(Json(EvalTrajectoryRewardsPage {
+        eval_run_id: run_id,
+        items: page.items,
+        next_cursor: page.next_cursor,
+        has_more: page.has_more,
+    }))
+}

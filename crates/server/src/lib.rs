@@ -1,0 +1,72 @@
+//! Eval Compare server: serves the built viewer, a faithful demo of the Trajectory and
+//! Chronicle read APIs over a generated dataset, and a proxy to a real API.
+//!
+//! [`app`] builds the whole application from a [`Config`]; [`serve`] runs it on a listener.
+//! `main` and the integration tests share both.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
+pub mod api_version;
+pub mod cli;
+pub mod config;
+pub mod dataset;
+pub mod demo;
+pub mod demo_key;
+pub mod error;
+pub mod faults;
+pub mod proxy;
+pub mod request_id;
+pub mod viewer;
+
+use std::future::Future;
+
+use axum::middleware::{from_fn, from_fn_with_state};
+use axum::routing::any;
+use axum::Router;
+use tokio::net::TcpListener;
+
+pub use config::{Config, DemoConfig, Mode};
+pub use error::StartupError;
+
+/// The application: API routes (demo or proxy), the viewer as fallback, and the middleware
+/// (request ids on every response, faults, the demo key, the contract version check).
+pub fn app(config: &Config) -> Result<Router, StartupError> {
+    let api = match &config.mode {
+        Mode::Demo(demo) => {
+            let state = demo::DemoState::new(demo.seed, demo.running_duration);
+            let mut router =
+                demo::router(state).layer(from_fn(api_version::require_supported_version));
+            if let Some(key) = &demo.key {
+                router = router.layer(from_fn_with_state(key.clone(), demo_key::require_key));
+            }
+            router
+        }
+        Mode::Proxy { upstream } => {
+            let upstream = proxy::Upstream::new(upstream)?;
+            Router::new()
+                .route("/api/{*rest}", any(proxy::forward))
+                .route("/v1/{*rest}", any(proxy::forward))
+                .with_state(upstream)
+        }
+    };
+    let mut app = api.fallback_service(viewer::router(config.dist.clone()));
+    let faults = faults::Faults::new(&config.faults);
+    if !faults.is_empty() {
+        app = app.layer(from_fn_with_state(faults, faults::inject));
+    }
+    Ok(app.layer(from_fn_with_state(
+        request_id::RequestIds::new(),
+        request_id::add_request_id,
+    )))
+}
+
+/// Serves `app` on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StartupError> {
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await
+        .map_err(StartupError::Serve)
+}

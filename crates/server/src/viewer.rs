@@ -1,0 +1,91 @@
+//! Serves the built viewer (Trunk's `dist/`): files as they are, and `index.html` for client
+//! routes (paths whose last segment has no extension). Without a build, a page says how to
+//! make one.
+
+use std::path::{Path, PathBuf};
+
+use axum::handler::HandlerWithoutStateExt;
+use axum::http::{header, StatusCode, Uri};
+use axum::response::{Html, IntoResponse, Response};
+use axum::Router;
+use tower_http::services::ServeDir;
+
+/// A router serving `dist`, for use as the application's fallback.
+pub fn router(dist: PathBuf) -> Router {
+    let index_dir = dist.clone();
+    let fallback = move |uri: Uri| {
+        let dist = index_dir.clone();
+        async move { client_route(&dist, uri.path()).await }
+    };
+    Router::new().fallback_service(ServeDir::new(dist).fallback(fallback.into_service()))
+}
+
+/// Whether a path names a file (its last segment has an extension) rather than a client route.
+fn names_a_file(path: &str) -> bool {
+    path.rsplit('/')
+        .next()
+        .is_some_and(|segment| segment.contains('.'))
+}
+
+async fn client_route(dist: &Path, path: &str) -> Response {
+    if names_a_file(path) {
+        return (
+            StatusCode::NOT_FOUND,
+            format!("{path} is not part of the built viewer.\n"),
+        )
+            .into_response();
+    }
+    match tokio::fs::read(dist.join("index.html")).await {
+        Ok(html) => (
+            [
+                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            html,
+        )
+            .into_response(),
+        Err(_) => not_built(dist),
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The page shown when the viewer has not been built into `dist`.
+fn not_built(dist: &Path) -> Response {
+    let dist = escape(&dist.display().to_string());
+    let page = format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Eval Compare: viewer not built</title></head>\n\
+         <body style=\"font-family: system-ui, sans-serif; max-width: 42rem; margin: 3rem auto; line-height: 1.5\">\n\
+         <h1>The viewer is not built</h1>\n\
+         <p>This server found no <code>index.html</code> in <code>{dist}</code>.</p>\n\
+         <p>Build the viewer from the repository root with <code>trunk build --release --offline</code> \
+         (or run <code>scripts/demo.sh</code>, which installs the tools and builds it), then reload this page. \
+         Use <code>--dist DIR</code> to serve a build from another directory.</p>\n\
+         <p>The API is served meanwhile, e.g. <a href=\"/api/v1/agents\">/api/v1/agents</a>.</p>\n\
+         </body></html>\n"
+    );
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(header::CACHE_CONTROL, "no-store")],
+        Html(page),
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_and_client_routes() {
+        assert!(names_a_file("/app-1234.wasm"));
+        assert!(names_a_file("/assets/style.css"));
+        assert!(!names_a_file("/"));
+        assert!(!names_a_file("/compare"));
+        assert!(!names_a_file("/runs/eval_base_v2"));
+    }
+}
