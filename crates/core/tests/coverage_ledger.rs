@@ -124,6 +124,15 @@ fn lopsided() -> (RunSet, RunIdx, RunIdx) {
     add(
         &mut builder,
         cand,
+        "c_capped",
+        None,
+        CutOff,
+        Some(0.5),
+        "MAX_STEPS",
+    );
+    add(
+        &mut builder,
+        cand,
         "c_run",
         Some("t00"),
         Unfinished,
@@ -190,19 +199,20 @@ fn run_rows_count_tasks_and_samples_by_class() {
     assert_eq!(c.tasks_attempted, 41);
     assert_eq!(c.tasks_scored, 31, "30 graded tasks plus the cut-off one");
     assert_eq!(c.tasks_absent, 0);
-    assert_eq!(c.samples_total, 46);
+    assert_eq!(c.samples_total, 47);
     assert_eq!(c.samples.failed, 10);
-    assert_eq!(c.samples.cut_off, 1);
+    assert_eq!(c.samples.cut_off, 2);
     assert_eq!(c.samples.unfinished, 1);
     assert_eq!(c.samples.other, 1);
     assert_eq!(c.samples.model_ending, 1);
     assert_eq!(c.tasks_by_class.failed, 10);
-    // 30 graded + cut-off 0 + golden patch + timeout 0 + the taskless one; not: NaN, failed, unfinished.
-    assert_eq!(c.samples_valid, 34);
+    // 30 graded + cut-off 0 + golden patch + timeout 0 + the two taskless ones; not: NaN,
+    // failed, unfinished.
+    assert_eq!(c.samples_valid, 35);
     assert_eq!(c.invalid_rewards, 1);
     assert_eq!(c.zero_by_platform_rule, 1);
     assert_eq!(c.zero_without_grade, 1);
-    assert_eq!(c.without_task, 1);
+    assert_eq!(c.without_task, 2);
     assert_eq!(
         c.incomplete_load.as_deref(),
         Some("trajectories page 2 failed")
@@ -247,7 +257,7 @@ fn failure_rates_and_informative_missingness_are_flagged() {
 
     let rates = &pair.failure_rates;
     assert_eq!((rates.base_unscored, rates.base_total), (0, 40));
-    assert_eq!((rates.cand_unscored, rates.cand_total), (12, 46));
+    assert_eq!((rates.cand_unscored, rates.cand_total), (12, 47));
     assert!(rates.flagged);
 
     // Tasks the candidate lost: baseline mean 0 there vs 20/30 on the paired tasks.
@@ -271,6 +281,7 @@ fn failure_rates_and_informative_missingness_are_flagged() {
         "SCORED_ZERO_WITHOUT_GRADE",
         "UNKNOWN_ENDINGS",
         "TRAJECTORIES_WITHOUT_TASK",
+        "CUT_OFF_WITH_POSITIVE_REWARD",
         "FAILURE_RATES_DIFFER",
         "INFORMATIVE_MISSINGNESS",
     ] {

@@ -97,6 +97,16 @@ fn per_run(set: &RunSet, run: &RunCoverage, warnings: &mut Vec<CoverageWarning>)
             ),
         ));
     }
+    let positive_cut_offs = positive_cut_offs(set, run);
+    if positive_cut_offs > 0 {
+        warnings.push(CoverageWarning::new(
+            "CUT_OFF_WITH_POSITIVE_REWARD",
+            runs.clone(),
+            format!(
+                "{name}: {positive_cut_offs} cut-off trajectories carry a positive reward, which the platform caps at 0 in evaluation; they are used as reported."
+            ),
+        ));
+    }
     if run.zero_by_platform_rule > 0 {
         warnings.push(CoverageWarning::new(
             "SCORED_ZERO_BY_PLATFORM_RULE",
@@ -153,6 +163,20 @@ fn per_run(set: &RunSet, run: &RunCoverage, warnings: &mut Vec<CoverageWarning>)
             ),
         ));
     }
+}
+
+/// Cut-off trajectories whose published reward is above 0 (scanned only when there are any).
+fn positive_cut_offs(set: &RunSet, run: &RunCoverage) -> u64 {
+    if run.samples.cut_off == 0 {
+        return 0;
+    }
+    set.run(run.run).map_or(0, |stored| {
+        stored
+            .trajectories()
+            .filter(|t| t.class == OutcomeClass::CutOff)
+            .filter(|t| t.reward_state().valid().is_some_and(|reward| reward > 0.0))
+            .count() as u64
+    })
 }
 
 fn unknown_endings(set: &RunSet, run: RunIdx) -> String {
