@@ -236,11 +236,11 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-const INTERCEPT: f64 = -0.35;
+const INTERCEPT: f64 = -0.5;
 
 /// What training to `step` does to a task: diminishing returns, scaled by its trainability.
 fn training_gain(task: &Task, step: u32) -> f64 {
-    1.1 * task.trainability * (f64::from(step) / 500.0).powf(0.8)
+    1.4 * task.trainability * (f64::from(step) / 500.0).powf(0.8)
 }
 
 /// The latent probability that the policy of a run solves a task.

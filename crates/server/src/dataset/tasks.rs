@@ -122,7 +122,7 @@ fn new_task(seed: u64, number: u32, split: Option<Split>) -> Task {
         category,
         input_message,
         module,
-        difficulty: 1.3 * rng.normal() + spec.difficulty_shift,
+        difficulty: 1.8 * rng.normal() + spec.difficulty_shift,
         trainability: 0.9 + 0.7 * rng.normal(),
     }
 }

@@ -1,0 +1,178 @@
+//! Shared helpers of the integration tests: in-process servers on loopback port 0, and
+//! HTTP helpers that walk cursor-paginated lists.
+#![allow(dead_code)] // Each test binary uses a different subset of the helpers.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use eval_compare_server::faults::FaultSpec;
+use eval_compare_server::{app, serve, Config, DemoConfig, Mode};
+use serde_json::Value;
+use tokio::net::TcpListener;
+
+/// A server running in this process.
+pub struct TestServer {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// A demo configuration with `seed`, no key, no faults, and a dist directory that does not exist.
+pub fn demo(seed: u64) -> Config {
+    Config {
+        mode: Mode::Demo(DemoConfig {
+            seed,
+            key: None,
+            running_duration: Duration::from_secs(3_600),
+        }),
+        dist: PathBuf::from("/nonexistent/eval-compare-dist"),
+        faults: Vec::new(),
+    }
+}
+
+/// `config` with these faults.
+pub fn with_faults(mut config: Config, faults: &[&str]) -> Config {
+    config.faults = faults
+        .iter()
+        .map(|f| f.parse::<FaultSpec>().unwrap())
+        .collect();
+    config
+}
+
+/// Starts `config` on a free loopback port.
+pub async fn start(config: Config) -> TestServer {
+    let router = app(&config).unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        serve(listener, router, std::future::pending())
+            .await
+            .unwrap();
+    });
+    TestServer { base, task }
+}
+
+/// An HTTP client.
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .unwrap()
+}
+
+/// GETs `base + path`, asserting the status; returns the JSON body.
+pub async fn get_json(client: &reqwest::Client, base: &str, path: &str, status: u16) -> Value {
+    let response = client.get(format!("{base}{path}")).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), status, "GET {path}");
+    assert!(
+        response.headers().contains_key("x-request-id"),
+        "x-request-id on GET {path}"
+    );
+    response.json().await.unwrap()
+}
+
+/// GETs `base + path` with a body that must be the contract's error envelope with `code`.
+pub async fn get_error(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    status: u16,
+    code: &str,
+) -> Value {
+    let body = get_json(client, base, path, status).await;
+    let error = &body["error"];
+    assert_eq!(error["code"], code, "{path}: {body}");
+    for field in ["type", "code", "message", "doc_url", "context"] {
+        assert!(
+            !error[field].is_null(),
+            "{path}: error.{field} missing in {body}"
+        );
+    }
+    assert!(
+        error.as_object().unwrap().contains_key("param"),
+        "{path}: error.param missing"
+    );
+    body
+}
+
+/// Follows a Trajectory list (`items`, `next_cursor`, `has_more`) with `limit` and returns
+/// every item, checking that the last page has no cursor.
+pub async fn walk(client: &reqwest::Client, base: &str, path: &str, limit: usize) -> Vec<Value> {
+    walk_pages(client, base, path, limit, "has_more").await
+}
+
+/// Follows a Chronicle list (`items`, `has_next_page`, `next_cursor`).
+pub async fn walk_chronicle(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    limit: usize,
+) -> Vec<Value> {
+    walk_pages(client, base, path, limit, "has_next_page").await
+}
+
+async fn walk_pages(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    limit: usize,
+    more: &str,
+) -> Vec<Value> {
+    let separator = if path.contains('?') { '&' } else { '?' };
+    let mut items = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..10_000 {
+        let mut url = format!("{path}{separator}limit={limit}");
+        if let Some(cursor) = &cursor {
+            url.push_str(&format!("&cursor={cursor}"));
+        }
+        let page = get_json(client, base, &url, 200).await;
+        let batch = page["items"].as_array().unwrap();
+        assert!(batch.len() <= limit, "{url}: page larger than limit");
+        items.extend(batch.iter().cloned());
+        if page[more] == Value::Bool(false) {
+            assert!(
+                page["next_cursor"].is_null(),
+                "{url}: last page has a cursor"
+            );
+            return items;
+        }
+        assert_eq!(batch.len(), limit, "{url}: a non-final page must be full");
+        cursor = Some(page["next_cursor"].as_str().unwrap().to_owned());
+    }
+    panic!("{path}: pagination did not end");
+}
+
+/// A fresh temporary directory.
+pub fn temp_dir(name: &str) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "eval-compare-server-{name}-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The string values of `field` in `items`.
+pub fn strings<'a>(items: &'a [Value], field: &str) -> Vec<&'a str> {
+    items
+        .iter()
+        .map(|item| item[field].as_str().unwrap_or(""))
+        .collect()
+}
+
+/// Whether `values` has no duplicates.
+pub fn all_distinct(values: &[&str]) -> bool {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    sorted.windows(2).all(|w| w[0] != w[1])
+}

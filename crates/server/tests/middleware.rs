@@ -1,0 +1,315 @@
+//! Cross-cutting behaviour over real HTTP: request ids, the contract version header, the demo
+//! key, every injected fault, and serving the built viewer.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{client, demo, get_error, get_json, start, temp_dir, with_faults};
+use eval_compare_server::demo_key::ApiKey;
+use eval_compare_server::Mode;
+use serde_json::Value;
+
+#[tokio::test]
+async fn every_response_has_a_distinct_request_id() {
+    let server = start(demo(1)).await;
+    let c = client();
+    let mut ids = Vec::new();
+    for path in [
+        "/api/v1/agents",
+        "/api/v1/eval/nope",
+        "/",
+        "/v1/backtests/jobs",
+        "/asset.js",
+    ] {
+        let response = c
+            .get(format!("{}{path}", server.base))
+            .send()
+            .await
+            .unwrap();
+        let id = response.headers()["x-request-id"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(id.starts_with("req_"), "{path}: {id}");
+        ids.push(id);
+    }
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 5);
+}
+
+#[tokio::test]
+async fn the_contract_version_header() {
+    let server = start(demo(1)).await;
+    let c = client();
+    for version in ["2026-10-14", "tmp-contract"] {
+        let response = c
+            .get(format!("{}/api/v1/agents", server.base))
+            .header("Trajectory-API-Version", version)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{version}");
+    }
+    for version in ["2026-10-07", "latest", ""] {
+        let response = c
+            .get(format!("{}/api/v1/agents", server.base))
+            .header("Trajectory-API-Version", version)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 400, "{version:?}");
+        assert!(response.headers().contains_key("x-request-id"));
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "invalid_request");
+        assert_eq!(body["error"]["param"], "Trajectory-API-Version");
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("2026-10-14") && message.contains("tmp-contract"),
+            "{message}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_demo_key_is_required_when_configured_and_never_echoed() {
+    let mut config = demo(1);
+    if let Mode::Demo(demo) = &mut config.mode {
+        demo.key = Some(ApiKey::new("demo-secret-42"));
+    }
+    let server = start(config).await;
+    let c = client();
+    for (key, status) in [
+        (None, 401),
+        (Some("wrong"), 401),
+        (Some("demo-secret-4"), 401),
+        (Some("demo-secret-42"), 200),
+    ] {
+        for path in ["/api/v1/agents", "/v1/backtests/jobs"] {
+            let mut request = c.get(format!("{}{path}", server.base));
+            if let Some(key) = key {
+                request = request.header("X-API-Key", key);
+            }
+            let response = request.send().await.unwrap();
+            assert_eq!(response.status().as_u16(), status, "{path} with {key:?}");
+            let text = response.text().await.unwrap();
+            assert!(
+                !text.contains("demo-secret"),
+                "the key never appears in a response"
+            );
+            if status == 401 {
+                let body: Value = serde_json::from_str(&text).unwrap();
+                assert_eq!(body["error"]["type"], "authentication_error");
+                assert_eq!(body["error"]["code"], "authentication_required");
+            }
+        }
+    }
+    let bearer = c
+        .get(format!("{}/v1/backtests/jobs", server.base))
+        .bearer_auth("demo-secret-42")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bearer.status().as_u16(), 200);
+    // The viewer itself needs no key.
+    let page = c.get(format!("{}/", server.base)).send().await.unwrap();
+    assert_ne!(page.status().as_u16(), 401);
+}
+
+#[tokio::test]
+async fn a_5xx_fault_fails_exactly_the_chosen_page() {
+    let server = start(with_faults(
+        demo(1),
+        &["5xx:path=/trajectory-rewards:nth=2"],
+    ))
+    .await;
+    let (c, b) = (client(), server.base.as_str());
+    let first = get_json(
+        &c,
+        b,
+        "/api/v1/eval/eval_base_v2/trajectory-rewards?limit=7",
+        200,
+    )
+    .await;
+    let cursor = first["next_cursor"].as_str().unwrap();
+    let second = format!("/api/v1/eval/eval_base_v2/trajectory-rewards?limit=7&cursor={cursor}");
+    let response = c.get(format!("{b}{second}")).send().await.unwrap();
+    assert_eq!(response.status().as_u16(), 503);
+    assert_eq!(response.headers()["trajectory-should-retry"], "true");
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(
+        (
+            body["error"]["type"].as_str(),
+            body["error"]["code"].as_str()
+        ),
+        (Some("dependency_error"), Some("service_unavailable"))
+    );
+    // The retry succeeds, and other paths never failed.
+    let retried = get_json(&c, b, &second, 200).await;
+    assert_eq!(retried["items"].as_array().unwrap().len(), 7);
+    get_json(&c, b, "/api/v1/eval/eval_base_v2", 200).await;
+    let status_500 = start(with_faults(demo(1), &["5xx:status=500:path=/agents"])).await;
+    get_error(
+        &c,
+        &status_500.base,
+        "/api/v1/agents",
+        500,
+        "internal_error",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_429_fault_sends_retry_after() {
+    let server = start(with_faults(demo(1), &["429:every=2:retry-after=3"])).await;
+    let c = client();
+    let statuses = {
+        let mut statuses = Vec::new();
+        for _ in 0..4 {
+            let response = c
+                .get(format!("{}/api/v1/agents", server.base))
+                .send()
+                .await
+                .unwrap();
+            if response.status().as_u16() == 429 {
+                assert_eq!(response.headers()["retry-after"], "3");
+                assert_eq!(response.headers()["retry-after-ms"], "3000");
+                assert_eq!(response.headers()["trajectory-should-retry"], "true");
+                let body: Value = response.json().await.unwrap();
+                assert_eq!(
+                    (
+                        body["error"]["type"].as_str(),
+                        body["error"]["code"].as_str()
+                    ),
+                    (Some("rate_limit_error"), Some("rate_limited"))
+                );
+                statuses.push(429);
+            } else {
+                statuses.push(response.status().as_u16());
+            }
+        }
+        statuses
+    };
+    assert_eq!(statuses, [200, 429, 200, 429]);
+}
+
+#[tokio::test]
+async fn latency_truncate_and_bad_cursor_faults() {
+    let server = start(with_faults(
+        demo(1),
+        &[
+            "latency:ms=300:path=/benchmarks",
+            "truncate:path=/agents:nth=1",
+            "bad-cursor:path=/tasks:nth=1",
+        ],
+    ))
+    .await;
+    let (c, b) = (client(), server.base.as_str());
+
+    let started = Instant::now();
+    get_json(&c, b, "/api/v1/benchmarks", 200).await;
+    assert!(started.elapsed() >= Duration::from_millis(300));
+
+    let whole = c.get(format!("{b}/api/v1/agents")).send().await.unwrap();
+    assert_eq!(whole.status().as_u16(), 200);
+    let cut = whole.bytes().await.unwrap();
+    assert!(
+        serde_json::from_slice::<Value>(&cut).is_err(),
+        "a truncated body does not decode"
+    );
+    let intact = c
+        .get(format!("{b}/api/v1/agents"))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    assert!(serde_json::from_slice::<Value>(&intact).is_ok());
+    assert_eq!(cut.len(), intact.len() / 2);
+    assert_eq!(&intact[..cut.len()], &cut[..]);
+
+    // The first page carries no cursor, so it does not count; the second page's cursor is refused once.
+    let first = get_json(
+        &c,
+        b,
+        "/api/v1/benchmarks/bench_codefix_v2/tasks?limit=5",
+        200,
+    )
+    .await;
+    let next = format!(
+        "/api/v1/benchmarks/bench_codefix_v2/tasks?limit=5&cursor={}",
+        first["next_cursor"].as_str().unwrap()
+    );
+    get_error(&c, b, &next, 400, "invalid_cursor").await;
+    get_json(&c, b, &next, 200).await;
+}
+
+#[tokio::test]
+async fn serves_the_built_viewer_with_client_route_fallback() {
+    let dist = temp_dir("dist");
+    std::fs::write(
+        dist.join("index.html"),
+        "<!doctype html><title>Eval Compare</title>",
+    )
+    .unwrap();
+    std::fs::write(dist.join("app-abc.js"), "console.log('viewer')").unwrap();
+    let mut config = with_faults(demo(1), &["5xx"]);
+    config.dist = dist.clone();
+    let server = start(config).await;
+    let c = client();
+    for path in ["/", "/compare", "/runs/eval_base_v2?baseline=eval_base_v2"] {
+        let response = c
+            .get(format!("{}{path}", server.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(
+            response.status().as_u16(),
+            200,
+            "{path}: faults never touch the viewer"
+        );
+        assert!(response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/html"));
+        assert!(response.text().await.unwrap().contains("Eval Compare"));
+    }
+    let script = c
+        .get(format!("{}/app-abc.js", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert!(script.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .contains("javascript"));
+    assert_eq!(script.text().await.unwrap(), "console.log('viewer')");
+    let missing = c
+        .get(format!("{}/missing.wasm", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status().as_u16(), 404);
+    std::fs::remove_dir_all(dist).unwrap();
+}
+
+#[tokio::test]
+async fn explains_a_missing_viewer_build_and_keeps_serving_the_api() {
+    let server = start(demo(1)).await;
+    let c = client();
+    let page = c
+        .get(format!("{}/compare", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status().as_u16(), 503);
+    let text = page.text().await.unwrap();
+    assert!(
+        text.contains("not built") && text.contains("trunk build"),
+        "{text}"
+    );
+    get_json(&c, &server.base, "/api/v1/agents", 200).await;
+}
