@@ -3,7 +3,9 @@
 use super::catalog::{
     AGENT_ID, BENCH_V1, BENCH_V2, HELD_OUT_SAMPLES, HELD_OUT_STEPS, HELD_OUT_TASKS,
 };
-use super::outcome::{sample_outcome, EndingRates, Outcome, SHORT_TURN_RATES, STANDARD_RATES};
+use super::outcome::{
+    sample_outcome, Ending, EndingRates, Outcome, SHORT_TURN_RATES, STANDARD_RATES,
+};
 use super::rng::{derive, label, SplitMix64};
 use super::tasks::{Benchmark, Task};
 use super::time::Timestamp;
@@ -394,7 +396,7 @@ pub fn held_out_rounds(seed: u64, bench: &Benchmark) -> Vec<HeldOutRound> {
                     );
                     if o.ending.is_execution_failure() {
                         failed += 1;
-                    } else if o.ending == super::outcome::Ending::Cancelled {
+                    } else if o.ending == Ending::Cancelled {
                         cancelled += 1;
                     }
                     if let Some(reward) = o.reward {

@@ -4,7 +4,7 @@
 //! page was asked for first.
 
 use super::outcome::{Ending, Outcome};
-use super::rng::SplitMix64;
+use super::rng::{label, SplitMix64};
 use super::tasks::Task;
 
 /// One message of a step.
@@ -71,14 +71,24 @@ fn tool_call(id: u32, name: &str, arguments: &str) -> String {
     )
 }
 
-/// The tool the agent calls at an intermediate step, with its arguments and a plausible output.
-fn action(rng: &mut SplitMix64, task: &Task, index: u32) -> (String, String, String) {
-    let module = &task.module;
+/// A tool call the agent makes, with the output the tool returns at the next step.
+#[derive(Debug, Clone, PartialEq)]
+struct ToolAction {
+    name: &'static str,
+    arguments: String,
+    output: String,
+}
+
+/// The tool the agent calls at step `index`; drawn from its own stream, so the next step can
+/// show the same call's output.
+fn planned_action(source: &TranscriptSource<'_>, index: u32) -> ToolAction {
+    let mut rng = SplitMix64::stream(source.seed, &[u64::from(index), label("action")]);
+    let module = &source.task.module;
     match (index + rng.between(0, 2)) % 3 {
-        0 => (
-            "run_tests".into(),
-            format!(r#"{{"path": "tests/test_{module}.py"}}"#),
-            format!(
+        0 => ToolAction {
+            name: "run_tests",
+            arguments: format!(r#"{{"path": "tests/test_{module}.py"}}"#),
+            output: format!(
                 "FAILED tests/test_{module}.py::test_case_{} - AssertionError: expected {}, got {}\n{} passed, {} failed",
                 rng.between(1, 500),
                 rng.between(2, 9),
@@ -86,17 +96,21 @@ fn action(rng: &mut SplitMix64, task: &Task, index: u32) -> (String, String, Str
                 rng.between(3, 7),
                 rng.between(1, 3)
             ),
-        ),
-        1 => (
-            "open_file".into(),
-            format!(r#"{{"path": "src/{module}.py", "start_line": {}}}"#, rng.between(1, 120)),
-            format!("def {module}(items):\n    result = []\n    for i in range(1, len(items)):\n        result.append(items[i])\n    return result"),
-        ),
-        _ => (
-            "edit_file".into(),
-            format!(r#"{{"path": "src/{module}.py", "find": "range(1, len(items))", "replace": "range(len(items))"}}"#),
-            "Edited src/".to_owned() + module + ".py (1 hunk).",
-        ),
+        },
+        1 => ToolAction {
+            name: "open_file",
+            arguments: format!(r#"{{"path": "src/{module}.py", "start_line": {}}}"#, rng.between(1, 120)),
+            output: format!(
+                "def {module}(items):\n    result = []\n    for i in range(1, len(items)):\n        result.append(items[i])\n    return result"
+            ),
+        },
+        _ => ToolAction {
+            name: "edit_file",
+            arguments: format!(
+                r#"{{"path": "src/{module}.py", "find": "range(1, len(items))", "replace": "range(len(items))"}}"#
+            ),
+            output: format!("Edited src/{module}.py (1 hunk)."),
+        },
     }
 }
 
@@ -142,13 +156,8 @@ pub fn step(source: &TranscriptSource<'_>, index: u32) -> Step {
             ..plain(first_id + 1, "user", source.task.input_message.clone())
         });
     } else {
-        let (_, _, output) = action(
-            &mut SplitMix64::stream(source.seed, &[u64::from(index - 1)]),
-            source.task,
-            index - 1,
-        );
         messages.push(Message {
-            tool_response: Some(output),
+            tool_response: Some(planned_action(source, index - 1).output),
             content: None,
             ..plain(first_id, "tool", String::new())
         });
@@ -186,22 +195,19 @@ pub fn step(source: &TranscriptSource<'_>, index: u32) -> Step {
                 reply.content = source.outcome.failure.as_ref().map(|f| f.message.clone());
             }
             Ending::Timeout | Ending::MaxSteps | Ending::Cancelled => {
-                let (name, arguments, _) = action(&mut rng, source.task, index);
-                reply.tool_calls = Some(tool_call(index, &name, &arguments));
+                let action = planned_action(source, index);
+                reply.tool_calls = Some(tool_call(index, action.name, &action.arguments));
             }
         }
     } else {
-        let (name, arguments, _) = action(
-            &mut SplitMix64::stream(source.seed, &[u64::from(index)]),
-            source.task,
-            index,
-        );
+        let action = planned_action(source, index);
         if rng.chance(0.4) {
             reply.reasoning = Some(format!(
-                "Next I will call `{name}` to narrow down the failure."
+                "Next I will call `{}` to narrow down the failure.",
+                action.name
             ));
         }
-        reply.tool_calls = Some(tool_call(index, &name, &arguments));
+        reply.tool_calls = Some(tool_call(index, action.name, &action.arguments));
     }
     messages.push(reply);
     Step {
@@ -276,5 +282,46 @@ mod tests {
             );
         }
         assert_eq!(step(&source, 2), steps[2]);
+    }
+
+    #[test]
+    fn each_tool_output_answers_the_previous_call() {
+        let outcome = Outcome {
+            ending: Ending::MaxSteps,
+            grade: None,
+            reward: Some(0.0),
+            num_steps: 12,
+            failure: None,
+        };
+        let task = task();
+        let source = TranscriptSource {
+            task: &task,
+            outcome: &outcome,
+            seed: 21,
+            finished: true,
+        };
+        for index in 1..12 {
+            let previous = step(&source, index - 1);
+            let call = previous
+                .messages
+                .last()
+                .and_then(|m| m.tool_calls.clone())
+                .unwrap_or_default();
+            let output = step(&source, index).messages[0]
+                .tool_response
+                .clone()
+                .unwrap_or_default();
+            let expected = if call.contains("run_tests") {
+                "FAILED"
+            } else if call.contains("open_file") {
+                "def lru_cache"
+            } else {
+                "Edited src/lru_cache.py"
+            };
+            assert!(
+                output.starts_with(expected),
+                "step {index}: {call} -> {output}"
+            );
+        }
     }
 }

@@ -10,6 +10,7 @@ use crate::dataset::tasks::Task;
 use crate::dataset::time::Timestamp;
 use crate::dataset::transcript::{self, TranscriptSource};
 use crate::dataset::Dataset;
+use crate::demo::render::recorded_steps;
 
 use eval_compare_core::model::{ChronicleJob, ChronicleScore, ChronicleTrial};
 
@@ -229,12 +230,7 @@ impl Slot<'_> {
                 seed: attempt.transcript_seed,
                 finished,
             };
-            let recorded = match self.state() {
-                Some(AttemptState::Running { done }) => {
-                    ((f64::from(attempt.outcome.num_steps) * done) as u32).max(1)
-                }
-                _ => attempt.outcome.num_steps,
-            };
+            let recorded = recorded_steps(attempt, self.progress);
             for index in 0..recorded {
                 let step = transcript::step(&source, index);
                 let reply = step.messages.last();
