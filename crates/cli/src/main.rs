@@ -1,1 +1,54 @@
-fn main() {}
+//! `eval-compare`: the Eval Compare report from run folders or the Trajectory API, for people
+//! and CI gates. See `eval-compare --help` for commands and exit codes.
+#![cfg_attr(test, allow(clippy::unwrap_used))]
+
+mod api_load;
+mod args;
+mod connection;
+mod error;
+mod exit_code;
+mod export_command;
+mod folder_io;
+mod gate;
+mod http_transport;
+mod progress;
+mod report_command;
+mod report_inputs;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use args::{Cli, Command};
+use error::CliError;
+use exit_code::Exit;
+use progress::Progress;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let exit = match run(&cli) {
+        Ok(exit) => exit,
+        Err(error) => {
+            eprintln!("eval-compare: error: {error}");
+            error.exit()
+        }
+    };
+    ExitCode::from(exit.code())
+}
+
+/// Runs the command on a single-threaded runtime (requests are sequential).
+fn run(cli: &Cli) -> Result<Exit, CliError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(CliError::Runtime)?;
+    let progress = Progress::stderr(cli.quiet);
+    runtime.block_on(async {
+        match &cli.command {
+            Command::Report(args) => report_command::report(args, &progress).await,
+            Command::Export(args) => export_command::export(args, &progress)
+                .await
+                .map(|()| Exit::Ok),
+        }
+    })
+}

@@ -1,0 +1,212 @@
+//! Command-line arguments (clap derive). Usage errors exit with clap's code 2.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use eval_compare_core::view_state::{DEFAULT_RESAMPLES, DEFAULT_SEED, RESAMPLES_RANGE};
+
+use crate::exit_code::EXIT_CODES_HELP;
+
+const ABOUT: &str = "Compare evaluation runs of AI agents: the Eval Compare report from run folders or the Trajectory API.";
+
+const LONG_ABOUT: &str = "\
+Compare evaluation runs of AI agents: the Eval Compare report from run folders or the Trajectory API.
+
+  eval-compare report BASELINE_DIR CANDIDATE_DIR...            compare run folders
+  eval-compare report --server URL BASELINE_ID CANDIDATE_ID... compare runs read from the API
+  eval-compare export --server URL RUN_ID DIR                  save a run as a run folder
+
+A run folder holds run.json, trajectory-rewards.json, trajectories.json and optionally tasks.json,
+in the Trajectory API's shapes. The report is the one the viewer shows for the same inputs and
+settings. Progress goes to stderr (--quiet silences it); the report goes to stdout or --output.";
+
+/// `eval-compare`: command-line arguments.
+#[derive(Debug, Parser)]
+#[command(name = "eval-compare", version, about = ABOUT, long_about = LONG_ABOUT, after_help = EXIT_CODES_HELP)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+    /// No progress on stderr (errors and gate results are still reported).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compare candidate runs with a baseline and print the report.
+    #[command(after_help = EXIT_CODES_HELP)]
+    Report(ReportArgs),
+    /// Read one evaluation run from the API and write it as a run folder.
+    #[command(
+        long_about = "Read one evaluation run from the API and write it as a run folder: run.json, \
+trajectory-rewards.json, trajectories.json (arrays of items, pretty JSON) and tasks.json (the tasks of \
+the run's benchmark version).\n\nEverything is read before anything is written: if any page of any \
+list fails (after retries), the error names the list, the page and why, nothing is written and the \
+exit code is 4. Files are written under temporary names and renamed at the end, so DIR never holds a \
+half-written export.",
+        after_help = EXIT_CODES_HELP
+    )]
+    Export(ExportArgs),
+}
+
+/// `eval-compare report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The baseline: a run folder, or a run id with --server.
+    #[arg(value_name = "BASELINE")]
+    pub baseline: String,
+    /// The candidates compared with the baseline: run folders, or run ids with --server.
+    #[arg(value_name = "CANDIDATE", required = true)]
+    pub candidates: Vec<String>,
+    /// Read the runs from this Trajectory API (or eval-compare-server) base URL; the arguments
+    /// are then run ids. The key comes from TRAJECTORY_API_KEY.
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
+    /// Timeouts and retries of API requests.
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+    /// Output format: text (markdown-friendly summary) or json (the whole report).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Seed of the bootstrap (the same seed gives the same intervals).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Bootstrap resamples B, from 100 to 100000; 0 skips the bootstrap.
+    #[arg(long, value_name = "B", default_value_t = DEFAULT_RESAMPLES as usize, value_parser = parse_resamples)]
+    pub resamples: usize,
+    /// Two-sided confidence level of every interval, strictly between 0 and 1.
+    #[arg(long, value_name = "LEVEL", default_value_t = 0.95, value_parser = parse_confidence)]
+    pub confidence: f64,
+    /// Exit with code 6 when a candidate's Δ is significantly negative (Holm-adjusted p < 0.05).
+    #[arg(long)]
+    pub fail_on_regression: bool,
+    /// Do not exit with code 5 on a blocking comparability finding (the finding stays in the report).
+    #[arg(long)]
+    pub allow_incomparable: bool,
+    /// Write the report to this file instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// `eval-compare export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The Trajectory API (or eval-compare-server) base URL. The key comes from TRAJECTORY_API_KEY.
+    #[arg(long, value_name = "URL")]
+    pub server: String,
+    /// Timeouts and retries of API requests.
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
+    /// The evaluation run to export.
+    #[arg(value_name = "RUN_ID")]
+    pub run_id: String,
+    /// The run folder to write (created if missing; files of the same names are replaced).
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+/// How API requests wait and retry.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ConnectionArgs {
+    /// Seconds to wait for a connection to the API.
+    #[arg(long, value_name = "SECS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub connect_timeout: u64,
+    /// Seconds to wait for the next bytes of a response.
+    #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub read_timeout: u64,
+    /// Retries of a request that failed in a retryable way (timeouts, 408, 429, 5xx).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub retries: u32,
+}
+
+/// Output format of the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Markdown-friendly summary.
+    Text,
+    /// The whole report as JSON.
+    Json,
+}
+
+fn parse_resamples(raw: &str) -> Result<usize, String> {
+    let value: u32 = raw
+        .parse()
+        .map_err(|_| format!("`{raw}` is not a whole number"))?;
+    if value == 0 || RESAMPLES_RANGE.contains(&value) {
+        Ok(value as usize)
+    } else {
+        Err(format!(
+            "must be 0 (no bootstrap) or from {} to {}",
+            RESAMPLES_RANGE.start(),
+            RESAMPLES_RANGE.end()
+        ))
+    }
+}
+
+fn parse_confidence(raw: &str) -> Result<f64, String> {
+    let value: f64 = raw
+        .parse()
+        .map_err(|_| format!("`{raw}` is not a number"))?;
+    if value > 0.0 && value < 1.0 {
+        Ok(value)
+    } else {
+        Err("must lie strictly between 0 and 1, e.g. 0.95".to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn report_defaults_and_flags() {
+        let cli = Cli::try_parse_from(["eval-compare", "report", "a", "b", "c"]).unwrap();
+        let Command::Report(args) = cli.command else {
+            panic!("not a report");
+        };
+        assert_eq!(args.baseline, "a");
+        assert_eq!(args.candidates, ["b", "c"]);
+        assert_eq!(args.format, Format::Text);
+        assert_eq!(args.resamples, DEFAULT_RESAMPLES as usize);
+        assert_eq!(args.confidence, 0.95);
+        assert!(!args.fail_on_regression && !args.allow_incomparable);
+        assert_eq!(args.server, None);
+    }
+
+    #[test]
+    fn refuses_out_of_range_settings_and_a_missing_candidate() {
+        for bad in [
+            &["report", "a"][..],
+            &["report", "a", "b", "--confidence", "1"],
+            &["report", "a", "b", "--confidence", "x"],
+            &["report", "a", "b", "--resamples", "5"],
+            &["report", "a", "b", "--format", "xml"],
+            &["export", "r", "dir"],
+            &[
+                "export",
+                "--server",
+                "http://h",
+                "r",
+                "dir",
+                "--read-timeout",
+                "0",
+            ],
+        ] {
+            let argv = std::iter::once("eval-compare").chain(bad.iter().copied());
+            let error = Cli::try_parse_from(argv).unwrap_err();
+            assert_eq!(error.exit_code(), 2, "{bad:?}");
+        }
+        assert!(
+            Cli::try_parse_from(["eval-compare", "report", "a", "b", "--resamples", "0"]).is_ok()
+        );
+    }
+}

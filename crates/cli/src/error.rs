@@ -1,0 +1,147 @@
+//! Everything that can stop a command, each mapped to its exit code.
+
+use std::path::PathBuf;
+
+use eval_compare_core::client::{ApiError, InvalidApiKey};
+use eval_compare_core::model::ModelError;
+use eval_compare_core::run_folder::RunFolderError;
+
+use crate::exit_code::Exit;
+use crate::http_transport::TransportSetupError;
+
+/// Why a command failed. No message ever contains the API key.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Arguments that parse but cannot be used.
+    #[error("{0}")]
+    Usage(String),
+    /// `TRAJECTORY_API_KEY` is set but cannot be sent.
+    #[error("TRAJECTORY_API_KEY: {0}")]
+    ApiKey(InvalidApiKey),
+    /// A run folder argument that is not a directory.
+    #[error("run folder {}: {why}", .folder.display())]
+    NoFolder {
+        /// The argument.
+        folder: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// A file that could not be read.
+    #[error("cannot read {}: {source}", .path.display())]
+    ReadFile {
+        /// The file.
+        path: PathBuf,
+        /// The failure.
+        source: std::io::Error,
+    },
+    /// A run folder file that does not decode (the source names the file and JSON path).
+    #[error("run folder {}: {source}", .folder.display())]
+    Folder {
+        /// The folder.
+        folder: PathBuf,
+        /// The failing file and where in it.
+        source: Box<RunFolderError>,
+    },
+    /// Runs that cannot be put in one comparison.
+    #[error("cannot compare these runs: {0}")]
+    Model(ModelError),
+    /// An API call failed.
+    #[error("{what}: {source}{}", key_hint(source, *key_set))]
+    Api {
+        /// What could not be read, e.g. `could not read run er_1 (GET /api/v1/eval/er_1)`.
+        what: String,
+        /// The failure.
+        source: Box<ApiError>,
+        /// Whether a key was sent (for the hint on 401).
+        key_set: bool,
+    },
+    /// The HTTP client could not be set up.
+    #[error(transparent)]
+    TransportSetup(TransportSetupError),
+    /// The async runtime could not start.
+    #[error("could not start the async runtime: {0}")]
+    Runtime(std::io::Error),
+    /// An output file or stdout could not be written.
+    #[error("cannot write {what}: {source}")]
+    Write {
+        /// The file, or `stdout`.
+        what: String,
+        /// The failure.
+        source: std::io::Error,
+    },
+}
+
+impl CliError {
+    /// The exit code this failure ends the process with.
+    pub fn exit(&self) -> Exit {
+        match self {
+            CliError::Usage(_) | CliError::ApiKey(_) => Exit::Usage,
+            CliError::Api { source, .. } if matches!(**source, ApiError::InvalidArgument(_)) => {
+                Exit::Usage
+            }
+            CliError::NoFolder { .. }
+            | CliError::ReadFile { .. }
+            | CliError::Folder { .. }
+            | CliError::Model(_) => Exit::UnreadableInput,
+            CliError::Api { .. } | CliError::TransportSetup(_) => Exit::Api,
+            CliError::Runtime(_) | CliError::Write { .. } => Exit::OutputFailed,
+        }
+    }
+}
+
+/// What to do about a refused key: set one, or check the one set.
+fn key_hint(error: &ApiError, key_set: bool) -> &'static str {
+    match (error.status(), key_set) {
+        (Some(401), false) => " — no key was sent; set TRAJECTORY_API_KEY",
+        (Some(401), true) => " — check the key in TRAJECTORY_API_KEY",
+        (Some(403), true) => " — the key in TRAJECTORY_API_KEY may belong to another organization",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn http(status: u16) -> ApiError {
+        ApiError::Http {
+            status,
+            code: Some("authentication_required".to_owned()),
+            error_type: None,
+            message: "missing or invalid API key".to_owned(),
+            param: None,
+            request_id: None,
+        }
+    }
+
+    #[test]
+    fn a_refused_key_says_where_the_key_comes_from() {
+        let error = CliError::Api {
+            what: "could not read run er_1".to_owned(),
+            source: Box::new(http(401)),
+            key_set: true,
+        };
+        let text = error.to_string();
+        assert!(text.starts_with("could not read run er_1: the API key was refused"));
+        assert!(text.ends_with("check the key in TRAJECTORY_API_KEY"));
+        assert_eq!(error.exit(), Exit::Api);
+        let unset = CliError::Api {
+            what: "could not read run er_1".to_owned(),
+            source: Box::new(http(401)),
+            key_set: false,
+        };
+        assert!(unset.to_string().ends_with("set TRAJECTORY_API_KEY"));
+    }
+
+    #[test]
+    fn an_argument_the_client_refuses_is_a_usage_error() {
+        let error = CliError::Api {
+            what: "could not read run ../x".to_owned(),
+            source: Box::new(ApiError::InvalidArgument(
+                "evaluation run id is a dot segment".to_owned(),
+            )),
+            key_set: false,
+        };
+        assert_eq!(error.exit(), Exit::Usage);
+    }
+}

@@ -1,0 +1,77 @@
+//! The process exit codes: what a CI job can tell apart without reading the output.
+
+/// How `eval-compare` ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Done; no gate failed.
+    Ok,
+    /// The output (a file or stdout) could not be written.
+    OutputFailed,
+    /// Bad arguments or environment (clap uses the same code for its own usage errors).
+    Usage,
+    /// A run folder is missing or unreadable, or a file in it is not valid.
+    UnreadableInput,
+    /// The API could not be reached, refused the request or sent an unreadable answer.
+    Api,
+    /// The comparability audit found a blocking difference (without `--allow-incomparable`).
+    Incomparable,
+    /// A candidate is significantly worse than the baseline (with `--fail-on-regression`).
+    Regression,
+}
+
+impl Exit {
+    /// The numeric code.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::OutputFailed => 1,
+            Exit::Usage => 2,
+            Exit::UnreadableInput => 3,
+            Exit::Api => 4,
+            Exit::Incomparable => 5,
+            Exit::Regression => 6,
+        }
+    }
+}
+
+/// The exit codes as listed in `--help`.
+pub const EXIT_CODES_HELP: &str = "\
+Exit codes:
+  0  done (the report was written; no gate failed)
+  1  the output could not be written (file or stdout)
+  2  usage error: bad arguments, an invalid --server URL or run id, or TRAJECTORY_API_KEY set but unusable
+  3  unreadable input: a missing run folder or file, or invalid JSON (the message names the file and JSON path)
+  4  API or network error (unreachable, timed out, key refused, run not found, unreadable answer)
+  5  blocking comparability finding: the runs measure different things (the report is still written;
+     --allow-incomparable turns this gate off)
+  6  significant regression: with --fail-on-regression, a candidate's Δ is negative with a
+     Holm-adjusted p-value below 0.05 (checked after gate 5)
+
+The API key is read from the TRAJECTORY_API_KEY environment variable only; it is never printed,
+never put in an error message and never written to an exported file.";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_distinct_and_documented() {
+        let all = [
+            Exit::Ok,
+            Exit::OutputFailed,
+            Exit::Usage,
+            Exit::UnreadableInput,
+            Exit::Api,
+            Exit::Incomparable,
+            Exit::Regression,
+        ];
+        let codes: Vec<u8> = all.iter().map(|exit| exit.code()).collect();
+        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6]);
+        for code in codes {
+            assert!(
+                EXIT_CODES_HELP.contains(&format!("\n  {code}  ")),
+                "exit code {code} is not documented"
+            );
+        }
+    }
+}

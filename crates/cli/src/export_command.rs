@@ -1,0 +1,25 @@
+//! `eval-compare export`: one run from the API into a run folder.
+
+use crate::api_load::ApiLoader;
+use crate::args::ExportArgs;
+use crate::connection;
+use crate::error::CliError;
+use crate::folder_io::write_run_folder;
+use crate::progress::Progress;
+
+/// Reads the run completely, then writes its folder; on any failure nothing is written.
+pub async fn export(args: &ExportArgs, progress: &Progress) -> Result<(), CliError> {
+    let client = connection::client(&args.server, &args.connection)?;
+    let mut loader = ApiLoader::new(client, progress);
+    let folder = loader.load_run(&args.run_id).await?;
+    write_run_folder(&args.dir, &folder)?;
+    progress.note(&format!(
+        "wrote {}: run {}, {} trajectory rewards, {} trajectories, {} tasks",
+        args.dir.display(),
+        folder.run.eval_run_id,
+        folder.rewards.len(),
+        folder.trajectories.len(),
+        folder.tasks.as_ref().map_or(0, Vec::len)
+    ));
+    Ok(())
+}

@@ -1,0 +1,248 @@
+//! The native [`Transport`] of the core client: reqwest over rustls, on the tokio runtime.
+
+use std::error::Error as _;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use eval_compare_core::client::{HttpRequest, HttpResponse, Transport, TransportError};
+
+/// How long to wait for the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// To establish a connection (TCP and TLS).
+    pub connect: Duration,
+    /// Between two reads of a response (reset by every read, so large pages are fine).
+    pub read: Duration,
+}
+
+/// Why the HTTP client could not be set up.
+#[derive(Debug, thiserror::Error)]
+#[error("could not set up the HTTP client: {0}")]
+pub struct TransportSetupError(#[source] reqwest::Error);
+
+/// Sends the client's GET requests with reqwest.
+///
+/// Redirects are not followed: the API does not redirect, and following one to another host
+/// would hand it the `X-API-Key` header.
+#[derive(Debug, Clone)]
+pub struct HttpTransport {
+    client: reqwest::Client,
+}
+
+impl HttpTransport {
+    /// A transport with these timeouts.
+    pub fn new(timeouts: Timeouts) -> Result<Self, TransportSetupError> {
+        let client = reqwest::Client::builder()
+            .user_agent(concat!("eval-compare/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(timeouts.connect)
+            .read_timeout(timeouts.read)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .map_err(TransportSetupError)?;
+        Ok(Self { client })
+    }
+}
+
+impl Transport for HttpTransport {
+    async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
+        let mut builder = self.client.get(&request.url);
+        for (name, value) in &request.headers {
+            builder = builder.header(name, value);
+        }
+        let response = builder.send().await.map_err(transport_error)?;
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .filter_map(|(name, value)| {
+                let value = value.to_str().ok()?;
+                Some((name.as_str().to_owned(), value.to_owned()))
+            })
+            .collect();
+        let body = response.bytes().await.map_err(transport_error)?.to_vec();
+        Ok(HttpResponse {
+            status,
+            headers,
+            body,
+        })
+    }
+
+    async fn sleep(&self, ms: u64) {
+        tokio::time::sleep(Duration::from_millis(ms)).await;
+    }
+
+    fn now_unix_ms(&self) -> u64 {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |since| {
+                u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+            })
+    }
+}
+
+/// Maps a reqwest failure to the core's kinds, with the underlying causes as detail (the URL is
+/// left out: the caller names the endpoint; headers, and so the key, are never part of it).
+fn transport_error(error: reqwest::Error) -> TransportError {
+    if error.is_timeout() {
+        return TransportError::Timeout;
+    }
+    let connect = error.is_connect();
+    let detail = causes(&error.without_url());
+    if connect {
+        TransportError::Connect(detail)
+    } else {
+        TransportError::Other(detail)
+    }
+}
+
+/// The error's message followed by its sources', skipping repeats.
+fn causes(error: &reqwest::Error) -> String {
+    let mut parts = vec![error.to_string()];
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if parts.last() != Some(&text) {
+            parts.push(text);
+        }
+        source = cause.source();
+    }
+    parts.join(": ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use eval_compare_core::client::{ApiError, ClientConfig, TrajectoryClient};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    fn runtime() -> tokio::runtime::Runtime {
+        match tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        {
+            Ok(runtime) => runtime,
+            Err(error) => panic!("no runtime: {error}"),
+        }
+    }
+
+    fn quick() -> Timeouts {
+        Timeouts {
+            connect: Duration::from_secs(2),
+            read: Duration::from_millis(300),
+        }
+    }
+
+    /// A one-connection server answering the first request with `response`, returning what it
+    /// received.
+    async fn answer_once(response: &'static [u8]) -> (String, tokio::task::JoinHandle<String>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let handle = tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut received = Vec::new();
+            let mut buffer = [0u8; 1024];
+            while !received.windows(4).any(|window| window == b"\r\n\r\n") {
+                let read = socket.read(&mut buffer).await.unwrap();
+                if read == 0 {
+                    break;
+                }
+                received.extend_from_slice(&buffer[..read]);
+            }
+            socket.write_all(response).await.unwrap();
+            socket.flush().await.unwrap();
+            String::from_utf8_lossy(&received).into_owned()
+        });
+        (format!("http://{addr}"), handle)
+    }
+
+    #[test]
+    fn sends_headers_and_returns_status_headers_and_body() {
+        runtime().block_on(async {
+            let (url, server) = answer_once(
+                b"HTTP/1.1 404 Not Found\r\nx-request-id: req_1\r\ncontent-length: 2\r\n\r\n{}",
+            )
+            .await;
+            let transport = HttpTransport::new(quick()).unwrap();
+            let response = transport
+                .send(HttpRequest {
+                    url: format!("{url}/api/v1/eval/er_1"),
+                    headers: vec![("X-API-Key".to_owned(), "k_123".to_owned())],
+                })
+                .await
+                .unwrap();
+            assert_eq!(response.status, 404);
+            assert_eq!(response.header("X-Request-Id"), Some("req_1"));
+            assert_eq!(response.body, b"{}");
+            let received = server.await.unwrap().to_ascii_lowercase();
+            assert!(received.starts_with("get /api/v1/eval/er_1 http/1.1"));
+            assert!(received.contains("x-api-key: k_123"));
+            assert!(received.contains("user-agent: eval-compare/"));
+        });
+    }
+
+    #[test]
+    fn does_not_follow_redirects() {
+        runtime().block_on(async {
+            let (url, _server) = answer_once(
+                b"HTTP/1.1 302 Found\r\nlocation: http://elsewhere.invalid/\r\ncontent-length: 0\r\n\r\n",
+            )
+            .await;
+            let transport = HttpTransport::new(quick()).unwrap();
+            let response = transport
+                .send(HttpRequest {
+                    url,
+                    headers: Vec::new(),
+                })
+                .await
+                .unwrap();
+            assert_eq!(response.status, 302);
+        });
+    }
+
+    #[test]
+    fn a_silent_server_times_out() {
+        runtime().block_on(async {
+            let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let _server = tokio::spawn(async move {
+                let (socket, _) = listener.accept().await.unwrap();
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                drop(socket);
+            });
+            let transport = HttpTransport::new(quick()).unwrap();
+            let outcome = transport
+                .send(HttpRequest {
+                    url: format!("http://{addr}/"),
+                    headers: Vec::new(),
+                })
+                .await;
+            assert_eq!(outcome, Err(TransportError::Timeout));
+        });
+    }
+
+    #[test]
+    fn a_refused_connection_is_a_connect_error_through_the_client() {
+        runtime().block_on(async {
+            // Bind then drop a listener: nothing listens on that port any more.
+            let addr = TcpListener::bind("127.0.0.1:0")
+                .await
+                .unwrap()
+                .local_addr()
+                .unwrap();
+            let config = ClientConfig::new(&format!("http://{addr}"))
+                .unwrap()
+                .with_retry(eval_compare_core::client::RetryPolicy {
+                    max_retries: 0,
+                    ..Default::default()
+                });
+            let client = TrajectoryClient::new(config, HttpTransport::new(quick()).unwrap());
+            match client.eval_run("er_1").await {
+                Err(ApiError::Transport(TransportError::Connect(detail))) => {
+                    assert!(!detail.is_empty());
+                }
+                other => panic!("expected a connect error, got {other:?}"),
+            }
+        });
+    }
+}
