@@ -69,6 +69,8 @@ pub struct Report {
     pub candidates: Vec<CandidateResult>,
     /// Reward against checkpoint step, when the candidates are checkpoints of one training run.
     pub progression: Option<Progression>,
+    /// Category labels; task rows refer to them by index.
+    pub categories: Vec<String>,
     /// One row per task of the union, in task order.
     pub tasks: Vec<TaskRow>,
 }
@@ -279,6 +281,7 @@ pub fn build_report(
         coverage: coverage::coverage(set, baseline, candidates)?,
         audit: audit::audit(set, baseline, candidates)?,
         progression: progression::progression(&runs, &results, settings),
+        categories: set.categories().iter().map(|c| c.label.clone()).collect(),
         tasks: task_rows(set, &all_runs),
         runs,
         candidates: results,

@@ -42,8 +42,8 @@ pub struct TaskRow {
     pub task_id: String,
     /// Human label, when the benchmark gives one.
     pub label: Option<String>,
-    /// Category labels.
-    pub categories: Vec<String>,
+    /// Categories, as indices into [`Report::categories`](super::Report::categories).
+    pub categories: Vec<u32>,
     /// One cell per run, in [`Report::runs`](super::Report::runs) order (baseline first).
     pub cells: Vec<TaskCell>,
     /// Per candidate (in order): candidate mean − baseline mean, rounded to 1e-9; `None` when
@@ -61,33 +61,27 @@ impl TaskRow {
 /// Rows for every task that at least one of `runs` attempted, in task order.
 pub fn task_rows(set: &RunSet, runs: &[&Run]) -> Vec<TaskRow> {
     let empty = TaskStats::new();
+    let stats_of = |run: &Run, idx: TaskIdx| -> TaskStats { *run.stats_of(idx).unwrap_or(&empty) };
     let mut rows = Vec::new();
     for (index, task) in set.tasks().iter().enumerate() {
         let idx = index as TaskIdx;
-        let stats: Vec<&TaskStats> = runs
-            .iter()
-            .map(|run| run.stats_of(idx).unwrap_or(&empty))
-            .collect();
-        if stats.iter().all(|s| s.samples() == 0) {
+        if runs.iter().all(|run| stats_of(run, idx).samples() == 0) {
             continue;
         }
-        let cells: Vec<TaskCell> = stats.iter().map(|s| TaskCell::of(s)).collect();
+        let cells: Vec<TaskCell> = runs
+            .iter()
+            .map(|run| TaskCell::of(&stats_of(run, idx)))
+            .collect();
         let base_mean = cells.first().and_then(|c| c.mean);
         let deltas = cells
             .iter()
             .skip(1)
             .map(|cell| Some(round_delta(cell.mean? - base_mean?)))
             .collect();
-        let categories = task
-            .categories
-            .iter()
-            .filter_map(|&c| set.categories().get(c as usize))
-            .map(|c| c.label.clone())
-            .collect();
         rows.push(TaskRow {
             task_id: task.id.clone(),
             label: task.label.clone(),
-            categories,
+            categories: task.categories.clone(),
             cells,
             deltas,
         });

@@ -1,0 +1,217 @@
+//! The analysis pipeline at 2 runs × 100,000 tasks × 8 samples, one figure per stage:
+//! decoding the API's JSON pages, building the RunSet (the join on trajectory id), the report
+//! without bootstrap, and the paired bootstrap with B = 2000.
+//!
+//! Run: `cargo bench -p eval-compare-core --bench report_pipeline`.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use eval_compare_core::api::{
+    decode, BenchmarkSpecTask, EvalRun, EvalTrajectoryRewardsPage, Page, TrajectoryMetadata,
+};
+use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder};
+use eval_compare_core::report::{build_report, ReportSettings};
+use eval_compare_core::stats::{paired_bootstrap, BootstrapSettings};
+use std::fmt::Write;
+
+const TASKS: usize = 100_000;
+const SAMPLES: usize = 8;
+const PAGE: usize = 200;
+
+/// Deterministic pseudo-random numbers (SplitMix64) for the synthetic data.
+struct Mix(u64);
+impl Mix {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// One run's API pages as the server would send them (JSON bytes), 200 items a page.
+struct RunPages {
+    run: Vec<u8>,
+    rewards: Vec<Vec<u8>>,
+    trajectories: Vec<Vec<u8>>,
+}
+
+fn run_pages(run: usize, shift: f64) -> RunPages {
+    let mut rng = Mix(run as u64 + 1);
+    let mut reward_items = Vec::with_capacity(TASKS * SAMPLES);
+    let mut meta_items = Vec::with_capacity(TASKS * SAMPLES);
+    for task in 0..TASKS {
+        let difficulty = (task as f64 * 0.618_033_988_75).fract();
+        for s in 0..SAMPLES {
+            let id = format!("tr-{run}-{task:06}-{s}");
+            let failed = rng.next() < 0.02;
+            let pass = rng.next() < (1.0 - difficulty + shift).clamp(0.0, 1.0);
+            let reward = if pass { 1.0 } else { 0.0 };
+            if !failed {
+                reward_items.push(format!(
+                    r#"{{"trajectory_id":"{id}","reward":{reward:.1},"task_id":"task-{task:06}"}}"#
+                ));
+            }
+            let (ending, reward_field) = if failed {
+                ("ERROR", "null".to_owned())
+            } else {
+                ("ENV_DONE", format!("{reward:.1}"))
+            };
+            meta_items.push(format!(
+                r#"{{"trajectory_id":"{id}","organization_id":"org","source":"eval","status":"completed","termination_reason":"{ending}","reward":{reward_field},"num_steps":12,"created_at":"2026-11-01T00:00:00Z","task_id":"task-{task:06}","rollout":{{"rollout_id":"ro-{id}","status":"COMPLETED","termination_reason":"{ending}"}}}}"#
+            ));
+        }
+    }
+    let pages = |items: &[String], extra: &str| -> Vec<Vec<u8>> {
+        let chunks: Vec<&[String]> = items.chunks(PAGE).collect();
+        let last = chunks.len() - 1;
+        chunks
+            .iter()
+            .enumerate()
+            .map(|(i, chunk)| {
+                let mut page = String::from("{\"items\":[");
+                page.push_str(&chunk.join(","));
+                let more = i < last;
+                let cursor = if more {
+                    format!("\"c{}\"", i + 1)
+                } else {
+                    "null".into()
+                };
+                let _ = write!(
+                    page,
+                    "],\"next_cursor\":{cursor},\"has_more\":{more}{extra}}}"
+                );
+                page.into_bytes()
+            })
+            .collect()
+    };
+    let run_json = format!(
+        r#"{{"eval_run_id":"er_{run}","agent_id":"agent","bench_id":"bench","display_name":"run {run}","options":{{"temperature":0.7}},"status":"completed","created_at":"2026-11-01T00:00:00Z","updated_at":"2026-11-01T00:00:00Z"}}"#
+    );
+    RunPages {
+        run: run_json.into_bytes(),
+        rewards: pages(&reward_items, &format!(",\"eval_run_id\":\"er_{run}\"")),
+        trajectories: pages(&meta_items, ""),
+    }
+}
+
+/// Decoded items of one run.
+struct Decoded {
+    run: EvalRun,
+    rewards: Vec<eval_compare_core::api::EvalTrajectoryReward>,
+    trajectories: Vec<TrajectoryMetadata>,
+}
+
+fn decode_run(pages: &RunPages) -> Decoded {
+    let mut rewards = Vec::with_capacity(TASKS * SAMPLES);
+    for page in &pages.rewards {
+        rewards.extend(decode::<EvalTrajectoryRewardsPage>(page).unwrap().items);
+    }
+    let mut trajectories = Vec::with_capacity(TASKS * SAMPLES);
+    for page in &pages.trajectories {
+        trajectories.extend(decode::<Page<TrajectoryMetadata>>(page).unwrap().items);
+    }
+    Decoded {
+        run: decode(&pages.run).unwrap(),
+        rewards,
+        trajectories,
+    }
+}
+
+fn build(decoded: &[Decoded], tasks: &[BenchmarkSpecTask]) -> RunSet {
+    let mut builder = RunSetBuilder::new();
+    builder.add_api_tasks(tasks).unwrap();
+    for d in decoded {
+        builder
+            .add_api_run(ApiRun {
+                run: &d.run,
+                rewards: &d.rewards,
+                trajectories: &d.trajectories,
+                source: "bench",
+                incomplete_load: None,
+            })
+            .unwrap();
+    }
+    builder.build()
+}
+
+fn benchmark_tasks() -> Vec<BenchmarkSpecTask> {
+    let json: Vec<String> = (0..TASKS)
+        .map(|t| {
+            format!(
+                r#"{{"task_id":"task-{t:06}","label":"Task {t}","split":"test","task_categories":[{{"task_category_id":"c{}","label":"Category {}"}}]}}"#,
+                t % 8,
+                t % 8
+            )
+        })
+        .collect();
+    decode(format!("[{}]", json.join(",")).as_bytes()).unwrap()
+}
+
+fn pipeline(c: &mut Criterion) {
+    let pages = [run_pages(0, 0.0), run_pages(1, 0.02)];
+    let bytes: usize = pages
+        .iter()
+        .map(|p| {
+            p.rewards
+                .iter()
+                .chain(&p.trajectories)
+                .map(Vec::len)
+                .sum::<usize>()
+        })
+        .sum();
+    let items = (2 * 2 * TASKS * SAMPLES) as u64;
+    let mut group = c.benchmark_group("pipeline_2x100k_tasks_x8");
+    group.sample_size(10);
+
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("decode_api_pages", |b| {
+        b.iter(|| pages.iter().map(decode_run).collect::<Vec<_>>())
+    });
+
+    let decoded: Vec<Decoded> = pages.iter().map(decode_run).collect();
+    let tasks = benchmark_tasks();
+    group.throughput(Throughput::Elements(items));
+    group.bench_function("build_run_set_join", |b| b.iter(|| build(&decoded, &tasks)));
+
+    let set = build(&decoded, &tasks);
+    let no_bootstrap = ReportSettings {
+        resamples: 0,
+        ..ReportSettings::default()
+    };
+    group.throughput(Throughput::Elements(TASKS as u64));
+    group.bench_function("report_without_bootstrap", |b| {
+        b.iter(|| build_report(&set, RunIdx(0), &[RunIdx(1)], &no_bootstrap).unwrap())
+    });
+
+    let scores = set
+        .paired(
+            RunIdx(0),
+            RunIdx(1),
+            eval_compare_core::model::Analysis::Primary,
+        )
+        .unwrap();
+    let deltas: Vec<f64> = scores
+        .base
+        .iter()
+        .zip(&scores.cand)
+        .map(|(b, c)| c - b)
+        .collect();
+    let settings = BootstrapSettings {
+        resamples: 2000,
+        seed: 7,
+        level: 0.95,
+    };
+    group.bench_function("paired_bootstrap_b2000", |b| {
+        b.iter_batched(
+            || deltas.clone(),
+            |d| paired_bootstrap(&d, &settings).unwrap(),
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, pipeline);
+criterion_main!(benches);
