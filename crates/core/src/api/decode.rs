@@ -42,16 +42,33 @@ fn describe(error: &DecodeError) -> String {
 }
 
 /// Decodes a JSON body into `T`, naming the JSON path, line and column of any failure.
+///
+/// The common case (a valid body) takes serde_json's fast path; only a failing body is decoded
+/// a second time with path tracking, to name the field.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
+    serde_json::from_slice(bytes).map_err(|_| decode_with_path::<T>(bytes))
+}
+
+/// The error of a body that failed to decode, with the path of the failing field.
+fn decode_with_path<T: DeserializeOwned>(bytes: &[u8]) -> DecodeError {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    let value: T = serde_path_to_error::deserialize(&mut deserializer).map_err(|error| {
-        let path = error.path().to_string();
-        from_json_error(path, error.into_inner())
-    })?;
-    deserializer
-        .end()
-        .map_err(|error| from_json_error(".".to_owned(), error))?;
-    Ok(value)
+    match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
+        Err(error) => {
+            let path = error.path().to_string();
+            from_json_error(path, error.into_inner())
+        }
+        Ok(_) => match deserializer.end() {
+            Err(error) => from_json_error(".".to_owned(), error),
+            // Both decoders agree on every input; should they not, say so plainly.
+            Ok(()) => DecodeError {
+                path: ".".to_owned(),
+                line: 0,
+                column: 0,
+                kind: DecodeErrorKind::Data,
+                message: "the body could not be decoded".to_owned(),
+            },
+        },
+    }
 }
 
 fn from_json_error(path: String, error: serde_json::Error) -> DecodeError {
