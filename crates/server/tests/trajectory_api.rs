@@ -314,6 +314,28 @@ async fn one_eval_run_progress_and_remaining_work() {
     );
     assert!(base.reward_mean.is_some() && base.completed_at.is_some() && base.step.is_none());
 
+    let capped: EvalRun = decode(&get_json(&c, b, "/api/v1/eval/eval_base_v1", 200).await);
+    let selection = capped.task_selection.clone().unwrap();
+    assert_eq!(
+        (
+            selection.available_task_count,
+            selection.selected_task_count,
+            selection.max_samples
+        ),
+        (400, 300, Some(300))
+    );
+    assert_eq!(
+        (capped.total_rollouts, capped.options.evaluation_max_samples),
+        (Some(1200), Some(300))
+    );
+    let capped_tasks: std::collections::BTreeSet<String> =
+        walk(&c, b, "/api/v1/eval/eval_base_v1/trajectory-rewards", 200)
+            .await
+            .iter()
+            .map(|r| r["task_id"].as_str().unwrap().to_owned())
+            .collect();
+    assert!(capped_tasks.len() <= 300 && capped_tasks.len() > 250);
+
     let hot: EvalRun = decode(&get_json(&c, b, "/api/v1/eval/eval_base_v2_hot", 200).await);
     assert_eq!(
         (

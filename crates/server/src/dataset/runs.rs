@@ -103,6 +103,9 @@ pub struct RunPlan {
     pub rates: EndingRates,
     /// Attempts (the first ones to run) whose harness did not record their task id.
     pub untasked: u32,
+    /// `evaluation_max_samples`: how many of the available test tasks a capped run selects
+    /// (a seeded random subset); none runs every test task.
+    pub max_samples: Option<u32>,
 }
 
 /// Simulated hours a full run takes; timestamps of attempts spread over it.
@@ -133,6 +136,7 @@ pub fn plans() -> Vec<RunPlan> {
         ability_shift: 0.0,
         rates: STANDARD_RATES,
         untasked: 0,
+        max_samples: None,
     };
     let checkpoint = |step: u32, created_at| {
         let (eval_run_id, tag, display_name) = checkpoint_eval(step);
@@ -142,7 +146,10 @@ pub fn plans() -> Vec<RunPlan> {
         }
     };
     vec![
-        base("eval_base_v1", "basev1", "Baseline qwen3-8b (codefix v1)", BENCH_V1, Timestamp::utc(2026, 8, 5, 9, 0)),
+        RunPlan {
+            max_samples: Some(300),
+            ..base("eval_base_v1", "basev1", "Baseline qwen3-8b (codefix v1, 300 tasks)", BENCH_V1, Timestamp::utc(2026, 8, 5, 9, 0))
+        },
         RunPlan {
             untasked: 2,
             ..base("eval_base_v2", "basev2", "Baseline qwen3-8b", BENCH_V2, Timestamp::utc(2026, 9, 22, 10, 0))
@@ -257,7 +264,8 @@ fn pass_probability(seed: u64, run_label: u64, task: &Task, step: Option<u32>, s
 /// Simulates the attempts of one run.
 pub fn simulate(seed: u64, plan: RunPlan, bench_index: usize, bench: &Benchmark) -> EvalRun {
     let run_label = label(plan.eval_run_id);
-    let test_tasks: Vec<usize> = bench.test_tasks().map(|(i, _)| i).collect();
+    let available: Vec<usize> = bench.test_tasks().map(|(i, _)| i).collect();
+    let test_tasks = select_tasks(seed, run_label, bench, &available, plan.max_samples);
     let samples = plan.settings.samples_per_task;
     let mut attempts = Vec::with_capacity(test_tasks.len() * samples as usize);
     for &index in &test_tasks {
@@ -300,10 +308,43 @@ pub fn simulate(seed: u64, plan: RunPlan, bench_index: usize, bench: &Benchmark)
         bench: bench_index,
         attempts,
         total_rollouts: selected * samples,
-        available_tasks: selected,
+        available_tasks: available.len() as u32,
         selected_tasks: selected,
         plan,
     }
+}
+
+/// The tasks a run evaluates, in task order: every available one, or a seeded random subset of
+/// `max_samples` of them.
+fn select_tasks(
+    seed: u64,
+    run_label: u64,
+    bench: &Benchmark,
+    available: &[usize],
+    max_samples: Option<u32>,
+) -> Vec<usize> {
+    let Some(max) = max_samples
+        .map(|m| m as usize)
+        .filter(|&m| m < available.len())
+    else {
+        return available.to_vec();
+    };
+    let mut ranked: Vec<(u64, usize)> = available
+        .iter()
+        .map(|&i| {
+            (
+                derive(
+                    seed,
+                    &[run_label, label(&bench.tasks[i].task_id), label("select")],
+                ),
+                i,
+            )
+        })
+        .collect();
+    ranked.sort_unstable();
+    let mut chosen: Vec<usize> = ranked.into_iter().take(max).map(|(_, i)| i).collect();
+    chosen.sort_unstable();
+    chosen
 }
 
 fn attempt(

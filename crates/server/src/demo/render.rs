@@ -135,8 +135,9 @@ fn run_status(status: RunStatus) -> EvalRunStatus {
 }
 
 /// The settings recorded with an evaluation run.
-pub fn eval_options(settings: &Settings) -> RecordedRunOptions {
+pub fn eval_options(settings: &Settings, max_samples: Option<u32>) -> RecordedRunOptions {
     RecordedRunOptions {
+        evaluation_max_samples: max_samples.map(i64::from),
         evaluation_samples_per_task: Some(i64::from(settings.samples_per_task)),
         evaluation_max_active_rollouts: Some(64),
         temperature: Some(settings.temperature),
@@ -172,7 +173,7 @@ fn task_selection(run: &RunRecord) -> EvalTaskSelection {
         split: EvalTaskSplit::Test,
         available_task_count: u64::from(run.available_tasks),
         selected_task_count: u64::from(run.selected_tasks),
-        max_samples: None,
+        max_samples: run.plan.max_samples.map(i64::from),
     }
 }
 
@@ -187,7 +188,7 @@ pub fn eval_run(run: &RunRecord, running: Progress) -> EvalRun {
         agent_id: Some(run.agent_id().into()),
         display_name: Some(run.plan.display_name.into()),
         base_model_slug: Some(BASE_MODEL_SLUG.into()),
-        options: eval_options(&run.plan.settings),
+        options: eval_options(&run.plan.settings, run.plan.max_samples),
         status: Some(run_status(snapshot.status)),
         deployment_id: None,
         parent_checkpoint_id: step.map(checkpoint_id),
