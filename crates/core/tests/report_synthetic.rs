@@ -301,3 +301,52 @@ fn empty_and_nan_inputs_never_panic_or_show_nan() {
     let text = report.to_markdown();
     assert!(!text.contains("NaN") && !text.contains(" inf"), "{text}");
 }
+
+#[test]
+fn table_rows_follow_filters_search_and_sort() {
+    use eval_compare_core::report::{to_csv, visible_rows};
+    use eval_compare_core::view_state::{RowFilter, Sort, SortKey, ViewState};
+    let (set, base, cand) = binary_set();
+    let report = build_report(&set, base, &[cand], &ReportSettings::default()).unwrap();
+    let ids = |view: &ViewState| -> Vec<String> {
+        visible_rows(&report, view)
+            .into_iter()
+            .map(|i| report.tasks[i].task_id.clone())
+            .collect()
+    };
+    let mut view = ViewState::default();
+    // Default sort: ascending delta, unpaired last, ties in task order.
+    assert_eq!(ids(&view), ["t0", "t1", "t2", "t3", "t6", "t4", "t5", "t7"]);
+    view.filter = RowFilter::Improvements;
+    assert_eq!(ids(&view), ["t4", "t5"]);
+    view.filter = RowFilter::Unpaired;
+    assert_eq!(ids(&view), ["t7"]);
+    view.filter = RowFilter::Failed;
+    assert_eq!(ids(&view), ["t7"]);
+    view.filter = RowFilter::Regressions;
+    assert!(ids(&view).is_empty());
+    view.filter = RowFilter::All;
+    view.search = Some("TASK 5".into());
+    assert_eq!(ids(&view), ["t5"]);
+    view.search = None;
+    view.category = Some("Cat 1".into());
+    assert_eq!(ids(&view), ["t1", "t4", "t7"]);
+    view.category = Some("no such category".into());
+    assert!(ids(&view).is_empty());
+    view.category = None;
+    view.sort = Sort {
+        key: SortKey::Task,
+        descending: true,
+    };
+    assert_eq!(ids(&view)[0], "t7");
+
+    let csv = to_csv(&report);
+    let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 1 + 8);
+    assert_eq!(
+        lines[0],
+        "task_id,label,categories,base:mean,base:included,base:samples,base:failed,ck100:mean,ck100:included,ck100:samples,ck100:failed,delta:ck100"
+    );
+    // The failed task: the candidate has no mean and no delta (empty, never 0).
+    assert_eq!(lines[8], "t7,Task 7,Cat 1,0,1,1,0,,0,1,1,");
+}

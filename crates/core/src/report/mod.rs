@@ -11,6 +11,7 @@ mod paired_analysis;
 mod progression;
 mod sentence;
 mod settings;
+mod table;
 mod task_rows;
 
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
@@ -21,6 +22,7 @@ pub use paired_analysis::{
 pub use progression::{Progression, ProgressionPoint};
 pub use sentence::{format_points, headline_sentence, why};
 pub use settings::ReportSettings;
+pub use table::{to_csv, visible_rows};
 pub use task_rows::{task_rows, TaskCell, TaskRow};
 
 use serde::{Deserialize, Serialize};

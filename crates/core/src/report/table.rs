@@ -1,0 +1,185 @@
+//! The per-task table's rows as the view state asks for them (filter, category, search, sort),
+//! and its CSV export. Pure, so the viewer's table, its export and the tests all agree.
+
+use std::cmp::Ordering;
+
+use crate::view_state::{RowFilter, SortKey, ViewState};
+
+use super::{Report, TaskRow};
+
+/// Indices into [`Report::tasks`] of the rows to show, in display order.
+///
+/// `focus` is the candidate (index into [`Report::candidates`]) whose deltas drive the
+/// regression/improvement filters and the delta and candidate sorts.
+pub fn visible_rows(report: &Report, view: &ViewState) -> Vec<usize> {
+    let focus = view.focus.min(report.candidates.len().saturating_sub(1));
+    let category = view
+        .category
+        .as_ref()
+        .and_then(|label| report.categories.iter().position(|c| c == label))
+        .map(|i| i as u32);
+    let needle = view.search.as_ref().map(|s| s.to_lowercase());
+    let mut rows: Vec<usize> = report
+        .tasks
+        .iter()
+        .enumerate()
+        .filter(|(_, row)| keeps(row, view.filter, focus))
+        .filter(|(_, row)| match (&view.category, category) {
+            (None, _) => true,
+            (Some(_), Some(c)) => row.categories.contains(&c),
+            // A category the report does not have matches nothing.
+            (Some(_), None) => false,
+        })
+        .filter(|(_, row)| match &needle {
+            None => true,
+            Some(n) => {
+                row.task_id.to_lowercase().contains(n)
+                    || row
+                        .label
+                        .as_ref()
+                        .is_some_and(|l| l.to_lowercase().contains(n))
+            }
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let key = |i: &usize| &report.tasks[*i];
+    rows.sort_by(|a, b| {
+        let ordering = compare(report, key(a), key(b), view.sort.key, focus);
+        let ordering = if view.sort.descending {
+            ordering.reverse()
+        } else {
+            ordering
+        };
+        // Ties keep task order, so the order is total and stable across renders.
+        ordering.then(a.cmp(b))
+    });
+    rows
+}
+
+fn keeps(row: &TaskRow, filter: RowFilter, focus: usize) -> bool {
+    let delta = row.deltas.get(focus).copied().flatten();
+    match filter {
+        RowFilter::All => true,
+        RowFilter::Regressions => delta.is_some_and(|d| d < 0.0),
+        RowFilter::Improvements => delta.is_some_and(|d| d > 0.0),
+        RowFilter::Unpaired => delta.is_none(),
+        RowFilter::Failed => row.has_failure(),
+    }
+}
+
+/// Missing values sort after present ones in ascending order.
+fn compare_opt(a: Option<f64>, b: Option<f64>) -> Ordering {
+    match (a, b) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+}
+
+fn compare(report: &Report, a: &TaskRow, b: &TaskRow, key: SortKey, focus: usize) -> Ordering {
+    match key {
+        SortKey::Delta => compare_opt(
+            a.deltas.get(focus).copied().flatten(),
+            b.deltas.get(focus).copied().flatten(),
+        ),
+        SortKey::Task => task_name(a).cmp(task_name(b)),
+        SortKey::Category => category_name(report, a).cmp(&category_name(report, b)),
+        SortKey::Baseline => compare_opt(cell_mean(a, 0), cell_mean(b, 0)),
+        SortKey::Candidate => compare_opt(cell_mean(a, focus + 1), cell_mean(b, focus + 1)),
+    }
+}
+
+fn task_name(row: &TaskRow) -> &str {
+    row.label.as_deref().unwrap_or(&row.task_id)
+}
+
+fn category_name<'a>(report: &'a Report, row: &TaskRow) -> Option<&'a str> {
+    row.categories
+        .first()
+        .and_then(|&c| report.categories.get(c as usize))
+        .map(String::as_str)
+}
+
+fn cell_mean(row: &TaskRow, run: usize) -> Option<f64> {
+    row.cells.get(run).and_then(|c| c.mean)
+}
+
+/// The per-task table as CSV (RFC 4180): one line per task of the union, every run's mean,
+/// included and total samples and failed count, and each candidate's delta. Empty cells mean
+/// "no value" (never 0). Text cells that a spreadsheet would run as a formula are prefixed
+/// with `'`.
+pub fn to_csv(report: &Report) -> String {
+    let mut header = vec![
+        "task_id".to_owned(),
+        "label".to_owned(),
+        "categories".to_owned(),
+    ];
+    for run in &report.runs {
+        for what in ["mean", "included", "samples", "failed"] {
+            header.push(format!("{}:{what}", run.id));
+        }
+    }
+    for c in &report.candidates {
+        if let Some(run) = report.run_of(c) {
+            header.push(format!("delta:{}", run.id));
+        }
+    }
+    let mut out = String::new();
+    push_line(&mut out, header.iter().map(String::as_str));
+    for row in &report.tasks {
+        let categories: Vec<&str> = row
+            .categories
+            .iter()
+            .filter_map(|&c| report.categories.get(c as usize))
+            .map(String::as_str)
+            .collect();
+        let mut cells = vec![
+            row.task_id.clone(),
+            row.label.clone().unwrap_or_default(),
+            categories.join("; "),
+        ];
+        for cell in &row.cells {
+            cells.push(cell.mean.map(number).unwrap_or_default());
+            cells.push(cell.included.to_string());
+            cells.push(cell.samples.to_string());
+            cells.push(cell.classes.failed.to_string());
+        }
+        for delta in &row.deltas {
+            cells.push(delta.map(number).unwrap_or_default());
+        }
+        push_line(&mut out, cells.iter().map(String::as_str));
+    }
+    out
+}
+
+/// Shortest decimal that round-trips.
+fn number(value: f64) -> String {
+    format!("{value}")
+}
+
+fn push_line<'a>(out: &mut String, cells: impl Iterator<Item = &'a str>) {
+    let mut first = true;
+    for cell in cells {
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        out.push_str(&escape(cell));
+    }
+    out.push_str("\r\n");
+}
+
+fn escape(cell: &str) -> String {
+    // Neutralise spreadsheet formulas in text taken from the data.
+    let guarded = match cell.chars().next() {
+        Some('=' | '+' | '@' | '\t' | '\r') => format!("'{cell}"),
+        Some('-') if cell.parse::<f64>().is_err() => format!("'{cell}"),
+        _ => cell.to_owned(),
+    };
+    if guarded.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", guarded.replace('"', "\"\""))
+    } else {
+        guarded
+    }
+}
