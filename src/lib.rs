@@ -1,0 +1,14 @@
+//! Eval Compare viewer: the browser app (Leptos CSR, compiled to wasm32 by Trunk).
+//!
+//! `transport` talks HTTP with gloo-net for the core Trajectory client; `overview` loads what
+//! the start page shows; `pages` and `components` render it; `app` holds the router.
+
+pub mod app;
+pub mod components;
+pub mod failure;
+pub mod format;
+pub mod load;
+pub mod overview;
+pub mod pages;
+pub mod source;
+pub mod transport;

@@ -1,0 +1,4 @@
+//! Routed pages.
+
+pub mod not_found;
+pub mod runs;

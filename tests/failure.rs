@@ -1,0 +1,76 @@
+//! How failed API calls are explained: title, details and what to do next.
+#![cfg(target_arch = "wasm32")]
+
+use eval_compare_core::client::{ApiError, TransportError};
+use eval_compare_viewer::failure::explain;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn http(status: u16, request_id: Option<&str>) -> ApiError {
+    ApiError::Http {
+        status,
+        code: Some("service_unavailable".to_owned()),
+        error_type: None,
+        message: "try again".to_owned(),
+        param: None,
+        request_id: request_id.map(str::to_owned),
+    }
+}
+
+#[wasm_bindgen_test]
+fn an_unreachable_server_names_the_address() {
+    let explanation = explain(
+        &ApiError::Transport(TransportError::Connect("Failed to fetch".to_owned())),
+        "http://127.0.0.1:8080",
+    );
+    assert_eq!(
+        explanation.title,
+        "Cannot reach the server at http://127.0.0.1:8080"
+    );
+    assert!(explanation
+        .message
+        .starts_with("Could not reach the API (Failed to fetch)"));
+    assert!(explanation.hint.contains("eval-compare-server is running"));
+}
+
+#[wasm_bindgen_test]
+fn a_5xx_says_the_server_failed_and_quotes_the_request_id_once() {
+    let explanation = explain(&http(503, Some("req_42")), "");
+    assert_eq!(explanation.title, "The server failed (HTTP 503)");
+    assert_eq!(explanation.message.matches("req_42").count(), 1);
+    assert!(!explanation.hint.contains("req_42"));
+}
+
+#[wasm_bindgen_test]
+fn refused_access_and_other_statuses_are_told_apart() {
+    assert_eq!(
+        explain(&http(401, None), "").title,
+        "The API refused access"
+    );
+    assert_eq!(
+        explain(&http(403, None), "").title,
+        "The API refused access"
+    );
+    assert_eq!(
+        explain(&http(404, None), "").title,
+        "The API refused the request (HTTP 404)"
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_timeout_and_an_unreadable_answer_have_their_own_titles() {
+    assert_eq!(
+        explain(&ApiError::Transport(TransportError::Timeout), "http://h").title,
+        "The server at http://h did not answer in time"
+    );
+    let decode = ApiError::Decode {
+        path: "items[0].status".to_owned(),
+        message: "invalid type".to_owned(),
+        request_id: None,
+    };
+    assert_eq!(
+        explain(&decode, "").title,
+        "The API's answer could not be read"
+    );
+}

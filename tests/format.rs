@@ -1,0 +1,108 @@
+//! Display formatting of API values.
+#![cfg(target_arch = "wasm32")]
+
+use eval_compare_core::api::{EvalRun, EvalRunStatus};
+use eval_compare_viewer::format;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn run(extra: serde_json::Value) -> EvalRun {
+    let mut json = serde_json::json!({
+        "eval_run_id": "er_1", "bench_id": "b", "agent_id": null, "display_name": null,
+        "options": {}, "status": null,
+        "created_at": "2026-10-01T08:30:00Z", "updated_at": "2026-10-01T08:30:00Z"
+    });
+    if let (Some(base), Some(extra)) = (json.as_object_mut(), extra.as_object()) {
+        base.extend(extra.clone());
+    }
+    serde_json::from_value(json).expect("a valid EvalRun")
+}
+
+#[wasm_bindgen_test]
+fn reward_means_have_three_decimals_and_missing_ones_a_dash() {
+    assert_eq!(format::reward_mean(Some(0.5)), "0.500");
+    assert_eq!(format::reward_mean(Some(0.12345)), "0.123");
+    assert_eq!(format::reward_mean(None), "—");
+    assert_eq!(format::reward_mean(Some(f64::NAN)), "—");
+}
+
+#[wasm_bindgen_test]
+fn timestamps_show_date_and_minutes() {
+    assert_eq!(
+        format::timestamp("2026-10-01T08:30:59Z"),
+        "2026-10-01 08:30 UTC"
+    );
+    assert_eq!(
+        format::timestamp("2026-10-01T08:30:59.123+00:00"),
+        "2026-10-01 08:30 UTC"
+    );
+    assert_eq!(
+        format::timestamp("2026-10-01T08:30:59+02:00"),
+        "2026-10-01 08:30"
+    );
+    assert_eq!(format::timestamp("yesterday"), "yesterday");
+    assert_eq!(format::timestamp("2026-10-01"), "2026-10-01");
+}
+
+#[wasm_bindgen_test]
+fn a_checkpoint_shows_its_step_and_a_baseline_its_model() {
+    let checkpoint = run(serde_json::json!({"step": 200, "base_model_slug": "m-7b"}));
+    assert_eq!(format::evaluated_model(&checkpoint), "checkpoint, step 200");
+    let baseline = run(serde_json::json!({"base_model_slug": "m-7b"}));
+    assert_eq!(format::evaluated_model(&baseline), "m-7b");
+    assert_eq!(format::evaluated_model(&run(serde_json::json!({}))), "—");
+}
+
+#[wasm_bindgen_test]
+fn rollouts_and_task_counts_show_when_recorded() {
+    let both = run(serde_json::json!({
+        "total_rollouts": 90,
+        "task_selection": {"split": "all", "available_task_count": 40, "selected_task_count": 30}
+    }));
+    assert_eq!(format::rollouts(&both), "90");
+    assert_eq!(format::task_count(&both).as_deref(), Some("30 tasks"));
+    let one = run(serde_json::json!({
+        "task_selection": {"split": "all", "available_task_count": 40, "selected_task_count": 1}
+    }));
+    assert_eq!(format::task_count(&one).as_deref(), Some("1 task"));
+    assert_eq!(format::rollouts(&one), "—");
+    assert_eq!(format::task_count(&run(serde_json::json!({}))), None);
+}
+
+#[wasm_bindgen_test]
+fn a_run_without_a_name_is_shown_by_id() {
+    assert_eq!(
+        format::run_name(&run(serde_json::json!({"display_name": "Base"}))),
+        "Base"
+    );
+    assert_eq!(
+        format::run_name(&run(serde_json::json!({"display_name": "  "}))),
+        "er_1"
+    );
+    assert_eq!(format::run_name(&run(serde_json::json!({}))), "er_1");
+}
+
+#[wasm_bindgen_test]
+fn statuses_map_to_labels_and_styles() {
+    assert_eq!(
+        format::status_label(Some(&EvalRunStatus::Registered)),
+        ("queued".to_owned(), "status-queued")
+    );
+    assert_eq!(
+        format::status_label(Some(&EvalRunStatus::Completed)),
+        ("completed".to_owned(), "status-completed")
+    );
+    assert_eq!(
+        format::status_label(Some(&EvalRunStatus::from("paused"))),
+        ("paused".to_owned(), "status-unknown")
+    );
+}
+
+#[wasm_bindgen_test]
+fn percent_done_is_bounded_and_needs_a_total() {
+    assert_eq!(format::percent_done(30, 120), Some(25.0));
+    assert_eq!(format::percent_done(200, 120), Some(100.0));
+    assert_eq!(format::percent_done(-1, 120), Some(0.0));
+    assert_eq!(format::percent_done(3, 0), None);
+}

@@ -1,0 +1,63 @@
+//! The gloo-net transport in a real browser.
+#![cfg(target_arch = "wasm32")]
+
+use eval_compare_core::client::{HttpRequest, Transport, TransportError};
+use eval_compare_viewer::transport::FetchTransport;
+use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn get(url: &str) -> HttpRequest {
+    HttpRequest {
+        url: url.to_owned(),
+        headers: vec![("Accept".to_owned(), "text/html".to_owned())],
+    }
+}
+
+#[wasm_bindgen_test]
+async fn nothing_listening_is_a_connect_error() {
+    // Port 9 (discard) has no listener here: the browser's fetch fails with a TypeError.
+    let result = FetchTransport::default()
+        .send(get("http://127.0.0.1:9/api/v1/agents"))
+        .await;
+    assert!(
+        matches!(result, Err(TransportError::Connect(_))),
+        "expected a connect error, got {result:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_reachable_page_answers_with_status_headers_and_body() {
+    let origin = web_sys::window()
+        .expect("a window")
+        .location()
+        .origin()
+        .expect("an origin");
+    let response = FetchTransport::default()
+        .send(get(&format!("{origin}/")))
+        .await
+        .expect("the test runner's own server answers");
+    assert_eq!(response.status, 200);
+    assert!(!response.body.is_empty());
+    assert!(response.header("content-type").is_some());
+}
+
+#[wasm_bindgen_test]
+async fn an_error_status_is_a_response_not_a_transport_error() {
+    let origin = web_sys::window()
+        .expect("a window")
+        .location()
+        .origin()
+        .expect("an origin");
+    let response = FetchTransport::default()
+        .send(get(&format!("{origin}/no/such/path")))
+        .await
+        .expect("a 404 is still a response");
+    assert_eq!(response.status, 404);
+}
+
+#[wasm_bindgen_test]
+fn now_is_after_2020() {
+    // 2020-01-01T00:00:00Z in milliseconds.
+    assert!(FetchTransport::default().now_unix_ms() > 1_577_836_800_000);
+}
