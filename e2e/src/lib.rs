@@ -1,1 +1,254 @@
-//! End-to-end test support (tests live in `tests/`).
+//! End-to-end test support: the server and chromedriver as child processes that are stopped
+//! when dropped (also when a test fails), and a headless Chromium session through WebDriver.
+//!
+//! Paths come from the environment, with workspace defaults:
+//! `EVAL_COMPARE_SERVER_BIN` (default `target/debug/eval-compare-server`),
+//! `EVAL_COMPARE_DIST` (default `dist`, built by `trunk build --release`),
+//! `CHROMEDRIVER` (default `/usr/bin/chromedriver`), `CHROME_BIN` (default `/usr/bin/chromium`).
+
+use std::error::Error;
+use std::io::{BufRead, BufReader};
+use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Errors of the e2e support and tests.
+pub type BoxError = Box<dyn Error + Send + Sync>;
+
+/// How long a child process may take to become ready.
+const STARTUP_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The workspace root (the e2e crate lives one level below it).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A path from `variable`, or `default` (relative defaults are under the workspace root).
+fn configured_path(variable: &str, default: &str) -> PathBuf {
+    std::env::var_os(variable)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join(default))
+}
+
+/// A file or directory the tests need, with how to make it when it is missing.
+fn require(path: PathBuf, what: &str, how: &str) -> Result<PathBuf, BoxError> {
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err(format!("{what} not found at {}: {how}", path.display()).into())
+    }
+}
+
+/// A child process killed and reaped on drop. A guard made by [`ChildGuard::group_leader`]
+/// kills the child's whole process group, so the browsers chromedriver started go too.
+#[derive(Debug)]
+struct ChildGuard {
+    name: &'static str,
+    child: Child,
+    whole_group: bool,
+}
+
+impl ChildGuard {
+    /// Guards a child started with `process_group(0)` (it leads its own group).
+    fn group_leader(name: &'static str, child: Child) -> Self {
+        Self {
+            name,
+            child,
+            whole_group: true,
+        }
+    }
+
+    /// Guards a child without children of its own.
+    fn single(name: &'static str, child: Child) -> Self {
+        Self {
+            name,
+            child,
+            whole_group: false,
+        }
+    }
+}
+
+impl Drop for ChildGuard {
+    fn drop(&mut self) {
+        if self.whole_group {
+            // The group id is the leader's pid; `kill -KILL -PGID` signals every member.
+            let group = format!("-{}", self.child.id());
+            let killed = Command::new("kill")
+                .args(["-KILL", "--", &group])
+                .stderr(Stdio::null())
+                .status();
+            if !killed.is_ok_and(|status| status.success()) {
+                eprintln!("could not stop the process group of {}", self.name);
+            }
+        }
+        if let Ok(None) = self.child.try_wait() {
+            if let Err(error) = self.child.kill() {
+                eprintln!("could not stop {}: {error}", self.name);
+            }
+        }
+        // Reap it so no zombie outlives the test.
+        let _ = self.child.wait();
+    }
+}
+
+/// The project's server running on a free port.
+#[derive(Debug)]
+pub struct Server {
+    _process: ChildGuard,
+    base_url: String,
+}
+
+impl Server {
+    /// Starts `eval-compare-server --demo --addr 127.0.0.1:0 --dist DIST` plus `extra_args`,
+    /// and waits for its `listening on http://…` line.
+    pub fn start_demo(extra_args: &[&str]) -> Result<Self, BoxError> {
+        let bin = require(
+            configured_path(
+                "EVAL_COMPARE_SERVER_BIN",
+                "target/debug/eval-compare-server",
+            ),
+            "the server binary",
+            "build it with `cargo build -p eval-compare-server` or set EVAL_COMPARE_SERVER_BIN",
+        )?;
+        let dist = require(
+            configured_path("EVAL_COMPARE_DIST", "dist"),
+            "the built viewer",
+            "build it with `trunk build --release --offline` or set EVAL_COMPARE_DIST",
+        )?;
+        let mut child = Command::new(&bin)
+            .args(["--demo", "--addr", "127.0.0.1:0", "--dist"])
+            .arg(&dist)
+            .args(extra_args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|error| format!("could not start {}: {error}", bin.display()))?;
+        let stdout = child.stdout.take();
+        let process = ChildGuard::single("eval-compare-server", child);
+        let stdout = stdout.ok_or("the server's stdout was not captured")?;
+        let base_url = read_listening_line(stdout)?;
+        Ok(Self {
+            _process: process,
+            base_url,
+        })
+    }
+
+    /// `http://127.0.0.1:PORT`, without a trailing slash.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+}
+
+/// Reads the server's stdout until `listening on URL`, then keeps draining it in the background
+/// so the server never blocks on a full pipe.
+fn read_listening_line(stdout: impl std::io::Read + Send + 'static) -> Result<String, BoxError> {
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let mut sent = false;
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if !sent {
+                if let Some(url) = line.strip_prefix("listening on ") {
+                    sent = sender
+                        .send(url.trim().trim_end_matches('/').to_owned())
+                        .is_ok();
+                    continue;
+                }
+            }
+            println!("[server] {line}");
+        }
+    });
+    receiver
+        .recv_timeout(STARTUP_TIMEOUT)
+        .map_err(|_| "the server did not print `listening on http://…` in time".into())
+}
+
+/// A port nothing listens on right now.
+fn free_port() -> Result<u16, BoxError> {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
+    Ok(listener.local_addr()?.port())
+}
+
+/// Waits until something accepts TCP connections on `port`.
+fn wait_for_port(port: u16, name: &str) -> Result<(), BoxError> {
+    let deadline = Instant::now() + STARTUP_TIMEOUT;
+    while Instant::now() < deadline {
+        if TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_ok() {
+            return Ok(());
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    Err(format!("{name} did not listen on port {port} in time").into())
+}
+
+/// chromedriver running on a free port.
+#[derive(Debug)]
+pub struct ChromeDriver {
+    _process: ChildGuard,
+    port: u16,
+}
+
+impl ChromeDriver {
+    /// Starts chromedriver and waits until it accepts connections.
+    pub fn start() -> Result<Self, BoxError> {
+        let bin = require(
+            configured_path("CHROMEDRIVER", "/usr/bin/chromedriver"),
+            "chromedriver",
+            "run ./scripts/setup.sh or set CHROMEDRIVER",
+        )?;
+        let port = free_port()?;
+        let child = Command::new(&bin)
+            .arg(format!("--port={port}"))
+            .process_group(0)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|error| format!("could not start {}: {error}", bin.display()))?;
+        let process = ChildGuard::group_leader("chromedriver", child);
+        wait_for_port(port, "chromedriver")?;
+        Ok(Self {
+            _process: process,
+            port,
+        })
+    }
+
+    /// Opens a headless Chromium session with the arguments of the workspace's `webdriver.json`.
+    pub async fn open_browser(&self) -> Result<fantoccini::Client, BoxError> {
+        let capabilities = chrome_capabilities()?;
+        let client = fantoccini::ClientBuilder::rustls()?
+            .capabilities(capabilities)
+            .connect(&format!("http://127.0.0.1:{}", self.port))
+            .await?;
+        Ok(client)
+    }
+}
+
+/// `webdriver.json` (shared with the wasm-bindgen browser tests), plus the Chromium binary and a
+/// fixed window size.
+fn chrome_capabilities() -> Result<serde_json::Map<String, serde_json::Value>, BoxError> {
+    let path = workspace_root().join("webdriver.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|error| format!("could not read {}: {error}", path.display()))?;
+    let mut capabilities: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text)
+        .map_err(|error| format!("{} is not valid JSON: {error}", path.display()))?;
+    let options = capabilities
+        .entry("goog:chromeOptions")
+        .or_insert_with(|| serde_json::json!({}))
+        .as_object_mut()
+        .ok_or("goog:chromeOptions in webdriver.json is not an object")?;
+    let chrome = configured_path("CHROME_BIN", "/usr/bin/chromium");
+    options.insert("binary".to_owned(), chrome.to_string_lossy().into());
+    let args = options
+        .entry("args")
+        .or_insert_with(|| serde_json::json!([]))
+        .as_array_mut()
+        .ok_or("goog:chromeOptions.args in webdriver.json is not an array")?;
+    args.push("--window-size=1280,900".into());
+    Ok(capabilities)
+}

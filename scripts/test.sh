@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Second command of the README: every check and test of the project, in order, failing loudly on
+# the first failure and ending with a summary of each step and its duration.
+#   setup · fmt · clippy (native, wasm32) · native tests · browser tests · trunk build · e2e
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
+export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+
+summary=()
+current=""
+started_all=$SECONDS
+
+print_summary() {
+  printf '\n==================== summary ====================\n'
+  for line in "${summary[@]}"; do printf '%s\n' "$line"; done
+}
+
+on_exit() {
+  local status=$?
+  if [ "$status" -ne 0 ] && [ -n "$current" ]; then
+    summary+=("FAIL  $current")
+    print_summary
+    printf 'FAILED at step "%s" (exit status %d), after %ds\n' "$current" "$status" $((SECONDS - started_all))
+  fi
+}
+trap on_exit EXIT
+
+# step NAME COMMAND...: runs one step, recording its duration.
+step() {
+  current=$1
+  shift
+  printf '\n==> %s\n' "$current"
+  local started=$SECONDS
+  "$@"
+  summary+=("$(printf 'ok    %-44s %4ds' "$current" $((SECONDS - started)))")
+  current=""
+}
+
+step "setup (tools, crates)" ./scripts/setup.sh
+step "cargo fmt --check" cargo fmt --all --check
+step "clippy native (all targets)" \
+  cargo clippy --locked --workspace --exclude eval-compare-viewer --all-targets -- -D warnings
+step "clippy viewer (wasm32, all targets)" \
+  cargo clippy --locked -p eval-compare-viewer --target wasm32-unknown-unknown --all-targets -- -D warnings
+step "native tests (core, server, cli)" \
+  cargo test --locked --workspace --exclude eval-compare-viewer --exclude eval-compare-e2e
+step "viewer tests (headless Chromium)" \
+  cargo test --locked -p eval-compare-viewer --target wasm32-unknown-unknown
+step "trunk build --release" trunk build --release --offline
+step "build the server" cargo build --locked -p eval-compare-server
+step "e2e (server + viewer + Chromium)" env \
+  EVAL_COMPARE_SERVER_BIN="$TARGET_DIR/debug/eval-compare-server" \
+  EVAL_COMPARE_DIST="$PWD/dist" \
+  cargo test --locked -p eval-compare-e2e
+
+print_summary
+printf 'ALL CHECKS PASSED in %ds\n' $((SECONDS - started_all))
