@@ -1,0 +1,60 @@
+//! The report on real HumanEval run folders equals a committed golden report. The viewer's
+//! browser test (`tests/report_parity.rs` at the repository root) computes the same report in
+//! wasm32 and compares it with the same file, so the browser and the CLI agree.
+//!
+//! Regenerate after an intended change: `UPDATE_GOLDEN=1 cargo test -p eval-compare-core --test report_golden`.
+#![allow(clippy::unwrap_used)]
+
+mod support {
+    pub mod json_close;
+}
+
+use eval_compare_core::model::RunIdx;
+use eval_compare_core::report::{build_report, ReportSettings};
+use eval_compare_core::run_folder::{parse_run_folder, run_set_from_folders, RunFolderFiles};
+
+const GOLDEN: &str = "tests/data/report_golden_humaneval.json";
+
+fn folder(run: &str) -> eval_compare_core::run_folder::RunFolder {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/real-data/humaneval-10x")
+        .join(run);
+    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+    parse_run_folder(RunFolderFiles {
+        run: &read("run.json"),
+        rewards: &read("trajectory-rewards.json"),
+        trajectories: &read("trajectories.json"),
+        tasks: Some(&read("tasks.json")),
+    })
+    .unwrap()
+}
+
+/// The golden comparison's settings: B kept small so the debug-built browser test is quick.
+pub fn golden_settings() -> ReportSettings {
+    ReportSettings {
+        resamples: 2000,
+        seed: 11,
+        ..ReportSettings::default()
+    }
+}
+
+#[test]
+fn humaneval_report_equals_the_golden_file() {
+    let folders = [
+        folder("codellama-34b-instruct"),
+        folder("gpt-3.5-turbo"),
+        folder("gpt-4"),
+    ];
+    let set = run_set_from_folders(&folders, "files").unwrap();
+    let report =
+        build_report(&set, RunIdx(0), &[RunIdx(1), RunIdx(2)], &golden_settings()).unwrap();
+    let json = report.to_json();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, format!("{json}\n")).unwrap();
+    }
+    let golden: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let actual: serde_json::Value = serde_json::from_str(&json).unwrap();
+    support::json_close::json_close(&actual, &golden, 1e-12).unwrap();
+}
