@@ -33,7 +33,7 @@ pub mod win_tie_loss;
 
 pub use bootstrap::{
     bootstrap_means, clustered_paired_bootstrap, paired_bootstrap, BootstrapResult,
-    BootstrapSettings, DEFAULT_RESAMPLES,
+    BootstrapSettings, Xoshiro256, DEFAULT_RESAMPLES,
 };
 pub use cluster::{cluster_robust, ClusterRobust};
 pub use describe::{

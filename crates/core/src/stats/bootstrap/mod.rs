@@ -20,7 +20,7 @@ use std::hash::Hash;
 
 use serde::{Deserialize, Serialize};
 
-pub use rng::Xoshiro256;
+pub use rng::{HalfDraws, Xoshiro256};
 
 use super::cluster::dense_cluster_ids;
 use super::dist::normal;
@@ -123,6 +123,9 @@ fn check_settings(settings: &BootstrapSettings) -> Stat<()> {
 struct Units {
     /// Sum of each unit's deltas, in 1e-9 steps (an exact integer in f64).
     sums: Vec<f64>,
+    /// The same sums as `i32` when every one fits (deltas within ±2.1): half the memory of
+    /// `sums` and integer adds, which is what makes 10⁸ draws per second possible.
+    compact: Option<Vec<i32>>,
     /// Number of tasks per unit; empty when every unit is one task.
     sizes: Vec<u64>,
     total_sum: f64,
@@ -142,10 +145,15 @@ impl Units {
             .into_iter()
             .map(|d| (d * UNITS_PER_ONE).round())
             .collect();
+        let compact = sums
+            .iter()
+            .map(|&s| (s.abs() <= f64::from(i32::MAX)).then_some(s as i32))
+            .collect();
         Ok(Self {
             total_sum: sums.iter().sum(),
             total_size: sums.len() as u64,
             sums,
+            compact,
             sizes: Vec::new(),
         })
     }
@@ -162,6 +170,7 @@ impl Units {
         }
         Ok(Self {
             sums,
+            compact: None,
             sizes,
             total_sum: steps.total_sum,
             total_size: steps.total_size,
@@ -185,8 +194,11 @@ impl Units {
 
     /// B resamples of as many units as there are, drawn with replacement.
     fn resample_sums(&self, resamples: usize, seed: u64) -> Vec<Resample> {
-        let mut rng = Xoshiro256::from_seed(seed);
         let count = self.sums.len();
+        if let (Some(compact), Ok(bound)) = (&self.compact, u32::try_from(count)) {
+            return Self::resample_compact(compact, bound, resamples, seed);
+        }
+        let mut rng = Xoshiro256::from_seed(seed);
         let bound = count as u64;
         (0..resamples)
             .map(|_| {
@@ -204,6 +216,23 @@ impl Units {
                         size += self.sizes[unit];
                     }
                     Resample { sum, size }
+                }
+            })
+            .collect()
+    }
+
+    /// The per-task fast path: `i32` steps summed in `i64`, two 32-bit draws per PRNG step.
+    fn resample_compact(steps: &[i32], bound: u32, resamples: usize, seed: u64) -> Vec<Resample> {
+        let mut draws = HalfDraws::new(Xoshiro256::from_seed(seed));
+        (0..resamples)
+            .map(|_| {
+                let mut sum: i64 = 0;
+                for _ in 0..bound {
+                    sum += i64::from(steps[draws.below(bound) as usize]);
+                }
+                Resample {
+                    sum: sum as f64,
+                    size: u64::from(bound),
                 }
             })
             .collect()

@@ -54,6 +54,45 @@ impl Xoshiro256 {
     }
 }
 
+/// Bounded draws below a `u32` bound, using both 32-bit halves of each 64-bit output.
+#[derive(Debug, Clone)]
+pub struct HalfDraws {
+    rng: Xoshiro256,
+    spare: Option<u32>,
+}
+
+impl HalfDraws {
+    /// Draws from `rng`'s stream, low half of each output first.
+    pub fn new(rng: Xoshiro256) -> Self {
+        Self { rng, spare: None }
+    }
+
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        match self.spare.take() {
+            Some(high) => high,
+            None => {
+                let bits = self.rng.next_u64();
+                self.spare = Some((bits >> 32) as u32);
+                bits as u32
+            }
+        }
+    }
+
+    /// Uniform integer in `0..bound` (`bound ≥ 1`), Lemire's method on 32 bits.
+    #[inline]
+    pub fn below(&mut self, bound: u32) -> u32 {
+        let mut product = u64::from(self.next_u32()) * u64::from(bound);
+        if (product as u32) < bound {
+            let threshold = bound.wrapping_neg() % bound;
+            while (product as u32) < threshold {
+                product = u64::from(self.next_u32()) * u64::from(bound);
+            }
+        }
+        (product >> 32) as u32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +120,15 @@ mod tests {
             "{counts:?}"
         );
         assert_eq!(rng.below(1), 0);
+        let mut halves = HalfDraws::new(Xoshiro256::from_seed(7));
+        let mut counts = [0u32; 6];
+        for _ in 0..60_000 {
+            counts[halves.below(6) as usize] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (9_450..=10_550).contains(&c)),
+            "{counts:?}"
+        );
     }
 
     #[test]
