@@ -4,8 +4,9 @@
 #![allow(clippy::unwrap_used)]
 
 use eval_compare_core::stats::{
-    benjamini_hochberg, cluster_robust, holm, paired_bootstrap, paired_deltas, paired_estimate,
-    paired_t_test, sign_test, wilcoxon_signed_rank, BootstrapSettings, Stat, WilcoxonMethod,
+    benjamini_hochberg, cluster_robust, clustered_paired_bootstrap, holm,
+    minimum_detectable_effect, paired_bootstrap, paired_deltas, paired_estimate, paired_t_test,
+    sign_test, wilcoxon_signed_rank, win_tie_loss, BootstrapSettings, Stat, WilcoxonMethod,
     ZeroMethod,
 };
 use proptest::prelude::*;
@@ -176,5 +177,42 @@ proptest! {
                 prop_assert!(bh[i] >= bh[prev]);
             }
         }
+    }
+}
+
+/// Finite values from 1e-12 to 1e100 in magnitude, either sign.
+fn wide_values() -> impl Strategy<Value = Vec<f64>> {
+    prop::collection::vec((-1.0f64..1.0, -12i32..=99), 0..30).prop_map(|v| {
+        v.into_iter()
+            .map(|(mantissa, exponent)| mantissa * 10f64.powi(exponent))
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn no_nan_or_infinity_reaches_a_result(base in wide_values(), cand in wide_values()) {
+        let n = base.len().min(cand.len());
+        let (base, cand) = (&base[..n], &cand[..n]);
+        let d = paired_deltas(base, cand);
+        let deltas = d.clone().unwrap_or_default();
+        let labels: Vec<usize> = (0..deltas.len()).map(|i| i % 3).collect();
+        let settings = BootstrapSettings { resamples: 50, seed: 1, level: 0.95 };
+        let rendered = format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?} {:?}",
+            d,
+            paired_estimate(base, cand, 0.95),
+            paired_t_test(&deltas),
+            p_values(&deltas),
+            cluster_robust(&deltas, &labels, 0.95),
+            paired_bootstrap(&deltas, &settings),
+            clustered_paired_bootstrap(&deltas, &labels, &settings),
+            minimum_detectable_effect(&deltas),
+            win_tie_loss(&deltas),
+            holm(&[]),
+        );
+        prop_assert!(!rendered.contains("NaN") && !rendered.contains("inf"), "{}", rendered);
     }
 }

@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::dist::Binomial;
-use super::outcome::Stat;
-use super::validate::{check_count, check_same_length};
+use super::outcome::{NotComputable, Stat};
+use super::validate::check_same_length;
 
 /// Result of McNemar's exact test and its mid-p variant.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -23,8 +23,12 @@ pub struct McNemar {
 
 /// McNemar's test from the discordant counts. Needs at least one discordant pair.
 pub fn mcnemar(baseline_only: u64, candidate_only: u64) -> Stat<McNemar> {
-    let discordant = baseline_only + candidate_only;
-    check_count(1, discordant as usize)?;
+    let discordant = baseline_only
+        .checked_add(candidate_only)
+        .ok_or_else(|| NotComputable::invalid("counts", "b + c overflows u64"))?;
+    if discordant == 0 {
+        return Err(NotComputable::NotEnoughData { needed: 1, got: 0 });
+    }
     let dist = Binomial::new(discordant, 0.5)?;
     let smaller = baseline_only.min(candidate_only);
     let tail = dist.cdf(smaller);

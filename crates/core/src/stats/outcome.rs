@@ -28,6 +28,12 @@ pub enum NotComputable {
         /// Position of the first offending value.
         index: usize,
     },
+    /// An input value's magnitude exceeds 1e100 (see `validate::MAX_MAGNITUDE`).
+    #[error("input value at index {index} is too large in magnitude (limit 1e100)")]
+    OutOfRange {
+        /// Position of the first offending value.
+        index: usize,
+    },
     /// Two inputs that must pair up element by element have different lengths.
     #[error("paired inputs differ in length: {left} vs {right}")]
     LengthMismatch {

@@ -27,7 +27,12 @@ pub fn pass_at_k_task(counts: PassCounts, k: u64) -> Stat<f64> {
     if passes > samples {
         return Err(NotComputable::invalid("passes", "must not exceed samples"));
     }
-    check_count(k as usize, samples as usize)?;
+    if samples < k {
+        return Err(NotComputable::NotEnoughData {
+            needed: usize::try_from(k).unwrap_or(usize::MAX),
+            got: usize::try_from(samples).unwrap_or(usize::MAX),
+        });
+    }
     let failures = samples - passes;
     if failures < k {
         return Ok(1.0);

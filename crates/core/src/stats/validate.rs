@@ -8,6 +8,10 @@ pub const DELTA_RESOLUTION: f64 = 1e-9;
 /// `1 / DELTA_RESOLUTION`, exact in binary so `k / DELTA_STEPS_PER_UNIT` is correctly rounded.
 const DELTA_STEPS_PER_UNIT: f64 = 1e9;
 
+/// Largest accepted magnitude of an input value: squares and sums of up to 10⁸ such values stay
+/// finite, so no statistic can overflow into ∞ or NaN.
+pub const MAX_MAGNITUDE: f64 = 1e100;
+
 /// Default two-sided confidence level of every interval.
 pub const DEFAULT_LEVEL: f64 = 0.95;
 
@@ -22,11 +26,13 @@ pub fn paired_deltas(baseline: &[f64], candidate: &[f64]) -> Stat<Vec<f64>> {
     check_same_length(baseline.len(), candidate.len())?;
     check_finite(baseline)?;
     check_finite(candidate)?;
-    Ok(baseline
+    let deltas: Vec<f64> = baseline
         .iter()
         .zip(candidate)
         .map(|(b, c)| round_delta(c - b))
-        .collect())
+        .collect();
+    check_finite(&deltas)?;
+    Ok(deltas)
 }
 
 /// Checks deltas are finite and rounds each with [`round_delta`] (idempotent, so deltas from
@@ -36,12 +42,18 @@ pub fn rounded_deltas(deltas: &[f64]) -> Stat<Vec<f64>> {
     Ok(deltas.iter().map(|&d| round_delta(d)).collect())
 }
 
-/// Fails with [`NotComputable::NonFinite`] at the first NaN or infinite value.
+/// Fails with [`NotComputable::NonFinite`] at the first NaN or infinite value, or with
+/// [`NotComputable::OutOfRange`] at the first value beyond ±[`MAX_MAGNITUDE`].
 pub fn check_finite(values: &[f64]) -> Stat<()> {
-    match values.iter().position(|v| !v.is_finite()) {
-        Some(index) => Err(NotComputable::NonFinite { index }),
-        None => Ok(()),
+    for (index, v) in values.iter().enumerate() {
+        if !v.is_finite() {
+            return Err(NotComputable::NonFinite { index });
+        }
+        if v.abs() > MAX_MAGNITUDE {
+            return Err(NotComputable::OutOfRange { index });
+        }
     }
+    Ok(())
 }
 
 /// Fails with [`NotComputable::LengthMismatch`] unless both lengths agree.
@@ -105,6 +117,10 @@ mod tests {
             Err(NotComputable::NonFinite { index: 1 })
         );
         assert_eq!(paired_deltas(&[0.2, 1.0], &[0.5, 0.0]), Ok(vec![0.3, -1.0]));
+        assert_eq!(
+            paired_deltas(&[0.0, -1e101], &[0.0, 0.0]),
+            Err(NotComputable::OutOfRange { index: 1 })
+        );
     }
 
     #[test]

@@ -195,8 +195,9 @@ impl Units {
     /// B resamples of as many units as there are, drawn with replacement.
     fn resample_sums(&self, resamples: usize, seed: u64) -> Vec<Resample> {
         let count = self.sums.len();
-        if let (Some(compact), Ok(bound)) = (&self.compact, u32::try_from(count)) {
-            return Self::resample_compact(compact, bound, resamples, seed);
+        // Below 2³¹ draws of |step| ≤ 2³¹ the i64 sum cannot overflow.
+        if let (Some(compact), Ok(bound)) = (&self.compact, i32::try_from(count)) {
+            return Self::resample_compact(compact, bound.unsigned_abs(), resamples, seed);
         }
         let mut rng = Xoshiro256::from_seed(seed);
         let bound = count as u64;
@@ -238,11 +239,18 @@ impl Units {
             .collect()
     }
 
-    /// Compares a resample's mean with the estimate exactly (cross-multiplied integer sums).
+    /// Compares a resample's mean with the estimate: exactly (cross-multiplied integer sums)
+    /// while the sums are exact integers in f64, by the rounded means beyond that.
     fn compare_to_estimate(&self, r: Resample) -> std::cmp::Ordering {
-        let left = r.sum as i128 * i128::from(self.total_size);
-        let right = self.total_sum as i128 * i128::from(r.size);
-        left.cmp(&right)
+        // 2⁵³: below it the step sums are exact and the i128 products cannot overflow.
+        const EXACT_LIMIT: f64 = 9_007_199_254_740_992.0;
+        if r.sum.abs() <= EXACT_LIMIT && self.total_sum.abs() <= EXACT_LIMIT {
+            let left = r.sum as i128 * i128::from(self.total_size);
+            let right = self.total_sum as i128 * i128::from(r.size);
+            left.cmp(&right)
+        } else {
+            self.mean_of(r).total_cmp(&self.mean_of(self.estimate()))
+        }
     }
 
     /// Jackknife acceleration `Σe³ / (6 (Σe²)^{3/2})`, leaving out one unit at a time.
@@ -252,9 +260,17 @@ impl Units {
             .map(|u| (self.total_sum - self.sums[u]) / (self.total_size - self.size_of(u)) as f64)
             .collect();
         let centre = leave_one_out.iter().sum::<f64>() / count as f64;
+        // a is scale-free; dividing by the largest |e| keeps e³ from overflowing.
+        let scale = leave_one_out
+            .iter()
+            .map(|theta| (centre - theta).abs())
+            .fold(0.0, f64::max);
+        if scale == 0.0 {
+            return 0.0;
+        }
         let (mut cubes, mut squares) = (0.0, 0.0);
         for theta in &leave_one_out {
-            let e = centre - theta;
+            let e = (centre - theta) / scale;
             squares += e * e;
             cubes += e * e * e;
         }

@@ -132,6 +132,15 @@ mod tests {
     }
 
     #[test]
+    fn seeding_uses_splitmix64() {
+        // SplitMix64 from seed 0 starts e220a8397b1dcdaf, 6e789e6aa1b965f4, 06c45d188009454f.
+        let rng = Xoshiro256::from_seed(0);
+        assert_eq!(rng.state[0], 0xE220_A839_7B1D_CDAF);
+        assert_eq!(rng.state[1], 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(rng.state[2], 0x06C4_5D18_8009_454F);
+    }
+
+    #[test]
     fn same_seed_same_stream() {
         let a: Vec<u64> = {
             let mut r = Xoshiro256::from_seed(42);
