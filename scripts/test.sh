@@ -47,7 +47,9 @@ step "clippy viewer (wasm32, all targets)" \
   cargo clippy --locked -p eval-compare-viewer --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "native tests (core, server, cli)" \
   cargo test --locked --workspace --exclude eval-compare-viewer --exclude eval-compare-e2e
-step "viewer tests (headless Chromium)" \
+# Without debug info each browser-test .wasm is ~4 MB instead of ~100 MB: linking and
+# wasm-bindgen's processing get much faster. Only wasm32 artifacts are affected.
+step "viewer tests (headless Chromium)" env CARGO_PROFILE_DEV_DEBUG=false \
   cargo test --locked -p eval-compare-viewer --target wasm32-unknown-unknown
 step "trunk build --release" trunk build --release --offline
 step "build the server" cargo build --locked -p eval-compare-server
