@@ -55,7 +55,7 @@ pub enum NotComputable {
     #[error("BCa undefined: all bootstrap resamples fall on one side of the estimate")]
     BiasCorrectionUnbounded,
     /// The jackknife acceleration is so large that BCa's adjusted level is undefined
-    /// (`1 − a·(z₀ + z) ≤ 0`), typical of a single outlying delta among identical ones.
+    /// (`1 − a·(z₀ + z) ≤ 0`); for the mean |a| ≤ ⅙ or so, so this needs extreme bias and level.
     #[error("BCa undefined: the jackknife acceleration is too large for this level")]
     AccelerationOutOfRange,
 }

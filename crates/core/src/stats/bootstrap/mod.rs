@@ -394,6 +394,46 @@ mod tests {
     }
 
     #[test]
+    fn clustered_standard_error_tracks_the_cluster_robust_one() {
+        // 40 clusters of 5 tasks sharing a cluster effect.
+        let mut rng = Xoshiro256::from_seed(5);
+        let (mut deltas, mut labels) = (Vec::new(), Vec::new());
+        for cluster in 0..40 {
+            let effect = (rng.below(21) as f64 - 10.0) / 20.0;
+            for _ in 0..5 {
+                deltas.push(effect + (rng.below(5) as f64 - 2.0) / 10.0);
+                labels.push(cluster);
+            }
+        }
+        let settings = BootstrapSettings {
+            resamples: 4000,
+            seed: 1,
+            level: 0.95,
+        };
+        let clustered = clustered_paired_bootstrap(&deltas, &labels, &settings).unwrap();
+        let robust = crate::stats::cluster_robust(&deltas, &labels, 0.95).unwrap();
+        // With equal cluster sizes the bootstrap variance is (C−1)/C times the robust one;
+        // the Monte Carlo error of the SE at B = 4000 is about 1 %.
+        let expected = robust.se * (39.0f64 / 40.0).sqrt();
+        assert!((clustered.standard_error / expected - 1.0).abs() < 0.05);
+        assert_eq!((clustered.clusters, clustered.n), (Some(40), 200));
+        // Ignoring the clusters understates the uncertainty.
+        let naive = paired_bootstrap(&deltas, &settings).unwrap();
+        assert!(naive.standard_error < 0.8 * clustered.standard_error);
+        assert!(clustered.percentile.contains(clustered.estimate));
+    }
+
+    #[test]
+    fn bca_refuses_an_acceleration_beyond_its_domain() {
+        let sorted: Vec<f64> = (0..100).map(f64::from).collect();
+        assert!(bca_interval(&sorted, 0.1, 0.05, 0.95).is_ok());
+        assert_eq!(
+            bca_interval(&sorted, 0.5, 0.5, 0.95),
+            Err(NotComputable::AccelerationOutOfRange)
+        );
+    }
+
+    #[test]
     fn degenerate_inputs() {
         let s = BootstrapSettings::default();
         assert_eq!(
