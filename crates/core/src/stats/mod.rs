@@ -10,10 +10,11 @@
 //! * [`describe`] — mean, sd, SE (ddof 1), Pearson correlation;
 //! * [`paired`] — Δ with SE, t and z intervals, correlation; the paired t-test;
 //! * [`wilcoxon`] — signed-rank test (Pratt / Wilcox zeros, exact or normal);
-//! * [`win_tie_loss`] — win/tie/loss counts and the sign test; [`mcnemar`] — exact and mid-p;
+//! * [`mod@win_tie_loss`] — win/tie/loss counts and the sign test; [`mod@mcnemar`] — exact
+//!   and mid-p;
 //! * [`bootstrap`] — seeded paired bootstrap (tasks or clusters), percentile and BCa;
 //! * [`cluster`] — cluster-robust SE; [`power`] — MDE, tasks needed, K′ projection;
-//! * [`pass_at_k`] — unbiased pass@k; [`multiplicity`] — Holm and Benjamini–Hochberg;
+//! * [`mod@pass_at_k`] — unbiased pass@k; [`multiplicity`] — Holm and Benjamini–Hochberg;
 //! * [`dist`] — normal, Student t and binomial distributions written for this crate.
 
 pub mod bootstrap;

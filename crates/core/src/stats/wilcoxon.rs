@@ -91,7 +91,7 @@ pub struct Wilcoxon {
 
 /// Wilcoxon signed-rank test of H0: deltas symmetric around 0.
 ///
-/// Needs at least one non-zero delta ([`NotComputable::NotEnoughData`] otherwise).
+/// Needs at least one non-zero delta ([`super::NotComputable::NotEnoughData`] otherwise).
 pub fn wilcoxon_signed_rank(
     deltas: &[f64],
     zero_method: ZeroMethod,

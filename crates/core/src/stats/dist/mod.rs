@@ -1,5 +1,6 @@
 //! Probability distributions written for this crate (no external numerics): standard normal,
-//! Student's t and binomial, on top of log-gamma, incomplete beta and erfc in [`special`].
+//! Student's t and binomial, on top of log-gamma, incomplete beta and erfc in the private
+//! `special` module.
 //!
 //! Accuracy target: about 1e-13 relative against scipy over the ranges the statistics use,
 //! including the tails (checked in `tests/stats_reference.rs`).
