@@ -231,20 +231,8 @@ pub fn build_report(
     for (i, (&cand, cand_run)) in candidates.iter().zip(&cand_runs).enumerate() {
         let primary_scores = set.paired(baseline, cand, Analysis::Primary)?;
         let sensitivity_scores = set.paired(baseline, cand, Analysis::Sensitivity)?;
-        let primary = analyse_pair(
-            &primary_scores,
-            Analysis::Primary,
-            base_run,
-            cand_run,
-            settings,
-        );
-        let sensitivity = analyse_pair(
-            &sensitivity_scores,
-            Analysis::Sensitivity,
-            base_run,
-            cand_run,
-            settings,
-        );
+        let primary = analyse_pair(&primary_scores, Analysis::Primary, settings);
+        let sensitivity = analyse_pair(&sensitivity_scores, Analysis::Sensitivity, settings);
         let excluded = Exclusions::count(&primary_scores.left_out, base_run, cand_run);
         results.push(CandidateResult {
             run: i + 1,

@@ -2,11 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Analysis, PairedScores, Run, TaskIdx};
+use crate::model::{Analysis, PairedScores};
 use crate::stats::{
     self, BootstrapResult, BootstrapSettings, ClusterRobust, McNemar, MinimumDetectableEffect,
     NotComputable, PairedEstimate, PassAtK, PassCounts, SampleProjection, SignTest, Stat, TTest,
-    Wilcoxon, WilcoxonMethod, WinTieLoss, ZeroMethod,
+    TaskMoments, Wilcoxon, WilcoxonMethod, WinTieLoss, ZeroMethod,
 };
 
 use super::settings::ReportSettings;
@@ -81,8 +81,6 @@ pub struct PassAtKComparison {
 pub fn analyse_pair(
     scores: &PairedScores,
     analysis: Analysis,
-    base_run: &Run,
-    cand_run: &Run,
     settings: &ReportSettings,
 ) -> PairedAnalysis {
     let deltas: Vec<f64> = scores
@@ -120,7 +118,7 @@ pub fn analyse_pair(
         clustered: clustered(scores, &deltas, &bootstrap_settings, run_bootstrap, level),
         mde: stats::minimum_detectable_effect(&deltas),
         tasks_needed: stats::tasks_needed(&deltas, settings.target_delta),
-        projection: projection(scores, analysis, base_run, cand_run, settings),
+        projection: projection(scores, settings),
         pass_at_k: pass_at_k(scores, settings),
     }
 }
@@ -165,34 +163,26 @@ fn clustered(
     })
 }
 
-/// Projection to K′ samples per task from each task's raw included values.
-fn projection(
-    scores: &PairedScores,
-    analysis: Analysis,
-    base_run: &Run,
-    cand_run: &Run,
-    settings: &ReportSettings,
-) -> Stat<SampleProjection> {
-    let values_of = |run: &Run, task: TaskIdx| -> Vec<f64> {
-        run.trajectories_of_task(task)
-            .filter_map(|trajectory| {
-                let scoring = trajectory.scoring();
-                match analysis {
-                    Analysis::Primary => scoring.primary.value(),
-                    Analysis::Sensitivity => scoring.sensitivity,
-                }
+/// Projection to K′ samples per task from each paired task's mean, count and variance. In the
+/// sensitivity analysis an absent side is a single 0 (k = 0 there).
+fn projection(scores: &PairedScores, settings: &ReportSettings) -> Stat<SampleProjection> {
+    let side = |means: &[f64], ks: &[u32], vars: &[Option<f64>]| -> Vec<TaskMoments> {
+        means
+            .iter()
+            .zip(ks)
+            .zip(vars)
+            .map(|((&mean, &k), &variance)| TaskMoments {
+                mean,
+                samples: u64::from(k.max(1)),
+                variance: variance.filter(|_| k > 1),
             })
             .collect()
     };
-    let mut base = Vec::with_capacity(scores.len());
-    let mut cand = Vec::with_capacity(scores.len());
-    for &task in &scores.task_idx {
-        let (b, c) = (values_of(base_run, task), values_of(cand_run, task));
-        // Sensitivity pairs an absent side as a single 0.
-        base.push(if b.is_empty() { vec![0.0] } else { b });
-        cand.push(if c.is_empty() { vec![0.0] } else { c });
-    }
-    stats::project_samples_per_task(&base, &cand, settings.project_samples_per_task)
+    stats::project_from_moments(
+        &side(&scores.base, &scores.base_k, &scores.base_var),
+        &side(&scores.cand, &scores.cand_k, &scores.cand_var),
+        settings.project_samples_per_task,
+    )
 }
 
 fn pass_at_k(scores: &PairedScores, settings: &ReportSettings) -> Vec<PassAtKComparison> {

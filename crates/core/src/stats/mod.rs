@@ -47,8 +47,8 @@ pub use outcome::{NotComputable, Stat};
 pub use paired::{paired_estimate, paired_t_test, PairedEstimate, TTest};
 pub use pass_at_k::{pass_at_k, pass_at_k_task, PassAtK, PassCounts};
 pub use power::{
-    minimum_detectable_effect, project_samples_per_task, tasks_needed, MinimumDetectableEffect,
-    SampleProjection, MDE_MULTIPLIER,
+    minimum_detectable_effect, project_from_moments, project_samples_per_task, tasks_needed,
+    MinimumDetectableEffect, SampleProjection, TaskMoments, MDE_MULTIPLIER,
 };
 pub use validate::{paired_deltas, round_delta, rounded_deltas, DEFAULT_LEVEL, DELTA_RESOLUTION};
 pub use wilcoxon::{wilcoxon_signed_rank, PValueMethod, Wilcoxon, WilcoxonMethod, ZeroMethod};

@@ -91,6 +91,43 @@ pub fn project_samples_per_task<S: AsRef<[f64]>>(
     candidate: &[S],
     samples_per_task: u64,
 ) -> Stat<SampleProjection> {
+    let moments = |tasks: &[S]| -> Stat<Vec<TaskMoments>> {
+        tasks
+            .iter()
+            .map(|task| {
+                let samples = task.as_ref();
+                check_finite(samples)?;
+                check_count(1, samples.len())?;
+                Ok(TaskMoments {
+                    mean: mean_of_finite(samples),
+                    samples: samples.len() as u64,
+                    variance: (samples.len() > 1).then(|| variance_of_finite(samples)),
+                })
+            })
+            .collect()
+    };
+    check_same_length(baseline.len(), candidate.len())?;
+    project_from_moments(&moments(baseline)?, &moments(candidate)?, samples_per_task)
+}
+
+/// One task's samples summarised: what the K′ projection needs.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TaskMoments {
+    /// Mean of the task's samples.
+    pub mean: f64,
+    /// Number of samples K_i (≥ 1).
+    pub samples: u64,
+    /// Within-task variance (ddof 1); `None` for a single sample.
+    pub variance: Option<f64>,
+}
+
+/// [`project_samples_per_task`] from per-task moments instead of raw samples (same task order
+/// on both sides), for callers that already hold each task's mean, count and variance.
+pub fn project_from_moments(
+    baseline: &[TaskMoments],
+    candidate: &[TaskMoments],
+    samples_per_task: u64,
+) -> Stat<SampleProjection> {
     if samples_per_task == 0 {
         return Err(NotComputable::invalid(
             "samples_per_task",
@@ -102,11 +139,10 @@ pub fn project_samples_per_task<S: AsRef<[f64]>>(
     check_count(2, n)?;
     let base = side_moments(baseline)?;
     let cand = side_moments(candidate)?;
-    let deltas: Vec<f64> = base
-        .means
+    let deltas: Vec<f64> = baseline
         .iter()
-        .zip(&cand.means)
-        .map(|(b, c)| round_delta(c - b))
+        .zip(candidate)
+        .map(|(b, c)| round_delta(c.mean - b.mean))
         .collect();
     let delta_variance = variance_of_finite(&deltas);
     let between_variance = (delta_variance - base.within_share - cand.within_share).max(0.0);
@@ -130,9 +166,8 @@ pub fn project_samples_per_task<S: AsRef<[f64]>>(
     })
 }
 
-/// Per-task means and within-task variance summaries of one run.
+/// Within-task variance summaries of one run.
 struct SideMoments {
-    means: Vec<f64>,
     /// mean_i(s²_i / K_i).
     within_share: f64,
     /// mean_i(s²_i).
@@ -140,21 +175,20 @@ struct SideMoments {
     single_sample_tasks: usize,
 }
 
-fn side_moments<S: AsRef<[f64]>>(tasks: &[S]) -> Stat<SideMoments> {
-    let mut means = Vec::with_capacity(tasks.len());
+fn side_moments(tasks: &[TaskMoments]) -> Stat<SideMoments> {
     let (mut within_sum, mut variance_sum) = (0.0, 0.0);
     let mut single_sample_tasks = 0;
-    for task in tasks {
-        let samples = task.as_ref();
-        check_finite(samples)?;
-        check_count(1, samples.len())?;
-        means.push(mean_of_finite(samples));
-        if samples.len() == 1 {
-            single_sample_tasks += 1;
-        } else {
-            let variance = variance_of_finite(samples);
-            within_sum += variance / samples.len() as f64;
-            variance_sum += variance;
+    for (index, task) in tasks.iter().enumerate() {
+        check_count(1, task.samples as usize)?;
+        if !task.mean.is_finite() || task.variance.is_some_and(|v| !v.is_finite()) {
+            return Err(NotComputable::NonFinite { index });
+        }
+        match task.variance {
+            Some(variance) if task.samples > 1 => {
+                within_sum += variance / task.samples as f64;
+                variance_sum += variance;
+            }
+            _ => single_sample_tasks += 1,
         }
     }
     if single_sample_tasks == tasks.len() {
@@ -162,7 +196,6 @@ fn side_moments<S: AsRef<[f64]>>(tasks: &[S]) -> Stat<SideMoments> {
     }
     let n = tasks.len() as f64;
     Ok(SideMoments {
-        means,
         within_share: within_sum / n,
         mean_variance: variance_sum / n,
         single_sample_tasks,
@@ -214,6 +247,41 @@ mod tests {
             Err(NotComputable::ZeroVariance)
         );
         assert!(tasks_needed(&d, 0.0).is_err());
+    }
+
+    #[test]
+    fn projection_from_moments_equals_projection_from_samples() {
+        let base: Vec<Vec<f64>> = vec![
+            vec![0.0, 1.0, 1.0],
+            vec![0.5],
+            vec![0.2, 0.4],
+            vec![1.0, 1.0],
+        ];
+        let cand: Vec<Vec<f64>> = vec![
+            vec![1.0, 1.0, 0.0],
+            vec![0.9, 0.1],
+            vec![0.6],
+            vec![0.0, 1.0],
+        ];
+        let moments = |tasks: &[Vec<f64>]| -> Vec<TaskMoments> {
+            tasks
+                .iter()
+                .map(|t| TaskMoments {
+                    mean: mean_of_finite(t),
+                    samples: t.len() as u64,
+                    variance: (t.len() > 1).then(|| variance_of_finite(t)),
+                })
+                .collect()
+        };
+        let from_samples = project_samples_per_task(&base, &cand, 8).unwrap();
+        let from_moments = project_from_moments(&moments(&base), &moments(&cand), 8).unwrap();
+        assert_eq!(from_samples, from_moments);
+        let nan = [TaskMoments {
+            mean: f64::NAN,
+            samples: 1,
+            variance: None,
+        }; 2];
+        assert!(project_from_moments(&nan, &nan, 8).is_err());
     }
 
     #[test]
