@@ -21,12 +21,16 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(out, "# Eval comparison\n");
     let _ = writeln!(
         out,
-        "Source: {}. Intervals at {}%, bootstrap B = {} with seed {}; headline analysis: {:?}.\n",
+        "Source: {}. Intervals at {}%, target Δ {} points, bootstrap B = {} with seed {}; headline analysis: {}.\n",
         report.sources.join(", "),
         (s.level * 100.0).round(),
+        format_points(s.target_delta),
         s.resamples,
         s.seed,
-        s.headline
+        match s.headline {
+            crate::model::Analysis::Primary => "primary (paired tasks, included samples)",
+            crate::model::Analysis::Sensitivity => "sensitivity (failed and absent counted as 0)",
+        }
     );
     headlines(&mut out, report);
     runs(&mut out, report);
@@ -239,7 +243,7 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
             Box::new(|a| stat(&a.mde, |m| format_points(m.mde))),
         ),
         (
-            "tasks needed for target Δ",
+            "tasks needed for the target Δ",
             Box::new(|a| stat(&a.tasks_needed, |n| n.to_string())),
         ),
         (
