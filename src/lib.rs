@@ -4,6 +4,7 @@
 //! the start page shows; `pages` and `components` render it; `app` holds the router.
 
 pub mod app;
+pub mod charts;
 pub mod components;
 pub mod failure;
 pub mod format;

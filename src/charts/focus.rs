@@ -1,0 +1,64 @@
+//! The focused candidate of a report and its paired tasks, as the per-task charts read them.
+
+use eval_compare_core::report::{CandidateResult, Report, RunSummary};
+
+use super::common::NoChart;
+
+/// The candidate a chart is about, with the runs it is compared against.
+#[derive(Debug, Clone, Copy)]
+pub struct Focused<'a> {
+    /// The whole report.
+    pub report: &'a Report,
+    /// Index into [`Report::candidates`] and into each [`TaskRow::deltas`](eval_compare_core::report::TaskRow::deltas).
+    pub index: usize,
+    /// The candidate's result.
+    pub candidate: &'a CandidateResult,
+    /// The candidate's run.
+    pub run: &'a RunSummary,
+    /// The baseline's run.
+    pub baseline: &'a RunSummary,
+}
+
+/// One task scored by both the baseline and the focused candidate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairedTask {
+    /// Baseline task mean.
+    pub baseline: f64,
+    /// Candidate task mean.
+    pub candidate: f64,
+    /// Candidate − baseline, as the report rounded it.
+    pub delta: f64,
+}
+
+impl<'a> Focused<'a> {
+    /// The candidate at `focus`, or [`NoChart::NoCandidate`] when there is none.
+    pub fn of(report: &'a Report, focus: usize) -> Result<Self, NoChart> {
+        let candidate = report.candidates.get(focus).ok_or(NoChart::NoCandidate)?;
+        let run = report.run_of(candidate).ok_or(NoChart::NoCandidate)?;
+        let baseline = report.baseline().ok_or(NoChart::NoCandidate)?;
+        Ok(Focused {
+            report,
+            index: focus,
+            candidate,
+            run,
+            baseline,
+        })
+    }
+
+    /// The tasks both runs scored (the primary analysis' pairs), in task order; rows with a
+    /// value that is not finite are left out.
+    pub fn paired(&self) -> impl Iterator<Item = PairedTask> + '_ {
+        let column = self.candidate.run;
+        self.report.tasks.iter().filter_map(move |row| {
+            let baseline = row.cells.first()?.mean?;
+            let candidate = row.cells.get(column)?.mean?;
+            let delta = (*row.deltas.get(self.index)?)?;
+            let finite = baseline.is_finite() && candidate.is_finite() && delta.is_finite();
+            finite.then_some(PairedTask {
+                baseline,
+                candidate,
+                delta,
+            })
+        })
+    }
+}
