@@ -6,10 +6,13 @@
 pub mod app;
 pub mod charts;
 pub mod components;
+pub mod export;
 pub mod failure;
 pub mod format;
 pub mod load;
 pub mod overview;
 pub mod pages;
 pub mod source;
+pub mod table;
+pub mod task_panel;
 pub mod transport;

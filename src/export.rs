@@ -1,0 +1,185 @@
+//! Downloads of the comparison: the per-task table as CSV (core [`to_csv`]) and the whole report
+//! as JSON ([`Report::to_json`], the same text as `eval-compare report --format json` for the
+//! same runs and settings).
+//!
+//! Both files are made from the [`Report`] alone, which holds no credentials: nothing of the API
+//! key or the client configuration can end up in them.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use eval_compare_core::report::{to_csv, Report};
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// How long a download's object URL stays valid after the click that starts it.
+const REVOKE_AFTER: Duration = Duration::from_secs(60);
+
+/// Longest run id kept in a file name.
+const MAX_NAME_PART: usize = 48;
+
+/// A file to download.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportFile {
+    /// Suggested file name.
+    pub name: String,
+    /// MIME type of the contents.
+    pub mime: &'static str,
+    /// The contents.
+    pub contents: String,
+}
+
+/// The per-task table as CSV.
+pub fn csv_file(report: &Report) -> ExportFile {
+    ExportFile {
+        name: format!("{}.csv", file_stem(report)),
+        mime: "text/csv;charset=utf-8",
+        contents: to_csv(report),
+    }
+}
+
+/// The whole report as JSON, byte for byte what `eval-compare report --format json` prints for
+/// the same runs and settings (the CLI ends its output with a newline).
+pub fn json_file(report: &Report) -> ExportFile {
+    let mut contents = report.to_json();
+    if !contents.ends_with('\n') {
+        contents.push('\n');
+    }
+    ExportFile {
+        name: format!("{}.json", file_stem(report)),
+        mime: "application/json",
+        contents,
+    }
+}
+
+/// `eval-compare-<baseline>-vs-<candidate>` for one candidate,
+/// `eval-compare-<baseline>-vs-<n>-candidates` for several; run ids reduced to safe characters.
+pub fn file_stem(report: &Report) -> String {
+    let baseline = report
+        .baseline()
+        .map_or_else(|| "baseline".to_owned(), |run| name_part(&run.id));
+    let candidates: Vec<&str> = report
+        .runs
+        .iter()
+        .skip(1)
+        .map(|run| run.id.as_str())
+        .collect();
+    match candidates.as_slice() {
+        [] => format!("eval-compare-{baseline}"),
+        [one] => format!("eval-compare-{baseline}-vs-{}", name_part(one)),
+        many => format!("eval-compare-{baseline}-vs-{}-candidates", many.len()),
+    }
+}
+
+/// An id as part of a file name: ASCII letters, digits, `.`, `-` and `_`; anything else `_`.
+fn name_part(id: &str) -> String {
+    let part: String = id
+        .chars()
+        .take(MAX_NAME_PART)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let part = part.trim_matches('.');
+    if part.is_empty() {
+        "run".to_owned()
+    } else {
+        part.to_owned()
+    }
+}
+
+/// Starts a download of `file` through a Blob and a temporary link.
+pub fn download(file: &ExportFile) -> Result<(), String> {
+    let failed = |what: &str, error: JsValue| {
+        let detail = error
+            .dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .unwrap_or_default();
+        format!("{what} {detail}").trim().to_owned()
+    };
+    let document = web_sys::window()
+        .and_then(|window| window.document())
+        .ok_or_else(|| "the page has no document".to_owned())?;
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(file.mime);
+    let parts = js_sys::Array::of1(&JsValue::from_str(&file.contents));
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| failed("the file could not be made:", e))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|e| failed("the file could not be made:", e))?;
+    let link = document
+        .create_element("a")
+        .map_err(|e| failed("the download link could not be made:", e))?
+        .dyn_into::<web_sys::HtmlAnchorElement>()
+        .map_err(|_| "the download link could not be made".to_owned())?;
+    link.set_href(&url);
+    link.set_download(&file.name);
+    link.set_hidden(true);
+    let body = document
+        .body()
+        .ok_or_else(|| "the page has no body".to_owned())?;
+    body.append_child(&link)
+        .map_err(|e| failed("the download link could not be added:", e))?;
+    link.click();
+    link.remove();
+    // The browser reads the Blob asynchronously; release it once the download has started.
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        REVOKE_AFTER,
+    );
+    Ok(())
+}
+
+/// "Download CSV" and "Download report JSON" buttons.
+#[component]
+pub fn ExportButtons(
+    /// The report to export.
+    report: Signal<Arc<Report>>,
+) -> impl IntoView {
+    let error = RwSignal::new(None::<String>);
+    let start = move |make: fn(&Report) -> ExportFile| {
+        let file = report.with_untracked(|report| make(report));
+        error.set(download(&file).err());
+    };
+    view! {
+        <div class="export-buttons" role="group" aria-label="Export">
+            <button
+                type="button"
+                class="button button-quiet"
+                title=move || report.with(|r| format!("The per-task table as {}", csv_file_name(r)))
+                on:click=move |_| start(csv_file)
+            >
+                "Download CSV"
+            </button>
+            <button
+                type="button"
+                class="button button-quiet"
+                title="The whole report, as `eval-compare report --format json` writes it"
+                on:click=move |_| start(json_file)
+            >
+                "Download report JSON"
+            </button>
+            {move || {
+                error
+                    .get()
+                    .map(|message| {
+                        view! {
+                            <span class="export-error" role="alert">
+                                "The download could not start: "{message}
+                            </span>
+                        }
+                    })
+            }}
+        </div>
+    }
+}
+
+fn csv_file_name(report: &Report) -> String {
+    format!("{}.csv", file_stem(report))
+}

@@ -1,0 +1,61 @@
+//! Cells of the per-task table: a run's mean with its sample counts and badges, and a delta.
+
+use eval_compare_core::report::TaskCell;
+use leptos::prelude::*;
+
+use super::badges::OutcomeBadges;
+use crate::format;
+
+/// A delta with its sign and three decimals (`+0.250`, `−0.125`, `0.000`), or `unpaired`.
+pub fn delta_text(delta: Option<f64>) -> String {
+    match delta {
+        Some(value) if value > 0.0 => format!("+{value:.3}"),
+        Some(value) if value < 0.0 => format!("\u{2212}{:.3}", value.abs()),
+        Some(_) => "0.000".to_owned(),
+        None => "unpaired".to_owned(),
+    }
+}
+
+/// CSS class of a delta cell: colored by sign, muted when unpaired.
+pub fn delta_class(delta: Option<f64>) -> &'static str {
+    match delta {
+        Some(value) if value > 0.0 => "delta delta-up",
+        Some(value) if value < 0.0 => "delta delta-down",
+        Some(_) => "delta delta-zero",
+        None => "delta delta-unpaired",
+    }
+}
+
+/// `included/total`, e.g. `2/3`, with what it means for the tooltip.
+pub fn samples_text(cell: &TaskCell) -> (String, String) {
+    (
+        format!("{}/{}", cell.included, cell.samples),
+        format!(
+            "{} of {} trajectories included in the mean",
+            cell.included, cell.samples
+        ),
+    )
+}
+
+/// One run on one task: the mean of its included samples, `included/total` and the outcome
+/// badges. A run that never attempted the task says so.
+#[component]
+pub fn RunCellView(
+    /// The run's cell on the task, from the report.
+    cell: TaskCell,
+) -> impl IntoView {
+    if cell.samples == 0 {
+        return view! { <span class="muted">"not run"</span> }.into_any();
+    }
+    let (samples, samples_title) = samples_text(&cell);
+    view! {
+        <span class="cell-line">
+            <span class="cell-mean">{format::reward_mean(cell.mean)}</span>
+            <span class="cell-samples" title=samples_title>{samples}</span>
+        </span>
+        <span class="cell-badges">
+            <OutcomeBadges cell/>
+        </span>
+    }
+    .into_any()
+}
