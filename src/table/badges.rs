@@ -9,7 +9,7 @@ use leptos::prelude::*;
 pub struct Badge {
     /// Short text, e.g. `2 failed`.
     pub text: String,
-    /// CSS modifier: `badge-bad`, `badge-warn` or `badge-neutral`.
+    /// CSS modifier: `pill-bad`, `pill-warn` or `pill-neutral`.
     pub tone: &'static str,
     /// What the badge means, for the `title` attribute.
     pub title: String,
@@ -23,43 +23,43 @@ pub fn cell_badges(cell: &TaskCell) -> Vec<Badge> {
         (
             classes.failed,
             "failed",
-            "badge-bad",
+            "pill-bad",
             "execution failure: left out of the primary analysis",
         ),
         (
             classes.unfinished,
             "unfinished",
-            "badge-warn",
+            "pill-warn",
             "not ended yet: left out of the primary analysis",
         ),
         (
             classes.cut_off,
             "cut-off",
-            "badge-warn",
+            "pill-warn",
             "stopped by a token, context or turn limit",
         ),
         (
             classes.model_ending,
             "model ending",
-            "badge-neutral",
+            "pill-neutral",
             "timed out or did not submit",
         ),
         (
             classes.ungraded,
             "ungraded",
-            "badge-neutral",
+            "pill-neutral",
             "finished without a reward: left out of the primary analysis",
         ),
         (
             classes.cancelled,
             "cancelled",
-            "badge-neutral",
+            "pill-neutral",
             "cancelled: left out of the primary analysis",
         ),
         (
             classes.other,
             "other",
-            "badge-neutral",
+            "pill-neutral",
             "another or unknown ending, kept by name on the trajectory",
         ),
     ];
@@ -76,7 +76,7 @@ pub fn cell_badges(cell: &TaskCell) -> Vec<Badge> {
         let count = cell.zero_by_platform_rule;
         badges.push(Badge {
             text: format!("{count} 0 by rule"),
-            tone: "badge-warn",
+            tone: "pill-warn",
             title: format!(
                 "{count} cut-off {} without a reward, scored 0 by the platform rule",
                 trajectories(count)
@@ -87,7 +87,7 @@ pub fn cell_badges(cell: &TaskCell) -> Vec<Badge> {
         let count = cell.invalid_rewards;
         badges.push(Badge {
             text: format!("{count} invalid"),
-            tone: "badge-bad",
+            tone: "pill-bad",
             title: format!(
                 "{count} {} with a reward that is NaN, infinite or outside [0, 1]: excluded",
                 rewards(count)
@@ -123,7 +123,7 @@ pub fn OutcomeBadges(
         .into_iter()
         .map(|badge| {
             view! {
-                <span class=format!("badge {}", badge.tone) title=badge.title>
+                <span class=format!("pill {}", badge.tone) title=badge.title>
                     {badge.text}
                 </span>
             }

@@ -508,7 +508,7 @@ fn TrajectoryRows(
         <tr class="trajectory-row" data-trajectory-id=id.clone()>
             <td class="trajectory-id">{id.clone()}{flags}</td>
             <td>
-                <span class=format!("outcome outcome-{}", class_slug(line.class))>{line.class.label()}</span>
+                <span class=format!("traj-class traj-class-{}", class_slug(line.class))>{line.class.label()}</span>
             </td>
             <td class="num trajectory-reward">
                 <span class="reward-value">{line.reward.clone()}</span>
@@ -578,7 +578,7 @@ pub fn ComponentsView(
         .map(|component| {
             let weight = match component.weight {
                 Some(0.0) => view! {
-                    "0 "<span class="badge badge-neutral">"informative only"</span>
+                    "0 "<span class="pill pill-neutral">"informative only"</span>
                 }
                 .into_any(),
                 Some(weight) => number(weight).into_any(),
