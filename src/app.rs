@@ -1,31 +1,51 @@
-//! The app shell: header and routes.
+//! The app shell: contexts, header and routes.
+//!
+//! Routes: `/` the run picker. The query of every route is the view state (see
+//! [`crate::state::url`]).
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::path;
 
+use crate::components::source_panel::{SourceButton, SourcePanel};
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::runs::RunsPage;
-use crate::source::ApiSource;
+use crate::state::source::SourceSettings;
+use crate::state::url::UrlState;
 
-/// The whole viewer: a header and the page chosen by the URL path, reading the API on the
-/// page's own origin.
+/// The whole viewer: the source settings (API address and key), the router, a header and the
+/// page chosen by the URL path.
 #[component]
 pub fn App() -> impl IntoView {
-    provide_context(ApiSource::page_origin());
+    provide_context(SourceSettings::from_storage());
     view! {
         <Router>
-            <header class="app-header">
-                <h1 class="app-title">
-                    <A href="/">"Eval Compare"</A>
-                </h1>
-                <span class="app-tagline">"Did this checkpoint beat the baseline, where, and how surely?"</span>
-            </header>
-            <main class="app-main">
-                <Routes fallback=NotFoundPage>
-                    <Route path=path!("/") view=RunsPage/>
-                </Routes>
-            </main>
+            <Shell/>
         </Router>
+    }
+}
+
+/// Everything inside the router: the URL state in context, the header, the settings panel and
+/// the routes.
+#[component]
+fn Shell() -> impl IntoView {
+    provide_context(UrlState::from_router());
+    view! {
+        <header class="app-header">
+            <h1 class="app-title">
+                <A href="/">"Eval Compare"</A>
+            </h1>
+            <span class="app-tagline">"Did this checkpoint beat the baseline, where, and how surely?"</span>
+            <nav class="app-nav" aria-label="Sources">
+                <A href="/">"Runs"</A>
+                <SourceButton/>
+            </nav>
+        </header>
+        <SourcePanel/>
+        <main class="app-main">
+            <Routes fallback=NotFoundPage>
+                <Route path=path!("/") view=RunsPage/>
+            </Routes>
+        </main>
     }
 }

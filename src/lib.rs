@@ -12,7 +12,7 @@ pub mod format;
 pub mod load;
 pub mod overview;
 pub mod pages;
-pub mod source;
+pub mod state;
 pub mod table;
 pub mod task_panel;
 pub mod transport;

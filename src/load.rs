@@ -75,3 +75,17 @@ where
     start.run(());
     (state, start)
 }
+
+/// Runs `future` until it ends or the calling component is cleaned up, whichever comes first.
+///
+/// For background work owned by a view, such as polling the progress of running evaluations.
+pub fn spawn_scoped(future: impl Future<Output = ()> + 'static) {
+    let (handle, registration) = AbortHandle::new_pair();
+    let in_flight = InFlight::default();
+    in_flight.replace(Some(handle));
+    on_cleanup(move || in_flight.replace(None));
+    spawn_local(async move {
+        // An aborted future simply stops; there is nothing to report.
+        let _ = Abortable::new(future, registration).await;
+    });
+}

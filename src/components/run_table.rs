@@ -1,6 +1,8 @@
-//! The table of a benchmark's evaluation runs.
+//! The table of a benchmark's evaluation runs, optionally with the picker's selection controls.
 
-use eval_compare_core::api::EvalRunStatus;
+use std::collections::HashMap;
+
+use eval_compare_core::api::{EvalProgress, EvalRun, EvalRunStatus};
 use leptos::prelude::*;
 
 use crate::components::run_progress::RunProgress;
@@ -8,16 +10,41 @@ use crate::components::status_badge::StatusBadge;
 use crate::format;
 use crate::overview::RunRow;
 
+/// The picker's choice among the table's runs: one baseline and any number of candidates.
+#[derive(Debug, Clone, Copy)]
+pub struct RunSelection {
+    /// The baseline's run id.
+    pub baseline: Signal<Option<String>>,
+    /// The candidates' run ids.
+    pub candidates: Signal<Vec<String>>,
+    /// Called with a run id when the user makes it the baseline.
+    pub on_baseline: Callback<String>,
+    /// Called with a run id and whether it is now a candidate.
+    pub on_candidate: Callback<(String, bool)>,
+}
+
 /// One row per run: name and id, what was evaluated, status, reward mean, samples, creation time.
+///
+/// With `selection`, two leading columns let the user mark the baseline (radio) and the
+/// candidates (checkboxes). With `live`, a running run's progress follows the latest answer of
+/// the progress endpoint instead of the one in its row.
 #[component]
 pub fn RunTable(
     /// The runs, in the order to show them.
     rows: Vec<RunRow>,
+    /// The picker's selection controls, when the table is used to choose runs.
+    #[prop(optional)]
+    selection: Option<RunSelection>,
+    /// Latest progress of running runs, by run id.
+    #[prop(optional, into)]
+    live: Option<Signal<HashMap<String, EvalProgress>>>,
 ) -> impl IntoView {
+    let selectable = selection.is_some();
     view! {
         <div class="table-scroll">
-            <table class="runs-table">
+            <table class="runs-table" class:selectable=selectable>
                 <colgroup>
+                    {selectable.then(|| view! { <col class="col-pick"/><col class="col-pick"/> })}
                     <col class="col-run"/>
                     <col class="col-evaluated"/>
                     <col class="col-status"/>
@@ -27,6 +54,13 @@ pub fn RunTable(
                 </colgroup>
                 <thead>
                     <tr>
+                        {selectable
+                            .then(|| {
+                                view! {
+                                    <th scope="col" class="pick">"Baseline"</th>
+                                    <th scope="col" class="pick">"Compare"</th>
+                                }
+                            })}
                         <th scope="col">"Run"</th>
                         <th scope="col">"Model / checkpoint"</th>
                         <th scope="col">"Status"</th>
@@ -35,7 +69,12 @@ pub fn RunTable(
                         <th scope="col">"Created"</th>
                     </tr>
                 </thead>
-                <tbody>{rows.into_iter().map(|row| view! { <RunTableRow row/> }).collect_view()}</tbody>
+                <tbody>
+                    {rows
+                        .into_iter()
+                        .map(|row| view! { <RunTableRow row selection live/> })
+                        .collect_view()}
+                </tbody>
             </table>
         </div>
     }
@@ -43,17 +82,48 @@ pub fn RunTable(
 
 /// One evaluation run as a table row.
 #[component]
-fn RunTableRow(row: RunRow) -> impl IntoView {
+fn RunTableRow(
+    row: RunRow,
+    selection: Option<RunSelection>,
+    live: Option<Signal<HashMap<String, EvalProgress>>>,
+) -> impl IntoView {
     let RunRow { run, progress } = row;
-    let running = run.status == Some(EvalRunStatus::Running);
-    let progress = progress
-        .filter(|_| running)
-        .map(|progress| view! { <RunProgress terminal=progress.terminal_rollouts total=progress.total_rollouts/> });
+    let run_id = run.eval_run_id.clone();
+    let name = format::run_name(&run).to_owned();
+    let pick_cells = selection.map(|selection| pick_cells(selection, &run_id, &name));
+    let status = {
+        let live_id = run_id.clone();
+        let recorded = run.status.clone();
+        move || {
+            let latest = live.and_then(|live| live.with(|latest| latest.get(&live_id).cloned()));
+            let progress = latest.or_else(|| progress.clone());
+            let status = progress
+                .as_ref()
+                .and_then(|progress| progress.status.clone())
+                .or_else(|| recorded.clone());
+            let bar = progress
+                .filter(|_| status == Some(EvalRunStatus::Running))
+                .map(|progress| {
+                    view! {
+                        <RunProgress
+                            terminal=progress.terminal_rollouts
+                            total=progress.total_rollouts
+                        />
+                    }
+                });
+            view! {
+                <StatusBadge status/>
+                {bar}
+            }
+        }
+    };
+    let row_id = run_id.clone();
     view! {
-        <tr data-run-id=run.eval_run_id.clone()>
+        <tr data-run-id=row_id>
+            {pick_cells}
             <td>
-                <span class="run-name">{format::run_name(&run).to_owned()}</span>
-                <span class="run-id">{run.eval_run_id.clone()}</span>
+                <span class="run-name">{name}</span>
+                <span class="run-id">{run_id}</span>
             </td>
             <td>
                 {format::evaluated_model(&run)}
@@ -62,16 +132,76 @@ fn RunTableRow(row: RunRow) -> impl IntoView {
                     .clone()
                     .map(|id| view! { <span class="run-detail">"training run "{id}</span> })}
             </td>
-            <td>
-                <StatusBadge status=run.status.clone()/>
-                {progress}
-            </td>
+            <td>{status}</td>
             <td class="num">{format::reward_mean(run.reward_mean)}</td>
             <td class="num">
                 {format::rollouts(&run)}
-                {format::task_count(&run).map(|tasks| view! { <span class="run-detail">{tasks}</span> })}
+                {samples_detail(&run).map(|detail| view! { <span class="run-detail">{detail}</span> })}
             </td>
             <td class="muted nowrap">{format::timestamp(&run.created_at)}</td>
         </tr>
+    }
+}
+
+/// The task count and samples per task under the planned rollouts, e.g. `403 tasks · 4 per task`.
+fn samples_detail(run: &EvalRun) -> Option<String> {
+    let per_task = run
+        .options
+        .evaluation_samples_per_task
+        .map(|samples| format!("{samples} per task"));
+    match (format::task_count(run), per_task) {
+        (Some(tasks), Some(per_task)) => Some(format!("{tasks} · {per_task}")),
+        (tasks, per_task) => tasks.or(per_task),
+    }
+}
+
+/// The baseline radio and the candidate checkbox of one run.
+fn pick_cells(selection: RunSelection, run_id: &str, name: &str) -> impl IntoView {
+    let is_baseline = {
+        let run_id = run_id.to_owned();
+        move || {
+            selection
+                .baseline
+                .with(|base| base.as_deref() == Some(run_id.as_str()))
+        }
+    };
+    let is_candidate = {
+        let run_id = run_id.to_owned();
+        move || {
+            selection
+                .candidates
+                .with(|cands| cands.iter().any(|id| id == &run_id))
+        }
+    };
+    let choose_baseline = {
+        let run_id = run_id.to_owned();
+        move |_| selection.on_baseline.run(run_id.clone())
+    };
+    let toggle_candidate = {
+        let run_id = run_id.to_owned();
+        move |event| {
+            selection
+                .on_candidate
+                .run((run_id.clone(), event_target_checked(&event)))
+        }
+    };
+    view! {
+        <td class="pick">
+            <input
+                type="radio"
+                name="baseline"
+                aria-label=format!("Use {name} as the baseline")
+                prop:checked=is_baseline
+                on:change=choose_baseline
+            />
+        </td>
+        <td class="pick">
+            <input
+                type="checkbox"
+                aria-label=format!("Compare {name} with the baseline")
+                prop:checked=is_candidate
+                on:change=toggle_candidate
+            />
+        </td>
     }
 }

@@ -1,4 +1,4 @@
-//! Routed pages.
+//! Routed pages: the run picker (`/`) and "not found".
 
 pub mod not_found;
 pub mod runs;

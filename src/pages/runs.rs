@@ -1,33 +1,52 @@
-//! The start page: every agent's benchmark versions and their evaluation runs.
+//! The start page, the run picker: an agent, one of its benchmark versions, and in that
+//! version's run table one baseline and the candidates to compare with it; "Compare" opens the
+//! report (a new history entry). The choice lives in the URL query (replaced as it changes), so
+//! Back from a report returns to the same selection.
 
-use eval_compare_core::client::{ApiError, ClientConfig, TrajectoryClient};
+use eval_compare_core::client::{ApiError, ApiKey, ClientConfig, TrajectoryClient};
 use leptos::prelude::*;
 
-use crate::components::benchmark_section::BenchmarkSection;
-use crate::components::error_panel::ErrorPanel;
+use crate::components::api_error::ApiErrorPanel;
 use crate::components::loading::Loading;
+use crate::components::run_chooser::{chooser_view, RunChooser};
 use crate::failure::explain;
+use crate::format;
 use crate::load::{use_load, LoadState};
-use crate::overview::{load_overview, AgentRuns, Overview};
-use crate::source::ApiSource;
+use crate::overview::{default_benchmark, load_overview, AgentRuns, BenchmarkRuns, Overview};
+use crate::state::source::use_source_settings;
+use crate::state::url::{use_url_state, COMPARE_PATH};
 use crate::transport::FetchTransport;
 
-/// The run list, read from the [`ApiSource`] in context (the page's origin when none).
+/// The picker, reading the API and key of the source settings in context.
 #[component]
 pub fn RunsPage() -> impl IntoView {
-    let source = use_context::<ApiSource>().unwrap_or_else(ApiSource::page_origin);
-    view! { <RunsView base_url=source.base_url/> }
+    let source = use_source_settings();
+    // A new address or key reads everything again.
+    move || {
+        let base_url = source.base_url();
+        let api_key = source.api_key();
+        view! { <RunsView base_url api_key/> }
+    }
 }
 
-/// The run list read from `base_url`, with loading and error states and a Retry button.
+/// The picker over the API at `base_url`, with loading and error states and a Retry button.
 #[component]
 pub fn RunsView(
     /// Base URL of the API.
     #[prop(into)]
     base_url: String,
+    /// The key to send, if any.
+    #[prop(optional_no_strip)]
+    api_key: Option<ApiKey>,
 ) -> impl IntoView {
     let body = match ClientConfig::new(&base_url) {
-        Ok(config) => view! { <OverviewLoader config base_url/> }.into_any(),
+        Ok(config) => {
+            let config = match api_key {
+                Some(key) => config.with_api_key(key),
+                None => config,
+            };
+            view! { <OverviewLoader config base_url/> }.into_any()
+        }
         Err(error) => {
             let explanation = explain(&error, &base_url);
             view! {
@@ -40,73 +59,222 @@ pub fn RunsView(
         }
     };
     view! {
-        <h2 class="page-heading">"Evaluation runs"</h2>
+        <h2 class="page-heading">"Compare evaluation runs"</h2>
         <p class="page-intro">
-            "Every benchmark version of each agent, with its evaluation runs: the base-model "
-            "baselines and the checkpoints of training runs."
+            "Choose an agent and a benchmark version, mark the baseline and the runs to compare "
+            "with it, then Compare."
         </p>
         {body}
     }
 }
 
-/// Loads the overview and shows it, a spinner, or the failure with Retry.
+/// Loads the overview and shows the picker, a spinner, or the failure with Retry.
 #[component]
 fn OverviewLoader(config: ClientConfig, base_url: String) -> impl IntoView {
+    let load_config = config.clone();
     let (state, retry) = use_load(move || {
-        let client = TrajectoryClient::new(config.clone(), FetchTransport::default());
+        let client = TrajectoryClient::new(load_config.clone(), FetchTransport::default());
         async move { load_overview(&client).await }
     });
     move || match state.get() {
         LoadState::Loading => view! { <Loading label="Loading evaluation runs…"/> }.into_any(),
-        LoadState::Failed(error) => failure_view(&error, &base_url, retry).into_any(),
-        LoadState::Loaded(overview) => overview_view(overview).into_any(),
+        LoadState::Failed(error) => failure_view(error, base_url.clone(), retry).into_any(),
+        LoadState::Loaded(overview) => {
+            view! { <Picker overview config=config.clone()/> }.into_any()
+        }
     }
 }
 
-fn failure_view(error: &ApiError, base_url: &str, retry: Callback<()>) -> impl IntoView {
-    let explanation = explain(error, base_url);
-    view! {
-        <ErrorPanel
-            title=explanation.title
-            message=explanation.message
-            hint=explanation.hint
-            on_retry=retry
-        />
-    }
+fn failure_view(error: ApiError, base_url: String, retry: Callback<()>) -> impl IntoView {
+    view! { <ApiErrorPanel error base_url on_retry=retry/> }
 }
 
-fn overview_view(overview: Overview) -> impl IntoView {
+/// The agent and version choosers, the chosen version's runs with selection controls, and the
+/// Compare bar.
+#[component]
+fn Picker(overview: Overview, config: ClientConfig) -> impl IntoView {
     if overview.agents.is_empty() {
         return view! { <p class="empty-state">"This organization has no agents yet."</p> }
             .into_any();
     }
-    overview
-        .agents
-        .into_iter()
-        .map(|agent_runs| view! { <AgentSection agent_runs/> })
-        .collect_view()
-        .into_any()
+    let url = use_url_state();
+    let overview = StoredValue::new(overview);
+    // The agent and version shown: the URL's when it names known ones, else the defaults.
+    let agent_index = Memo::new(move |_| {
+        let wanted = url.view().agent;
+        overview.with_value(|overview| {
+            wanted
+                .and_then(|id| overview.agents.iter().position(|a| a.agent.agent_id == id))
+                .unwrap_or(0)
+        })
+    });
+    let bench_id = Memo::new(move |_| {
+        let wanted = url.view().bench;
+        overview.with_value(|overview| {
+            let agent = overview.agents.get(agent_index.get())?;
+            wanted
+                .filter(|id| agent.benchmarks.iter().any(|b| &b.benchmark.bench_id == id))
+                .or_else(|| default_benchmark(agent).map(|b| b.benchmark.bench_id.clone()))
+        })
+    });
+
+    let agent_select = move || {
+        overview.with_value(|all| {
+            let options = all
+                .agents
+                .iter()
+                .enumerate()
+                .map(|(index, agent)| {
+                    let label = agent_label(agent);
+                    view! {
+                        <option value=index.to_string() selected=move || agent_index.get() == index>
+                            {label}
+                        </option>
+                    }
+                })
+                .collect_view();
+            let choose = move |event| {
+                let Ok(index) = event_target_value(&event).parse::<usize>() else {
+                    return;
+                };
+                let id =
+                    overview.with_value(|o| o.agents.get(index).map(|a| a.agent.agent_id.clone()));
+                let mut view = chooser_view(&url.view_untracked());
+                view.agent = id;
+                url.replace(&view);
+            };
+            view! {
+                <label class="field">
+                    <span class="field-label">"Agent"</span>
+                    <select on:change=choose>{options}</select>
+                </label>
+            }
+        })
+    };
+
+    let version_choice = move || {
+        let index = agent_index.get();
+        overview.with_value(|overview| {
+            let Some(agent) = overview.agents.get(index) else {
+                return ().into_any();
+            };
+            if agent.benchmarks.is_empty() {
+                return view! { <p class="empty-state">"This agent has no benchmarks yet."</p> }
+                    .into_any();
+            }
+            let agent_id = agent.agent.agent_id.clone();
+            let choices = agent
+                .benchmarks
+                .iter()
+                .map(|entry| {
+                    let id = entry.benchmark.bench_id.clone();
+                    let runs = entry.runs.len();
+                    let checked = {
+                        let id = id.clone();
+                        move || bench_id.get().as_deref() == Some(id.as_str())
+                    };
+                    let choose = {
+                        let (id, agent_id) = (id.clone(), agent_id.clone());
+                        move |_| {
+                            let mut view = chooser_view(&url.view_untracked());
+                            view.agent = Some(agent_id.clone());
+                            view.bench = Some(id.clone());
+                            view.baseline = None;
+                            view.candidates.clear();
+                            url.replace(&view);
+                        }
+                    };
+                    view! {
+                        <label class="version-choice">
+                            <input type="radio" name="bench" prop:checked=checked on:change=choose/>
+                            <span class="version-name">{entry.benchmark.name.clone()}</span>
+                            <span class="version-id">{id.clone()}</span>
+                            <span class="version-meta">
+                                {format!(
+                                    "{runs} run{} · created {}",
+                                    if runs == 1 { "" } else { "s" },
+                                    format::timestamp(&entry.benchmark.created_at),
+                                )}
+                            </span>
+                        </label>
+                    }
+                })
+                .collect_view();
+            view! {
+                <fieldset class="version-picker">
+                    <legend class="field-label">"Benchmark version"</legend>
+                    <div class="version-choices">{choices}</div>
+                </fieldset>
+            }
+            .into_any()
+        })
+    };
+
+    let runs_of_bench = move || {
+        let id = bench_id.get()?;
+        overview.with_value(|overview| {
+            overview
+                .agents
+                .get(agent_index.get())?
+                .benchmarks
+                .iter()
+                .find(|entry| entry.benchmark.bench_id == id)
+                .cloned()
+        })
+    };
+
+    view! {
+        <div class="picker-controls">{agent_select} {version_choice}</div>
+        {move || {
+            runs_of_bench()
+                .map(|entry| {
+                    view! { <BenchmarkPicker entry config=config.clone()/> }
+                })
+        }}
+    }
+    .into_any()
 }
 
-/// One agent's benchmark versions.
+/// An agent's name with its production model.
+fn agent_label(agent: &AgentRuns) -> String {
+    match &agent.agent.production_model_slug {
+        Some(slug) => format!("{} · {slug}", agent.agent.name),
+        None => agent.agent.name.clone(),
+    }
+}
+
+/// One benchmark version's runs with the baseline and candidate controls and the Compare bar.
 #[component]
-fn AgentSection(agent_runs: AgentRuns) -> impl IntoView {
-    let AgentRuns { agent, benchmarks } = agent_runs;
-    let body = if benchmarks.is_empty() {
-        view! { <p class="empty-state">"This agent has no benchmarks yet."</p> }.into_any()
-    } else {
-        benchmarks
-            .into_iter()
-            .map(|entry| view! { <BenchmarkSection entry/> })
-            .collect_view()
+fn BenchmarkPicker(entry: BenchmarkRuns, config: ClientConfig) -> impl IntoView {
+    let url = use_url_state();
+    let BenchmarkRuns { benchmark, runs } = entry;
+    let meta = format!(
+        "{} · created {}",
+        benchmark.bench_id,
+        format::timestamp(&benchmark.created_at)
+    );
+    let body = if runs.is_empty() {
+        view! { <p class="benchmark-empty">"No evaluation runs on this benchmark version yet."</p> }
             .into_any()
+    } else {
+        view! {
+            <RunChooser
+                rows=runs
+                url
+                compare_path=COMPARE_PATH
+                agent=benchmark.agent_id.clone()
+                bench=Some(benchmark.bench_id.clone())
+                live_from=Some(config)
+            />
+        }
+        .into_any()
     };
     view! {
-        <section class="agent" data-agent-id=agent.agent_id.clone()>
-            <h3 class="agent-name">
-                "Agent "<strong>{agent.name.clone()}</strong>
-                {agent.production_model_slug.clone().map(|slug| view! { <span class="muted">" · production model "{slug}</span> })}
-            </h3>
+        <section class="benchmark" data-bench-id=benchmark.bench_id.clone()>
+            <header class="benchmark-header">
+                <h3 class="benchmark-name">{benchmark.name.clone()}</h3>
+                <span class="benchmark-meta">{meta}</span>
+            </header>
             {body}
         </section>
     }

@@ -1,0 +1,67 @@
+//! A failed API call explained to the user, with Retry, and for a refused key a way to the key
+//! field.
+
+use eval_compare_core::client::ApiError;
+use leptos::prelude::*;
+
+use crate::failure::explain;
+use crate::state::source::use_source_settings;
+
+/// Whether the API refused the caller's credentials.
+pub fn is_access_refused(error: &ApiError) -> bool {
+    matches!(error.status(), Some(401 | 403))
+}
+
+/// The error panel of one failed API call: what failed, the details, what to do, and Retry.
+///
+/// On 401 or 403 it says the API wants a (different) key and offers a button that opens the
+/// source settings at the key field.
+#[component]
+pub fn ApiErrorPanel(
+    /// The failure.
+    error: ApiError,
+    /// The API address, named in connection failures.
+    #[prop(into)]
+    base_url: String,
+    /// Called when the user asks to try again.
+    on_retry: Callback<()>,
+    /// What was being read, e.g. "Run eval_ckpt_s300 — trajectory rewards"; shown above the title.
+    #[prop(optional, into)]
+    context: Option<String>,
+) -> impl IntoView {
+    let source = use_source_settings();
+    let explanation = explain(&error, &base_url);
+    let refused = is_access_refused(&error);
+    let hint = if refused {
+        "This API needs an API key, or the key given has no access. Enter the key in the source \
+         settings (it stays in this browser and is sent only as a request header), then retry."
+            .to_owned()
+    } else {
+        explanation.hint
+    };
+    view! {
+        <div class="error-panel" role="alert">
+            {context.map(|context| view! { <p class="error-context">{context}</p> })}
+            <h2 class="error-title">{explanation.title}</h2>
+            <p class="error-message">{explanation.message}</p>
+            <p class="error-hint">{hint}</p>
+            <div class="button-row">
+                {refused
+                    .then(|| {
+                        view! {
+                            <button
+                                class="button button-secondary"
+                                type="button"
+                                on:click=move |_| source.open_key_field()
+                            >
+                                "Enter API key"
+                            </button>
+                        }
+                    })}
+                <button class="button" type="button" on:click=move |_| on_retry.run(())>
+                    "Retry"
+                </button>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,12 @@
+//! The viewer's state, split from its components:
+//!
+//! - [`source`]: where the API is (the page's own origin by default), the user's API key (kept in
+//!   sessionStorage, or localStorage when remembered; never in a URL) and the optional org key;
+//! - [`url`]: the URL query as the single source of truth of the view ([`ViewState`]), with push
+//!   for a new comparison and replace for view tweaks.
+//!
+//! [`ViewState`]: eval_compare_core::view_state::ViewState
+
+pub mod shared;
+pub mod source;
+pub mod url;

@@ -1,0 +1,157 @@
+//! The URL query is the single source of truth of what the viewer shows.
+//!
+//! Every location change is read with [`ViewState::from_query`]; every change the user makes is
+//! written with [`ViewState::to_query`]. A new comparison pushes a history entry (Back returns to
+//! the previous one); a view tweak (filter, sort, focus, task, settings) replaces the current
+//! entry. What the query could not use is kept as [`QueryIssue`]s for a notice, never a crash.
+//! The query never holds the API key: the codec refuses key-like parameters.
+
+use eval_compare_core::view_state::{ParsedViewState, QueryIssue, ViewState};
+use leptos::prelude::*;
+use leptos_router::hooks::{use_location, use_navigate};
+use leptos_router::NavigateOptions;
+
+/// Path of the picker (the start page).
+pub const PICKER_PATH: &str = "/";
+/// Path of a report over runs read from the API.
+pub const COMPARE_PATH: &str = "/compare";
+/// Path of the page that opens run folders from disk.
+pub const FILES_PATH: &str = "/files";
+/// Path of a report over runs read from files.
+pub const FILES_COMPARE_PATH: &str = "/files/compare";
+
+/// One navigation the app asked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Navigation {
+    /// Path and query, e.g. `/compare?base=a&cand=b`.
+    pub href: String,
+    /// True to replace the current history entry, false to push a new one.
+    pub replace: bool,
+}
+
+/// `path?query`, or `path` alone when the query is empty.
+pub fn href(path: &str, view: &ViewState) -> String {
+    let query = view.to_query();
+    if query.is_empty() {
+        path.to_owned()
+    } else {
+        format!("{path}?{query}")
+    }
+}
+
+/// The view state read from the URL, and the way to change it.
+#[derive(Debug, Clone, Copy)]
+pub struct UrlState {
+    path: Signal<String>,
+    parsed: Memo<ParsedViewState>,
+    view: Memo<ViewState>,
+    navigate: Callback<Navigation>,
+}
+
+impl UrlState {
+    /// The state of the router's location. Must be called inside `<Router>`.
+    pub fn from_router() -> Self {
+        let location = use_location();
+        let navigate = use_navigate();
+        let navigate = Callback::new(move |navigation: Navigation| {
+            navigate(
+                &navigation.href,
+                NavigateOptions {
+                    replace: navigation.replace,
+                    // A tweak keeps the reader where they are; a new page starts at the top.
+                    scroll: !navigation.replace,
+                    ..NavigateOptions::default()
+                },
+            );
+        });
+        let search = location.search;
+        Self::over(location.pathname.into(), search.into(), navigate)
+    }
+
+    /// A state kept in memory, starting at `path?query`, that records every navigation in the
+    /// returned log: for views mounted outside the router, and for tests.
+    pub fn in_memory(path: &str, query: &str) -> (Self, ReadSignal<Vec<Navigation>>) {
+        let (log, set_log) = signal(Vec::<Navigation>::new());
+        let location = RwSignal::new((path.to_owned(), query.to_owned()));
+        let navigate = Callback::new(move |navigation: Navigation| {
+            let (path, query) = match navigation.href.split_once('?') {
+                Some((path, query)) => (path.to_owned(), query.to_owned()),
+                None => (navigation.href.clone(), String::new()),
+            };
+            location.set((path, query));
+            set_log.update(|log| log.push(navigation));
+        });
+        let path = Signal::derive(move || location.with(|(path, _)| path.clone()));
+        let search = Signal::derive(move || location.with(|(_, query)| query.clone()));
+        (Self::over(path, search, navigate), log)
+    }
+
+    fn over(path: Signal<String>, search: Signal<String>, navigate: Callback<Navigation>) -> Self {
+        let parsed = Memo::new(move |_| search.with(|query| ViewState::from_query(query)));
+        let view = Memo::new(move |_| parsed.with(|parsed| parsed.state.clone()));
+        Self {
+            path,
+            parsed,
+            view,
+            navigate,
+        }
+    }
+
+    /// The view state (tracked).
+    pub fn view(&self) -> ViewState {
+        self.view.get()
+    }
+
+    /// The view state, untracked (in event handlers).
+    pub fn view_untracked(&self) -> ViewState {
+        self.view.get_untracked()
+    }
+
+    /// The view state as a signal, for component props.
+    pub fn view_signal(&self) -> Signal<ViewState> {
+        self.view.into()
+    }
+
+    /// What the query could not use (tracked).
+    pub fn issues(&self) -> Vec<QueryIssue> {
+        self.parsed.with(|parsed| parsed.issues.clone())
+    }
+
+    /// The current path (tracked).
+    pub fn path(&self) -> String {
+        self.path.get()
+    }
+
+    /// Opens `path` with `view`: a new history entry (a new comparison, another page).
+    pub fn push(&self, path: &str, view: &ViewState) {
+        self.navigate.run(Navigation {
+            href: href(path, view),
+            replace: false,
+        });
+    }
+
+    /// Shows `view` on the current page, replacing the history entry (a view tweak).
+    pub fn replace(&self, view: &ViewState) {
+        let path = self.path.get_untracked();
+        self.navigate.run(Navigation {
+            href: href(&path, view),
+            replace: true,
+        });
+    }
+
+    /// A callback that replaces the view: what components that tweak the view are given.
+    pub fn replace_callback(&self) -> Callback<ViewState> {
+        let this = *self;
+        Callback::new(move |view: ViewState| this.replace(&view))
+    }
+}
+
+/// The URL state in context, or one kept in memory (at `/`) when the view is mounted alone.
+pub fn use_url_state() -> UrlState {
+    use_context::<UrlState>().unwrap_or_else(|| UrlState::in_memory(PICKER_PATH, "").0)
+}
+
+/// The page's full address (`location.href`), which never contains a key.
+pub fn current_href() -> Option<String> {
+    web_sys::window().and_then(|window| window.location().href().ok())
+}
