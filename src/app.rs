@@ -10,6 +10,7 @@ use leptos_router::path;
 use crate::components::source_panel::{SourceButton, SourcePanel};
 use crate::pages::not_found::NotFoundPage;
 use crate::pages::runs::RunsPage;
+use crate::state::loader::Loader;
 use crate::state::source::SourceSettings;
 use crate::state::url::UrlState;
 
@@ -30,6 +31,7 @@ pub fn App() -> impl IntoView {
 #[component]
 fn Shell() -> impl IntoView {
     provide_context(UrlState::from_router());
+    provide_context(Loader::new());
     view! {
         <header class="app-header">
             <h1 class="app-title">

@@ -3,10 +3,13 @@
 //! - [`source`]: where the API is (the page's own origin by default), the user's API key (kept in
 //!   sessionStorage, or localStorage when remembered; never in a URL) and the optional org key;
 //! - [`url`]: the URL query as the single source of truth of the view ([`ViewState`]), with push
-//!   for a new comparison and replace for view tweaks.
+//!   for a new comparison and replace for view tweaks;
+//! - [`loader`]: runs, their trajectory rewards and trajectories and their benchmark's tasks,
+//!   loaded page by page with progress, cancellation, partial results and resumable retries.
 //!
 //! [`ViewState`]: eval_compare_core::view_state::ViewState
 
+pub mod loader;
 pub mod shared;
 pub mod source;
 pub mod url;
