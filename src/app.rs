@@ -1,7 +1,7 @@
 //! The app shell: contexts, header and routes.
 //!
-//! Routes: `/` the run picker. The query of every route is the view state (see
-//! [`crate::state::url`]).
+//! Routes: `/` the run picker; `/compare?…` a report over runs read from the API. The query of
+//! every route is the view state (see [`crate::state::url`]).
 
 use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
@@ -9,6 +9,7 @@ use leptos_router::path;
 
 use crate::components::source_panel::{SourceButton, SourcePanel};
 use crate::pages::not_found::NotFoundPage;
+use crate::pages::report::ComparePage;
 use crate::pages::runs::RunsPage;
 use crate::state::loader::Loader;
 use crate::state::source::SourceSettings;
@@ -47,6 +48,7 @@ fn Shell() -> impl IntoView {
         <main class="app-main">
             <Routes fallback=NotFoundPage>
                 <Route path=path!("/") view=RunsPage/>
+                <Route path=path!("/compare") view=ComparePage/>
             </Routes>
         </main>
     }

@@ -1,4 +1,5 @@
-//! Routed pages: the run picker (`/`) and "not found".
+//! Routed pages: the run picker (`/`), a report over the API (`/compare`), and "not found".
 
 pub mod not_found;
+pub mod report;
 pub mod runs;

@@ -5,11 +5,14 @@
 //! - [`url`]: the URL query as the single source of truth of the view ([`ViewState`]), with push
 //!   for a new comparison and replace for view tweaks;
 //! - [`loader`]: runs, their trajectory rewards and trajectories and their benchmark's tasks,
-//!   loaded page by page with progress, cancellation, partial results and resumable retries.
+//!   loaded page by page with progress, cancellation, partial results and resumable retries;
+//! - [`report`]: the run set and the report as memos over the loaded data and the view, the
+//!   report first without and then with the bootstrap.
 //!
 //! [`ViewState`]: eval_compare_core::view_state::ViewState
 
 pub mod loader;
+pub mod report;
 pub mod shared;
 pub mod source;
 pub mod url;

@@ -1,0 +1,472 @@
+//! The headline of each candidate: its sentence, Δ with its interval, the tests that apply, and
+//! a details expander with every statistic of both analyses.
+
+use std::sync::Arc;
+
+use eval_compare_core::model::Analysis;
+use eval_compare_core::report::{CandidateResult, PairedAnalysis, Report, RunSummary, Verdict};
+use eval_compare_core::stats::{BootstrapResult, Stat};
+use leptos::prelude::*;
+
+use crate::components::stat_text::{
+    count, interval_points, optional_mean, p_value, points, signed_points, StatText,
+};
+
+/// Label and CSS modifier of a verdict.
+pub fn verdict_label(verdict: Verdict) -> (&'static str, &'static str) {
+    match verdict {
+        Verdict::Better => ("better", "verdict-better"),
+        Verdict::Worse => ("worse", "verdict-worse"),
+        Verdict::Inconclusive => ("no significant difference", "verdict-inconclusive"),
+        Verdict::NotComputable => ("not computable", "verdict-none"),
+    }
+}
+
+fn analysis_name(analysis: Analysis) -> &'static str {
+    match analysis {
+        Analysis::Primary => "primary",
+        Analysis::Sensitivity => "sensitivity",
+    }
+}
+
+/// One card per candidate, in report order; the focused one is marked.
+#[component]
+pub fn HeadlineCards(
+    /// The report.
+    #[prop(into)]
+    report: Signal<Arc<Report>>,
+    /// Index of the focused candidate.
+    #[prop(into)]
+    focus: Signal<usize>,
+    /// True while the bootstrap of this report is still being computed.
+    #[prop(into)]
+    bootstrap_pending: Signal<bool>,
+) -> impl IntoView {
+    let count = move || report.with(|report| report.candidates.len());
+    view! {
+        <section class="headlines" aria-label="Headline per candidate">
+            {move || {
+                (0..count())
+                    .map(|index| {
+                        view! {
+                            <HeadlineCard
+                                report
+                                index
+                                focused=Signal::derive(move || focus.get() == index)
+                                bootstrap_pending
+                            />
+                        }
+                    })
+                    .collect_view()
+            }}
+        </section>
+    }
+}
+
+/// The card of candidate `index`: verdict, sentence, Δ and interval, p-values (adjusted when
+/// several candidates), wins/ties/losses, means, power, the other analysis' Δ, and details.
+#[component]
+pub fn HeadlineCard(
+    /// The report.
+    #[prop(into)]
+    report: Signal<Arc<Report>>,
+    /// Position of the candidate in [`Report::candidates`].
+    index: usize,
+    /// Whether the table and per-task charts show this candidate.
+    #[prop(into)]
+    focused: Signal<bool>,
+    /// True while the bootstrap is still being computed.
+    #[prop(into)]
+    bootstrap_pending: Signal<bool>,
+) -> impl IntoView {
+    move || {
+        report.with(|report| {
+            let candidate = report.candidates.get(index)?;
+            let run = report.run_of(candidate)?;
+            let baseline = report.baseline()?;
+            Some(card(
+                report,
+                candidate,
+                run,
+                baseline,
+                focused,
+                bootstrap_pending,
+            ))
+        })
+    }
+}
+
+fn card(
+    report: &Report,
+    candidate: &CandidateResult,
+    run: &RunSummary,
+    baseline: &RunSummary,
+    focused: Signal<bool>,
+    bootstrap_pending: Signal<bool>,
+) -> impl IntoView {
+    let (verdict, modifier) = verdict_label(candidate.verdict);
+    let headline = report.headline(candidate);
+    let other = match headline.analysis {
+        Analysis::Primary => &candidate.sensitivity,
+        Analysis::Sensitivity => &candidate.primary,
+    };
+    let level = (report.settings.level * 100.0).round();
+    let several = report.candidates.len() > 1;
+    let delta = StatText::and_then(&headline.estimate, |estimate| {
+        let interval = StatText::of(&estimate.t_interval, interval_points);
+        StatText::Value(match interval {
+            StatText::Value(interval) => format!(
+                "{} points ({level}% CI {interval})",
+                signed_points(estimate.delta)
+            ),
+            StatText::Missing(reason) => format!(
+                "{} points (no interval: {reason})",
+                signed_points(estimate.delta)
+            ),
+        })
+    })
+    .text();
+    let p_values = p_values_line(headline, candidate, several);
+    let wtl = StatText::of(&headline.win_tie_loss, |w| {
+        format!(
+            "{} / {} / {}",
+            count(w.wins as u64),
+            count(w.ties as u64),
+            count(w.losses as u64)
+        )
+    })
+    .text();
+    let other_delta = StatText::and_then(&other.estimate, |estimate| {
+        StatText::Value(format!(
+            "{} points{} on {}",
+            signed_points(estimate.delta),
+            match &estimate.t_interval {
+                Ok(ci) => format!(" ({level}% CI {})", interval_points(ci)),
+                Err(_) => String::new(),
+            },
+            match other.analysis {
+                Analysis::Primary => format!("{} paired tasks", count(other.n as u64)),
+                Analysis::Sensitivity =>
+                    format!("{} tasks, failed and absent as 0", count(other.n as u64)),
+            }
+        ))
+    })
+    .text();
+    let mde = StatText::of(&headline.mde, |m| format!("{} points", points(m.mde))).text();
+    let needed = StatText::of(&headline.tasks_needed, |n| count(*n)).text();
+    let target = signed_points(report.settings.target_delta);
+    let correlation = StatText::and_then(&headline.estimate, |estimate| {
+        StatText::of(&estimate.correlation, |r| format!("{r:.3}"))
+    })
+    .text();
+    let means = format!(
+        "{} → {} (task-weighted) · platform {} → {} (pooled)",
+        optional_mean(baseline.task_weighted_mean),
+        optional_mean(run.task_weighted_mean),
+        optional_mean(baseline.platform_reward_mean),
+        optional_mean(run.platform_reward_mean),
+    );
+    let title = run.name.clone();
+    let sentence = candidate.sentence.clone();
+    let other_label = format!("{} Δ", capitalized(analysis_name(other.analysis)));
+    let details = details_table(candidate, level, several, bootstrap_pending);
+    view! {
+        <article class=format!("headline-card {modifier}") class:focused=move || focused.get() data-run-id=run.id.clone()>
+            <header class="headline-head">
+                <h3 class="headline-title">{title}</h3>
+                <span class=format!("verdict-badge {modifier}")>{verdict}</span>
+                {move || focused.get().then(|| view! { <span class="focus-mark">"in focus"</span> })}
+            </header>
+            <p class="headline-sentence">{sentence}"."</p>
+            <dl class="headline-stats">
+                <div>
+                    <dt>{format!("Δ ({} analysis)", analysis_name(headline.analysis))}</dt>
+                    <dd class="headline-delta">{delta}</dd>
+                </div>
+                <div>
+                    <dt>"p-values"</dt>
+                    <dd class="p-list">
+                        {p_values.into_iter().map(|p| view! { <span>{p}</span> }).collect_view()}
+                    </dd>
+                </div>
+                <div>
+                    <dt>"Wins / ties / losses"</dt>
+                    <dd>{wtl}</dd>
+                </div>
+                <div>
+                    <dt>"Mean reward, baseline → candidate"</dt>
+                    <dd>{means}</dd>
+                </div>
+                <div>
+                    <dt>"Minimum detectable effect"</dt>
+                    <dd>{mde}</dd>
+                </div>
+                <div>
+                    <dt>{format!("Tasks needed to detect {target} points")}</dt>
+                    <dd>{needed}</dd>
+                </div>
+                <div>
+                    <dt>"Correlation of task scores"</dt>
+                    <dd>{correlation}</dd>
+                </div>
+                <div>
+                    <dt>{other_label}</dt>
+                    <dd>{other_delta}</dd>
+                </div>
+            </dl>
+            <details class="headline-details">
+                <summary>"Details"</summary>
+                {details}
+            </details>
+        </article>
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The p-values that apply: t, Wilcoxon (Pratt), sign, McNemar when present, and Holm and BH
+/// adjusted ones when several candidates are compared.
+fn p_values_line(
+    analysis: &PairedAnalysis,
+    candidate: &CandidateResult,
+    several: bool,
+) -> Vec<String> {
+    let mut parts = vec![
+        format!(
+            "t {}",
+            StatText::of(&analysis.t_test, |t| p_value(t.p_value)).text()
+        ),
+        format!(
+            "Wilcoxon (Pratt) {}",
+            StatText::of(&analysis.wilcoxon_pratt, |w| p_value(w.p_value)).text()
+        ),
+        format!(
+            "sign {}",
+            StatText::of(&analysis.sign_test, |s| p_value(s.p_value)).text()
+        ),
+    ];
+    if let Some(mcnemar) = &analysis.mcnemar {
+        parts.push(format!(
+            "McNemar {}",
+            StatText::of(mcnemar, |m| p_value(m.p_exact)).text()
+        ));
+    }
+    if several {
+        parts.push(format!(
+            "Holm {}",
+            StatText::of(&candidate.p_holm, |p| p_value(*p)).text()
+        ));
+        parts.push(format!(
+            "BH {}",
+            StatText::of(&candidate.p_bh, |p| p_value(*p)).text()
+        ));
+    }
+    parts
+}
+
+/// A statistic's text in one analysis.
+type Cell = fn(&PairedAnalysis, bool) -> String;
+
+/// Every statistic of both analyses, as the CLI's report lists them.
+fn details_table(
+    candidate: &CandidateResult,
+    level: f64,
+    several: bool,
+    bootstrap_pending: Signal<bool>,
+) -> impl IntoView {
+    let rows: Vec<(String, Cell)> = vec![
+        ("Tasks".to_owned(), |a, _| count(a.n as u64)),
+        ("Δ (points)".to_owned(), |a, _| {
+            StatText::of(&a.estimate, |e| signed_points(e.delta)).text()
+        }),
+        ("SE (points)".to_owned(), |a, _| {
+            StatText::and_then(&a.estimate, |e| StatText::of(&e.se, |se| points(*se))).text()
+        }),
+        (format!("t interval ({level}%)"), |a, _| {
+            StatText::and_then(&a.estimate, |e| {
+                StatText::of(&e.t_interval, interval_points)
+            })
+            .text()
+        }),
+        (format!("z interval ({level}%)"), |a, _| {
+            StatText::and_then(&a.estimate, |e| {
+                StatText::of(&e.z_interval, interval_points)
+            })
+            .text()
+        }),
+        ("Bootstrap percentile".to_owned(), |a, pending| {
+            bootstrap_text(&a.bootstrap, pending, |b| interval_points(&b.percentile))
+        }),
+        ("Bootstrap BCa".to_owned(), |a, pending| {
+            bootstrap_text(&a.bootstrap, pending, |b| {
+                StatText::of(&b.bca, interval_points).text()
+            })
+        }),
+        (
+            "Clustered by category (robust SE)".to_owned(),
+            |a, _| match &a.clustered {
+                Some(clustered) => StatText::of(&clustered.robust, |r| {
+                    format!(
+                        "{} (C = {}, p {})",
+                        interval_points(&r.interval),
+                        r.clusters,
+                        p_value(r.p_value)
+                    )
+                })
+                .text(),
+                None => "no task has a category".to_owned(),
+            },
+        ),
+        (
+            "Clustered bootstrap percentile".to_owned(),
+            |a, pending| match &a.clustered {
+                Some(clustered) => bootstrap_text(&clustered.bootstrap, pending, |b| {
+                    interval_points(&b.percentile)
+                }),
+                None => "no task has a category".to_owned(),
+            },
+        ),
+        ("Paired t-test p".to_owned(), |a, _| {
+            StatText::of(&a.t_test, |t| {
+                format!("{} (t = {:.3}, df {:.0})", p_value(t.p_value), t.t, t.df)
+            })
+            .text()
+        }),
+        ("Wilcoxon signed-rank (Pratt) p".to_owned(), |a, _| {
+            StatText::of(&a.wilcoxon_pratt, |w| p_value(w.p_value)).text()
+        }),
+        ("Wilcoxon (zeros dropped) p".to_owned(), |a, _| {
+            StatText::of(&a.wilcoxon_wilcox, |w| p_value(w.p_value)).text()
+        }),
+        ("Sign test p".to_owned(), |a, _| {
+            StatText::of(&a.sign_test, |s| p_value(s.p_value)).text()
+        }),
+        ("McNemar exact / mid-p".to_owned(), |a, _| {
+            match &a.mcnemar {
+                Some(m) => StatText::of(m, |m| {
+                    format!("{} / {}", p_value(m.p_exact), p_value(m.p_mid))
+                })
+                .text(),
+                None => "does not apply (not one binary sample per task)".to_owned(),
+            }
+        }),
+        ("Wins / ties / losses".to_owned(), |a, _| {
+            StatText::of(&a.win_tie_loss, |w| {
+                format!(
+                    "{} / {} / {}",
+                    count(w.wins as u64),
+                    count(w.ties as u64),
+                    count(w.losses as u64)
+                )
+            })
+            .text()
+        }),
+        ("Correlation".to_owned(), |a, _| {
+            StatText::and_then(&a.estimate, |e| {
+                StatText::of(&e.correlation, |r| format!("{r:.3}"))
+            })
+            .text()
+        }),
+        ("Minimum detectable effect (points)".to_owned(), |a, _| {
+            StatText::of(&a.mde, |m| points(m.mde).to_owned()).text()
+        }),
+        ("Tasks needed for the target Δ".to_owned(), |a, _| {
+            StatText::of(&a.tasks_needed, |n| count(*n)).text()
+        }),
+        ("MDE at K′ samples per task".to_owned(), |a, _| {
+            StatText::of(&a.projection, |p| {
+                format!(
+                    "{} points (K′ = {})",
+                    points(p.projected_mde),
+                    p.samples_per_task
+                )
+            })
+            .text()
+        }),
+    ];
+    let primary = candidate.primary.clone();
+    let sensitivity = candidate.sensitivity.clone();
+    let adjusted = several.then(|| {
+        (
+            StatText::of(&candidate.p_holm, |p| p_value(*p)).text(),
+            StatText::of(&candidate.p_bh, |p| p_value(*p)).text(),
+        )
+    });
+    let pass_at_k = candidate
+        .primary
+        .pass_at_k
+        .iter()
+        .map(|pk| {
+            let mean_of = |stat: &Stat<eval_compare_core::stats::PassAtK>| {
+                StatText::and_then(stat, |p| StatText::of(&p.mean, |m| format!("{m:.3}"))).text()
+            };
+            view! {
+                <tr>
+                    <th scope="row">{format!("pass@{} ({} tasks)", pk.k, count(pk.tasks as u64))}</th>
+                    <td colspan="2">
+                        {format!("{} → {}", mean_of(&pk.baseline), mean_of(&pk.candidate))}
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let body = move || {
+        let pending = bootstrap_pending.get();
+        rows.iter()
+            .map(|(label, cell)| {
+                view! {
+                    <tr>
+                        <th scope="row">{label.clone()}</th>
+                        <td>{cell(&primary, pending)}</td>
+                        <td>{cell(&sensitivity, pending)}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <div class="table-scroll">
+            <table class="data-table compact details-table">
+                <thead>
+                    <tr>
+                        <th scope="col">"Statistic"</th>
+                        <th scope="col">"Primary (paired tasks)"</th>
+                        <th scope="col">"Sensitivity (failed and absent as 0)"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {body}
+                    {adjusted
+                        .map(|(holm, bh)| {
+                            view! {
+                                <tr>
+                                    <th scope="row">"Holm / BH adjusted p (headline test)"</th>
+                                    <td colspan="2">{format!("{holm} / {bh}")}</td>
+                                </tr>
+                            }
+                        })}
+                    {pass_at_k}
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// A bootstrap result's text: computing, not run (B = 0), its value, or why it has none.
+fn bootstrap_text(
+    result: &Option<Stat<BootstrapResult>>,
+    pending: bool,
+    format: impl FnOnce(&BootstrapResult) -> String,
+) -> String {
+    match result {
+        Some(stat) => StatText::of(stat, format).text(),
+        None if pending => "computing…".to_owned(),
+        None => "not run (B = 0)".to_owned(),
+    }
+}

@@ -1,0 +1,241 @@
+//! The loading panel of a comparison: per run, its record and lists with pages and items read,
+//! Cancel while loading, and for whatever stopped: which run, which list, why, and Retry.
+
+use eval_compare_core::client::ApiError;
+use leptos::prelude::*;
+
+use crate::components::api_error::is_access_refused;
+use crate::components::stat_text::count;
+use crate::failure::explain;
+use crate::state::loader::{ListProgress, Phase, RunProgress};
+use crate::state::source::use_source_settings;
+
+/// Shown while the runs load, and afterwards as long as something stopped early (the report
+/// below then uses what was read). Hidden once everything is read.
+#[component]
+pub fn LoadPanel(
+    /// Progress of each run of the comparison, baseline first.
+    #[prop(into)]
+    progress: Signal<Vec<RunProgress>>,
+    /// Whether a load is in progress.
+    #[prop(into)]
+    loading: Signal<bool>,
+    /// Stops loading (what was read is kept).
+    on_cancel: Callback<()>,
+    /// Resumes whatever stopped, from where it stopped.
+    on_retry: Callback<()>,
+    /// The API address, named in connection failures.
+    #[prop(into)]
+    base_url: Signal<String>,
+) -> impl IntoView {
+    let source = use_source_settings();
+    let stopped = move || progress.with(|runs| runs.iter().any(RunProgress::has_stopped));
+    let refused = move || {
+        progress.with(|runs| {
+            runs.iter()
+                .flat_map(failures)
+                .any(|(_, error)| is_access_refused(&error))
+        })
+    };
+    let visible = move || loading.get() || stopped();
+    view! {
+        <Show when=visible>
+            <section class="panel load-panel" aria-labelledby="load-title">
+                <div class="load-head">
+                    <h3 id="load-title" class="panel-title">
+                        {move || {
+                            if loading.get() {
+                                "Loading the runs…"
+                            } else {
+                                "Loading stopped early"
+                            }
+                        }}
+                    </h3>
+                    <div class="button-row">
+                        {move || {
+                            refused()
+                                .then(|| {
+                                    view! {
+                                        <button
+                                            class="button button-secondary"
+                                            type="button"
+                                            on:click=move |_| source.open_key_field()
+                                        >
+                                            "Enter API key"
+                                        </button>
+                                    }
+                                })
+                        }}
+                        {move || {
+                            if loading.get() {
+                                view! {
+                                    <button
+                                        class="button button-secondary"
+                                        type="button"
+                                        on:click=move |_| on_cancel.run(())
+                                    >
+                                        "Cancel"
+                                    </button>
+                                }
+                                    .into_any()
+                            } else {
+                                view! {
+                                    <button
+                                        class="button"
+                                        type="button"
+                                        on:click=move |_| on_retry.run(())
+                                    >
+                                        "Retry"
+                                    </button>
+                                }
+                                    .into_any()
+                            }
+                        }}
+                    </div>
+                </div>
+                {move || {
+                    (!loading.get() && stopped())
+                        .then(|| {
+                            view! {
+                                <p class="muted">
+                                    "What was read is kept: the report uses it, and the coverage "
+                                    "ledger marks these runs as incomplete. Retry continues each "
+                                    "list from where it stopped."
+                                </p>
+                            }
+                        })
+                }}
+                <div class="load-runs">
+                    {move || {
+                        progress
+                            .get()
+                            .into_iter()
+                            .map(|run| view! { <RunLoadView run base_url=base_url.get()/> })
+                            .collect_view()
+                    }}
+                </div>
+            </section>
+        </Show>
+    }
+}
+
+/// What stopped for one run: (what, error).
+fn failures(run: &RunProgress) -> Vec<(String, ApiError)> {
+    let mut out = Vec::new();
+    if let Phase::Failed(error) = &run.record {
+        out.push(("the run".to_owned(), error.clone()));
+    }
+    for list in &run.lists {
+        if let Phase::Failed(error) = &list.phase {
+            out.push((list.kind.label().to_owned(), error.clone()));
+        }
+    }
+    out
+}
+
+/// One run: name, progress of its lists, and its failures explained.
+#[component]
+fn RunLoadView(run: RunProgress, base_url: String) -> impl IntoView {
+    let title = run.name.clone().unwrap_or_else(|| run.run_id.clone());
+    let record = match &run.record {
+        Phase::Waiting | Phase::Loading => Some("reading the run…"),
+        Phase::Cancelled => Some("cancelled before the run was read"),
+        Phase::Failed(_) => Some("the run could not be read"),
+        Phase::Complete => None,
+    };
+    let rollouts = run.rollouts.map(|(done, total)| {
+        format!(
+            "running: {} of {} rollouts finished",
+            count(done.max(0) as u64),
+            count(total.max(0) as u64)
+        )
+    });
+    let failed = failures(&run)
+        .into_iter()
+        .map(|(what, error)| {
+            let explanation = explain(&error, &base_url);
+            view! {
+                <div class="load-failure" role="alert">
+                    <p class="error-context">{format!("{title} — {what}")}</p>
+                    <p class="error-title">{explanation.title}</p>
+                    <p class="error-message">{explanation.message}</p>
+                    <p class="error-hint">{explanation.hint}</p>
+                </div>
+            }
+        })
+        .collect_view();
+    let refresh_error = run.refresh_error.clone().map(|error| {
+        view! {
+            <p class="run-detail">
+                {format!("The last refresh failed ({error}); showing the previous data, trying again shortly.")}
+            </p>
+        }
+    });
+    let lists = (run.record == Phase::Complete).then(|| {
+        run.lists
+            .iter()
+            .map(|list| view! { <ListLoadView list=list.clone()/> })
+            .collect_view()
+    });
+    view! {
+        <div class="load-run" data-run-id=run.run_id.clone()>
+            <p class="load-run-title">
+                <span class="run-name">{title.clone()}</span>
+                <span class="run-id">{run.run_id.clone()}</span>
+            </p>
+            {record.map(|text| view! { <p class="muted">{text}</p> })}
+            {rollouts.map(|text| view! { <p class="run-detail">{text}</p> })}
+            <ul class="load-lists">{lists}</ul>
+            {failed}
+            {refresh_error}
+        </div>
+    }
+}
+
+/// One list: a bar (items of the known total, full once complete) and "N pages · M items".
+#[component]
+fn ListLoadView(list: ListProgress) -> impl IntoView {
+    let state = match &list.phase {
+        Phase::Waiting => "waiting",
+        Phase::Loading => "loading",
+        Phase::Complete => "done",
+        Phase::Failed(_) => "stopped: a page failed",
+        Phase::Cancelled => "stopped: cancelled",
+    };
+    let items = match list.total {
+        Some(total) if list.kind != crate::state::loader::ListKind::Tasks => {
+            format!("{} of at most {}", count(list.items as u64), count(total))
+        }
+        _ => count(list.items as u64),
+    };
+    let text = format!(
+        "{} page{} · {items} items · {state}",
+        count(u64::from(list.pages)),
+        if list.pages == 1 { "" } else { "s" }
+    );
+    // Complete: full. Known total: items of it. Unknown total: indeterminate while loading,
+    // no bar once stopped.
+    let bar = match (&list.phase, list.total) {
+        (Phase::Complete, _) => Some(Some((1.0, 1.0))),
+        (_, Some(total)) if total > 0 => {
+            Some(Some(((list.items as f64).min(total as f64), total as f64)))
+        }
+        (Phase::Waiting | Phase::Loading, _) => Some(None),
+        _ => None,
+    };
+    let label = format!("{}: {text}", list.kind.label());
+    view! {
+        <li class="load-list">
+            <span class="load-list-name">{list.kind.label()}</span>
+            {match bar {
+                Some(Some((value, max))) => {
+                    view! { <progress max=max value=value aria-label=label.clone()></progress> }
+                        .into_any()
+                }
+                Some(None) => view! { <progress aria-label=label.clone()></progress> }.into_any(),
+                None => view! { <span class="load-list-bar-none"></span> }.into_any(),
+            }}
+            <span class="load-list-text">{text}</span>
+        </li>
+    }
+}

@@ -1,0 +1,223 @@
+//! The report's controls: which candidate the table and per-task charts focus on, and the
+//! statistical settings (seed, B, confidence level, headline analysis). Both live in the URL:
+//! each change is a view tweak that replaces the history entry.
+
+use std::sync::Arc;
+
+use eval_compare_core::client::percent_encode;
+use eval_compare_core::report::Report;
+use eval_compare_core::view_state::{AnalysisMode, ViewState, RESAMPLES_RANGE};
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+
+use crate::components::stat_text::count;
+use crate::state::report::ReportTimings;
+
+/// Radio buttons naming each candidate; the chosen one is `focus` in the URL.
+#[component]
+pub fn FocusSelector(
+    /// The report (for the candidates' names).
+    #[prop(into)]
+    report: Signal<Arc<Report>>,
+    /// The view state.
+    #[prop(into)]
+    view: Signal<ViewState>,
+    /// Called with the view to show (a tweak: replace the history entry).
+    on_change: Callback<ViewState>,
+) -> impl IntoView {
+    let names = move || {
+        report.with(|report| {
+            report
+                .candidates
+                .iter()
+                .filter_map(|candidate| report.run_of(candidate).map(|run| run.name.clone()))
+                .collect::<Vec<_>>()
+        })
+    };
+    move || {
+        let names = names();
+        (names.len() > 1).then(|| {
+            let choices = names
+                .into_iter()
+                .enumerate()
+                .map(|(index, name)| {
+                    let choose = move |_| {
+                        let mut next = view.get_untracked();
+                        next.focus = index;
+                        on_change.run(next);
+                    };
+                    view! {
+                        <label class="segment-choice">
+                            <input
+                                type="radio"
+                                name="focus"
+                                prop:checked=move || view.with(|view| view.focus == index)
+                                on:change=choose
+                            />
+                            <span>{name}</span>
+                        </label>
+                    }
+                })
+                .collect_view();
+            view! {
+                <fieldset class="focus-selector">
+                    <legend class="field-label">"Table and per-task charts show"</legend>
+                    <div class="segment-choices">{choices}</div>
+                </fieldset>
+            }
+        })
+    }
+}
+
+/// Checks one setting as the URL codec would read it: the value, or why it is refused.
+fn check_setting(param: &str, typed: &str) -> Result<ViewState, String> {
+    let parsed = ViewState::from_query(&format!("{param}={}", percent_encode(typed.trim())));
+    match parsed.issues.into_iter().next() {
+        Some(issue) => Err(issue.reason),
+        None => Ok(parsed.state),
+    }
+}
+
+/// The settings the numbers are computed with. A value is applied when the form is submitted
+/// (Apply or Enter); one the URL codec would refuse is shown as an error and not applied.
+#[component]
+pub fn ReportSettingsForm(
+    /// The view state.
+    #[prop(into)]
+    view: Signal<ViewState>,
+    /// Called with the view to show (a tweak: replace the history entry).
+    on_change: Callback<ViewState>,
+    /// How long the report took, when known.
+    #[prop(into)]
+    timings: Signal<Option<ReportTimings>>,
+    /// True while the bootstrap is being computed.
+    #[prop(into)]
+    bootstrap_pending: Signal<bool>,
+) -> impl IntoView {
+    let seed = RwSignal::new(String::new());
+    let resamples = RwSignal::new(String::new());
+    let level = RwSignal::new(String::new());
+    let error = RwSignal::new(None::<String>);
+    // The fields follow the URL (Back, a pasted link) until the user edits them.
+    Effect::new(move |_| {
+        let current = view.get();
+        seed.set(current.seed.to_string());
+        resamples.set(current.resamples.to_string());
+        level.set(current.confidence_percent.to_string());
+    });
+    let apply = move |event: SubmitEvent| {
+        event.prevent_default();
+        let mut next = view.get_untracked();
+        let checked = check_setting("seed", &seed.get_untracked())
+            .map_err(|why| format!("Seed: {why}"))
+            .and_then(|s| {
+                next.seed = s.seed;
+                check_setting("B", &resamples.get_untracked())
+                    .map_err(|why| format!("Resamples: {why}"))
+            })
+            .and_then(|s| {
+                next.resamples = s.resamples;
+                check_setting("ci", &level.get_untracked())
+                    .map_err(|why| format!("Confidence level: {why}"))
+            })
+            .map(|s| next.confidence_percent = s.confidence_percent);
+        match checked {
+            Ok(()) => {
+                error.set(None);
+                if next != view.get_untracked() {
+                    on_change.run(next);
+                }
+            }
+            Err(why) => error.set(Some(why)),
+        }
+    };
+    let choose_analysis = move |analysis: AnalysisMode| {
+        let mut next = view.get_untracked();
+        if next.analysis != analysis {
+            next.analysis = analysis;
+            on_change.run(next);
+        }
+    };
+    let status = move || {
+        let pending = bootstrap_pending.get();
+        let b = view.with(|view| view.resamples);
+        match timings.get() {
+            _ if pending => format!("Computing the bootstrap (B = {})…", count(u64::from(b))),
+            Some(ReportTimings {
+                first_ms,
+                full_ms: Some(full_ms),
+                ..
+            }) => format!(
+                "Computed in this browser: {first_ms:.0} ms without the bootstrap, {full_ms:.0} ms with B = {}.",
+                count(u64::from(b))
+            ),
+            Some(ReportTimings { first_ms, .. }) => {
+                format!("Computed in this browser in {first_ms:.0} ms.")
+            }
+            None => String::new(),
+        }
+    };
+    view! {
+        <section class="panel settings" aria-labelledby="settings-title">
+            <h3 id="settings-title" class="panel-title">"Settings"</h3>
+            <form class="settings-form" novalidate on:submit=apply>
+                <label class="field">
+                    <span class="field-label">"Confidence level (%)"</span>
+                    <input
+                        type="number"
+                        min="50"
+                        max="99"
+                        step="1"
+                        prop:value=move || level.get()
+                        on:input=move |event| level.set(event_target_value(&event))
+                    />
+                </label>
+                <label class="field">
+                    <span class="field-label">"Bootstrap resamples B"</span>
+                    <input
+                        type="number"
+                        min=RESAMPLES_RANGE.start().to_string()
+                        max=RESAMPLES_RANGE.end().to_string()
+                        step="1"
+                        prop:value=move || resamples.get()
+                        on:input=move |event| resamples.set(event_target_value(&event))
+                    />
+                </label>
+                <label class="field">
+                    <span class="field-label">"Bootstrap seed"</span>
+                    <input
+                        type="number"
+                        min="0"
+                        step="1"
+                        prop:value=move || seed.get()
+                        on:input=move |event| seed.set(event_target_value(&event))
+                    />
+                </label>
+                <button class="button" type="submit">"Apply"</button>
+            </form>
+            <fieldset class="analysis-choice">
+                <legend class="field-label">"Headline analysis"</legend>
+                <label class="check">
+                    <input
+                        type="radio"
+                        name="analysis"
+                        prop:checked=move || view.with(|view| view.analysis == AnalysisMode::Primary)
+                        on:change=move |_| choose_analysis(AnalysisMode::Primary)
+                    />
+                    "Primary: paired tasks, included samples"
+                </label>
+                <label class="check">
+                    <input
+                        type="radio"
+                        name="analysis"
+                        prop:checked=move || view.with(|view| view.analysis == AnalysisMode::Sensitivity)
+                        on:change=move |_| choose_analysis(AnalysisMode::Sensitivity)
+                    />
+                    "Sensitivity: every task, failed and absent as 0"
+                </label>
+            </fieldset>
+            {move || error.get().map(|why| view! { <p class="form-error" role="alert">{why}</p> })}
+            <p class="muted settings-status" aria-live="polite">{status}</p>
+        </section>
+    }
+}

@@ -1,0 +1,143 @@
+//! The report's header: which runs are compared, what each evaluated, and where they stand.
+
+use std::sync::Arc;
+
+use eval_compare_core::api::EvalRunStatus;
+use eval_compare_core::report::{Report, Role, RunSummary};
+use leptos::prelude::*;
+
+use crate::components::stat_text::{count, interval_mean, optional_mean, plural, StatText};
+use crate::components::status_badge::StatusBadge;
+
+/// A title naming the candidates and the baseline, where the data came from, and one row per
+/// run: its name and id, model or checkpoint step, benchmark version, status ("as of N graded
+/// tasks" while running), its task-weighted mean with interval, pooled and platform means.
+#[component]
+pub fn ReportHeader(
+    /// The report.
+    #[prop(into)]
+    report: Signal<Arc<Report>>,
+) -> impl IntoView {
+    let title = move || {
+        report.with(|report| {
+            let candidates: Vec<&str> = report
+                .runs
+                .iter()
+                .filter(|run| run.role == Role::Candidate)
+                .map(|run| run.name.as_str())
+                .collect();
+            let baseline = report
+                .baseline()
+                .map_or("the baseline", |run| run.name.as_str());
+            format!("{} against {baseline}", candidates.join(", "))
+        })
+    };
+    let sources = move || {
+        report.with(|report| {
+            report
+                .sources
+                .iter()
+                .map(|source| match source.as_str() {
+                    "api" => "the Trajectory API".to_owned(),
+                    "files" => "run folders opened from disk".to_owned(),
+                    other => other.to_owned(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+    };
+    let level = move || report.with(|report| (report.settings.level * 100.0).round());
+    let rows = move || {
+        report.with(|report| {
+            report
+                .runs
+                .iter()
+                .map(|run| view! { <RunRow run=run.clone()/> })
+                .collect_view()
+        })
+    };
+    view! {
+        <header class="report-header">
+            <h2 class="page-heading">{title}</h2>
+            <p class="page-intro">"Data from "{sources}"."</p>
+            <div class="table-scroll">
+                <table class="data-table runs-summary">
+                    <caption class="visually-hidden">"Compared runs"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Run"</th>
+                            <th scope="col">"Model / checkpoint"</th>
+                            <th scope="col">"Benchmark"</th>
+                            <th scope="col">"Status"</th>
+                            <th scope="col" class="num">"Graded tasks"</th>
+                            <th scope="col" class="num">
+                                "Task-weighted mean ("{level}"% CI)"
+                            </th>
+                            <th scope="col" class="num">"Pooled mean"</th>
+                            <th scope="col" class="num">"Platform mean"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </header>
+    }
+}
+
+/// One compared run.
+#[component]
+fn RunRow(run: RunSummary) -> impl IntoView {
+    let evaluated = match (run.step, &run.base_model) {
+        (Some(step), _) => format!("checkpoint, step {step}"),
+        (None, Some(model)) => model.clone(),
+        (None, None) => "—".to_owned(),
+    };
+    let status = run.status.as_deref().map(EvalRunStatus::from);
+    let running = status == Some(EvalRunStatus::Running);
+    let interval = StatText::of(&run.task_weighted_interval, interval_mean).text();
+    view! {
+        <tr data-run-id=run.id.clone() class:baseline=run.role == Role::Baseline>
+            <th scope="row">
+                <span class="run-name">{run.name.clone()}</span>
+                {(run.role == Role::Baseline).then(|| view! { <span class="role role-baseline">"baseline"</span> })}
+                <span class="run-id">{run.id.clone()}</span>
+            </th>
+            <td>
+                {evaluated}
+                {run
+                    .training_run_id
+                    .clone()
+                    .map(|id| view! { <span class="run-detail">"training run "{id}</span> })}
+            </td>
+            <td class="mono">{run.bench_id.clone().unwrap_or_else(|| "—".to_owned())}</td>
+            <td>
+                <StatusBadge status/>
+                {running
+                    .then(|| {
+                        view! {
+                            <span class="run-detail as-of">
+                                {format!("as of {}", plural(run.tasks_scored, "graded task", "graded tasks"))}
+                            </span>
+                        }
+                    })}
+                {run
+                    .incomplete_load
+                    .clone()
+                    .map(|why| {
+                        view! {
+                            <span class="run-detail incomplete" title=why.clone()>
+                                "incomplete load"
+                            </span>
+                        }
+                    })}
+            </td>
+            <td class="num">{count(run.tasks_scored)}</td>
+            <td class="num">
+                {optional_mean(run.task_weighted_mean)}
+                <span class="run-detail">{interval}</span>
+            </td>
+            <td class="num">{optional_mean(run.pooled_mean)}</td>
+            <td class="num">{optional_mean(run.platform_reward_mean)}</td>
+        </tr>
+    }
+}

@@ -1,0 +1,248 @@
+//! The report page: `/compare?…` over runs read from the API (and `/files/compare?…` over run
+//! folders, see [`crate::pages::files`]). The query names the runs and the view; the page loads
+//! the runs, builds the run set once they are read, and the report from it (first without the
+//! bootstrap, then with it), and shows the header, the comparability audit, the settings, the
+//! headline of each candidate, the focus selector and the charts, and the coverage ledger.
+
+use std::sync::Arc;
+
+use eval_compare_core::model::RunSet;
+use eval_compare_core::report::Report;
+use eval_compare_core::view_state::ViewState;
+use leptos::prelude::*;
+
+use crate::charts::ReportCharts;
+use crate::components::audit_panel::AuditPanel;
+use crate::components::copy_link::CopyLinkButton;
+use crate::components::coverage_ledger::CoverageLedger;
+use crate::components::headline::HeadlineCards;
+use crate::components::load_panel::LoadPanel;
+use crate::components::loading::Loading;
+use crate::components::query_notice::QueryIssuesNotice;
+use crate::components::report_controls::{FocusSelector, ReportSettingsForm};
+use crate::components::report_header::ReportHeader;
+use crate::components::run_chooser::chooser_view;
+use crate::load::spawn_scoped;
+use crate::state::loader::use_loader;
+use crate::state::report::{use_report, ReportKey, ReportState};
+use crate::state::shared::Shared;
+use crate::state::source::use_source_settings;
+use crate::state::url::{href, use_url_state, FILES_PATH, PICKER_PATH};
+
+/// The runs a view compares, baseline first, or why it names no comparison.
+pub fn plan_of(view: &ViewState) -> Result<Vec<String>, String> {
+    let baseline = view
+        .baseline
+        .clone()
+        .ok_or_else(|| "This link names no baseline run.".to_owned())?;
+    if view.candidates.is_empty() {
+        return Err("This link names no candidate run to compare with the baseline.".to_owned());
+    }
+    if view.candidates.contains(&baseline) {
+        return Err(format!(
+            "The baseline `{baseline}` is also listed as a candidate; a run is not compared with itself."
+        ));
+    }
+    Ok(std::iter::once(baseline)
+        .chain(view.candidates.iter().cloned())
+        .collect())
+}
+
+/// `/compare`: the runs of the query, read from the API of the source settings.
+#[component]
+pub fn ComparePage() -> impl IntoView {
+    let url = use_url_state();
+    let source = use_source_settings();
+    let loader = use_loader();
+    let view = url.view_signal();
+    let plan = Memo::new(move |_| view.with(plan_of));
+    let config = Memo::new(move |_| source.config());
+
+    Effect::new(move |_| {
+        if let (Ok(ids), Ok(config)) = (plan.get(), config.get()) {
+            loader.ensure(&config, &ids);
+            // Runs still executing are refreshed while this comparison is shown.
+            spawn_scoped(loader.refresh_loop(ids));
+        }
+    });
+    let ids = Signal::derive(move || plan.get().unwrap_or_default());
+    let progress = Signal::derive(move || ids.with(|ids| loader.progress(ids)));
+    let run_set = Memo::new(move |_| {
+        let ids = plan.get().ok()?;
+        let built = loader.run_set(&ids)?;
+        Some(built.map(Shared::new).map_err(|error| error.to_string()))
+    });
+    let base_url = Signal::derive(move || source.base_url());
+
+    let problem = move || {
+        let plan_error = plan.get().err().map(|why| {
+            view! {
+                <div class="empty-state">
+                    <p>{why}</p>
+                    <p><a href=PICKER_PATH>"Choose the runs to compare."</a></p>
+                </div>
+            }
+            .into_any()
+        });
+        let config_error = config.get().err().map(|error| {
+            view! {
+                <div class="error-panel" role="alert">
+                    <h2 class="error-title">"The API address cannot be used"</h2>
+                    <p class="error-message">{error.to_string()}</p>
+                    <p class="error-hint">"Fix the address in the source settings."</p>
+                </div>
+            }
+            .into_any()
+        });
+        plan_error.or(config_error)
+    };
+
+    view! {
+        <QueryIssuesNotice issues=Signal::derive(move || url.issues())/>
+        {problem}
+        <Show when=move || plan.with(Result::is_ok)>
+            <LoadPanel
+                progress
+                loading=Signal::derive(move || loader.is_loading())
+                on_cancel=Callback::new(move |()| loader.cancel())
+                on_retry=Callback::new(move |()| loader.retry(&ids.get_untracked()))
+                base_url
+            />
+            <ReportBody
+                run_set
+                view
+                on_change=url.replace_callback()
+                from_files=false
+            />
+        </Show>
+    }
+}
+
+/// The report of `view` over `run_set`, once that is built: its errors, "Computing…", or the
+/// report itself (mounted once, then updated in place as the report is recomputed).
+#[component]
+pub fn ReportBody(
+    /// The loaded runs (`None` while loading; an error when they could not be combined).
+    #[prop(into)]
+    run_set: Signal<Option<Result<Shared<RunSet>, String>>>,
+    /// The view state.
+    #[prop(into)]
+    view: Signal<ViewState>,
+    /// Called with a tweaked view (replace the history entry).
+    on_change: Callback<ViewState>,
+    /// Whether the runs were read from files.
+    from_files: bool,
+) -> impl IntoView {
+    let key = Memo::new(move |_| match run_set.get() {
+        Some(Ok(set)) => view.with(|view| ReportKey::of(set, view)),
+        _ => None,
+    });
+    let state = use_report(key);
+    let ready = Memo::new(move |_| {
+        state.report.with(Option::is_some) && state.run_set.with(Option::is_some)
+    });
+    let errors = move || {
+        let combine = match run_set.get() {
+            Some(Err(why)) => Some(why),
+            _ => None,
+        };
+        combine
+            .map(|why| ("The runs could not be combined", why))
+            .or_else(|| {
+                state
+                    .error
+                    .get()
+                    .map(|why| ("The report could not be computed", why))
+            })
+            .map(|(title, why)| {
+                view! {
+                    <div class="error-panel" role="alert">
+                        <h2 class="error-title">{title}</h2>
+                        <p class="error-message">{why}</p>
+                    </div>
+                }
+            })
+    };
+    let computing = move || {
+        (run_set.with(|set| matches!(set, Some(Ok(_)))) && state.error.with(Option::is_none))
+            .then(|| view! { <Loading label="Computing the report…"/> })
+    };
+    view! {
+        {errors}
+        <Show when=move || ready.get() fallback=computing>
+            {move || mount_report(state, view, on_change, from_files)}
+        </Show>
+    }
+}
+
+/// Mounts the report view over signals that follow the state's latest report and run set.
+fn mount_report(
+    state: ReportState,
+    view: Signal<ViewState>,
+    on_change: Callback<ViewState>,
+    from_files: bool,
+) -> Option<impl IntoView> {
+    let report = state.report.get_untracked()?.arc();
+    let current_report = RwSignal::new(report);
+    Effect::new(move |_| {
+        if let Some(report) = state.report.get() {
+            current_report.set(report.arc());
+        }
+    });
+    Some(view! { <ReportView report=current_report view on_change state from_files/> })
+}
+
+/// The report: header and actions, audit, settings, headlines, focus and charts, coverage.
+#[component]
+pub fn ReportView(
+    /// The report.
+    #[prop(into)]
+    report: Signal<Arc<Report>>,
+    /// The view state.
+    #[prop(into)]
+    view: Signal<ViewState>,
+    /// Called with a tweaked view (replace the history entry).
+    on_change: Callback<ViewState>,
+    /// Where the computation stands (bootstrap pending, timings).
+    state: ReportState,
+    /// Whether the runs were read from files.
+    from_files: bool,
+) -> impl IntoView {
+    let focus = Signal::derive(move || view.with(|view| view.focus));
+    let change_runs = move || {
+        let path = if from_files { FILES_PATH } else { PICKER_PATH };
+        view.with(|view| href(path, &chooser_view(view)))
+    };
+    view! {
+        <div class="report">
+            <ReportHeader report/>
+            <div class="report-actions">
+                <CopyLinkButton/>
+                <a href=change_runs class="button button-secondary">"Change runs"</a>
+            </div>
+            {from_files
+                .then(|| {
+                    view! {
+                        <div class="notice notice-info" role="note">
+                            <p>
+                                "This report was computed from run folders opened in this browser. "
+                                "Its link keeps the view (runs, settings, filters) but not the "
+                                "data: whoever opens it needs the same folders."
+                            </p>
+                        </div>
+                    }
+                })}
+            <AuditPanel report/>
+            <ReportSettingsForm
+                view
+                on_change
+                timings=state.timings
+                bootstrap_pending=state.bootstrap_pending
+            />
+            <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending/>
+            <FocusSelector report view on_change/>
+            <ReportCharts report focus/>
+            <CoverageLedger report/>
+        </div>
+    }
+}
