@@ -14,7 +14,7 @@ use crate::format;
 use crate::load::{use_load, LoadState};
 use crate::overview::{default_benchmark, load_overview, AgentRuns, BenchmarkRuns, Overview};
 use crate::state::source::use_source_settings;
-use crate::state::url::{use_url_state, COMPARE_PATH};
+use crate::state::url::{use_url_state, COMPARE_PATH, FILES_PATH};
 use crate::transport::FetchTransport;
 
 /// The picker, reading the API and key of the source settings in context.
@@ -62,7 +62,8 @@ pub fn RunsView(
         <h2 class="page-heading">"Compare evaluation runs"</h2>
         <p class="page-intro">
             "Choose an agent and a benchmark version, mark the baseline and the runs to compare "
-            "with it, then Compare."
+            "with it, then Compare. Runs exported to disk can be compared too: "
+            <a href=FILES_PATH>"open run folders"</a>"."
         </p>
         {body}
     }

@@ -6,11 +6,13 @@
 //!   for a new comparison and replace for view tweaks;
 //! - [`loader`]: runs, their trajectory rewards and trajectories and their benchmark's tasks,
 //!   loaded page by page with progress, cancellation, partial results and resumable retries;
+//! - [`files`]: run folders opened from disk, grouped and parsed by the core;
 //! - [`report`]: the run set and the report as memos over the loaded data and the view, the
 //!   report first without and then with the bootstrap.
 //!
 //! [`ViewState`]: eval_compare_core::view_state::ViewState
 
+pub mod files;
 pub mod loader;
 pub mod report;
 pub mod shared;

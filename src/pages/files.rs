@@ -1,0 +1,154 @@
+//! Comparing run folders opened from disk, with no server: `/files` opens folders and chooses
+//! the comparison; `/files/compare?…` shows its report. The URL keeps the view state as for the
+//! API, but a link cannot carry the files: opened elsewhere it asks for the same folders.
+
+use leptos::prelude::*;
+
+use crate::components::drop_zone::DropZone;
+use crate::components::query_notice::QueryIssuesNotice;
+use crate::components::run_chooser::RunChooser;
+use crate::overview::RunRow;
+use crate::pages::report::{plan_of, ReportBody};
+use crate::state::files::{use_file_runs, FileIssue};
+use crate::state::shared::Shared;
+use crate::state::url::{use_url_state, FILES_COMPARE_PATH, PICKER_PATH};
+
+/// `/files`: open run folders, then choose the baseline and candidates among them.
+#[component]
+pub fn FilesPage() -> impl IntoView {
+    let file_runs = use_file_runs();
+    let url = use_url_state();
+    let opened = Memo::new(move |_| file_runs.runs());
+    let chooser = move || {
+        let runs = opened.get();
+        if runs.is_empty() {
+            return view! { <p class="empty-state">"No run folder opened yet."</p> }.into_any();
+        }
+        let rows: Vec<RunRow> = runs
+            .iter()
+            .map(|opened| RunRow {
+                run: opened.run.run.clone(),
+                progress: None,
+            })
+            .collect();
+        let count = rows.len();
+        view! {
+            <section class="benchmark">
+                <header class="benchmark-header">
+                    <h3 class="benchmark-name">"Opened runs"</h3>
+                    <span class="benchmark-meta">
+                        {format!("{count} run{} from files", if count == 1 { "" } else { "s" })}
+                    </span>
+                    <button
+                        class="button button-secondary header-action"
+                        type="button"
+                        on:click=move |_| file_runs.clear()
+                    >
+                        "Close all"
+                    </button>
+                </header>
+                <RunChooser rows url compare_path=FILES_COMPARE_PATH/>
+            </section>
+        }
+        .into_any()
+    };
+    view! {
+        <h2 class="page-heading">"Compare run folders from disk"</h2>
+        <p class="page-intro">
+            "Open the folders of exported runs to compare them in this browser, with no server. "
+            "To read runs from the API instead, "<a href=PICKER_PATH>"choose them here"</a>"."
+        </p>
+        <QueryIssuesNotice issues=Signal::derive(move || url.issues())/>
+        <DropZone/>
+        <FileIssues/>
+        {chooser}
+    }
+}
+
+/// The folders and files of the last opening that could not be used.
+#[component]
+fn FileIssues() -> impl IntoView {
+    let file_runs = use_file_runs();
+    move || {
+        let issues = file_runs.issues();
+        (!issues.is_empty()).then(|| {
+            let items = issues
+                .into_iter()
+                .map(|FileIssue { folder, message }| {
+                    view! {
+                        <li>
+                            <code>{folder}</code>
+                            ": "
+                            {message}
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="notice notice-caution" role="alert">
+                    <div class="notice-body">
+                        <p class="notice-title">"Some files could not be used"</p>
+                        <ul class="notice-list">{items}</ul>
+                        <p class="field-help">"Every other folder was opened."</p>
+                    </div>
+                </div>
+            }
+        })
+    }
+}
+
+/// `/files/compare`: the report over opened folders; without them, what to open.
+#[component]
+pub fn FilesComparePage() -> impl IntoView {
+    let url = use_url_state();
+    let file_runs = use_file_runs();
+    let view = url.view_signal();
+    let plan = Memo::new(move |_| view.with(plan_of));
+    let missing = Memo::new(move |_| match plan.get() {
+        Ok(ids) => file_runs.missing(&ids),
+        Err(_) => Vec::new(),
+    });
+    let run_set = Memo::new(move |_| {
+        let ids = plan.get().ok()?;
+        let built = file_runs.run_set(&ids)?;
+        Some(built.map(Shared::new))
+    });
+    let problem = move || {
+        if let Err(why) = plan.get() {
+            return Some(
+                view! {
+                    <div class="empty-state">
+                        <p>{why}</p>
+                        <p><a href=crate::state::url::FILES_PATH>"Open run folders and choose the runs."</a></p>
+                    </div>
+                }
+                .into_any(),
+            );
+        }
+        let missing = missing.get();
+        (!missing.is_empty()).then(|| {
+            view! {
+                <div class="notice notice-info" role="status">
+                    <div class="notice-body">
+                        <p class="notice-title">"This report is computed from run folders on the reader's computer"</p>
+                        <p>
+                            "A link keeps the view but not the data. Open the same folders to see it; "
+                            "still missing: "<code>{missing.join(", ")}</code>"."
+                        </p>
+                    </div>
+                </div>
+                <DropZone/>
+                <FileIssues/>
+            }
+            .into_any()
+        })
+    };
+    let ready = move || plan.with(Result::is_ok) && missing.with(Vec::is_empty);
+    view! {
+        <QueryIssuesNotice issues=Signal::derive(move || url.issues())/>
+        {problem}
+        <Show when=ready>
+            <ReportBody run_set view on_change=url.replace_callback() from_files=true/>
+        </Show>
+    }
+}

@@ -1,0 +1,409 @@
+//! Run folders opened from disk: the files picked or dropped, grouped by folder, parsed by the
+//! core (`run_folder`), and kept for this page's life so a report can be computed from them
+//! with no server at all.
+//!
+//! A folder holds `run.json`, `trajectory-rewards.json`, `trajectories.json` and optionally
+//! `tasks.json`. A folder that cannot be read is reported by folder, file and JSON path; the
+//! other folders are kept.
+
+use std::collections::BTreeMap;
+
+use eval_compare_core::model::RunSet;
+use eval_compare_core::run_folder::{
+    parse_run_folder, run_set_from_folders, RunFolder, RunFolderFiles, REWARDS_FILE, RUN_FILE,
+    TASKS_FILE, TRAJECTORIES_FILE,
+};
+use js_sys::{Promise, Reflect, Uint8Array};
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    DataTransfer, File, FileList, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry,
+};
+
+use super::shared::Shared;
+
+/// The source label of runs read from files (the CLI's too).
+pub const FILES_SOURCE: &str = "files";
+/// The folder name given to files picked one by one, outside any folder.
+pub const LOOSE_FILES: &str = "(picked files)";
+
+/// One file read from disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PickedFile {
+    /// Its path relative to what was opened, e.g. `runs/base/run.json`, or just its name.
+    pub path: String,
+    /// Its contents.
+    pub bytes: Vec<u8>,
+}
+
+/// The run-folder files of one folder.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FolderFiles {
+    /// The folder's path (or [`LOOSE_FILES`]).
+    pub folder: String,
+    /// Contents by file name (only the run-folder names).
+    pub files: BTreeMap<String, Vec<u8>>,
+}
+
+/// A run opened from a folder.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenedRun {
+    /// The folder it came from.
+    pub folder: String,
+    /// Its parsed files.
+    pub run: RunFolder,
+}
+
+/// A folder (or file) that could not be used, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileIssue {
+    /// The folder.
+    pub folder: String,
+    /// What is wrong, naming the file and the JSON path when it is a parse error.
+    pub message: String,
+}
+
+fn is_run_folder_file(name: &str) -> bool {
+    [RUN_FILE, REWARDS_FILE, TRAJECTORIES_FILE, TASKS_FILE].contains(&name)
+}
+
+/// Groups files by their folder, keeping the run-folder files only. Folders without any are
+/// left out (parents of run folders, unrelated files).
+pub fn group_by_folder(files: Vec<PickedFile>) -> Vec<FolderFiles> {
+    let mut groups: BTreeMap<String, FolderFiles> = BTreeMap::new();
+    for file in files {
+        let path = file.path.trim_start_matches('/');
+        let (folder, name) = match path.rsplit_once('/') {
+            Some((folder, name)) => (folder.to_owned(), name),
+            None => (LOOSE_FILES.to_owned(), path),
+        };
+        if !is_run_folder_file(name) {
+            continue;
+        }
+        let group = groups.entry(folder.clone()).or_insert_with(|| FolderFiles {
+            folder,
+            files: BTreeMap::new(),
+        });
+        group.files.insert(name.to_owned(), file.bytes);
+    }
+    groups.into_values().collect()
+}
+
+/// Parses each folder with the core; a folder that fails is reported and the others kept.
+pub fn parse_folders(groups: &[FolderFiles]) -> (Vec<OpenedRun>, Vec<FileIssue>) {
+    let mut runs = Vec::new();
+    let mut issues = Vec::new();
+    for group in groups {
+        let file = |name: &str| group.files.get(name).map(Vec::as_slice);
+        let missing: Vec<&str> = [RUN_FILE, REWARDS_FILE, TRAJECTORIES_FILE]
+            .into_iter()
+            .filter(|name| file(name).is_none())
+            .collect();
+        let (Some(run), Some(rewards), Some(trajectories)) =
+            (file(RUN_FILE), file(REWARDS_FILE), file(TRAJECTORIES_FILE))
+        else {
+            issues.push(FileIssue {
+                folder: group.folder.clone(),
+                message: format!(
+                    "no {} here; a run folder holds {RUN_FILE}, {REWARDS_FILE} and {TRAJECTORIES_FILE} (and optionally {TASKS_FILE})",
+                    missing.join(", ")
+                ),
+            });
+            continue;
+        };
+        let parsed = parse_run_folder(RunFolderFiles {
+            run,
+            rewards,
+            trajectories,
+            tasks: file(TASKS_FILE),
+        });
+        match parsed {
+            Ok(run) => runs.push(OpenedRun {
+                folder: group.folder.clone(),
+                run,
+            }),
+            Err(error) => issues.push(FileIssue {
+                folder: group.folder.clone(),
+                message: error.to_string(),
+            }),
+        }
+    }
+    (runs, issues)
+}
+
+/// Adds `opened` to `runs`: a run id already open is replaced by the newer folder (with an issue
+/// saying so).
+pub fn merge_runs(runs: &mut Vec<OpenedRun>, opened: Vec<OpenedRun>, issues: &mut Vec<FileIssue>) {
+    for run in opened {
+        let id = run.run.run.eval_run_id.clone();
+        match runs
+            .iter_mut()
+            .find(|known| known.run.run.eval_run_id == id)
+        {
+            Some(known) => {
+                issues.push(FileIssue {
+                    folder: run.folder.clone(),
+                    message: format!(
+                        "run {id} was already open from {}; this folder replaces it",
+                        known.folder
+                    ),
+                });
+                *known = run;
+            }
+            None => runs.push(run),
+        }
+    }
+}
+
+/// The run set of `run_ids` (baseline first) from opened runs, built as the CLI builds it from
+/// folders; `None` when a run is not open.
+pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSet, String>> {
+    let folders: Vec<RunFolder> = run_ids
+        .iter()
+        .map(|id| {
+            runs.iter()
+                .find(|opened| &opened.run.run.eval_run_id == id)
+                .map(|opened| opened.run.clone())
+        })
+        .collect::<Option<_>>()?;
+    Some(run_set_from_folders(&folders, FILES_SOURCE).map_err(|error| error.to_string()))
+}
+
+/// The runs opened in this browser, shared by the files pages. `Copy`; provided as context.
+#[derive(Debug, Clone, Copy)]
+pub struct FileRuns {
+    runs: RwSignal<Shared<Vec<OpenedRun>>>,
+    issues: RwSignal<Vec<FileIssue>>,
+    reading: RwSignal<bool>,
+}
+
+impl Default for FileRuns {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FileRuns {
+    /// Nothing opened yet.
+    pub fn new() -> Self {
+        Self {
+            runs: RwSignal::new(Shared::new(Vec::new())),
+            issues: RwSignal::new(Vec::new()),
+            reading: RwSignal::new(false),
+        }
+    }
+
+    /// The opened runs (tracked).
+    pub fn runs(&self) -> Shared<Vec<OpenedRun>> {
+        self.runs.get()
+    }
+
+    /// What could not be used in the files opened last (tracked).
+    pub fn issues(&self) -> Vec<FileIssue> {
+        self.issues.get()
+    }
+
+    /// Whether files are being read (tracked).
+    pub fn is_reading(&self) -> bool {
+        self.reading.get()
+    }
+
+    /// Groups, parses and adds files; the issues replace the previous ones.
+    pub fn add_files(&self, files: Vec<PickedFile>) {
+        let groups = group_by_folder(files);
+        let (opened, mut issues) = parse_folders(&groups);
+        if groups.is_empty() {
+            issues.push(FileIssue {
+                folder: LOOSE_FILES.to_owned(),
+                message: format!(
+                    "none of these files is a run-folder file ({RUN_FILE}, {REWARDS_FILE}, {TRAJECTORIES_FILE}, {TASKS_FILE})"
+                ),
+            });
+        }
+        let mut runs: Vec<OpenedRun> = self.runs.with_untracked(|runs| runs.to_vec());
+        merge_runs(&mut runs, opened, &mut issues);
+        self.runs.set(Shared::new(runs));
+        self.issues.set(issues);
+    }
+
+    /// Reads browser files, then adds them; `earlier` are issues met while finding them (a
+    /// dropped folder that could not be read). `reading` is true meanwhile.
+    pub async fn read_and_add(&self, files: Vec<(String, File)>, earlier: Vec<FileIssue>) {
+        self.reading.set(true);
+        let (read, failed) = read_files(files).await;
+        self.add_files(read);
+        self.issues.update(|issues| {
+            issues.splice(0..0, earlier);
+            issues.extend(failed);
+        });
+        self.reading.set(false);
+    }
+
+    /// Forgets every opened run.
+    pub fn clear(&self) {
+        self.runs.set(Shared::new(Vec::new()));
+        self.issues.set(Vec::new());
+    }
+
+    /// The run set of `run_ids` (tracked), `None` while some run is not open.
+    pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, String>> {
+        self.runs.with(|runs| run_set_of(runs, run_ids))
+    }
+
+    /// The ids of `run_ids` not open (tracked).
+    pub fn missing(&self, run_ids: &[String]) -> Vec<String> {
+        self.runs.with(|runs| {
+            run_ids
+                .iter()
+                .filter(|id| !runs.iter().any(|opened| &opened.run.run.eval_run_id == *id))
+                .cloned()
+                .collect()
+        })
+    }
+}
+
+/// The opened runs in context, or a new empty set when the view is mounted alone.
+pub fn use_file_runs() -> FileRuns {
+    use_context::<FileRuns>().unwrap_or_default()
+}
+
+/// A browser file's path within what was opened: `webkitRelativePath` when the browser gives
+/// one (folder pickers), else its name.
+fn relative_path(file: &File) -> String {
+    Reflect::get(file, &JsValue::from_str("webkitRelativePath"))
+        .ok()
+        .and_then(|value| value.as_string())
+        .filter(|path| !path.is_empty())
+        .unwrap_or_else(|| file.name())
+}
+
+/// The files of an `<input type=file>`, with their paths.
+pub fn files_of_list(list: &FileList) -> Vec<(String, File)> {
+    (0..list.length())
+        .filter_map(|index| list.item(index))
+        .map(|file| (relative_path(&file), file))
+        .collect()
+}
+
+/// What a drop carries: its entries (folders are walked later) and plain files. Must be called
+/// during the drop event: the browser empties the data transfer afterwards.
+pub fn drop_entries(data: &DataTransfer) -> (Vec<FileSystemEntry>, Vec<(String, File)>) {
+    let items = data.items();
+    let mut entries = Vec::new();
+    let mut files = Vec::new();
+    for index in 0..items.length() {
+        let Some(item) = items.get(index) else {
+            continue;
+        };
+        if item.kind() != "file" {
+            continue;
+        }
+        match item.webkit_get_as_entry() {
+            Ok(Some(entry)) => entries.push(entry),
+            _ => {
+                if let Ok(Some(file)) = item.get_as_file() {
+                    files.push((relative_path(&file), file));
+                }
+            }
+        }
+    }
+    (entries, files)
+}
+
+/// Every file under dropped entries (folders walked recursively), with paths relative to the
+/// drop. Entries that cannot be read are reported.
+pub async fn walk_entries(entries: Vec<FileSystemEntry>) -> (Vec<(String, File)>, Vec<FileIssue>) {
+    let mut files = Vec::new();
+    let mut issues = Vec::new();
+    let mut stack = entries;
+    while let Some(entry) = stack.pop() {
+        let path = entry.full_path().trim_start_matches('/').to_owned();
+        if entry.is_directory() {
+            let directory: FileSystemDirectoryEntry = entry.unchecked_into();
+            match read_directory(&directory).await {
+                Ok(children) => stack.extend(children),
+                Err(why) => issues.push(FileIssue {
+                    folder: path,
+                    message: format!("the folder could not be read ({why})"),
+                }),
+            }
+        } else if entry.is_file() {
+            let file_entry: FileSystemFileEntry = entry.unchecked_into();
+            match entry_file(&file_entry).await {
+                Ok(file) => files.push((path, file)),
+                Err(why) => issues.push(FileIssue {
+                    folder: path,
+                    message: format!("the file could not be read ({why})"),
+                }),
+            }
+        }
+    }
+    (files, issues)
+}
+
+fn js_error_text(error: &JsValue) -> String {
+    error
+        .dyn_ref::<js_sys::Error>()
+        .map(|error| String::from(error.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "the browser refused".to_owned())
+}
+
+/// Every entry of a dropped folder (`readEntries` answers in batches until an empty one).
+async fn read_directory(
+    directory: &FileSystemDirectoryEntry,
+) -> Result<Vec<FileSystemEntry>, String> {
+    let reader = directory.create_reader();
+    let mut all = Vec::new();
+    loop {
+        let batch = Promise::new(&mut |resolve, reject| {
+            if let Err(error) = reader.read_entries_with_callback_and_callback(&resolve, &reject) {
+                let _ = reject.call1(&JsValue::NULL, &error);
+            }
+        });
+        let batch = JsFuture::from(batch)
+            .await
+            .map_err(|error| js_error_text(&error))?;
+        let batch: js_sys::Array = batch.unchecked_into();
+        if batch.length() == 0 {
+            return Ok(all);
+        }
+        all.extend(batch.iter().map(JsCast::unchecked_into::<FileSystemEntry>));
+    }
+}
+
+/// The file of a dropped file entry.
+async fn entry_file(entry: &FileSystemFileEntry) -> Result<File, String> {
+    let promise = Promise::new(&mut |resolve, reject| {
+        entry.file_with_callback_and_callback(&resolve, &reject);
+    });
+    JsFuture::from(promise)
+        .await
+        .map(JsCast::unchecked_into::<File>)
+        .map_err(|error| js_error_text(&error))
+}
+
+/// Reads browser files into memory; files that cannot be read are reported.
+pub async fn read_files(files: Vec<(String, File)>) -> (Vec<PickedFile>, Vec<FileIssue>) {
+    let mut read = Vec::with_capacity(files.len());
+    let mut issues = Vec::new();
+    for (path, file) in files {
+        // Only run-folder files are worth reading.
+        let name = path.rsplit('/').next().unwrap_or(&path);
+        if !is_run_folder_file(name) {
+            continue;
+        }
+        match JsFuture::from(file.array_buffer()).await {
+            Ok(buffer) => read.push(PickedFile {
+                path,
+                bytes: Uint8Array::new(&buffer).to_vec(),
+            }),
+            Err(error) => issues.push(FileIssue {
+                folder: path,
+                message: format!("the file could not be read ({})", js_error_text(&error)),
+            }),
+        }
+    }
+    (read, issues)
+}
