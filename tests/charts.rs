@@ -11,7 +11,9 @@ use eval_compare_core::model::{
     CheckpointInfo, OutcomeClass, RunInfo, RunSetBuilder, TrajectoryFlags, TrajectoryInput,
 };
 use eval_compare_core::report::{build_report, Report, ReportSettings};
-use eval_compare_viewer::charts::common::{accessible_svg, render_svg, Chart, NoChart};
+use eval_compare_viewer::charts::common::{
+    accessible_svg, render_svg, sort_numbers, Chart, NoChart,
+};
 use eval_compare_viewer::charts::coverage::coverage_bars;
 use eval_compare_viewer::charts::download::{svg_blob, SVG_MIME};
 use eval_compare_viewer::charts::histogram::delta_histogram;
@@ -470,6 +472,17 @@ fn a_hundred_thousand_tasks_are_aggregated_and_stay_fast() {
         assert!(svg.len() < 300_000, "an SVG has {} bytes", svg.len());
         assert!(!svg.contains("NaN"));
     }
+}
+
+#[wasm_bindgen_test]
+fn numbers_sort_in_total_order() {
+    let mut values = vec![0.5, -1.0, 0.0, -0.0, 2.0, -0.25, 1e-9, -3e-9];
+    sort_numbers(&mut values);
+    let expected = [-1.0, -0.25, -3e-9, -0.0, 0.0, 1e-9, 0.5, 2.0];
+    assert_eq!(
+        values.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+        expected.map(f64::to_bits)
+    );
 }
 
 #[wasm_bindgen_test]

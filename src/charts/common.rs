@@ -472,6 +472,41 @@ pub fn pixel<DB: DrawingBackend>(
     (x - left, y - top)
 }
 
+/// Sorts keys ascending. Every sort in the charts goes through this one instantiation of the
+/// standard sort (each distinct element type or comparison closure compiles its own copy, a few
+/// kilobytes of wasm each).
+pub fn sort_keys(keys: &mut [u128]) {
+    keys.sort_unstable();
+}
+
+/// Sorts numbers ascending (total order: -0.0 before 0.0) with [`sort_keys`].
+pub fn sort_numbers(values: &mut [f64]) {
+    // Flipping the sign bit of non-negative numbers and every bit of negative ones maps f64's
+    // total order onto u64's.
+    let mut keys: Vec<u128> = values
+        .iter()
+        .map(|value| {
+            let bits = value.to_bits();
+            let key = if bits >> 63 == 1 {
+                !bits
+            } else {
+                bits | 1 << 63
+            };
+            u128::from(key)
+        })
+        .collect();
+    sort_keys(&mut keys);
+    for (value, key) in values.iter_mut().zip(keys) {
+        let key = key as u64;
+        let bits = if key >> 63 == 1 {
+            key & !(1 << 63)
+        } else {
+            !key
+        };
+        *value = f64::from_bits(bits);
+    }
+}
+
 /// A reward difference in points (reward × 100) with its sign, one decimal: "+4.1", "-2.0",
 /// "0.0" (the core's `format_points` with an explicit "+").
 pub fn signed_points(delta: f64) -> String {

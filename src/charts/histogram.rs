@@ -11,7 +11,8 @@ use plotters::prelude::*;
 
 use super::common::{
     count_tick, dashed, file_safe, frame, line, plot_axes, points_tick, rectangle, short_name,
-    signed_points, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
+    signed_points, sort_numbers, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart,
+    Swatch,
 };
 use super::focus::Focused;
 use super::theme::Theme;
@@ -103,7 +104,7 @@ pub fn delta_histogram(report: &Report, focus: usize) -> Result<DeltaHistogram, 
     if tasks < 2 {
         return Err(NoChart::TooFewTasks { tasks });
     }
-    values.sort_unstable_by(f64::total_cmp);
+    sort_numbers(&mut values);
     let (min, max) = (values[0], values[tasks - 1]);
     if max - min < SAME_VALUE {
         return Err(NoChart::AllDeltasEqual {

@@ -105,16 +105,13 @@ pub fn ReportCharts(
     });
     let coverage: Memo<ChartData> =
         Memo::new(move |_| report.with(|report| coverage_bars(report).map(AnyChart::Coverage)));
-    let progression: Memo<Option<ChartData>> = Memo::new(move |_| {
-        report.with(|report| {
-            progression_series(report).map(|series| series.map(AnyChart::Progression))
-        })
-    });
-    let has_progression = Memo::new(move |_| progression.with(Option::is_some));
+    let has_progression = Memo::new(move |_| report.with(|report| report.progression.is_some()));
     let progression: Memo<ChartData> = Memo::new(move |_| {
-        progression
-            .get()
-            .unwrap_or(Err(NoChart::TooFewCheckpoints { points: 0 }))
+        report.with(|report| {
+            progression_series(report)
+                .unwrap_or(Err(NoChart::TooFewCheckpoints { points: 0 }))
+                .map(AnyChart::Progression)
+        })
     });
     view! {
         <section class="report-charts" aria-label="Charts">

@@ -13,7 +13,7 @@ use plotters::prelude::*;
 
 use super::common::{
     count_label, dashed, file_safe, frame, plot_axes, rectangle, reward_tick, short_name,
-    tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
+    sort_keys, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
 };
 use super::focus::Focused;
 use super::theme::Theme;
@@ -81,7 +81,7 @@ pub fn scatter_points(
     if tasks < 2 {
         return Err(NoChart::TooFewTasks { tasks });
     }
-    keys.sort_unstable();
+    sort_keys(&mut keys);
     let mut points: Vec<ScatterMark> = Vec::new();
     for key in keys {
         let x = f64::from_bits((key >> 64) as u64);
@@ -92,14 +92,23 @@ pub fn scatter_points(
         }
     }
     let distinct = points.len();
-    let (mut marks, cell) = if distinct <= DISTINCT_POINT_LIMIT {
+    let (marks, cell) = if distinct <= DISTINCT_POINT_LIMIT {
         (points, None)
     } else {
         (grid_marks(&points), Some(1.0 / GRID as f64))
     };
-    // Most populous first, so smaller markers are drawn over larger ones (stable: ties keep
-    // the ascending (x, y) order).
-    marks.sort_by_key(|mark| std::cmp::Reverse(mark.count));
+    // Most populous first, so smaller markers are drawn over larger ones; ties keep their
+    // ascending (x, y) order (the key's low bits are the position).
+    let mut order: Vec<u128> = marks
+        .iter()
+        .enumerate()
+        .map(|(position, mark)| (u128::from(u32::MAX - mark.count) << 64) | position as u128)
+        .collect();
+    sort_keys(&mut order);
+    let marks: Vec<ScatterMark> = order
+        .iter()
+        .map(|key| marks[(*key as u64) as usize])
+        .collect();
     let max_count = marks.first().map_or(0, |mark| mark.count);
     Ok(ScatterData {
         baseline: focused.baseline.name.clone(),

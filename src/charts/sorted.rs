@@ -12,7 +12,8 @@ use plotters::prelude::*;
 
 use super::common::{
     count_label, count_tick, dashed, file_safe, frame, line, plot_axes, points_tick, short_name,
-    signed_points, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
+    signed_points, sort_numbers, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart,
+    Swatch,
 };
 use super::focus::Focused;
 use super::theme::Theme;
@@ -64,7 +65,7 @@ pub fn sorted_deltas(report: &Report, focus: usize) -> Result<SortedDeltas, NoCh
     if tasks < 2 {
         return Err(NoChart::TooFewTasks { tasks });
     }
-    values.sort_unstable_by(f64::total_cmp);
+    sort_numbers(&mut values);
     let (min, max) = (values[0], values[tasks - 1]);
     if max - min < 1e-6 {
         return Err(NoChart::AllDeltasEqual {
