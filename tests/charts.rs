@@ -552,6 +552,21 @@ async fn report_charts_draws_every_chart_and_follows_the_focus() {
         Some("Download SVG: Per-task mean reward")
     );
 
+    // Downloading starts without an error message.
+    if let Some(button) = buttons.first() {
+        use wasm_bindgen::JsCast;
+        button
+            .dyn_ref::<web_sys::HtmlElement>()
+            .expect("a button is an HtmlElement")
+            .click();
+    }
+    TimeoutFuture::new(50).await;
+    assert!(
+        select_all(&root, ".chart-error").is_empty(),
+        "{}",
+        root.inner_html()
+    );
+
     focus.set(1);
     for _ in 0..100 {
         let label = select_all(&root, ".chart-svg > svg")
