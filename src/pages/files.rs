@@ -148,7 +148,13 @@ pub fn FilesComparePage() -> impl IntoView {
         <QueryIssuesNotice issues=Signal::derive(move || url.issues())/>
         {problem}
         <Show when=ready>
-            <ReportBody run_set view on_change=url.replace_callback() from_files=true/>
+            <ReportBody
+                run_set
+                view
+                on_change=url.replace_callback()
+                client=Signal::derive(|| None)
+                from_files=true
+            />
         </Show>
     }
 }

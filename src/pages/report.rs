@@ -2,10 +2,12 @@
 //! folders, see [`crate::pages::files`]). The query names the runs and the view; the page loads
 //! the runs, builds the run set once they are read, and the report from it (first without the
 //! bootstrap, then with it), and shows the header, the comparability audit, the settings, the
-//! headline of each candidate, the focus selector and the charts, and the coverage ledger.
+//! headline of each candidate, the focus selector and the charts, the coverage ledger, the
+//! per-task table and the task panel.
 
 use std::sync::Arc;
 
+use eval_compare_core::client::ClientConfig;
 use eval_compare_core::model::RunSet;
 use eval_compare_core::report::Report;
 use eval_compare_core::view_state::ViewState;
@@ -22,12 +24,15 @@ use crate::components::query_notice::QueryIssuesNotice;
 use crate::components::report_controls::{FocusSelector, ReportSettingsForm};
 use crate::components::report_header::ReportHeader;
 use crate::components::run_chooser::chooser_view;
+use crate::export::ExportButtons;
 use crate::load::spawn_scoped;
 use crate::state::loader::use_loader;
 use crate::state::report::{use_report, ReportKey, ReportState};
 use crate::state::shared::Shared;
 use crate::state::source::use_source_settings;
 use crate::state::url::{href, use_url_state, FILES_PATH, PICKER_PATH};
+use crate::table::TaskTable;
+use crate::task_panel::TaskPanel;
 
 /// The runs a view compares, baseline first, or why it names no comparison.
 pub fn plan_of(view: &ViewState) -> Result<Vec<String>, String> {
@@ -73,6 +78,7 @@ pub fn ComparePage() -> impl IntoView {
         Some(built.map(Shared::new).map_err(|error| error.to_string()))
     });
     let base_url = Signal::derive(move || source.base_url());
+    let client = Signal::derive(move || config.get().ok());
 
     let problem = move || {
         let plan_error = plan.get().err().map(|why| {
@@ -112,6 +118,7 @@ pub fn ComparePage() -> impl IntoView {
                 run_set
                 view
                 on_change=url.replace_callback()
+                client
                 from_files=false
             />
         </Show>
@@ -130,6 +137,9 @@ pub fn ReportBody(
     view: Signal<ViewState>,
     /// Called with a tweaked view (replace the history entry).
     on_change: Callback<ViewState>,
+    /// Where the task panel fetches trajectory details (`None` for runs read from files).
+    #[prop(into)]
+    client: Signal<Option<ClientConfig>>,
     /// Whether the runs were read from files.
     from_files: bool,
 ) -> impl IntoView {
@@ -170,7 +180,7 @@ pub fn ReportBody(
     view! {
         {errors}
         <Show when=move || ready.get() fallback=computing>
-            {move || mount_report(state, view, on_change, from_files)}
+            {move || mount_report(state, view, on_change, client, from_files)}
         </Show>
     }
 }
@@ -180,35 +190,64 @@ fn mount_report(
     state: ReportState,
     view: Signal<ViewState>,
     on_change: Callback<ViewState>,
+    client: Signal<Option<ClientConfig>>,
     from_files: bool,
 ) -> Option<impl IntoView> {
-    let report = state.report.get_untracked()?.arc();
-    let current_report = RwSignal::new(report);
+    let current_report = RwSignal::new(state.report.get_untracked()?.arc());
+    let current_set = RwSignal::new(state.run_set.get_untracked()?.arc());
     Effect::new(move |_| {
         if let Some(report) = state.report.get() {
             current_report.set(report.arc());
         }
+        if let Some(set) = state.run_set.get() {
+            current_set.set(set.arc());
+        }
     });
-    Some(view! { <ReportView report=current_report view on_change state from_files/> })
+    Some(view! {
+        <ReportView
+            report=current_report
+            run_set=current_set
+            view
+            on_change
+            client
+            state
+            from_files
+        />
+    })
 }
 
-/// The report: header and actions, audit, settings, headlines, focus and charts, coverage.
+/// The report: header and actions (copy link, change runs, exports), audit, settings, headlines,
+/// focus and charts, coverage, the per-task table and the task panel.
 #[component]
 pub fn ReportView(
     /// The report.
     #[prop(into)]
     report: Signal<Arc<Report>>,
+    /// The run set it was computed from (the task panel's trajectories).
+    #[prop(into)]
+    run_set: Signal<Arc<RunSet>>,
     /// The view state.
     #[prop(into)]
     view: Signal<ViewState>,
     /// Called with a tweaked view (replace the history entry).
     on_change: Callback<ViewState>,
+    /// Where the task panel fetches trajectory details (`None` for files).
+    #[prop(into)]
+    client: Signal<Option<ClientConfig>>,
     /// Where the computation stands (bootstrap pending, timings).
     state: ReportState,
     /// Whether the runs were read from files.
     from_files: bool,
 ) -> impl IntoView {
+    let source = use_source_settings();
     let focus = Signal::derive(move || view.with(|view| view.focus));
+    let task_id = Signal::derive(move || view.with(|view| view.task.clone()));
+    let org_key = Signal::derive(move || source.org_key());
+    let close_task = Callback::new(move |()| {
+        let mut next = view.get_untracked();
+        next.task = None;
+        on_change.run(next);
+    });
     let change_runs = move || {
         let path = if from_files { FILES_PATH } else { PICKER_PATH };
         view.with(|view| href(path, &chooser_view(view)))
@@ -219,6 +258,7 @@ pub fn ReportView(
             <div class="report-actions">
                 <CopyLinkButton/>
                 <a href=change_runs class="button button-secondary">"Change runs"</a>
+                <ExportButtons report/>
             </div>
             {from_files
                 .then(|| {
@@ -243,6 +283,8 @@ pub fn ReportView(
             <FocusSelector report view on_change/>
             <ReportCharts report focus/>
             <CoverageLedger report/>
+            <TaskTable report view on_change/>
+            <TaskPanel report run_set task_id client org_key on_close=close_task/>
         </div>
     }
 }
