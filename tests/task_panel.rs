@@ -394,6 +394,11 @@ async fn load_all_fetches_every_trajectory_of_the_task() {
         TimeoutFuture::new(20).await;
         waited += 20;
     }
+    assert_eq!(
+        text(&only(root, ".task-panel-actions button")),
+        "Load details of all 5 trajectories",
+        "four failed: loading all stays offered"
+    );
     let answered = only(
         root,
         "tr[data-trajectory-id=\"eval_ck200-t2-2\"] + tr.details-row",
@@ -418,4 +423,30 @@ async fn load_all_fetches_every_trajectory_of_the_task() {
     mounted.client.set(None);
     settle().await;
     assert!(select_all(root, "[role=dialog]").is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn once_every_trajectory_is_loaded_load_all_says_so() {
+    let fixture = task_fixture::small();
+    // Task t1: every trajectory has a canned answer.
+    let mounted = mount_panel(&fixture, "t1", Some(fixture_api(no_retries())));
+    settle().await;
+    let root = &mounted.root;
+    let load_all = only(root, ".task-panel-actions button");
+    assert_eq!(text(&load_all), "Load details of all 3 trajectories");
+    load_all
+        .dyn_into::<HtmlElement>()
+        .expect("a button")
+        .click();
+    let mut waited = 0;
+    while select_all(root, "table.components").len() < 3 {
+        assert!(waited < 5_000, "three details: {}", root.inner_html());
+        TimeoutFuture::new(20).await;
+        waited += 20;
+    }
+    settle().await;
+    let load_all = only(root, ".task-panel-actions button");
+    assert_eq!(text(&load_all), "Details of all 3 trajectories loaded");
+    assert!(load_all.has_attribute("disabled"));
+    assert!(select_all(root, "tr.trajectory-row button").is_empty());
 }

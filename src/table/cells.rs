@@ -3,7 +3,7 @@
 use eval_compare_core::report::TaskCell;
 use leptos::prelude::*;
 
-use super::badges::OutcomeBadges;
+use super::badges::CompactBadges;
 use crate::format;
 
 /// A delta with its sign and three decimals (`+0.250`, `−0.125`, `0.000`), or `unpaired`.
@@ -38,7 +38,7 @@ pub fn samples_text(cell: &TaskCell) -> (String, String) {
 }
 
 /// One run on one task: the mean of its included samples, `included/total` and the outcome
-/// badges. A run that never attempted the task says so.
+/// badges (summarized when more than fit). A run that never attempted the task says so.
 #[component]
 pub fn RunCellView(
     /// The run's cell on the task, from the report.
@@ -54,7 +54,7 @@ pub fn RunCellView(
             <span class="cell-samples" title=samples_title>{samples}</span>
         </span>
         <span class="cell-badges">
-            <OutcomeBadges cell/>
+            <CompactBadges cell/>
         </span>
     }
     .into_any()

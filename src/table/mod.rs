@@ -163,7 +163,7 @@ pub fn TaskTable(
         }
     };
     let columns = move || report.with(|r| r.runs.len()) + 3;
-    let min_width = move || format!("min-width: {}rem", 34 + 10 * report.with(|r| r.runs.len()));
+    let min_width = move || format!("min-width: {}rem", 32 + 11 * report.with(|r| r.runs.len()));
 
     let body = move || {
         let report = report.get();
@@ -485,6 +485,10 @@ fn TaskRowView(
         Some(label) => (label.clone(), Some(row.task_id.clone())),
         None => (row.task_id.clone(), None),
     };
+    let name_title = match &id_line {
+        Some(id) => format!("{name}\n{id}"),
+        None => name.clone(),
+    };
     let delta = row.deltas.get(focus).copied().flatten();
     let cells = row
         .cells
@@ -536,7 +540,7 @@ fn TaskRowView(
             on:click=on_click
             on:keydown=on_keydown
         >
-            <th scope="row" class="task-name" title=task_id.clone()>
+            <th scope="row" class="task-name" title=name_title>
                 <span class="task-label">{name}</span>
                 {id_line.map(|id| view! { <span class="task-id">{id}</span> })}
             </th>

@@ -230,20 +230,32 @@ fn LoadAllBar(
             return None;
         }
         let count = ids.len();
-        let ids = ids.clone();
         let noun = if count == 1 {
             "trajectory"
         } else {
             "trajectories"
+        };
+        let all_loaded = ids.iter().all(|id| {
+            matches!(
+                loader.state(Some(&config), id),
+                Some(DetailState::Loaded(_))
+            )
+        });
+        let ids = ids.clone();
+        let label = if all_loaded {
+            format!("Details of all {count} {noun} loaded")
+        } else {
+            format!("Load details of all {count} {noun}")
         };
         Some(view! {
             <div class="task-panel-actions">
                 <button
                     type="button"
                     class="button button-quiet"
+                    disabled=all_loaded
                     on:click=move |_| loader.load(config.clone(), ids.clone())
                 >
-                    {format!("Load details of all {count} {noun}")}
+                    {label}
                 </button>
                 <span class="muted">
                     {format!("error messages and reward components, {} at a time", details::MAX_CONCURRENT_LOADS)}
