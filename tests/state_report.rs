@@ -193,3 +193,62 @@ fn what_cannot_be_computed_is_said_in_words_never_nan() {
     );
     assert_eq!(select_all(&pairs[1], ".unpaired tbody tr").len(), 5);
 }
+
+#[wasm_bindgen_test]
+async fn an_open_details_section_stays_open_when_the_report_is_recomputed() {
+    let set = run_set_from_folders(&folders(), "files").expect("a run set");
+    let build = |resamples: usize| {
+        Arc::new(
+            build_report(
+                &set,
+                RunIdx(0),
+                &[RunIdx(1), RunIdx(2)],
+                &ReportSettings {
+                    resamples,
+                    ..ReportSettings::default()
+                },
+            )
+            .expect("a report"),
+        )
+    };
+    let report = RwSignal::new(build(0));
+    let root = mount_point();
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        view! {
+            <HeadlineCards
+                report=Signal::from(report)
+                focus=Signal::derive(|| 0)
+                bootstrap_pending=Signal::derive(|| true)
+            />
+            <CoverageLedger report=Signal::from(report)/>
+        }
+    });
+    let open = |selector: &str| -> Vec<bool> {
+        select_all(&root, selector)
+            .iter()
+            .map(|details| details.has_attribute("open"))
+            .collect()
+    };
+    let click = |selector: &str, index: usize| {
+        use wasm_bindgen::JsCast;
+        select_all(&root, selector)[index]
+            .clone()
+            .dyn_into::<web_sys::HtmlElement>()
+            .expect("an element")
+            .click();
+    };
+    click(".headline-details summary", 1);
+    click(".unpaired summary", 0);
+    settle(50).await;
+    assert_eq!(open(".headline-details"), [false, true]);
+    assert_eq!(open(".unpaired"), [true]);
+    assert!(
+        text(&root).contains("computing…"),
+        "the bootstrap is pending"
+    );
+
+    report.set(build(200));
+    settle(50).await;
+    assert_eq!(open(".headline-details"), [false, true], "still open");
+    assert_eq!(open(".unpaired"), [true], "still open");
+}

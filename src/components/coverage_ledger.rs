@@ -2,6 +2,7 @@
 //! pairs with the baseline, which tasks are unpaired, and the warnings. Read it before believing
 //! a mean.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use eval_compare_core::coverage::{MissingnessCheck, PairCoverage, RunCoverage};
@@ -9,6 +10,7 @@ use eval_compare_core::model::{OutcomeClass, RunIdx};
 use eval_compare_core::report::{Report, TaskCell};
 use leptos::prelude::*;
 
+use crate::components::disclosure::toggled_open;
 use crate::components::stat_text::{count, mean, plural};
 
 /// How many unpaired tasks are listed before "Show all".
@@ -74,6 +76,9 @@ pub fn CoverageLedger(
                 .collect_view()
         })
     };
+    // Which candidates' unpaired lists are open or show all, kept across recomputed reports.
+    let open_lists = RwSignal::new(HashSet::<usize>::new());
+    let full_lists = RwSignal::new(HashSet::<usize>::new());
     let pairs = move || {
         report.with(|report| {
             report
@@ -84,7 +89,15 @@ pub fn CoverageLedger(
                 .map(|(slot, pair)| {
                     let name = run_name(report, pair.candidate);
                     let unpaired = unpaired_tasks(report, slot);
-                    view! { <PairSummary pair=pair.clone() name unpaired/> }
+                    view! {
+                        <PairSummary
+                            pair=pair.clone()
+                            name
+                            unpaired
+                            open=slot_flag(open_lists, slot)
+                            show_all=slot_flag(full_lists, slot)
+                        />
+                    }
                 })
                 .collect_view()
         })
@@ -313,11 +326,36 @@ fn side_state(cell: &TaskCell) -> String {
     }
 }
 
+/// A flag of one slot kept in a set of slots, as a read/write pair.
+fn slot_flag(set: RwSignal<HashSet<usize>>, slot: usize) -> (Signal<bool>, Callback<bool>) {
+    (
+        Signal::derive(move || set.with(|set| set.contains(&slot))),
+        Callback::new(move |on: bool| {
+            set.update(|set| {
+                if on {
+                    set.insert(slot);
+                } else {
+                    set.remove(&slot);
+                }
+            })
+        }),
+    )
+}
+
 /// One candidate's pairing: paired n of the union, the lopsided tasks, the two checks, and the
 /// unpaired tasks (collapsed; the first [`UNPAIRED_SHOWN`], then "Show all").
 #[component]
-fn PairSummary(pair: PairCoverage, name: String, unpaired: Vec<UnpairedTask>) -> impl IntoView {
-    let show_all = RwSignal::new(false);
+fn PairSummary(
+    pair: PairCoverage,
+    name: String,
+    unpaired: Vec<UnpairedTask>,
+    /// Whether the unpaired list is open, and how to change it.
+    open: (Signal<bool>, Callback<bool>),
+    /// Whether every unpaired task is listed, and how to change it.
+    show_all: (Signal<bool>, Callback<bool>),
+) -> impl IntoView {
+    let (is_open, set_open) = open;
+    let (all_shown, set_all_shown) = show_all;
     let total = unpaired.len();
     let unpaired = StoredValue::new(unpaired);
     let rates = &pair.failure_rates;
@@ -345,7 +383,7 @@ fn PairSummary(pair: PairCoverage, name: String, unpaired: Vec<UnpairedTask>) ->
         .map(|(text, flagged)| view! { <li class:flagged=flagged>{text}</li> })
         .collect_view();
     let list = move || {
-        let limit = if show_all.get() {
+        let limit = if all_shown.get() {
             usize::MAX
         } else {
             UNPAIRED_SHOWN
@@ -388,7 +426,11 @@ fn PairSummary(pair: PairCoverage, name: String, unpaired: Vec<UnpairedTask>) ->
             {(total > 0)
                 .then(|| {
                     view! {
-                        <details class="unpaired">
+                        <details
+                            class="unpaired"
+                            prop:open=move || is_open.get()
+                            on:toggle=move |event| set_open.run(toggled_open(&event))
+                        >
                             <summary>{format!("Unpaired tasks ({})", count(total as u64))}</summary>
                             <div class="table-scroll">
                                 <table class="data-table compact">
@@ -408,10 +450,10 @@ fn PairSummary(pair: PairCoverage, name: String, unpaired: Vec<UnpairedTask>) ->
                                         <button
                                             class="button button-secondary"
                                             type="button"
-                                            on:click=move |_| show_all.update(|all| *all = !*all)
+                                            on:click=move |_| set_all_shown.run(!all_shown.get_untracked())
                                         >
                                             {move || {
-                                                if show_all.get() {
+                                                if all_shown.get() {
                                                     format!("Show the first {UNPAIRED_SHOWN}")
                                                 } else {
                                                     format!("Show all {}", count(total as u64))

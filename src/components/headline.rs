@@ -8,6 +8,7 @@ use eval_compare_core::report::{CandidateResult, PairedAnalysis, Report, RunSumm
 use eval_compare_core::stats::{BootstrapResult, Stat};
 use leptos::prelude::*;
 
+use crate::components::disclosure::toggled_open;
 use crate::components::stat_text::{
     count, interval_points, optional_mean, p_value, points, signed_points, StatText,
 };
@@ -42,11 +43,12 @@ pub fn HeadlineCards(
     #[prop(into)]
     bootstrap_pending: Signal<bool>,
 ) -> impl IntoView {
-    let count = move || report.with(|report| report.candidates.len());
+    // Cards are made once per candidate and update in place as the report is recomputed.
+    let count = Memo::new(move |_| report.with(|report| report.candidates.len()));
     view! {
         <section class="headlines" aria-label="Headline per candidate">
             {move || {
-                (0..count())
+                (0..count.get())
                     .map(|index| {
                         view! {
                             <HeadlineCard
@@ -79,6 +81,7 @@ pub fn HeadlineCard(
     #[prop(into)]
     bootstrap_pending: Signal<bool>,
 ) -> impl IntoView {
+    let details_open = RwSignal::new(false);
     move || {
         report.with(|report| {
             let candidate = report.candidates.get(index)?;
@@ -91,6 +94,7 @@ pub fn HeadlineCard(
                 baseline,
                 focused,
                 bootstrap_pending,
+                details_open,
             ))
         })
     }
@@ -103,6 +107,7 @@ fn card(
     baseline: &RunSummary,
     focused: Signal<bool>,
     bootstrap_pending: Signal<bool>,
+    details_open: RwSignal<bool>,
 ) -> impl IntoView {
     let (verdict, modifier) = verdict_label(candidate.verdict);
     let headline = report.headline(candidate);
@@ -214,7 +219,11 @@ fn card(
                     <dd>{other_delta}</dd>
                 </div>
             </dl>
-            <details class="headline-details">
+            <details
+                class="headline-details"
+                prop:open=move || details_open.get()
+                on:toggle=move |event| details_open.set(toggled_open(&event))
+            >
                 <summary>"Details"</summary>
                 {details}
             </details>

@@ -4,6 +4,7 @@ pub mod api_error;
 pub mod audit_panel;
 pub mod copy_link;
 pub mod coverage_ledger;
+pub mod disclosure;
 pub mod drop_zone;
 pub mod error_panel;
 pub mod headline;
