@@ -95,3 +95,41 @@ fn unknown_fields_are_ignored() {
         decode(br#"{"step": 3, "reward_mean": 0.5, "confidence": [0.4, 0.6]}"#).unwrap();
     assert_eq!(point.step, 3);
 }
+
+#[test]
+fn path_survives_escaped_quotes_and_several_lines() {
+    let body = b"{\"items\": [\n  {\"trajectory_id\": \"a \\\"quoted\\\", [x]\", \"reward\": 0.5},\n  {\"trajectory_id\": \"b\", \"reward\": [1]}\n], \"has_more\": false, \"eval_run_id\": \"er\"}";
+    let error = decode::<EvalTrajectoryRewardsPage>(body).unwrap_err();
+    assert_eq!(error.path, "items[1].reward");
+    assert_eq!(error.line, 3);
+}
+
+#[test]
+fn error_in_a_nested_array_element_names_its_index() {
+    let body = br#"{"point": {"step": 3, "bounds": [0.4, "high"]}}"#;
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Point {
+        step: i64,
+        bounds: Vec<f64>,
+    }
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Wrapper {
+        point: Point,
+    }
+    let error = decode::<Wrapper>(body).unwrap_err();
+    assert_eq!(error.path, "point.bounds[1]");
+}
+
+proptest::proptest! {
+    /// Arbitrary (mostly invalid, often truncated) bodies give an error with a path, never a panic.
+    #[test]
+    fn any_bytes_decode_or_fail_with_a_path(body in proptest::collection::vec(
+        proptest::sample::select(b"{}[],:\"\\ a1.-nul\n".to_vec()), 0..80)) {
+        if let Err(error) = decode::<EvalTrajectoryRewardsPage>(&body) {
+            proptest::prop_assert!(!error.path.is_empty());
+            proptest::prop_assert!(error.column <= body.len() + 1);
+        }
+    }
+}

@@ -43,32 +43,118 @@ fn describe(error: &DecodeError) -> String {
 
 /// Decodes a JSON body into `T`, naming the JSON path, line and column of any failure.
 ///
-/// The common case (a valid body) takes serde_json's fast path; only a failing body is decoded
-/// a second time with path tracking, to name the field.
+/// A valid body is decoded once on serde_json's fast path. For a failing body, the path of the
+/// failing field is found by walking the JSON text up to the error's position (see [`path_at`]):
+/// no second, path-tracking decoder is instantiated for every type, which keeps the wasm small.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
-    serde_json::from_slice(bytes).map_err(|_| decode_with_path::<T>(bytes))
+    serde_json::from_slice(bytes).map_err(|error| {
+        let offset = byte_offset(bytes, error.line(), error.column());
+        // A data error reported on an object's closing brace is about the object itself (a
+        // missing field), not about its last member.
+        let closes_object = bytes.get(offset) == Some(&b'}');
+        let data = error.classify() == serde_json::error::Category::Data;
+        let path = path_at(bytes, offset, data && closes_object);
+        from_json_error(path, error)
+    })
 }
 
-/// The error of a body that failed to decode, with the path of the failing field.
-fn decode_with_path<T: DeserializeOwned>(bytes: &[u8]) -> DecodeError {
-    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
-    match serde_path_to_error::deserialize::<_, T>(&mut deserializer) {
-        Err(error) => {
-            let path = error.path().to_string();
-            from_json_error(path, error.into_inner())
+/// Byte offset of serde_json's 1-based (line, column) position: the last byte it consumed.
+fn byte_offset(bytes: &[u8], line: usize, column: usize) -> usize {
+    let mut line_start = 0;
+    if line > 1 {
+        let mut newlines = 0;
+        for (index, byte) in bytes.iter().enumerate() {
+            if *byte == b'\n' {
+                newlines += 1;
+                if newlines == line - 1 {
+                    line_start = index + 1;
+                    break;
+                }
+            }
         }
-        Ok(_) => match deserializer.end() {
-            Err(error) => from_json_error(".".to_owned(), error),
-            // Both decoders agree on every input; should they not, say so plainly.
-            Ok(()) => DecodeError {
-                path: ".".to_owned(),
-                line: 0,
-                column: 0,
-                kind: DecodeErrorKind::Data,
-                message: "the body could not be decoded".to_owned(),
-            },
-        },
     }
+    (line_start + column).saturating_sub(1).min(bytes.len())
+}
+
+/// One open container while walking JSON text.
+enum Frame {
+    /// An object and the key of the member being read (none before the first key).
+    Object(Option<String>),
+    /// An array and the index of the element being read.
+    Array(usize),
+}
+
+/// The JSON path (`items[3].reward`, `.` for the document) of the value being read at byte
+/// `offset` of `bytes`. With `object_only`, the key of the innermost object is left out.
+///
+/// Only brackets, commas and strings are followed, so this works on invalid and truncated text.
+fn path_at(bytes: &[u8], offset: usize, object_only: bool) -> String {
+    let end = offset.min(bytes.len());
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut expecting_key = false;
+    let mut index = 0;
+    while index < end {
+        match bytes[index] {
+            b'{' => {
+                stack.push(Frame::Object(None));
+                expecting_key = true;
+            }
+            b'[' => stack.push(Frame::Array(0)),
+            b'}' | b']' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Array(element)) => *element += 1,
+                Some(Frame::Object(_)) => expecting_key = true,
+                None => {}
+            },
+            b'"' => {
+                let start = index + 1;
+                let mut close = start;
+                while close < end && bytes[close] != b'"' {
+                    close += if bytes[close] == b'\\' { 2 } else { 1 };
+                }
+                if expecting_key {
+                    if let Some(Frame::Object(key)) = stack.last_mut() {
+                        let text = &bytes[start..close.min(end)];
+                        *key = Some(String::from_utf8_lossy(text).into_owned());
+                    }
+                    expecting_key = false;
+                }
+                index = close;
+            }
+            _ => {}
+        }
+        index += 1;
+    }
+    if let (true, Some(Frame::Object(key))) = (object_only, stack.last_mut()) {
+        *key = None;
+    }
+    render_path(&stack)
+}
+
+fn render_path(stack: &[Frame]) -> String {
+    let mut path = String::new();
+    for frame in stack {
+        match frame {
+            Frame::Object(Some(key)) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+            }
+            Frame::Object(None) => {}
+            Frame::Array(element) => {
+                path.push('[');
+                path.push_str(&element.to_string());
+                path.push(']');
+            }
+        }
+    }
+    if path.is_empty() {
+        path.push('.');
+    }
+    path
 }
 
 fn from_json_error(path: String, error: serde_json::Error) -> DecodeError {
