@@ -4,7 +4,15 @@
 //! Paths come from the environment, with workspace defaults:
 //! `EVAL_COMPARE_SERVER_BIN` (default `target/debug/eval-compare-server`),
 //! `EVAL_COMPARE_DIST` (default `dist`, built by `trunk build --release`),
-//! `CHROMEDRIVER` (default `/usr/bin/chromedriver`), `CHROME_BIN` (default `/usr/bin/chromium`).
+//! `CHROMEDRIVER` (default `/usr/bin/chromedriver`), `CHROME_BIN` (default `/usr/bin/chromium`),
+//! `EVAL_COMPARE_CLI_BIN` (default `target/debug/eval-compare`, built by
+//! `cargo build -p eval-compare-cli`).
+//!
+//! [`page`] reads and drives the viewer's pages; [`cli`] runs `eval-compare report` and
+//! formats its JSON values the way the viewer shows them.
+
+pub mod cli;
+pub mod page;
 
 use std::error::Error;
 use std::io::{BufRead, BufReader};
@@ -219,13 +227,80 @@ impl ChromeDriver {
     }
 
     /// Opens a headless Chromium session with the arguments of the workspace's `webdriver.json`.
+    /// Each session has a profile of its own (chromedriver makes a fresh one): no storage,
+    /// cookies or history are shared between sessions.
     pub async fn open_browser(&self) -> Result<fantoccini::Client, BoxError> {
-        let capabilities = chrome_capabilities()?;
+        self.connect(chrome_capabilities()?).await
+    }
+
+    /// Like [`Self::open_browser`], with downloads saved to `dir` without asking.
+    pub async fn open_browser_downloading_to(
+        &self,
+        dir: &Path,
+    ) -> Result<fantoccini::Client, BoxError> {
+        let mut capabilities = chrome_capabilities()?;
+        if let Some(options) = capabilities
+            .get_mut("goog:chromeOptions")
+            .and_then(serde_json::Value::as_object_mut)
+        {
+            options.insert(
+                "prefs".to_owned(),
+                serde_json::json!({
+                    "download.default_directory": dir.to_string_lossy(),
+                    "download.prompt_for_download": false,
+                    "download.directory_upgrade": true,
+                    "safebrowsing.enabled": false,
+                    "profile.default_content_setting_values.automatic_downloads": 1,
+                }),
+            );
+        }
+        self.connect(capabilities).await
+    }
+
+    async fn connect(
+        &self,
+        capabilities: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<fantoccini::Client, BoxError> {
         let client = fantoccini::ClientBuilder::rustls()?
             .capabilities(capabilities)
             .connect(&format!("http://127.0.0.1:{}", self.port))
             .await?;
         Ok(client)
+    }
+}
+
+/// A directory under the system's temporary directory, removed with its contents on drop.
+#[derive(Debug)]
+pub struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    /// Creates `$TMPDIR/eval-compare-e2e-<label>-<pid>-<n>`.
+    pub fn new(label: &str) -> Result<Self, BoxError> {
+        use std::sync::atomic::{AtomicU32, Ordering};
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "eval-compare-e2e-{label}-{}-{n}",
+            std::process::id()
+        ));
+        if path.exists() {
+            std::fs::remove_dir_all(&path)?;
+        }
+        std::fs::create_dir_all(&path)?;
+        Ok(Self { path })
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
     }
 }
 
