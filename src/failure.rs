@@ -57,16 +57,7 @@ pub fn explain(error: &ApiError, base_url: &str) -> Explanation {
     };
     Explanation {
         title,
-        message: sentence(&error.to_string()),
+        message: crate::format::capitalized(&error.to_string()),
         hint,
-    }
-}
-
-/// `text` with its first letter capitalized, to read as a sentence.
-fn sentence(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }

@@ -86,3 +86,13 @@ pub fn status_label(status: Option<&EvalRunStatus>) -> (String, &'static str) {
 pub fn percent_done(terminal: i64, total: i64) -> Option<f64> {
     (total > 0).then(|| (terminal.clamp(0, total) as f64) * 100.0 / total as f64)
 }
+
+/// `text` with its first letter in upper case, to read as a sentence. Only ASCII letters change:
+/// the texts are the app's own English messages, and Unicode case tables would cost download size.
+pub fn capitalized(text: &str) -> String {
+    let mut text = text.to_owned();
+    if let Some(first) = text.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    text
+}

@@ -173,7 +173,10 @@ fn card(
     );
     let title = run.name.clone();
     let sentence = candidate.sentence.clone();
-    let other_label = format!("{} Δ", capitalized(analysis_name(other.analysis)));
+    let other_label = format!(
+        "{} Δ",
+        crate::format::capitalized(analysis_name(other.analysis))
+    );
     let details = details_table(candidate, level, several, bootstrap_pending);
     view! {
         <article class=format!("headline-card {modifier}") class:focused=move || focused.get() data-run-id=run.id.clone()>
@@ -228,14 +231,6 @@ fn card(
                 {details}
             </details>
         </article>
-    }
-}
-
-fn capitalized(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 

@@ -93,7 +93,7 @@ fn SourceForm() -> impl IntoView {
                 false,
                 "Key saved. Pages read the API with it from now on.".to_owned(),
             ),
-            Err(error) => (true, capitalize(&error.to_string())),
+            Err(error) => (true, crate::format::capitalized(&error.to_string())),
         }));
     };
     let toggle_remember = move |event| {
@@ -104,7 +104,7 @@ fn SourceForm() -> impl IntoView {
         };
         key_message.set(match source.set_persistence(persistence) {
             Ok(()) => None,
-            Err(error) => Some((true, capitalize(&error.to_string()))),
+            Err(error) => Some((true, crate::format::capitalized(&error.to_string()))),
         });
     };
     let forget = move |_| {
@@ -123,14 +123,14 @@ fn SourceForm() -> impl IntoView {
                 false,
                 format!("Reading the API at {}.", untrack(|| source.base_url())),
             ),
-            Err(error) => (true, capitalize(&error.to_string())),
+            Err(error) => (true, crate::format::capitalized(&error.to_string())),
         }));
     };
     let save_org = move |event: SubmitEvent| {
         event.prevent_default();
         org_message.set(Some(match source.set_org_key(&org.get_untracked()) {
             Ok(()) => (false, "Saved.".to_owned()),
-            Err(error) => (true, capitalize(&error.to_string())),
+            Err(error) => (true, crate::format::capitalized(&error.to_string())),
         }));
     };
     let key_status = move || match (source.has_key(), source.key_persistence()) {
@@ -233,14 +233,5 @@ fn FormMessage(message: RwSignal<Option<(bool, String)>>) -> impl IntoView {
                 view! { <p class="form-ok" role="status">{text}</p> }.into_any()
             }
         })
-    }
-}
-
-/// `text` with its first letter in upper case.
-fn capitalize(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
