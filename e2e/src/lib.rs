@@ -127,9 +127,15 @@ impl Server {
             "the built viewer",
             "build it with `trunk build --release --offline` or set EVAL_COMPARE_DIST",
         )?;
-        let mut child = Command::new(&bin)
+        Self::start_demo_from(&bin, &dist, extra_args)
+    }
+
+    /// Like [`Self::start_demo`], with the server binary `bin` and the viewer's build `dist`
+    /// given rather than read from the environment.
+    pub fn start_demo_from(bin: &Path, dist: &Path, extra_args: &[&str]) -> Result<Self, BoxError> {
+        let mut child = Command::new(bin)
             .args(["--demo", "--addr", "127.0.0.1:0", "--dist"])
-            .arg(&dist)
+            .arg(dist)
             .args(extra_args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

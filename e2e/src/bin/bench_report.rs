@@ -1,0 +1,1002 @@
+//! `bench-report`: how long the demo report takes to show after opening its share link, in real
+//! headless Chromium, each time in a fresh browser session (a new profile: empty HTTP cache, no
+//! compiled-wasm cache, no storage).
+//!
+//! ```sh
+//! cargo run -p eval-compare-e2e --release --bin bench-report -- [--runs N] [--url-query Q]
+//! ```
+//!
+//! Flags: `--runs N` measured iterations (default 10); `--warmup N` unmeasured ones first
+//! (default 1); `--url-query Q` the report's query (`base=…&cand=…`) instead of the picker's
+//! default comparison; `--running-eval-secs S` passed to the server (without it the demo's
+//! running evaluation is live, as in `scripts/demo.sh`); `--server-arg ARG` (repeatable) any
+//! other server flag, e.g. `--server-arg=--fault --server-arg=latency:ms=20`; `--settle-ms MS`
+//! pause between opening the browser and navigating (default 1000: the browser's own start-up
+//! work is not measured); `--json` also prints each iteration's raw figures as JSON lines;
+//! `--replay` then replays the iteration's API requests from plain JavaScript in the same page
+//! (same order and concurrency as the loader, bodies parsed with `JSON.parse`): the floor of the
+//! API phase without the viewer's work per page (column `replay`); `--replay-without SUBSTR`
+//! replays only the requests whose URL does not contain SUBSTR (what if a list were not read).
+//!
+//! Environment: `EVAL_COMPARE_SERVER_BIN` (default `target/release/eval-compare-server` when it
+//! exists, else `target/debug/…`), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
+//! `CHROME_BIN`.
+//!
+//! Times are milliseconds since navigation start (`performance.now()` in the page). A script
+//! installed before any page script runs (CDP `Page.addScriptToEvaluateOnNewDocument`) records
+//! when things appear with a MutationObserver, times `WebAssembly.instantiate*`, and collects
+//! long tasks; the Resource Timing entries give the downloads and API requests. WebDriver only
+//! collects the figures at the end, so its polling latency is not part of any measurement.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use eval_compare_e2e::{workspace_root, BoxError, ChromeDriver, Server};
+use fantoccini::wd::WebDriverCompatibleCommand;
+use fantoccini::{Client, Locator};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// The product requirement: the report is visible this soon after opening the link.
+const TARGET_MS: f64 = 1500.0;
+/// How long one page may take before the iteration counts as failed.
+const PAGE_TIMEOUT: Duration = Duration::from_secs(120);
+/// Pause between two looks at whether the page is done (only ends the wait; measures nothing).
+const POLL: Duration = Duration::from_millis(200);
+
+/// Installed in every new document before its own scripts: records into `window.__bench`.
+const PROBE_JS: &str = r#"
+(() => {
+  if (window.__bench) return;
+  const b = window.__bench = { marks: {}, longtasks: [], wasm: [], elements: [], status: null, cards: 0 };
+  const mark = (name) => { if (!(name in b.marks)) b.marks[name] = performance.now(); };
+  try { performance.setResourceTimingBufferSize(100000); } catch (e) {}
+  const observe = (type, take) => {
+    try { new PerformanceObserver((list) => list.getEntries().forEach(take)).observe({ type, buffered: true }); } catch (e) {}
+  };
+  observe('longtask', (e) => b.longtasks.push([e.startTime, e.duration]));
+  observe('element', (e) => b.elements.push([e.identifier, e.renderTime || e.loadTime]));
+  for (const name of ['instantiateStreaming', 'instantiate', 'compileStreaming', 'compile']) {
+    const original = WebAssembly[name];
+    if (typeof original !== 'function') continue;
+    WebAssembly[name] = function (...args) {
+      const start = performance.now();
+      const result = original.apply(this, args);
+      result.then(() => b.wasm.push([name, start, performance.now()]), () => {});
+      return result;
+    };
+  }
+  addEventListener('TrunkApplicationStarted', () => mark('app_started'));
+  const hasDigits = (e) => !!e && /\d/.test(e.textContent);
+  const check = () => {
+    if (document.querySelector('.app-main')) mark('app_dom');
+    if (document.querySelector('.load-panel')) mark('load_panel');
+    else if ('load_panel' in b.marks) mark('load_panel_gone');
+    const cards = Array.from(document.querySelectorAll('article.headline-card'));
+    for (const card of cards) {
+      const delta = card.querySelector('.headline-delta');
+      if (delta && !delta.hasAttribute('elementtiming')) delta.setAttribute('elementtiming', 'headline-delta');
+    }
+    if (cards.length > 0 && !('cards' in b.marks)
+        && cards.every((card) => hasDigits(card.querySelector('.headline-delta')))) {
+      mark('cards');
+      b.cards = cards.length;
+      requestAnimationFrame(() => mark('cards_frame'));
+    }
+    const status = document.querySelector('.settings-status');
+    if (status && /with B =/.test(status.textContent) && !('bootstrap' in b.marks)) {
+      mark('bootstrap');
+      b.status = status.textContent.replace(/\s+/g, ' ').trim();
+    }
+    const failure = document.querySelector('.error-panel, .load-failure, .app-main .empty-state');
+    if (failure && !b.failure) {
+      mark('failure');
+      b.failure = failure.textContent.replace(/\s+/g, ' ').trim().slice(0, 300);
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
+})();
+"#;
+
+/// Whether the page is done (the bootstrap report shown) or failed.
+const DONE_JS: &str = r#"
+const b = window.__bench;
+if (!b) return null;
+return ('bootstrap' in b.marks && 'cards_frame' in b.marks) || 'failure' in b.marks;
+"#;
+
+/// Everything the page recorded.
+const COLLECT_JS: &str = r#"
+const b = window.__bench;
+const nav = performance.getEntriesByType('navigation')[0];
+return {
+  marks: b.marks, longtasks: b.longtasks, wasm: b.wasm, elements: b.elements,
+  status: b.status, cards: b.cards, failure: b.failure || null,
+  nav: nav ? { response_end: nav.responseEnd, dom_content_loaded: nav.domContentLoadedEventEnd,
+               load: nav.loadEventEnd } : null,
+  paints: performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]),
+  resources: performance.getEntriesByType('resource').map((e) => ({
+    name: e.name, initiator: e.initiatorType, start: e.startTime, request_start: e.requestStart,
+    response_start: e.responseStart, end: e.responseEnd, transfer: e.transferSize,
+    encoded: e.encodedBodySize, decoded: e.decodedBodySize, protocol: e.nextHopProtocol })),
+};
+"#;
+
+/// Replays the page's API requests from plain JavaScript in the loaded page: the run records
+/// first, then every list page after page (each list's pages in order, the lists concurrently),
+/// as the viewer's loader does, each body parsed with `JSON.parse`. Resolves to the elapsed ms:
+/// the floor of the API phase (network, server, browser) without the viewer's work per page.
+const REPLAY_JS: &str = r#"
+const done = arguments[arguments.length - 1];
+const without = arguments[0];
+const api = performance.getEntriesByType('resource')
+  .filter((e) => { const p = new URL(e.name).pathname; return p.startsWith('/api/') || p.startsWith('/v1/'); })
+  .filter((e) => !without || !e.name.includes(without))
+  .sort((a, b) => a.startTime - b.startTime);
+const lists = new Map();
+const records = [];
+for (const e of api) {
+  const url = new URL(e.name);
+  if (!url.searchParams.has('limit')) { records.push(e.name); continue; }
+  url.searchParams.delete('cursor');
+  const key = url.toString();
+  if (!lists.has(key)) lists.set(key, []);
+  lists.get(key).push(e.name);
+}
+const get = async (u) => JSON.parse(await (await fetch(u, { cache: 'no-store' })).text());
+const start = performance.now();
+Promise.all(records.map(get))
+  .then(() => Promise.all(Array.from(lists.values()).map(async (urls) => { for (const u of urls) await get(u); })))
+  .then(() => done(performance.now() - start), (e) => done(-1));
+"#;
+
+#[derive(Debug, Clone, Deserialize)]
+struct Collected {
+    marks: BTreeMap<String, f64>,
+    longtasks: Vec<(f64, f64)>,
+    wasm: Vec<(String, f64, f64)>,
+    elements: Vec<(String, f64)>,
+    status: Option<String>,
+    cards: usize,
+    failure: Option<String>,
+    nav: Option<NavTiming>,
+    paints: Vec<(String, f64)>,
+    resources: Vec<Resource>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct NavTiming {
+    response_end: f64,
+    dom_content_loaded: f64,
+    #[allow(dead_code)]
+    load: f64,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Resource {
+    name: String,
+    #[allow(dead_code)]
+    initiator: String,
+    start: f64,
+    request_start: f64,
+    response_start: f64,
+    end: f64,
+    transfer: f64,
+    encoded: f64,
+    #[allow(dead_code)]
+    decoded: f64,
+    #[allow(dead_code)]
+    protocol: String,
+}
+
+/// The figures of one iteration (ms since navigation start unless said otherwise).
+#[derive(Debug, Clone, Default)]
+struct Figures {
+    load1: f64,
+    /// Headline cards with numbers painted (Element Timing, else the next animation frame).
+    visible: f64,
+    /// Headline cards with numbers in the DOM.
+    cards_dom: f64,
+    /// The report with the bootstrap shown.
+    bootstrap: f64,
+    html_end: f64,
+    fcp: f64,
+    wasm_end: f64,
+    wasm_fetch: f64,
+    wasm_kb: f64,
+    /// `WebAssembly.instantiate*` call to its end (compile + instantiate, overlaps the fetch).
+    wasm_inst: f64,
+    /// The app's `main` returned (Trunk's `TrunkApplicationStarted`).
+    app: f64,
+    api_n: f64,
+    api_first: f64,
+    api_last: f64,
+    api_kb: f64,
+    /// Most API requests on the wire at once (sent, response not complete).
+    api_conc: f64,
+    /// Median time to first byte of an API request (request sent to first byte).
+    api_ttfb: f64,
+    /// Median whole duration of an API request (sent to last byte).
+    api_dur: f64,
+    /// Longest wait of an API request for a connection (fetch called to request sent).
+    api_queue: f64,
+    /// Median time between a page's response and the request of the next page of the same
+    /// list: the viewer's work per page (decode, store, progress render) plus scheduling.
+    api_gap: f64,
+    /// The same API requests replayed from plain JavaScript (`--replay`), ms.
+    replay: f64,
+    /// From the last API response to the cards in the DOM: run set, report, render.
+    after_api: f64,
+    /// The viewer's own report timings (from its settings status line).
+    view_first: f64,
+    view_full: f64,
+    /// Main-thread long tasks before the cards were visible: count and total.
+    long_n: f64,
+    long_ms: f64,
+}
+
+/// (column header, accessor, decimals)
+type Column = (&'static str, fn(&Figures) -> f64, usize);
+
+const COLUMNS: &[Column] = &[
+    ("visible", |f| f.visible, 0),
+    ("cardsDOM", |f| f.cards_dom, 0),
+    ("boot", |f| f.bootstrap, 0),
+    ("html", |f| f.html_end, 0),
+    ("FCP", |f| f.fcp, 0),
+    ("wasmEnd", |f| f.wasm_end, 0),
+    ("wasmDL", |f| f.wasm_fetch, 0),
+    ("wasmKB", |f| f.wasm_kb, 0),
+    ("inst", |f| f.wasm_inst, 0),
+    ("app", |f| f.app, 0),
+    ("api#", |f| f.api_n, 0),
+    ("api1st", |f| f.api_first, 0),
+    ("apiLast", |f| f.api_last, 0),
+    ("apiKB", |f| f.api_kb, 0),
+    ("conc", |f| f.api_conc, 0),
+    ("ttfb", |f| f.api_ttfb, 0),
+    ("reqDur", |f| f.api_dur, 0),
+    ("queue", |f| f.api_queue, 0),
+    ("pageGap", |f| f.api_gap, 1),
+    ("replay", |f| f.replay, 0),
+    ("api→DOM", |f| f.after_api, 0),
+    ("vFirst", |f| f.view_first, 0),
+    ("vFull", |f| f.view_full, 0),
+    ("long#", |f| f.long_n, 0),
+    ("longMs", |f| f.long_ms, 0),
+    ("load1", |f| f.load1, 2),
+];
+
+#[derive(Debug, Clone)]
+struct Options {
+    runs: usize,
+    warmup: usize,
+    url_query: Option<String>,
+    running_eval_secs: Option<String>,
+    server_args: Vec<String>,
+    settle: Duration,
+    json: bool,
+    replay: bool,
+    replay_without: Option<String>,
+}
+
+fn parse_options() -> Result<Options, BoxError> {
+    let mut options = Options {
+        runs: 10,
+        warmup: 1,
+        url_query: None,
+        running_eval_secs: None,
+        server_args: Vec::new(),
+        settle: Duration::from_millis(1000),
+        json: false,
+        replay: false,
+        replay_without: None,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((name, value)) if name.starts_with("--") => (name.to_owned(), Some(value)),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || -> Result<String, BoxError> {
+            match inline {
+                Some(value) => Ok(value.to_owned()),
+                None => args
+                    .next()
+                    .ok_or_else(|| format!("{name} needs a value").into()),
+            }
+        };
+        match name.as_str() {
+            "--runs" => options.runs = value()?.parse()?,
+            "--warmup" => options.warmup = value()?.parse()?,
+            "--url-query" => {
+                options.url_query = Some(value()?.trim_start_matches('?').to_owned());
+            }
+            "--running-eval-secs" => options.running_eval_secs = Some(value()?),
+            "--server-arg" => options.server_args.push(value()?),
+            "--settle-ms" => options.settle = Duration::from_millis(value()?.parse()?),
+            "--json" => options.json = true,
+            "--replay" => options.replay = true,
+            "--replay-without" => {
+                options.replay = true;
+                options.replay_without = Some(value()?);
+            }
+            "-h" | "--help" => {
+                println!(
+                    "bench-report [--runs N] [--warmup N] [--url-query Q] [--running-eval-secs S] \
+                     [--server-arg ARG]... [--settle-ms MS] [--json] [--replay] [--replay-without SUBSTR]\n\
+                     env: EVAL_COMPARE_SERVER_BIN, EVAL_COMPARE_DIST, CHROMEDRIVER, CHROME_BIN"
+                );
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument {other:?} (see --help)").into()),
+        }
+    }
+    if options.runs == 0 {
+        return Err("--runs must be at least 1".into());
+    }
+    Ok(options)
+}
+
+/// The server binary and what kind of build it is.
+fn server_binary() -> Result<(PathBuf, String), BoxError> {
+    let (path, source) = match std::env::var_os("EVAL_COMPARE_SERVER_BIN") {
+        Some(path) => (PathBuf::from(path), "EVAL_COMPARE_SERVER_BIN"),
+        None => {
+            let release = workspace_root().join("target/release/eval-compare-server");
+            if release.exists() {
+                (release, "default: release build present")
+            } else {
+                (
+                    workspace_root().join("target/debug/eval-compare-server"),
+                    "default: no release build, debug",
+                )
+            }
+        }
+    };
+    if !path.exists() {
+        return Err(format!(
+            "no server binary at {}: `cargo build --release -p eval-compare-server`",
+            path.display()
+        )
+        .into());
+    }
+    let path = path.canonicalize()?;
+    let components: Vec<String> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let kind = if components.iter().any(|c| c == "release") {
+        "RELEASE build (path under target/release)"
+    } else if components.iter().any(|c| c == "debug") {
+        "DEBUG build (path under target/debug)"
+    } else {
+        "build profile unknown (not under target/release or target/debug)"
+    };
+    Ok((path, format!("{kind}; {source}")))
+}
+
+fn dist_dir() -> Result<PathBuf, BoxError> {
+    let dist = std::env::var_os("EVAL_COMPARE_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("dist"));
+    if !dist.join("index.html").exists() {
+        return Err(format!(
+            "no built viewer in {}: `trunk build --release --offline` or set EVAL_COMPARE_DIST",
+            dist.display()
+        )
+        .into());
+    }
+    Ok(dist.canonicalize()?)
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| text.trim().to_owned())
+        .unwrap_or_else(|_| "unknown".to_owned())
+}
+
+fn load1() -> f64 {
+    loadavg()
+        .split_whitespace()
+        .next()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(f64::NAN)
+}
+
+/// The sizes of the viewer's `.wasm`, `.js` and `.css` files: raw and `gzip -9`.
+fn download_sizes(dist: &Path) -> Result<(), BoxError> {
+    let mut raw_total = 0u64;
+    let mut gz_total = 0u64;
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dist)?
+        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|ext| ext == "wasm" || ext == "js" || ext == "css")
+        })
+        .collect();
+    entries.sort();
+    println!("initial download (dist files, raw and gzip -9):");
+    for path in entries {
+        let raw = std::fs::metadata(&path)?.len();
+        let gz = Command::new("gzip")
+            .args(["-9", "-c"])
+            .arg(&path)
+            .stderr(Stdio::null())
+            .output()
+            .ok()
+            .filter(|out| out.status.success())
+            .map(|out| out.stdout.len() as u64);
+        raw_total += raw;
+        gz_total += gz.unwrap_or(0);
+        println!(
+            "  {:<48} {:>9} B raw  {:>9} gzip -9",
+            path.file_name().unwrap_or_default().to_string_lossy(),
+            raw,
+            gz.map_or_else(|| "?".to_owned(), |gz| format!("{gz} B"))
+        );
+    }
+    println!(
+        "  {:<48} {:>9} B raw  {:>9} B gzip -9 (the server sends them uncompressed)",
+        "total", raw_total, gz_total
+    );
+    Ok(())
+}
+
+/// A Chrome DevTools Protocol command through chromedriver (`goog/cdp/execute`).
+#[derive(Debug)]
+struct Cdp {
+    cmd: &'static str,
+    params: Value,
+}
+
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
+        let body = json!({ "cmd": self.cmd, "params": self.params });
+        (http::Method::POST, Some(body.to_string()))
+    }
+}
+
+async fn finish<T>(browser: Client, outcome: Result<T, BoxError>) -> Result<T, BoxError> {
+    let closed = browser.close().await;
+    let value = outcome?;
+    closed?;
+    Ok(value)
+}
+
+/// Opens the picker, lets it choose its default comparison, clicks Compare and returns the
+/// report's URL (path and query).
+async fn default_link(browser: &Client, base: &str) -> Result<String, BoxError> {
+    browser.goto(&format!("{base}/")).await?;
+    let deadline = Instant::now() + PAGE_TIMEOUT;
+    loop {
+        let ready = browser
+            .execute(
+                "const b = document.querySelector('.compare-bar button'); return !!b && !b.disabled;",
+                vec![],
+            )
+            .await?;
+        if ready == Value::Bool(true) {
+            break;
+        }
+        if Instant::now() > deadline {
+            return Err("the picker never enabled Compare".into());
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    browser
+        .find(Locator::XPath(
+            "//*[contains(@class,'compare-bar')]//button[normalize-space()='Compare']",
+        ))
+        .await?
+        .click()
+        .await?;
+    loop {
+        let url = browser.current_url().await?;
+        if url.path() == "/compare" {
+            let query = url.query().unwrap_or_default();
+            return Ok(format!("/compare?{query}"));
+        }
+        if Instant::now() > deadline {
+            return Err(format!("Compare did not open a report (at {url})").into());
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// One measured page load in a fresh browser session.
+async fn measure(
+    driver: &ChromeDriver,
+    link: &str,
+    options: &Options,
+) -> Result<(Figures, Collected), BoxError> {
+    let browser = driver.open_browser().await?;
+    let outcome = measure_in(&browser, link, options).await;
+    finish(browser, outcome).await
+}
+
+async fn measure_in(
+    browser: &Client,
+    link: &str,
+    options: &Options,
+) -> Result<(Figures, Collected), BoxError> {
+    browser
+        .issue_cmd(Cdp {
+            cmd: "Page.addScriptToEvaluateOnNewDocument",
+            params: json!({ "source": PROBE_JS }),
+        })
+        .await?;
+    tokio::time::sleep(options.settle).await;
+    let load1 = load1();
+    browser.goto(link).await?;
+    let deadline = Instant::now() + PAGE_TIMEOUT;
+    loop {
+        let done = browser.execute(DONE_JS, vec![]).await?;
+        if done == Value::Bool(true) {
+            break;
+        }
+        if Instant::now() > deadline {
+            return Err(format!("the report did not complete within {PAGE_TIMEOUT:?}").into());
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    let collected: Collected = serde_json::from_value(browser.execute(COLLECT_JS, vec![]).await?)?;
+    if let Some(failure) = &collected.failure {
+        return Err(format!("the page shows a failure: {failure}").into());
+    }
+    let mut figures = figures_of(&collected);
+    figures.load1 = load1;
+    if options.replay {
+        // After the bootstrap; the page is idle but for the running run's 10 s refresh.
+        let without = options
+            .replay_without
+            .clone()
+            .map_or(Value::Null, Value::from);
+        let elapsed = browser.execute_async(REPLAY_JS, vec![without]).await?;
+        figures.replay = elapsed.as_f64().filter(|ms| *ms >= 0.0).unwrap_or(f64::NAN);
+    }
+    Ok((figures, collected))
+}
+
+fn median_of(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[mid]
+    } else {
+        (values[mid - 1] + values[mid]) / 2.0
+    }
+}
+
+/// The viewer's "Computed in this browser: A ms without the bootstrap, B ms with B = …".
+fn viewer_timings(status: Option<&str>) -> (f64, f64) {
+    let numbers: Vec<f64> = status
+        .unwrap_or_default()
+        .split(" ms")
+        .filter_map(|part| part.rsplit([' ', ':']).next()?.parse().ok())
+        .collect();
+    (
+        numbers.first().copied().unwrap_or(f64::NAN),
+        numbers.get(1).copied().unwrap_or(f64::NAN),
+    )
+}
+
+fn is_api(resource: &Resource) -> bool {
+    url::Url::parse(&resource.name)
+        .is_ok_and(|url| url.path().starts_with("/api/") || url.path().starts_with("/v1/"))
+}
+
+/// For each list read page by page (same path and query but the cursor), the time from one
+/// page's response end to the next page's request start.
+fn page_gaps(api: &[&Resource]) -> Vec<f64> {
+    let mut lists: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+    for r in api {
+        let Ok(url) = url::Url::parse(&r.name) else {
+            continue;
+        };
+        let rest: Vec<String> = url
+            .query_pairs()
+            .filter(|(key, _)| key != "cursor")
+            .map(|(key, value)| format!("{key}={value}"))
+            .collect();
+        lists
+            .entry(format!("{}?{}", url.path(), rest.join("&")))
+            .or_default()
+            .push((r.start, r.end));
+    }
+    let mut gaps = Vec::new();
+    for pages in lists.values_mut() {
+        pages.sort_by(|a, b| a.0.total_cmp(&b.0));
+        gaps.extend(pages.windows(2).map(|pair| pair[1].0 - pair[0].1));
+    }
+    gaps
+}
+
+/// Most intervals open at once.
+fn max_overlap(intervals: &[(f64, f64)]) -> usize {
+    let mut events: Vec<(f64, i32)> = intervals
+        .iter()
+        .flat_map(|&(start, end)| [(start, 1), (end, -1)])
+        .collect();
+    // Ends before starts at the same instant.
+    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let (mut open, mut most) = (0i32, 0i32);
+    for (_, delta) in events {
+        open += delta;
+        most = most.max(open);
+    }
+    most.max(0) as usize
+}
+
+fn figures_of(c: &Collected) -> Figures {
+    let mark = |name: &str| c.marks.get(name).copied().unwrap_or(f64::NAN);
+    let element_paint = c
+        .elements
+        .iter()
+        .filter(|(id, _)| id == "headline-delta")
+        .map(|&(_, time)| time)
+        .filter(|time| *time > 0.0)
+        .fold(f64::NAN, f64::max);
+    let visible = if element_paint.is_nan() {
+        mark("cards_frame")
+    } else {
+        element_paint
+    };
+    let wasm = c.resources.iter().find(|r| r.name.ends_with(".wasm"));
+    let api: Vec<&Resource> = c.resources.iter().filter(|r| is_api(r)).collect();
+    let api_last = api.iter().map(|r| r.end).fold(f64::NAN, f64::max);
+    let mut ttfb: Vec<f64> = api
+        .iter()
+        .map(|r| r.response_start - r.request_start)
+        .collect();
+    let mut durations: Vec<f64> = api.iter().map(|r| r.end - r.request_start).collect();
+    let on_wire: Vec<(f64, f64)> = api.iter().map(|r| (r.request_start, r.end)).collect();
+    let long_before: Vec<&(f64, f64)> = c
+        .longtasks
+        .iter()
+        .filter(|(start, _)| *start < visible)
+        .collect();
+    let (view_first, view_full) = viewer_timings(c.status.as_deref());
+    let cards_dom = mark("cards");
+    Figures {
+        load1: f64::NAN,
+        visible,
+        cards_dom,
+        bootstrap: mark("bootstrap"),
+        html_end: c.nav.as_ref().map_or(f64::NAN, |n| n.response_end),
+        fcp: c
+            .paints
+            .iter()
+            .find(|(name, _)| name == "first-contentful-paint")
+            .map_or(f64::NAN, |p| p.1),
+        wasm_end: wasm.map_or(f64::NAN, |w| w.end),
+        wasm_fetch: wasm.map_or(f64::NAN, |w| w.end - w.start),
+        wasm_kb: wasm.map_or(f64::NAN, |w| w.transfer.max(w.encoded) / 1024.0),
+        wasm_inst: c
+            .wasm
+            .iter()
+            .map(|(_, start, end)| end - start)
+            .fold(f64::NAN, f64::max),
+        app: mark("app_started"),
+        api_n: api.len() as f64,
+        api_first: api.iter().map(|r| r.start).fold(f64::NAN, f64::min),
+        api_last,
+        api_kb: api.iter().map(|r| r.encoded).sum::<f64>() / 1024.0,
+        api_conc: max_overlap(&on_wire) as f64,
+        api_ttfb: median_of(&mut ttfb),
+        api_dur: median_of(&mut durations),
+        api_queue: api
+            .iter()
+            .map(|r| r.request_start - r.start)
+            .fold(f64::NAN, f64::max),
+        api_gap: median_of(&mut page_gaps(&api)),
+        replay: f64::NAN,
+        after_api: cards_dom - api_last,
+        view_first,
+        view_full,
+        long_n: long_before.len() as f64,
+        long_ms: long_before.iter().map(|(_, d)| d).sum(),
+    }
+}
+
+fn cell(value: f64, decimals: usize) -> String {
+    if value.is_nan() {
+        "-".to_owned()
+    } else {
+        format!("{value:.decimals$}")
+    }
+}
+
+fn print_header() {
+    let mut line = format!("{:>5}", "iter");
+    for (name, _, _) in COLUMNS {
+        line.push_str(&format!(" {name:>8}"));
+    }
+    println!("{line}");
+}
+
+fn print_row(label: &str, values: impl Iterator<Item = (f64, usize)>) {
+    let mut line = format!("{label:>5}");
+    for (value, decimals) in values {
+        line.push_str(&format!(" {:>8}", cell(value, decimals)));
+    }
+    println!("{line}");
+}
+
+/// Nearest-rank percentile of sorted values.
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+fn summary(all: &[Figures]) {
+    type Stat = (&'static str, fn(&[f64]) -> f64);
+    let stats: [Stat; 4] = [
+        ("med", |v| {
+            let mut v = v.to_vec();
+            median_of(&mut v)
+        }),
+        ("p90", |v| percentile(v, 90.0)),
+        ("min", |v| v.first().copied().unwrap_or(f64::NAN)),
+        ("max", |v| v.last().copied().unwrap_or(f64::NAN)),
+    ];
+    for (label, stat) in stats {
+        print_row(
+            label,
+            COLUMNS.iter().map(|(_, get, decimals)| {
+                let mut values: Vec<f64> = all.iter().map(get).filter(|v| !v.is_nan()).collect();
+                values.sort_by(f64::total_cmp);
+                (stat(&values), *decimals)
+            }),
+        );
+    }
+}
+
+/// The median timeline as phases.
+fn breakdown(all: &[Figures]) {
+    let med = |get: fn(&Figures) -> f64| {
+        let mut values: Vec<f64> = all.iter().map(get).filter(|v| !v.is_nan()).collect();
+        median_of(&mut values)
+    };
+    let phases: [(&str, f64, f64); 6] = [
+        ("HTML + JS + wasm downloaded", 0.0, med(|f| f.wasm_end)),
+        (
+            "wasm compiled/instantiated, app mounted",
+            med(|f| f.wasm_end),
+            med(|f| f.app),
+        ),
+        (
+            "app mounted -> first API request",
+            med(|f| f.app),
+            med(|f| f.api_first),
+        ),
+        (
+            "API requests (first sent -> last answered)",
+            med(|f| f.api_first),
+            med(|f| f.api_last),
+        ),
+        (
+            "last API answer -> cards in the DOM",
+            med(|f| f.api_last),
+            med(|f| f.cards_dom),
+        ),
+        (
+            "cards in the DOM -> painted",
+            med(|f| f.cards_dom),
+            med(|f| f.visible),
+        ),
+    ];
+    println!("median timeline (ms since navigation start; phases of medians, approximate):");
+    for (what, from, to) in phases {
+        println!(
+            "  {what:<44} {:>7} -> {:>7}  ({:>6} ms)",
+            cell(from, 0),
+            cell(to, 0),
+            cell(to - from, 0)
+        );
+    }
+    println!(
+        "  (in that last gap the viewer computes the report without the bootstrap: median {} ms)",
+        cell(med(|f| f.view_first), 0)
+    );
+    let visible = med(|f| f.visible);
+    println!(
+        "report visible: median {} ms, target {TARGET_MS:.0} ms: {}",
+        cell(visible, 0),
+        if visible <= TARGET_MS {
+            "MET"
+        } else {
+            "NOT MET"
+        }
+    );
+}
+
+fn print_api_detail(collected: &Collected) {
+    let api: Vec<&Resource> = collected.resources.iter().filter(|r| is_api(r)).collect();
+    println!("API requests of the last iteration (ms; queue = wait for a connection):");
+    println!(
+        "  {:>7} {:>7} {:>7} {:>7} {:>8}  path",
+        "start", "queue", "ttfb", "end", "bytes"
+    );
+    for r in api {
+        let path = url::Url::parse(&r.name)
+            .map(|url| {
+                let mut path = url.path().to_owned();
+                if let Some(query) = url.query() {
+                    // Cursors are long and opaque: keep their first characters only.
+                    let short: Vec<String> = query
+                        .split('&')
+                        .map(|pair| match pair.split_once('=') {
+                            Some(("cursor", value)) => {
+                                format!("cursor={}…", &value[..value.len().min(6)])
+                            }
+                            _ => pair.to_owned(),
+                        })
+                        .collect();
+                    path.push('?');
+                    path.push_str(&short.join("&"));
+                }
+                path
+            })
+            .unwrap_or_else(|_| r.name.clone());
+        println!(
+            "  {:>7.0} {:>7.0} {:>7.0} {:>7.0} {:>8.0}  {path}",
+            r.start,
+            r.request_start - r.start,
+            r.response_start - r.request_start,
+            r.end,
+            r.encoded
+        );
+    }
+    let mut long: Vec<&(f64, f64)> = collected.longtasks.iter().collect();
+    long.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let tasks: Vec<String> = long
+        .iter()
+        .map(|(start, duration)| format!("{start:.0}+{duration:.0}"))
+        .collect();
+    println!("  long tasks (start+duration ms): {}", tasks.join(", "));
+    println!(
+        "  wasm calls: {}",
+        collected
+            .wasm
+            .iter()
+            .map(|(name, start, end)| format!("{name} {start:.0}->{end:.0}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!(
+        "  status line: {}",
+        collected.status.as_deref().unwrap_or("-")
+    );
+}
+
+async fn run() -> Result<(), BoxError> {
+    let options = parse_options()?;
+    let (server_bin, kind) = server_binary()?;
+    let dist = dist_dir()?;
+    println!("bench-report: demo report visible after opening its link (fresh browser each run)");
+    println!("server: {} [{kind}]", server_bin.display());
+    println!("dist:   {}", dist.display());
+    println!(
+        "cpus: {}; load average at start: {}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        loadavg()
+    );
+    download_sizes(&dist)?;
+
+    let mut server_args: Vec<String> = Vec::new();
+    if let Some(secs) = &options.running_eval_secs {
+        server_args.extend(["--running-eval-secs".to_owned(), secs.clone()]);
+    }
+    server_args.extend(options.server_args.iter().cloned());
+    let server_args: Vec<&str> = server_args.iter().map(String::as_str).collect();
+    println!("server flags: --demo --addr 127.0.0.1:0 --dist DIST {server_args:?}");
+    let server = Server::start_demo_from(&server_bin, &dist, &server_args)?;
+    let driver = ChromeDriver::start()?;
+    let base = server.base_url().to_owned();
+
+    let path = match &options.url_query {
+        Some(query) => format!("/compare?{query}"),
+        None => {
+            let browser = driver.open_browser().await?;
+            let outcome = default_link(&browser, &base).await;
+            let path = finish(browser, outcome).await?;
+            println!("the picker's default comparison: {path}");
+            path
+        }
+    };
+    let link = format!("{base}{path}");
+    println!("link: {link}");
+    println!(
+        "{} warm-up + {} measured iterations, {} ms settle after the browser opens\n",
+        options.warmup,
+        options.runs,
+        options.settle.as_millis()
+    );
+
+    print_header();
+    let mut all = Vec::new();
+    let mut last = None;
+    for iteration in 0..options.warmup + options.runs {
+        let warm = iteration < options.warmup;
+        let (figures, collected) = measure(&driver, &link, &options).await?;
+        let label = if warm {
+            format!("w{}", iteration + 1)
+        } else {
+            format!("{}", iteration + 1 - options.warmup)
+        };
+        print_row(
+            &label,
+            COLUMNS
+                .iter()
+                .map(|(_, get, decimals)| (get(&figures), *decimals)),
+        );
+        if options.json {
+            println!(
+                "{}",
+                json!({ "iteration": label, "warmup": warm, "raw": {
+                    "marks": collected.marks, "cards": collected.cards, "longtasks": collected.longtasks,
+                    "status": collected.status, "elements": collected.elements,
+                    "dom_content_loaded": collected.nav.as_ref().map(|n| n.dom_content_loaded),
+                } })
+            );
+        }
+        if !warm {
+            all.push(figures);
+            last = Some(collected);
+        }
+    }
+    println!();
+    print_header();
+    summary(&all);
+    println!();
+    breakdown(&all);
+    if let Some(collected) = &last {
+        println!();
+        print_api_detail(collected);
+    }
+    println!();
+    println!("load average at end: {}", loadavg());
+    println!(
+        "columns: visible = headline cards with numbers painted (Element Timing; else next frame); \
+         cardsDOM = in the DOM; boot = report with the bootstrap shown; html = document \
+         downloaded; FCP = first contentful paint; wasmEnd/wasmDL/wasmKB = .wasm downloaded at, \
+         its download time, size; inst = WebAssembly.instantiate* call time (compile + \
+         instantiate, overlaps the download); app = app started (Trunk event); api# = API \
+         requests; api1st/apiLast = first request started / last response ended; apiKB = API \
+         bodies; conc = most API requests on the wire at once; ttfb/reqDur = median API time to \
+         first byte / whole request; queue = longest wait for a connection; pageGap = median time from a page's response to the \
+         request of the same list's next page (viewer work per page); api→DOM = last API \
+         response to cards in the DOM; replay = the API requests replayed from plain JS (--replay); vFirst/vFull = the viewer's report compute times (without \
+         / with bootstrap); long#/longMs = main-thread long tasks before visible; load1 = 1-min \
+         load average before the iteration."
+    );
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() {
+    if let Err(error) = run().await {
+        eprintln!("bench-report: {error}");
+        std::process::exit(1);
+    }
+}
