@@ -26,6 +26,7 @@ pub use chronicle::{ChronicleJob, ChronicleScore, ChronicleTrial, ChronicleTrial
 pub use component::{effective_reward, RewardComponent};
 pub use error::ModelError;
 pub use from_api::{classify_metadata, components_from_api, run_info_from_api, ApiRun};
+pub(crate) use id_map::IdMap;
 pub use join::{JoinReport, TaskConflict, JOIN_EXAMPLES};
 pub use outcome::{
     classify_termination, classify_unended, rollout_status_is_active, trajectory_status_is_active,

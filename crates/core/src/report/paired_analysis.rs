@@ -6,7 +6,7 @@ use crate::model::{Analysis, PairedScores};
 use crate::stats::{
     self, BootstrapResult, BootstrapSettings, ClusterRobust, McNemar, MinimumDetectableEffect,
     NotComputable, PairedEstimate, PassAtK, PassCounts, SampleProjection, SignTest, Stat, TTest,
-    TaskMoments, Wilcoxon, WilcoxonMethod, WinTieLoss, ZeroMethod,
+    TaskMoments, Wilcoxon, WinTieLoss,
 };
 
 use super::settings::ReportSettings;
@@ -96,28 +96,23 @@ pub fn analyse_pair(
         level,
     };
     let run_bootstrap = settings.resamples > 0;
+    // The t-test, both Wilcoxon variants, the sign test, the MDE and the tasks needed share
+    // one rounding, one variance and one ranking of the deltas.
+    let tests = stats::delta_tests(&deltas, settings.target_delta);
     PairedAnalysis {
         analysis,
         n: scores.len(),
         estimate: stats::paired_estimate(&scores.base, &scores.cand, level),
-        t_test: stats::paired_t_test(&deltas),
-        wilcoxon_pratt: stats::wilcoxon_signed_rank(
-            &deltas,
-            ZeroMethod::Pratt,
-            WilcoxonMethod::Auto,
-        ),
-        wilcoxon_wilcox: stats::wilcoxon_signed_rank(
-            &deltas,
-            ZeroMethod::Wilcox,
-            WilcoxonMethod::Auto,
-        ),
-        sign_test: stats::sign_test(&deltas),
+        t_test: tests.t_test,
+        wilcoxon_pratt: tests.wilcoxon_pratt,
+        wilcoxon_wilcox: tests.wilcoxon_wilcox,
+        sign_test: tests.sign_test,
         mcnemar: mcnemar_if_single_binary(scores),
-        win_tie_loss: stats::win_tie_loss(&deltas),
+        win_tie_loss: tests.win_tie_loss,
         bootstrap: run_bootstrap.then(|| stats::paired_bootstrap(&deltas, &bootstrap_settings)),
         clustered: clustered(scores, &deltas, &bootstrap_settings, run_bootstrap, level),
-        mde: stats::minimum_detectable_effect(&deltas),
-        tasks_needed: stats::tasks_needed(&deltas, settings.target_delta),
+        mde: tests.mde,
+        tasks_needed: tests.tasks_needed,
         projection: projection(scores, settings),
         pass_at_k: pass_at_k(scores, settings),
     }
@@ -206,8 +201,8 @@ fn pass_at_k(scores: &PairedScores, settings: &ReportSettings) -> Vec<PassAtKCom
 }
 
 fn pass_at_k_for(scores: &PairedScores, k: u64, level: f64) -> PassAtKComparison {
-    let mut base = Vec::new();
-    let mut cand = Vec::new();
+    let mut base = Vec::with_capacity(scores.len());
+    let mut cand = Vec::with_capacity(scores.len());
     for i in 0..scores.len() {
         let b = PassCounts {
             samples: u64::from(scores.base_k[i]),

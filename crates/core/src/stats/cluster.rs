@@ -1,7 +1,6 @@
 //! Cluster-robust standard error of the mean delta, clustering tasks by category
 //! (statistics.md §3; statsmodels OLS on a constant with `cov_type='cluster'`).
 
-use std::collections::HashMap;
 use std::hash::Hash;
 
 use serde::{Deserialize, Serialize};
@@ -11,6 +10,7 @@ use super::dist::StudentT;
 use super::interval::Interval;
 use super::outcome::{NotComputable, Stat};
 use super::validate::{check_count, check_level, check_same_length, rounded_deltas};
+use crate::model::IdMap;
 
 /// Δ with a cluster-robust SE and a t interval on C − 1 degrees of freedom.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -76,7 +76,8 @@ pub fn cluster_robust<K: Eq + Hash>(
 
 /// Dense ids `0..C` for cluster labels, numbered by first appearance; returns the ids and C.
 pub(crate) fn dense_cluster_ids<K: Eq + Hash>(labels: &[K]) -> (Vec<usize>, usize) {
-    let mut seen: HashMap<&K, usize> = HashMap::new();
+    // Labels are the caller's own data (category indices, task ids): the fast hasher fits.
+    let mut seen: IdMap<&K, usize> = IdMap::default();
     let ids = labels
         .iter()
         .map(|label| {

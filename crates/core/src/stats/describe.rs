@@ -20,11 +20,14 @@ pub struct Summary {
 
 /// Mean, sd and SE of `values`; needs at least one finite value.
 pub fn summarize(values: &[f64]) -> Stat<Summary> {
+    check_finite(values)?;
+    check_count(1, values.len())?;
+    let moments = Moments::of_finite(values);
     Ok(Summary {
         n: values.len(),
-        mean: mean(values)?,
-        sd: sample_sd(values),
-        se: standard_error(values),
+        mean: moments.mean,
+        sd: moments.sample_variance().map(f64::sqrt),
+        se: moments.standard_error(),
     })
 }
 
@@ -61,34 +64,131 @@ pub fn pearson_correlation(x: &[f64], y: &[f64]) -> Stat<f64> {
     check_finite(x)?;
     check_finite(y)?;
     check_count(2, x.len())?;
-    if all_equal(x) || all_equal(y) {
-        return Err(NotComputable::ZeroVariance);
-    }
-    let (mx, my) = (mean_of_finite(x), mean_of_finite(y));
-    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    let (x_moments, y_moments) = (Moments::of_finite(x), Moments::of_finite(y));
+    let mut sums = CrossSums::default();
     for (a, b) in x.iter().zip(y) {
-        let (dx, dy) = (a - mx, b - my);
-        sxy += dx * dy;
-        sxx += dx * dx;
-        syy += dy * dy;
+        sums.add(a - x_moments.mean, b - y_moments.mean);
     }
-    Ok((sxy / (sxx.sqrt() * syy.sqrt())).clamp(-1.0, 1.0))
+    sums.correlation(&x_moments, &y_moments)
+}
+
+/// The plain sums of products of deviations from the means that the Pearson correlation adds
+/// up, value by value in order.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct CrossSums {
+    xy: f64,
+    xx: f64,
+    yy: f64,
+}
+
+impl CrossSums {
+    /// Adds one pair's deviations from the means.
+    #[inline]
+    pub(crate) fn add(&mut self, dx: f64, dy: f64) {
+        self.xy += dx * dy;
+        self.xx += dx * dx;
+        self.yy += dy * dy;
+    }
+
+    /// [`pearson_correlation`] of the pairs added, given each side's moments.
+    pub(crate) fn correlation(&self, x: &Moments, y: &Moments) -> Stat<f64> {
+        check_count(2, x.n)?;
+        if x.all_equal || y.all_equal {
+            return Err(NotComputable::ZeroVariance);
+        }
+        Ok((self.xy / (self.xx.sqrt() * self.yy.sqrt())).clamp(-1.0, 1.0))
+    }
+}
+
+/// Mean and ddof-1 variance of finite values, each computed once with the same sums as
+/// [`mean_of_finite`] and [`variance_of_finite`]: statistics that need both, or need them for
+/// several purposes, read them here and agree bit for bit with computing each separately.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Moments {
+    /// Number of values.
+    pub(crate) n: usize,
+    /// [`mean_of_finite`] (NaN when there is no value: callers check the count first).
+    pub(crate) mean: f64,
+    /// [`variance_of_finite`] (meaningful from two values on).
+    pub(crate) variance: f64,
+    /// Whether every value is the same (vacuously true below two values).
+    pub(crate) all_equal: bool,
+}
+
+impl Moments {
+    /// The moments of `values`, which the caller has checked are finite.
+    pub(crate) fn of_finite(values: &[f64]) -> Moments {
+        let mean = mean_of_finite(values);
+        let all_equal = all_equal(values);
+        let squares = if all_equal {
+            0.0
+        } else {
+            squared_deviations(values, mean)
+        };
+        Moments::from_sums(values.len(), mean, all_equal, squares)
+    }
+
+    /// The moments of `n` values from their mean, whether they are all equal and the
+    /// compensated sum of their squared deviations from the mean.
+    pub(crate) fn from_sums(n: usize, mean: f64, all_equal: bool, squares: f64) -> Moments {
+        Moments {
+            n,
+            mean,
+            variance: if all_equal {
+                0.0
+            } else {
+                squares / (n - 1) as f64
+            },
+            all_equal,
+        }
+    }
+
+    /// [`sample_variance`]: the variance, from two values on.
+    pub(crate) fn sample_variance(&self) -> Stat<f64> {
+        check_count(2, self.n)?;
+        Ok(self.variance)
+    }
+
+    /// [`standard_error`]: `sqrt(variance / n)`, from two values on.
+    pub(crate) fn standard_error(&self) -> Stat<f64> {
+        self.sample_variance()
+            .map(|variance| (variance / self.n as f64).sqrt())
+    }
 }
 
 /// Neumaier-compensated sum (accurate and symmetric under negation of every value).
 pub(crate) fn compensated_sum(values: impl IntoIterator<Item = f64>) -> f64 {
-    let mut sum = 0.0_f64;
-    let mut compensation = 0.0_f64;
+    let mut sum = CompensatedSum::default();
     for v in values {
-        let t = sum + v;
-        if sum.abs() >= v.abs() {
-            compensation += (sum - t) + v;
-        } else {
-            compensation += (v - t) + sum;
-        }
-        sum = t;
+        sum.add(v);
     }
-    sum + compensation
+    sum.total()
+}
+
+/// [`compensated_sum`] one value at a time, so that several sums can share a pass over data.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct CompensatedSum {
+    sum: f64,
+    compensation: f64,
+}
+
+impl CompensatedSum {
+    /// Adds one value.
+    #[inline]
+    pub(crate) fn add(&mut self, v: f64) {
+        let t = self.sum + v;
+        if self.sum.abs() >= v.abs() {
+            self.compensation += (self.sum - t) + v;
+        } else {
+            self.compensation += (v - t) + self.sum;
+        }
+        self.sum = t;
+    }
+
+    /// The sum of the values added so far.
+    pub(crate) fn total(&self) -> f64 {
+        self.sum + self.compensation
+    }
 }
 
 /// Mean of a non-empty slice of finite values.
@@ -102,7 +202,12 @@ pub(crate) fn variance_of_finite(values: &[f64]) -> f64 {
         return 0.0;
     }
     let m = mean_of_finite(values);
-    compensated_sum(values.iter().map(|v| (v - m) * (v - m))) / (values.len() - 1) as f64
+    squared_deviations(values, m) / (values.len() - 1) as f64
+}
+
+/// Compensated sum of squared deviations from `mean`.
+fn squared_deviations(values: &[f64], mean: f64) -> f64 {
+    compensated_sum(values.iter().map(|v| (v - mean) * (v - mean)))
 }
 
 /// True when every value equals the first (or the slice is empty).

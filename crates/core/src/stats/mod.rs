@@ -19,6 +19,7 @@
 
 pub mod bootstrap;
 pub mod cluster;
+mod delta_tests;
 pub mod describe;
 pub mod dist;
 pub mod interval;
@@ -37,6 +38,7 @@ pub use bootstrap::{
     BootstrapSettings, Xoshiro256, DEFAULT_RESAMPLES,
 };
 pub use cluster::{cluster_robust, ClusterRobust};
+pub(crate) use delta_tests::delta_tests;
 pub use describe::{
     mean, pearson_correlation, sample_sd, sample_variance, standard_error, summarize, Summary,
 };

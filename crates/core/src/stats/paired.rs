@@ -3,9 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::describe::{
-    all_equal, mean_of_finite, pearson_correlation, standard_error, variance_of_finite,
-};
+use super::describe::{all_equal, CompensatedSum, CrossSums, Moments};
 use super::dist::{normal, StudentT};
 use super::interval::Interval;
 use super::outcome::{NotComputable, Stat};
@@ -48,8 +46,15 @@ pub fn paired_estimate(baseline: &[f64], candidate: &[f64], level: f64) -> Stat<
     let deltas = paired_deltas(baseline, candidate)?;
     check_count(1, deltas.len())?;
     let n = deltas.len();
-    let delta = mean_of_finite(&deltas);
-    let spread = delta_spread(&deltas);
+    // Each side's mean and variance serve its mean, its SE and the correlation.
+    let PairedMoments {
+        deltas: moments,
+        base,
+        cand,
+        cross,
+    } = PairedMoments::of_finite(&deltas, baseline, candidate);
+    let delta = moments.mean;
+    let spread = delta_spread(&moments);
     let interval = |critical: Stat<f64>| -> Stat<Interval> {
         let spread = spread.clone()?;
         if spread.sd == 0.0 {
@@ -61,17 +66,58 @@ pub fn paired_estimate(baseline: &[f64], candidate: &[f64], level: f64) -> Stat<
     let t_critical = StudentT::new((n - 1) as f64).and_then(|t| t.quantile(two_sided));
     Ok(PairedEstimate {
         n,
-        baseline_mean: mean_of_finite(baseline),
-        candidate_mean: mean_of_finite(candidate),
+        baseline_mean: base.mean,
+        candidate_mean: cand.mean,
         delta,
         sd: spread.clone().map(|s| s.sd),
         se: spread.clone().map(|s| s.se),
         t_interval: interval(t_critical),
         z_interval: interval(normal::quantile(two_sided)),
-        baseline_se: standard_error(baseline),
-        candidate_se: standard_error(candidate),
-        correlation: pearson_correlation(baseline, candidate),
+        baseline_se: base.standard_error(),
+        candidate_se: cand.standard_error(),
+        correlation: cross.correlation(&base, &cand),
     })
+}
+
+/// The moments of the deltas and of both sides and the correlation's sums, computed in two
+/// passes over the three samples together: every sum is the one its own function adds up,
+/// value by value in the same order, so the results are the same.
+struct PairedMoments {
+    deltas: Moments,
+    base: Moments,
+    cand: Moments,
+    cross: CrossSums,
+}
+
+impl PairedMoments {
+    /// The moments of finite `deltas`, `baseline` and `candidate` of one length.
+    fn of_finite(deltas: &[f64], baseline: &[f64], candidate: &[f64]) -> PairedMoments {
+        let n = deltas.len();
+        let triples = || deltas.iter().zip(baseline).zip(candidate);
+        let mut sums = [CompensatedSum::default(); 3];
+        for ((&d, &b), &c) in triples() {
+            sums[0].add(d);
+            sums[1].add(b);
+            sums[2].add(c);
+        }
+        let [d_mean, b_mean, c_mean] = sums.map(|sum| sum.total() / n as f64);
+        let mut squares = [CompensatedSum::default(); 3];
+        let mut cross = CrossSums::default();
+        for ((&d, &b), &c) in triples() {
+            let (dd, db, dc) = (d - d_mean, b - b_mean, c - c_mean);
+            squares[0].add(dd * dd);
+            squares[1].add(db * db);
+            squares[2].add(dc * dc);
+            cross.add(db, dc);
+        }
+        let [d_squares, b_squares, c_squares] = squares.map(|sum| sum.total());
+        PairedMoments {
+            deltas: Moments::from_sums(n, d_mean, all_equal(deltas), d_squares),
+            base: Moments::from_sums(n, b_mean, all_equal(baseline), b_squares),
+            cand: Moments::from_sums(n, c_mean, all_equal(candidate), c_squares),
+            cross,
+        }
+    }
 }
 
 /// Result of a paired t-test of H0: Δ = 0.
@@ -98,12 +144,17 @@ pub struct TTest {
 /// and reporting p = 0 for identical non-zero deltas would overstate the evidence.
 pub fn paired_t_test(deltas: &[f64]) -> Stat<TTest> {
     let deltas = rounded_deltas(deltas)?;
-    let spread = delta_spread(&deltas)?;
+    t_test_of(&Moments::of_finite(&deltas))
+}
+
+/// [`paired_t_test`] from the moments of deltas already checked and rounded.
+pub(crate) fn t_test_of(moments: &Moments) -> Stat<TTest> {
+    let spread = delta_spread(moments)?;
     if spread.sd == 0.0 {
         return Err(NotComputable::ZeroVariance);
     }
-    let n = deltas.len();
-    let mean = mean_of_finite(&deltas);
+    let n = moments.n;
+    let mean = moments.mean;
     let t = mean / spread.se;
     let df = (n - 1) as f64;
     Ok(TTest {
@@ -124,16 +175,16 @@ struct Spread {
 }
 
 /// sd (ddof 1) and SE of finite deltas; needs n ≥ 2; sd is exactly 0 when all are equal.
-fn delta_spread(deltas: &[f64]) -> Stat<Spread> {
-    check_count(2, deltas.len())?;
-    let sd = if all_equal(deltas) {
+fn delta_spread(moments: &Moments) -> Stat<Spread> {
+    check_count(2, moments.n)?;
+    let sd = if moments.all_equal {
         0.0
     } else {
-        variance_of_finite(deltas).sqrt()
+        moments.variance.sqrt()
     };
     Ok(Spread {
         sd,
-        se: sd / (deltas.len() as f64).sqrt(),
+        se: sd / (moments.n as f64).sqrt(),
     })
 }
 

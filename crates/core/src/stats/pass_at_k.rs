@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::describe::mean_of_finite;
+use super::describe::CompensatedSum;
 use super::outcome::{NotComputable, Stat};
 use super::validate::check_count;
 
@@ -63,17 +63,18 @@ pub struct PassAtK {
 ///
 /// `k = 0` or a task with more passes than samples gives [`NotComputable::InvalidParameter`].
 pub fn pass_at_k(tasks: &[PassCounts], k: u64) -> Stat<PassAtK> {
+    let mut cache = SmallTaskCache::new(k);
     let mut per_task = Vec::with_capacity(tasks.len());
+    let (mut sum, mut included) = (CompensatedSum::default(), 0);
     for &counts in tasks {
-        per_task.push(match pass_at_k_task(counts, k) {
-            Ok(value) => Some(value),
-            Err(NotComputable::NotEnoughData { .. }) => None,
-            Err(other) => return Err(other),
-        });
+        let value = cache.pass_at_k_task(counts)?;
+        if let Some(value) = value {
+            sum.add(value);
+            included += 1;
+        }
+        per_task.push(value);
     }
-    let values: Vec<f64> = per_task.iter().flatten().copied().collect();
-    let included = values.len();
-    let mean = check_count(1, included).map(|()| mean_of_finite(&values));
+    let mean = check_count(1, included).map(|()| sum.total() / included as f64);
     Ok(PassAtK {
         k,
         excluded: tasks.len() - included,
@@ -81,6 +82,45 @@ pub fn pass_at_k(tasks: &[PassCounts], k: u64) -> Stat<PassAtK> {
         included,
         mean,
     })
+}
+
+/// Tasks with at most this many samples have their pass@k cached.
+const CACHED_SAMPLES: u64 = 32;
+
+/// Per-task pass@k for one k, each distinct small (samples, passes) computed once: runs draw
+/// the same few sample counts over and over.
+struct SmallTaskCache {
+    k: u64,
+    /// Indexed by `samples · (CACHED_SAMPLES + 1) + passes`; the outer `None` = not computed.
+    entries: Vec<Option<Option<f64>>>,
+}
+
+impl SmallTaskCache {
+    fn new(k: u64) -> Self {
+        let side = CACHED_SAMPLES as usize + 1;
+        SmallTaskCache {
+            k,
+            entries: vec![None; side * side],
+        }
+    }
+
+    /// [`pass_at_k_task`], with `None` for a task with fewer than k samples.
+    fn pass_at_k_task(&mut self, counts: PassCounts) -> Stat<Option<f64>> {
+        let slot = (counts.passes <= counts.samples && counts.samples <= CACHED_SAMPLES)
+            .then(|| (counts.samples * (CACHED_SAMPLES + 1) + counts.passes) as usize);
+        if let Some(Some(value)) = slot.and_then(|slot| self.entries.get(slot)) {
+            return Ok(*value);
+        }
+        let value = match pass_at_k_task(counts, self.k) {
+            Ok(value) => Some(value),
+            Err(NotComputable::NotEnoughData { .. }) => None,
+            Err(other) => return Err(other),
+        };
+        if let Some(entry) = slot.and_then(|slot| self.entries.get_mut(slot)) {
+            *entry = Some(value);
+        }
+        Ok(value)
+    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::describe::{mean_of_finite, variance_of_finite};
+use super::describe::{mean_of_finite, variance_of_finite, Moments};
 use super::outcome::{NotComputable, Stat};
 use super::validate::{check_count, check_finite, check_same_length, round_delta, rounded_deltas};
 
@@ -28,8 +28,14 @@ pub struct MinimumDetectableEffect {
 ///
 /// Needs n ≥ 2; identical deltas give [`NotComputable::ZeroVariance`] (no spread to plan with).
 pub fn minimum_detectable_effect(deltas: &[f64]) -> Stat<MinimumDetectableEffect> {
-    let sd = delta_sd(deltas)?;
-    let n = deltas.len();
+    let deltas = rounded_deltas(deltas)?;
+    mde_of(&Moments::of_finite(&deltas))
+}
+
+/// [`minimum_detectable_effect`] from the moments of deltas already checked and rounded.
+pub(crate) fn mde_of(moments: &Moments) -> Stat<MinimumDetectableEffect> {
+    let sd = delta_sd(moments)?;
+    let n = moments.n;
     Ok(MinimumDetectableEffect {
         n,
         sd,
@@ -40,15 +46,29 @@ pub fn minimum_detectable_effect(deltas: &[f64]) -> Stat<MinimumDetectableEffect
 /// Tasks needed to detect `target_delta` (> 0): `ceil((MDE_MULTIPLIER · sd / δ)²)`, with sd from
 /// the observed deltas. Needs n ≥ 2 and a non-zero sd. Saturates at `u64::MAX`.
 pub fn tasks_needed(deltas: &[f64], target_delta: f64) -> Stat<u64> {
-    if !(target_delta.is_finite() && target_delta > 0.0) {
-        return Err(NotComputable::invalid(
-            "target_delta",
-            "must be finite and positive",
-        ));
-    }
-    let sd = delta_sd(deltas)?;
+    check_target_delta(target_delta)?;
+    let deltas = rounded_deltas(deltas)?;
+    tasks_needed_of(&Moments::of_finite(&deltas), target_delta)
+}
+
+/// [`tasks_needed`] from the moments of deltas already checked and rounded.
+pub(crate) fn tasks_needed_of(moments: &Moments, target_delta: f64) -> Stat<u64> {
+    check_target_delta(target_delta)?;
+    let sd = delta_sd(moments)?;
     let exact = (MDE_MULTIPLIER * sd / target_delta).powi(2);
     Ok(ceil_with_slack(exact) as u64)
+}
+
+/// The target Δ of [`tasks_needed`] must be finite and positive.
+pub(crate) fn check_target_delta(target_delta: f64) -> Stat<()> {
+    if target_delta.is_finite() && target_delta > 0.0 {
+        Ok(())
+    } else {
+        Err(NotComputable::invalid(
+            "target_delta",
+            "must be finite and positive",
+        ))
+    }
 }
 
 /// Projection of the delta variance and MDE to `samples_per_task` (K′) samples per task.
@@ -202,15 +222,13 @@ fn side_moments(tasks: &[TaskMoments]) -> Stat<SideMoments> {
     })
 }
 
-/// sd (ddof 1) of deltas rounded to 1e-9; needs n ≥ 2 and a non-zero spread.
-fn delta_sd(deltas: &[f64]) -> Stat<f64> {
-    let deltas = rounded_deltas(deltas)?;
-    check_count(2, deltas.len())?;
-    let variance = variance_of_finite(&deltas);
-    if variance == 0.0 {
+/// sd (ddof 1) of deltas rounded to 1e-9, from their moments; needs n ≥ 2 and a non-zero spread.
+fn delta_sd(moments: &Moments) -> Stat<f64> {
+    check_count(2, moments.n)?;
+    if moments.variance == 0.0 {
         return Err(NotComputable::ZeroVariance);
     }
-    Ok(variance.sqrt())
+    Ok(moments.variance.sqrt())
 }
 
 /// `ceil(x)`, except that values within a relative [`CEIL_SLACK`] above an integer count as it.

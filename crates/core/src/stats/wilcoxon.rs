@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::dist::normal;
 use super::outcome::Stat;
 use super::validate::{check_count, rounded_deltas};
+use super::win_tie_loss::WinTieLoss;
 
 /// Largest non-zero count for which [`WilcoxonMethod::Auto`] uses the exact distribution.
 pub const EXACT_MAX_NONZERO: usize = 20;
@@ -98,115 +99,195 @@ pub fn wilcoxon_signed_rank(
     method: WilcoxonMethod,
 ) -> Stat<Wilcoxon> {
     let deltas = rounded_deltas(deltas)?;
-    let n = deltas.len();
-    let zeros = deltas.iter().filter(|&&d| d == 0.0).count();
-    let nonzero = n - zeros;
-    check_count(1, nonzero)?;
-    let ranked: Vec<f64> = match zero_method {
-        ZeroMethod::Pratt => deltas,
-        ZeroMethod::Wilcox => deltas.into_iter().filter(|&d| d != 0.0).collect(),
-    };
-    let ranking = rank_absolute(&ranked);
-    let (mut r_plus, mut r_minus) = (0.0, 0.0);
-    for (d, r) in ranked.iter().zip(&ranking.ranks) {
-        if *d > 0.0 {
-            r_plus += r;
-        } else if *d < 0.0 {
-            r_minus += r;
+    SignedRanks::new(&deltas).test(zero_method, method)
+}
+
+/// Deltas (checked and rounded) ranked by |d| once, for both zero methods: the distinct
+/// non-zero magnitudes in ascending order, each with how many deltas of each sign have it.
+///
+/// Zeros have the smallest magnitude, so Pratt's ranks of the non-zero deltas are Wilcox's
+/// shifted by the number of zeros: one sort serves both, and the sign counts besides.
+/// Rank sums are kept doubled in integers (average ranks are half-integers), so they are exact
+/// and equal to summing the ranks one by one in floating point (exact below 2⁵³).
+pub(crate) struct SignedRanks<'a> {
+    deltas: &'a [f64],
+    zeros: usize,
+    groups: Vec<MagnitudeGroup>,
+}
+
+/// Deltas sharing one non-zero |d|.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct MagnitudeGroup {
+    magnitude: f64,
+    positive: usize,
+    negative: usize,
+}
+
+impl MagnitudeGroup {
+    /// Counts one more delta of this magnitude.
+    fn add(&mut self, positive: bool) {
+        if positive {
+            self.positive += 1;
+        } else {
+            self.negative += 1;
         }
     }
-    let exact = match method {
-        WilcoxonMethod::Auto => nonzero <= EXACT_MAX_NONZERO,
-        WilcoxonMethod::ScipyAuto => n <= 50 && ((!ranking.has_ties && zeros == 0) || n <= 13),
-        WilcoxonMethod::Exact => nonzero <= EXACT_LIMIT,
-        WilcoxonMethod::Normal => false,
-    };
-    let (used, z, p_value) = if exact {
-        let signed_ranks: Vec<u64> = ranked
+
+    /// Deltas in the group.
+    fn size(&self) -> usize {
+        self.positive + self.negative
+    }
+}
+
+/// Zero handling as a rank layout: how many ranked deltas precede the first non-zero one.
+fn rank_offset(zero_method: ZeroMethod, zeros: usize) -> usize {
+    match zero_method {
+        ZeroMethod::Pratt => zeros,
+        ZeroMethod::Wilcox => 0,
+    }
+}
+
+/// Sum of the doubled average ranks, `start + 1 + end`, of the positions `start..end`.
+fn doubled_rank(start: usize, end: usize) -> u64 {
+    (start + 1 + end) as u64
+}
+
+impl<'a> SignedRanks<'a> {
+    /// Ranks `deltas`, which must be finite and rounded ([`rounded_deltas`]).
+    pub(crate) fn new(deltas: &'a [f64]) -> SignedRanks<'a> {
+        // |d| as its bit pattern (ordered like the value for non-negative floats), shifted to
+        // make room for a "positive" bit: sorting the keys sorts by |d|.
+        let mut keys: Vec<u64> = deltas
             .iter()
-            .zip(&ranking.ranks)
-            .filter(|(d, _)| **d != 0.0)
-            .map(|(_, r)| (2.0 * r).round() as u64)
+            .map(|&d| (d.abs().to_bits() << 1) | u64::from(d > 0.0))
             .collect();
-        let p = exact_two_sided(&signed_ranks, (2.0 * r_plus).round() as u64);
-        (PValueMethod::Exact, None, p)
-    } else {
-        let z = normal_z(&ranked, &ranking, r_plus, zero_method);
-        (PValueMethod::Normal, Some(z), normal::two_sided_p(z))
-    };
-    Ok(Wilcoxon {
-        zero_method,
-        method: used,
-        n,
-        zeros,
-        has_ties: ranking.has_ties,
-        r_plus,
-        r_minus,
-        statistic: r_plus.min(r_minus),
-        z,
-        p_value,
-    })
-}
-
-/// Average ranks of |d| (1-based) and the sizes of tied groups of non-zero |d|.
-struct Ranking {
-    ranks: Vec<f64>,
-    /// Sizes of groups of equal non-zero |d| (zeros excluded, as scipy's Pratt tie correction).
-    tie_groups: Vec<usize>,
-    has_ties: bool,
-}
-
-fn rank_absolute(values: &[f64]) -> Ranking {
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[a].abs().total_cmp(&values[b].abs()));
-    let mut ranks = vec![0.0; values.len()];
-    let mut tie_groups = Vec::new();
-    let mut start = 0;
-    while start < order.len() {
-        let magnitude = values[order[start]].abs();
-        let end = start
-            + order[start..]
-                .iter()
-                .take_while(|&&i| values[i].abs() == magnitude)
-                .count();
-        // Positions start+1 ..= end share the average rank.
-        let average = (start + 1 + end) as f64 / 2.0;
-        for &i in &order[start..end] {
-            ranks[i] = average;
+        keys.sort_unstable();
+        let zeros = keys.iter().take_while(|&&key| key >> 1 == 0).count();
+        let mut groups: Vec<MagnitudeGroup> = Vec::new();
+        for &key in &keys[zeros..] {
+            let magnitude = f64::from_bits(key >> 1);
+            let positive = key & 1 == 1;
+            match groups.last_mut() {
+                Some(group) if group.magnitude == magnitude => group.add(positive),
+                _ => {
+                    let mut group = MagnitudeGroup {
+                        magnitude,
+                        positive: 0,
+                        negative: 0,
+                    };
+                    group.add(positive);
+                    groups.push(group);
+                }
+            }
         }
-        if magnitude != 0.0 {
-            tie_groups.push(end - start);
+        SignedRanks {
+            deltas,
+            zeros,
+            groups,
         }
-        start = end;
     }
-    let has_ties = tie_groups.iter().any(|&size| size > 1);
-    Ranking {
-        ranks,
-        tie_groups,
-        has_ties,
-    }
-}
 
-/// Tie-corrected z of R⁺ (Cureton's adjustment for Pratt's zeros), without continuity correction.
-fn normal_z(ranked: &[f64], ranking: &Ranking, r_plus: f64, zero_method: ZeroMethod) -> f64 {
-    let count = ranked.len() as f64;
-    let mut mean = count * (count + 1.0) / 4.0;
-    let mut variance_24 = count * (count + 1.0) * (2.0 * count + 1.0);
-    if zero_method == ZeroMethod::Pratt {
-        let zeros = ranked.iter().filter(|&&d| d == 0.0).count() as f64;
-        mean -= zeros * (zeros + 1.0) / 4.0;
-        variance_24 -= zeros * (zeros + 1.0) * (2.0 * zeros + 1.0);
+    /// Wins, ties and losses of the deltas.
+    pub(crate) fn win_tie_loss(&self) -> WinTieLoss {
+        let wins = self.groups.iter().map(|g| g.positive).sum();
+        let losses = self.groups.iter().map(|g| g.negative).sum();
+        WinTieLoss {
+            wins,
+            ties: self.zeros,
+            losses,
+        }
     }
-    let ties: f64 = ranking
-        .tie_groups
-        .iter()
-        .map(|&t| {
-            let t = t as f64;
-            t * t * t - t
+
+    /// The signed-rank test with this zero handling and p-value method.
+    pub(crate) fn test(&self, zero_method: ZeroMethod, method: WilcoxonMethod) -> Stat<Wilcoxon> {
+        let n = self.deltas.len();
+        let zeros = self.zeros;
+        let nonzero = n - zeros;
+        check_count(1, nonzero)?;
+        let offset = rank_offset(zero_method, zeros);
+        let (mut doubled_plus, mut doubled_minus) = (0_u64, 0_u64);
+        let mut start = offset;
+        for group in &self.groups {
+            let end = start + group.size();
+            let rank = doubled_rank(start, end);
+            doubled_plus += group.positive as u64 * rank;
+            doubled_minus += group.negative as u64 * rank;
+            start = end;
+        }
+        let (r_plus, r_minus) = (doubled_plus as f64 / 2.0, doubled_minus as f64 / 2.0);
+        let has_ties = self.groups.iter().any(|group| group.size() > 1);
+        let exact = match method {
+            WilcoxonMethod::Auto => nonzero <= EXACT_MAX_NONZERO,
+            WilcoxonMethod::ScipyAuto => n <= 50 && ((!has_ties && zeros == 0) || n <= 13),
+            WilcoxonMethod::Exact => nonzero <= EXACT_LIMIT,
+            WilcoxonMethod::Normal => false,
+        };
+        let (used, z, p_value) = if exact {
+            let p = exact_two_sided(&self.doubled_ranks(offset), doubled_plus);
+            (PValueMethod::Exact, None, p)
+        } else {
+            let z = self.normal_z(r_plus, zero_method);
+            (PValueMethod::Normal, Some(z), normal::two_sided_p(z))
+        };
+        Ok(Wilcoxon {
+            zero_method,
+            method: used,
+            n,
+            zeros,
+            has_ties,
+            r_plus,
+            r_minus,
+            statistic: r_plus.min(r_minus),
+            z,
+            p_value,
         })
-        .sum();
-    let se = ((variance_24 - ties / 2.0) / 24.0).sqrt();
-    (r_plus - mean) / se
+    }
+
+    /// Doubled average ranks of the non-zero deltas, in the deltas' order.
+    fn doubled_ranks(&self, offset: usize) -> Vec<u64> {
+        let mut starts = Vec::with_capacity(self.groups.len());
+        let mut start = offset;
+        for group in &self.groups {
+            starts.push(start);
+            start += group.size();
+        }
+        self.deltas
+            .iter()
+            .filter(|&&d| d != 0.0)
+            .map(|d| {
+                let magnitude = d.abs();
+                let g = self
+                    .groups
+                    .partition_point(|group| group.magnitude < magnitude);
+                doubled_rank(starts[g], starts[g] + self.groups[g].size())
+            })
+            .collect()
+    }
+
+    /// Tie-corrected z of R⁺ (Cureton's adjustment for Pratt's zeros), without continuity
+    /// correction; tied groups are those of equal non-zero |d| (zeros excluded, as scipy's
+    /// Pratt tie correction).
+    fn normal_z(&self, r_plus: f64, zero_method: ZeroMethod) -> f64 {
+        let nonzero = self.deltas.len() - self.zeros;
+        let count = (nonzero + rank_offset(zero_method, self.zeros)) as f64;
+        let mut mean = count * (count + 1.0) / 4.0;
+        let mut variance_24 = count * (count + 1.0) * (2.0 * count + 1.0);
+        if zero_method == ZeroMethod::Pratt {
+            let zeros = self.zeros as f64;
+            mean -= zeros * (zeros + 1.0) / 4.0;
+            variance_24 -= zeros * (zeros + 1.0) * (2.0 * zeros + 1.0);
+        }
+        let ties: f64 = self
+            .groups
+            .iter()
+            .map(|group| {
+                let t = group.size() as f64;
+                t * t * t - t
+            })
+            .sum();
+        let se = ((variance_24 - ties / 2.0) / 24.0).sqrt();
+        (r_plus - mean) / se
+    }
 }
 
 /// Exact two-sided p of R⁺ given the doubled ranks of the non-zero deltas, by counting sign
@@ -273,10 +354,22 @@ mod tests {
     }
 
     #[test]
-    fn average_ranks_for_ties() {
-        let r = rank_absolute(&[0.5, -0.5, 0.1, 2.0]);
-        assert_eq!(r.ranks, vec![2.5, 2.5, 1.0, 4.0]);
-        assert!(r.has_ties);
-        assert_eq!(r.tie_groups, vec![1, 2, 1]);
+    fn groups_of_equal_magnitude_with_their_signs() {
+        let deltas = [0.5, -0.5, 0.1, 2.0, 0.0];
+        let ranks = SignedRanks::new(&deltas);
+        assert_eq!(ranks.zeros, 1);
+        let sizes: Vec<(f64, usize, usize)> = ranks
+            .groups
+            .iter()
+            .map(|g| (g.magnitude, g.positive, g.negative))
+            .collect();
+        assert_eq!(sizes, vec![(0.1, 1, 0), (0.5, 1, 1), (2.0, 1, 0)]);
+        // Pratt ranks 0.1 → 2, ±0.5 → 3.5, 2.0 → 5; Wilcox one lower.
+        assert_eq!(ranks.doubled_ranks(1), vec![7, 7, 4, 10]);
+        assert_eq!(ranks.doubled_ranks(0), vec![5, 5, 2, 8]);
+        let w = ranks
+            .test(ZeroMethod::Pratt, WilcoxonMethod::Normal)
+            .unwrap();
+        assert_eq!((w.r_plus, w.r_minus, w.has_ties), (10.5, 3.5, true));
     }
 }

@@ -41,7 +41,11 @@ pub struct SignTest {
 /// Sign test: exact two-sided binomial test (scipy `binomtest` convention) on the non-zero
 /// deltas. Needs at least one non-zero delta.
 pub fn sign_test(deltas: &[f64]) -> Stat<SignTest> {
-    let counts = win_tie_loss(deltas)?;
+    sign_test_of(win_tie_loss(deltas)?)
+}
+
+/// [`sign_test`] from the win/tie/loss counts of the deltas.
+pub(crate) fn sign_test_of(counts: WinTieLoss) -> Stat<SignTest> {
     let decided = counts.wins + counts.losses;
     check_count(1, decided)?;
     Ok(SignTest {
