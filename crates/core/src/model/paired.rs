@@ -118,6 +118,25 @@ impl PairedScores {
         self.task_idx.is_empty()
     }
 
+    /// No task yet (both sides vacuously binary), with room for `tasks` paired tasks.
+    fn with_capacity(tasks: usize) -> PairedScores {
+        PairedScores {
+            task_idx: Vec::with_capacity(tasks),
+            base: Vec::with_capacity(tasks),
+            cand: Vec::with_capacity(tasks),
+            base_k: Vec::with_capacity(tasks),
+            cand_k: Vec::with_capacity(tasks),
+            base_var: Vec::with_capacity(tasks),
+            cand_var: Vec::with_capacity(tasks),
+            base_passes: Vec::with_capacity(tasks),
+            cand_passes: Vec::with_capacity(tasks),
+            cluster: Vec::with_capacity(tasks),
+            base_binary: true,
+            cand_binary: true,
+            left_out: Vec::new(),
+        }
+    }
+
     fn push(&mut self, task: TaskIdx, cluster: Option<CategoryIdx>, base: Side, cand: Side) {
         self.task_idx.push(task);
         self.cluster.push(cluster);
@@ -177,11 +196,12 @@ impl RunSet {
     ) -> Result<PairedScores, ModelError> {
         let base_run = self.run(base)?;
         let cand_run = self.run(cand)?;
-        let mut scores = PairedScores {
-            base_binary: true,
-            cand_binary: true,
-            ..PairedScores::default()
-        };
+        // At most the tasks either run attempted.
+        let attempted = base_run.totals.tasks_attempted + cand_run.totals.tasks_attempted;
+        let tasks = usize::try_from(attempted)
+            .unwrap_or(usize::MAX)
+            .min(base_run.task_stats.len());
+        let mut scores = PairedScores::with_capacity(tasks);
         let pairs = base_run.task_stats.iter().zip(&cand_run.task_stats);
         for (index, (base_stats, cand_stats)) in pairs.enumerate() {
             if base_stats.samples() == 0 && cand_stats.samples() == 0 {

@@ -365,7 +365,7 @@ fn summarize_run(index: RunIdx, run: &Run, role: Role, level: f64) -> RunSummary
     let info = run.info();
     let totals = run.totals();
     let (mut sum, mut count) = (0.0, 0u64);
-    let mut task_means = Vec::new();
+    let mut task_means = Vec::with_capacity(run.task_stats().len());
     for stats in run.task_stats() {
         if let Some(mean) = stats.primary.mean() {
             sum += mean * f64::from(stats.primary.count());

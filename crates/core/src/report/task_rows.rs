@@ -61,17 +61,16 @@ impl TaskRow {
 /// Rows for every task that at least one of `runs` attempted, in task order.
 pub fn task_rows(set: &RunSet, runs: &[&Run]) -> Vec<TaskRow> {
     let empty = TaskStats::new();
-    let stats_of = |run: &Run, idx: TaskIdx| -> TaskStats { *run.stats_of(idx).unwrap_or(&empty) };
-    let mut rows = Vec::new();
+    let mut rows = Vec::with_capacity(set.tasks().len());
+    let mut stats: Vec<&TaskStats> = Vec::with_capacity(runs.len());
     for (index, task) in set.tasks().iter().enumerate() {
         let idx = index as TaskIdx;
-        if runs.iter().all(|run| stats_of(run, idx).samples() == 0) {
+        stats.clear();
+        stats.extend(runs.iter().map(|run| run.stats_of(idx).unwrap_or(&empty)));
+        if stats.iter().all(|stats| stats.samples() == 0) {
             continue;
         }
-        let cells: Vec<TaskCell> = runs
-            .iter()
-            .map(|run| TaskCell::of(&stats_of(run, idx)))
-            .collect();
+        let cells: Vec<TaskCell> = stats.iter().map(|stats| TaskCell::of(stats)).collect();
         let base_mean = cells.first().and_then(|c| c.mean);
         let deltas = cells
             .iter()
