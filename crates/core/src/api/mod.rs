@@ -14,6 +14,7 @@ mod organization;
 mod page;
 mod progress;
 mod rewards;
+mod shared_fields;
 mod step;
 mod termination;
 mod training;

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::open_enum::open_enum;
 use super::page::Page;
+use super::shared_fields::structs_sharing_fields;
 use super::step::Step;
 use super::termination::TerminationReason;
 
@@ -104,65 +105,92 @@ pub struct TrajectoryRolloutStatus {
     pub harness_diagnostic: Option<HarnessDiagnostic>,
 }
 
-/// One trajectory as listed (`TrajectoryMetadata`), including unfinished and failed ones.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TrajectoryMetadata {
-    /// Trajectory id.
-    pub trajectory_id: String,
-    /// Owning organization.
-    pub organization_id: String,
-    /// Dataset id.
-    #[serde(default)]
-    pub dataset_id: Option<String>,
-    /// Dataset name.
-    #[serde(default)]
-    pub dataset_name: Option<String>,
-    /// Dataset source.
-    #[serde(default)]
-    pub dataset_source: Option<String>,
-    /// Dataset storage prefix.
-    #[serde(default)]
-    pub dataset_gcs_prefix: Option<String>,
-    /// Trace id.
-    #[serde(default)]
-    pub trace_id: Option<String>,
-    /// Model id.
-    #[serde(default)]
-    pub model_id: Option<String>,
-    /// How the model was associated.
-    #[serde(default)]
-    pub model_association_source: Option<String>,
-    /// Details of the model association.
-    #[serde(default)]
-    pub model_association_metadata: Option<serde_json::Map<String, serde_json::Value>>,
-    /// Where the trajectory comes from, e.g. `eval`.
-    pub source: String,
-    /// Recorded trajectory state.
-    #[serde(default)]
-    pub status: Option<TrajectoryStatus>,
-    /// Recorded reason it ended, independent of rollout state; null when not recorded.
-    #[serde(default)]
-    pub termination_reason: Option<TerminationReason>,
-    /// Reward; null when none was recorded (not zero).
-    #[serde(default)]
-    pub reward: Option<f64>,
-    /// Number of steps.
-    #[serde(default)]
-    pub num_steps: Option<i64>,
-    /// Creation time.
-    pub created_at: String,
-    /// Training run, for training rollouts.
-    #[serde(default)]
-    pub training_run_id: Option<String>,
-    /// Benchmark task.
-    #[serde(default)]
-    pub task_id: Option<String>,
-    /// Sampled policy step (not optimizer step).
-    #[serde(default)]
-    pub policy_step: Option<i64>,
-    /// Rollout state.
-    #[serde(default)]
-    pub rollout: Option<TrajectoryRolloutStatus>,
+structs_sharing_fields! {
+    /// One trajectory as listed (`TrajectoryMetadata`), including unfinished and failed ones.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct TrajectoryMetadata {
+        /// Trajectory id.
+        pub trajectory_id: String,
+        /// Owning organization.
+        pub organization_id: String,
+        /// Dataset id.
+        #[serde(default)]
+        pub dataset_id: Option<String>,
+        /// Dataset name.
+        #[serde(default)]
+        pub dataset_name: Option<String>,
+        /// Dataset source.
+        #[serde(default)]
+        pub dataset_source: Option<String>,
+        /// Dataset storage prefix.
+        #[serde(default)]
+        pub dataset_gcs_prefix: Option<String>,
+        /// Trace id.
+        #[serde(default)]
+        pub trace_id: Option<String>,
+        /// Model id.
+        #[serde(default)]
+        pub model_id: Option<String>,
+        /// How the model was associated.
+        #[serde(default)]
+        pub model_association_source: Option<String>,
+        /// Details of the model association.
+        #[serde(default)]
+        pub model_association_metadata: Option<serde_json::Map<String, serde_json::Value>>,
+        /// Where the trajectory comes from, e.g. `eval`.
+        pub source: String,
+        /// Recorded trajectory state.
+        #[serde(default)]
+        pub status: Option<TrajectoryStatus>,
+        /// Recorded reason it ended, independent of rollout state; null when not recorded.
+        #[serde(default)]
+        pub termination_reason: Option<TerminationReason>,
+        /// Reward; null when none was recorded (not zero).
+        #[serde(default)]
+        pub reward: Option<f64>,
+        /// Number of steps.
+        #[serde(default)]
+        pub num_steps: Option<i64>,
+        /// Creation time.
+        pub created_at: String,
+        /// Training run, for training rollouts.
+        #[serde(default)]
+        pub training_run_id: Option<String>,
+        /// Benchmark task.
+        #[serde(default)]
+        pub task_id: Option<String>,
+        /// Sampled policy step (not optimizer step).
+        #[serde(default)]
+        pub policy_step: Option<i64>,
+        /// Rollout state.
+        #[serde(default)]
+        pub rollout: Option<TrajectoryRolloutStatus>,
+    }
+
+    // `Trajectory` has every field of `TrajectoryMetadata` first, then these.
+    /// One trajectory in detail (`Trajectory`): the metadata plus error, steps and reward components.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Trajectory {
+        /// Storage location of the full record.
+        #[serde(default)]
+        pub gcs_blob_uri: Option<String>,
+        /// Error recorded with the trajectory.
+        #[serde(default)]
+        pub error: Option<String>,
+        /// Steps, only when asked for (`include_steps`).
+        #[serde(default)]
+        pub steps: Vec<Step>,
+        /// Reward components in logged order, only when asked for (`include_reward_components`).
+        #[serde(default)]
+        pub reward_components: Vec<TrajectoryRewardComponent>,
+    }
+}
+
+impl Trajectory {
+    /// The list-level view of this trajectory.
+    pub fn metadata(&self) -> TrajectoryMetadata {
+        TrajectoryMetadata::from(self)
+    }
 }
 
 /// A page of trajectories (`/trajectories?eval_run_id=`).
@@ -186,105 +214,4 @@ pub struct TrajectoryRewardComponent {
     /// Grader's explanation.
     #[serde(default)]
     pub explanation: Option<String>,
-}
-
-/// One trajectory in detail (`Trajectory`): the metadata plus error, steps and reward components.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Trajectory {
-    /// Trajectory id.
-    pub trajectory_id: String,
-    /// Owning organization.
-    pub organization_id: String,
-    /// Dataset id.
-    #[serde(default)]
-    pub dataset_id: Option<String>,
-    /// Dataset name.
-    #[serde(default)]
-    pub dataset_name: Option<String>,
-    /// Dataset source.
-    #[serde(default)]
-    pub dataset_source: Option<String>,
-    /// Dataset storage prefix.
-    #[serde(default)]
-    pub dataset_gcs_prefix: Option<String>,
-    /// Trace id.
-    #[serde(default)]
-    pub trace_id: Option<String>,
-    /// Model id.
-    #[serde(default)]
-    pub model_id: Option<String>,
-    /// How the model was associated.
-    #[serde(default)]
-    pub model_association_source: Option<String>,
-    /// Details of the model association.
-    #[serde(default)]
-    pub model_association_metadata: Option<serde_json::Map<String, serde_json::Value>>,
-    /// Where the trajectory comes from, e.g. `eval`.
-    pub source: String,
-    /// Recorded trajectory state.
-    #[serde(default)]
-    pub status: Option<TrajectoryStatus>,
-    /// Recorded reason it ended; null when not recorded.
-    #[serde(default)]
-    pub termination_reason: Option<TerminationReason>,
-    /// Reward; null when none was recorded (not zero).
-    #[serde(default)]
-    pub reward: Option<f64>,
-    /// Number of steps.
-    #[serde(default)]
-    pub num_steps: Option<i64>,
-    /// Creation time.
-    pub created_at: String,
-    /// Training run, for training rollouts.
-    #[serde(default)]
-    pub training_run_id: Option<String>,
-    /// Benchmark task.
-    #[serde(default)]
-    pub task_id: Option<String>,
-    /// Sampled policy step (not optimizer step).
-    #[serde(default)]
-    pub policy_step: Option<i64>,
-    /// Rollout state.
-    #[serde(default)]
-    pub rollout: Option<TrajectoryRolloutStatus>,
-    /// Storage location of the full record.
-    #[serde(default)]
-    pub gcs_blob_uri: Option<String>,
-    /// Error recorded with the trajectory.
-    #[serde(default)]
-    pub error: Option<String>,
-    /// Steps, only when asked for (`include_steps`).
-    #[serde(default)]
-    pub steps: Vec<Step>,
-    /// Reward components in logged order, only when asked for (`include_reward_components`).
-    #[serde(default)]
-    pub reward_components: Vec<TrajectoryRewardComponent>,
-}
-
-impl Trajectory {
-    /// The list-level view of this trajectory.
-    pub fn metadata(&self) -> TrajectoryMetadata {
-        TrajectoryMetadata {
-            trajectory_id: self.trajectory_id.clone(),
-            organization_id: self.organization_id.clone(),
-            dataset_id: self.dataset_id.clone(),
-            dataset_name: self.dataset_name.clone(),
-            dataset_source: self.dataset_source.clone(),
-            dataset_gcs_prefix: self.dataset_gcs_prefix.clone(),
-            trace_id: self.trace_id.clone(),
-            model_id: self.model_id.clone(),
-            model_association_source: self.model_association_source.clone(),
-            model_association_metadata: self.model_association_metadata.clone(),
-            source: self.source.clone(),
-            status: self.status.clone(),
-            termination_reason: self.termination_reason.clone(),
-            reward: self.reward,
-            num_steps: self.num_steps,
-            created_at: self.created_at.clone(),
-            training_run_id: self.training_run_id.clone(),
-            task_id: self.task_id.clone(),
-            policy_step: self.policy_step,
-            rollout: self.rollout.clone(),
-        }
-    }
 }
