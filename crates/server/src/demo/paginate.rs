@@ -7,7 +7,7 @@
 use eval_compare_core::api::Page;
 
 use super::cursor;
-use super::query::Order;
+use super::query::{Order, Query};
 use crate::error::ApiError;
 
 /// One page of a list.
@@ -22,6 +22,15 @@ pub struct Slice<T> {
 }
 
 impl<T> Slice<T> {
+    /// This slice with each item turned into another (the cursor and `has_more` kept).
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Slice<U> {
+        Slice {
+            items: self.items.into_iter().map(f).collect(),
+            next_cursor: self.next_cursor,
+            has_more: self.has_more,
+        }
+    }
+
     /// This slice as the contract's plain page shape.
     pub fn into_page(self) -> Page<T> {
         Page {
@@ -41,6 +50,68 @@ pub struct PageRequest<'a> {
     pub limit: usize,
     /// The cursor given, if any.
     pub cursor: Option<&'a str>,
+}
+
+/// The page size and cursor of a list request.
+///
+/// Handlers read it where they used to validate `limit`, so a bad `limit` is still reported
+/// before the parameters read after it; the cursor is only decoded when the page is cut.
+#[derive(Debug, Clone, Copy)]
+pub struct Pager<'a> {
+    limit: usize,
+    cursor: Option<&'a str>,
+}
+
+impl<'a> Pager<'a> {
+    /// `limit` (1 to `max`, 25 when absent; 422 otherwise) and `cursor` of `query`.
+    pub fn new(query: &'a Query, max: usize) -> Result<Self, ApiError> {
+        Ok(Self {
+            limit: query.limit(max)?,
+            cursor: query.cursor(),
+        })
+    }
+
+    /// Like [`Pager::new`], with page size `default` when `limit` is absent.
+    pub fn with_default(query: &'a Query, max: usize, default: usize) -> Result<Self, ApiError> {
+        if query.one("limit").is_none() {
+            return Ok(Self {
+                limit: default,
+                cursor: query.cursor(),
+            });
+        }
+        Self::new(query, max)
+    }
+
+    /// The page size.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
+    /// Sorts `entries` by key in `order` and cuts this request's page; cursors are bound to
+    /// `scope` (the list and its filters), so one from another scope answers 400.
+    pub fn slice<T>(
+        &self,
+        entries: Vec<(String, T)>,
+        order: Order,
+        scope: String,
+    ) -> Result<Slice<T>, ApiError> {
+        let request = PageRequest {
+            scope,
+            limit: self.limit,
+            cursor: self.cursor,
+        };
+        paginate(entries, order, &request)
+    }
+
+    /// [`Pager::slice`] in the contract's plain page shape.
+    pub fn page<T>(
+        &self,
+        entries: Vec<(String, T)>,
+        order: Order,
+        scope: String,
+    ) -> Result<Page<T>, ApiError> {
+        self.slice(entries, order, scope).map(Slice::into_page)
+    }
 }
 
 /// Sorts `entries` by key in `order` and cuts the page `request` asks for.

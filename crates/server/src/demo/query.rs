@@ -87,6 +87,11 @@ impl Query {
         }
     }
 
+    /// A boolean parameter that filters only when given: `None` when absent.
+    pub fn optional_flag(&self, name: &str) -> Result<Option<bool>, ApiError> {
+        self.one(name).map(|_| self.flag(name, false)).transpose()
+    }
+
     /// A non-negative integer parameter.
     pub fn count(&self, name: &str) -> Result<Option<u32>, ApiError> {
         self.one(name)
@@ -138,6 +143,11 @@ impl Query {
                     ),
                 )
             })
+    }
+
+    /// `sort`: one of `allowed`, the first of them when absent.
+    pub fn sort(&self, allowed: &[&'static str]) -> Result<&'static str, ApiError> {
+        Ok(self.choice("sort", allowed)?.unwrap_or(allowed[0]))
     }
 
     /// `order`: `asc` or `desc` (the default).

@@ -54,17 +54,9 @@ pub fn agent(data: &Dataset) -> Agent {
 
 /// The one agent as a list item.
 pub fn agent_item(data: &Dataset) -> AgentListItem {
-    let a = agent(data);
     AgentListItem {
-        agent_id: a.agent_id,
-        organization_id: a.organization_id,
-        name: a.name,
-        description: a.description,
-        created_at: a.created_at,
-        updated_at: a.updated_at,
-        benchmark_count: a.benchmark_count,
-        production_model_slug: a.production_model_slug,
         is_deployed: true,
+        ..AgentListItem::from_shared(agent(data))
     }
 }
 
@@ -400,26 +392,6 @@ pub fn trajectory(
         _ => Vec::new(),
     };
     Trajectory {
-        trajectory_id: meta.trajectory_id,
-        organization_id: meta.organization_id,
-        dataset_id: meta.dataset_id,
-        dataset_name: meta.dataset_name,
-        dataset_source: meta.dataset_source,
-        dataset_gcs_prefix: meta.dataset_gcs_prefix,
-        trace_id: meta.trace_id,
-        model_id: meta.model_id,
-        model_association_source: meta.model_association_source,
-        model_association_metadata: meta.model_association_metadata,
-        source: meta.source,
-        status: meta.status,
-        termination_reason: meta.termination_reason,
-        reward: meta.reward,
-        num_steps: meta.num_steps,
-        created_at: meta.created_at,
-        training_run_id: meta.training_run_id,
-        task_id: meta.task_id,
-        policy_step: meta.policy_step,
-        rollout: meta.rollout,
         gcs_blob_uri: None,
         error: if finished {
             attempt.outcome.failure.as_ref().map(|f| f.message.clone())
@@ -428,6 +400,7 @@ pub fn trajectory(
         },
         steps,
         reward_components: components,
+        ..Trajectory::from_shared(meta)
     }
 }
 

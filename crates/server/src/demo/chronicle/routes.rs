@@ -8,10 +8,10 @@ use eval_compare_core::model::{ChronicleJob, ChronicleTrial};
 
 use super::jobs::{created_at, job, job_plan, slots, suite_eval_run, JobPlan, JOBS, SUITE_ID};
 use super::wire::{ChroniclePage, SuiteEvalRun, TrialDetail};
-use crate::demo::paginate::{paginate, PageRequest, Slice};
+use crate::demo::paginate::Pager;
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
-use crate::demo::routes::{sort_key, ApiResult};
+use crate::demo::routes::{require_known, sort_key, ApiResult};
 use crate::demo::state::DemoState;
 use crate::error::ApiError;
 
@@ -20,20 +20,25 @@ const MAX_LIMIT: usize = 100;
 /// Chronicle's default page size.
 const DEFAULT_LIMIT: usize = 20;
 
-fn limit(query: &Query) -> Result<usize, ApiError> {
-    if query.one("limit").is_none() {
-        return Ok(DEFAULT_LIMIT);
-    }
-    query.limit(MAX_LIMIT)
+/// The page size and cursor of a Chronicle list request.
+fn pager(query: &Query) -> Result<Pager<'_>, ApiError> {
+    Pager::with_default(query, MAX_LIMIT, DEFAULT_LIMIT)
 }
 
-fn page<T>(slice: Slice<T>, limit: usize) -> ChroniclePage<T> {
-    ChroniclePage {
+/// Sorts `entries` in `order` and answers the requested page in Chronicle's page shape.
+fn page<T>(
+    pager: Pager<'_>,
+    entries: Vec<(String, T)>,
+    order: Order,
+    scope: String,
+) -> ApiResult<ChroniclePage<T>> {
+    let slice = pager.slice(entries, order, scope)?;
+    Ok(Json(ChroniclePage {
         items: slice.items,
         has_next_page: slice.has_more,
-        limit,
+        limit: pager.limit(),
         next_cursor: slice.next_cursor,
-    }
+    }))
 }
 
 fn require_job(job_id: &str) -> Result<&'static JobPlan, ApiError> {
@@ -45,7 +50,7 @@ pub async fn list_jobs(
     State(state): State<DemoState>,
     query: Query,
 ) -> ApiResult<ChroniclePage<ChronicleJob>> {
-    let limit = limit(&query)?;
+    let pager = pager(&query)?;
     let status = query.choice(
         "status",
         &["queued", "running", "succeeded", "failed", "cancelled"],
@@ -62,16 +67,7 @@ pub async fn list_jobs(
         .filter(|(_, j)| status.is_none_or(|s| j.status.as_deref() == Some(s)))
         .collect();
     let scope = format!("chronicle-jobs|{status:?}");
-    let slice = paginate(
-        entries,
-        Order::Desc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(page(slice, limit)))
+    page(pager, entries, Order::Desc, scope)
 }
 
 /// `GET /v1/backtests/jobs/{jobId}`.
@@ -90,7 +86,7 @@ pub async fn list_trials(
     query: Query,
 ) -> ApiResult<ChroniclePage<ChronicleTrial>> {
     let plan = require_job(&job_id)?;
-    let limit = limit(&query)?;
+    let pager = pager(&query)?;
     let entries = slots(&state.data, plan, state.progress())
         .iter()
         .map(|slot| {
@@ -101,16 +97,7 @@ pub async fn list_trials(
         })
         .collect();
     let scope = format!("chronicle-trials|{job_id}");
-    let slice = paginate(
-        entries,
-        Order::Asc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(page(slice, limit)))
+    page(pager, entries, Order::Asc, scope)
 }
 
 /// `GET /v1/backtests/jobs/{jobId}/trials/{trialId}`.
@@ -133,10 +120,8 @@ pub async fn suite_eval_runs(
     ApiPath(suite_id): ApiPath<String>,
     query: Query,
 ) -> ApiResult<ChroniclePage<SuiteEvalRun>> {
-    if suite_id != SUITE_ID {
-        return Err(ApiError::not_found("suiteId", "task suite", &suite_id));
-    }
-    let limit = limit(&query)?;
+    require_known(&suite_id, SUITE_ID, "suiteId", "task suite")?;
+    let pager = pager(&query)?;
     let job_id = query.text("job_id");
     let running = state.progress();
     let entries = JOBS
@@ -148,14 +133,5 @@ pub async fn suite_eval_runs(
         })
         .collect();
     let scope = format!("chronicle-suite-runs|{suite_id}|{job_id:?}");
-    let slice = paginate(
-        entries,
-        Order::Desc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(page(slice, limit)))
+    page(pager, entries, Order::Desc, scope)
 }

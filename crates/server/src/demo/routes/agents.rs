@@ -4,9 +4,10 @@ use axum::extract::State;
 use axum::Json;
 use eval_compare_core::api::{Agent, AgentListItem, AgentListPage, BenchmarkPage};
 
-use super::{matches_search, sort_key, ApiResult};
+use super::catalog_sort::{CatalogRow, CatalogSort};
+use super::{matches_search, require_known, sort_key, ApiResult};
 use crate::dataset::catalog::{AGENT_ID, AGENT_NAME};
-use crate::demo::paginate::{paginate, PageRequest};
+use crate::demo::paginate::Pager;
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
 use crate::demo::render;
@@ -15,47 +16,27 @@ use crate::error::ApiError;
 
 /// The agent with this id, or 404.
 pub fn require_agent(agent_id: &str) -> Result<(), ApiError> {
-    if agent_id == AGENT_ID {
-        Ok(())
-    } else {
-        Err(ApiError::not_found("agent_id", "agent", agent_id))
-    }
+    require_known(agent_id, AGENT_ID, "agent_id", "agent")
 }
 
-fn sort_value(item: &AgentListItem, sort: &str) -> String {
-    match sort {
-        "updated_at" => item.updated_at.clone(),
-        "name" => item.name.clone(),
-        "agent_id" => item.agent_id.clone(),
-        "benchmark_count" => format!("{:020}", item.benchmark_count),
-        _ => item.created_at.clone(),
+/// The fields a agent sorts by in the list.
+fn sort_row(item: &AgentListItem) -> CatalogRow<'_> {
+    CatalogRow {
+        created_at: &item.created_at,
+        updated_at: &item.updated_at,
+        name: &item.name,
+        id: &item.agent_id,
+        count: i128::from(item.benchmark_count),
     }
 }
 
 /// `GET /api/v1/agents`: newest first unless `sort` is given.
 pub async fn list(State(state): State<DemoState>, query: Query) -> ApiResult<AgentListPage> {
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let order = query.order()?;
-    let sort = query
-        .choice(
-            "sort",
-            &[
-                "created_at",
-                "updated_at",
-                "name",
-                "agent_id",
-                "benchmark_count",
-            ],
-        )?
-        .unwrap_or("created_at");
-    let has_deployment = query
-        .one("has_deployment")
-        .map(|_| query.flag("has_deployment", false))
-        .transpose()?;
-    let has_benchmarks = query
-        .one("has_benchmarks")
-        .map(|_| query.flag("has_benchmarks", false))
-        .transpose()?;
+    let sort = CatalogSort::from_query(&query, "agent_id", "benchmark_count")?;
+    let has_deployment = query.optional_flag("has_deployment")?;
+    let has_benchmarks = query.optional_flag("has_benchmarks")?;
     let ids = query.all("agent_id");
     let slug = query.text("production_model_slug");
     let search = query.text("search");
@@ -66,21 +47,13 @@ pub async fn list(State(state): State<DemoState>, query: Query) -> ApiResult<Age
         .filter(|a| ids.is_empty() || ids.contains(&a.agent_id.as_str()))
         .filter(|a| slug.is_none_or(|s| a.production_model_slug.as_deref() == Some(s)))
         .filter(|a| matches_search(search, &[&a.name, &a.agent_id]))
-        .map(|a| (sort_key(&[&sort_value(&a, sort), &a.agent_id]), a))
+        .map(|a| (sort_key(&[&sort.value(sort_row(&a)), &a.agent_id]), a))
         .collect();
     let total_count = entries.len() as u64;
     let scope = format!(
         "agents|{sort}|{order:?}|{has_deployment:?}|{has_benchmarks:?}|{ids:?}|{slug:?}|{search:?}"
     );
-    let page = paginate(
-        entries,
-        order,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
+    let page = pager.slice(entries, order, scope)?;
     Ok(Json(AgentListPage {
         items: page.items,
         next_cursor: page.next_cursor,
@@ -103,11 +76,8 @@ pub async fn by_name(
     State(state): State<DemoState>,
     ApiPath(name): ApiPath<String>,
 ) -> ApiResult<Agent> {
-    if name == AGENT_NAME {
-        Ok(Json(render::agent(&state.data)))
-    } else {
-        Err(ApiError::not_found("name", "agent", &name))
-    }
+    require_known(&name, AGENT_NAME, "name", "agent")?;
+    Ok(Json(render::agent(&state.data)))
 }
 
 /// `GET /api/v1/agents/{agent_id}/benchmarks/versions?name=`: by creation time, newest first.
@@ -117,7 +87,7 @@ pub async fn benchmark_versions(
     query: Query,
 ) -> ApiResult<BenchmarkPage> {
     require_agent(&agent_id)?;
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let name = query
         .one("name")
         .ok_or_else(|| ApiError::validation("name", "`name` is required."))?;
@@ -134,14 +104,5 @@ pub async fn benchmark_versions(
         })
         .collect();
     let scope = format!("benchmark-versions|{agent_id}|{name}");
-    let page = paginate(
-        entries,
-        Order::Desc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(page.into_page()))
+    pager.page(entries, Order::Desc, scope).map(Json)
 }

@@ -4,10 +4,11 @@ use axum::extract::State;
 use axum::Json;
 use eval_compare_core::api::{BenchmarkListItem, BenchmarkPage, BenchmarkTaskPage};
 
+use super::catalog_sort::{CatalogRow, CatalogSort};
 use super::{matches_search, sort_key, ApiResult};
 use crate::dataset::tasks::{Benchmark, Split};
 use crate::dataset::Dataset;
-use crate::demo::paginate::{paginate, PageRequest};
+use crate::demo::paginate::Pager;
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
 use crate::demo::render;
@@ -20,33 +21,23 @@ pub fn require_benchmark<'a>(data: &'a Dataset, bench_id: &str) -> Result<&'a Be
         .ok_or_else(|| ApiError::not_found("bench_id", "benchmark", bench_id))
 }
 
-fn sort_value(item: &BenchmarkListItem, sort: &str) -> String {
-    match sort {
-        "updated_at" => item.updated_at.clone(),
-        "name" => item.name.clone(),
-        "bench_id" => item.bench_id.clone(),
-        "eval_run_count" => format!("{:020}", item.eval_run_count),
-        _ => item.created_at.clone(),
+/// The fields a benchmark sorts by in the list.
+fn sort_row(item: &BenchmarkListItem) -> CatalogRow<'_> {
+    CatalogRow {
+        created_at: &item.created_at,
+        updated_at: &item.updated_at,
+        name: &item.name,
+        id: &item.bench_id,
+        count: i128::from(item.eval_run_count),
     }
 }
 
 /// `GET /api/v1/benchmarks`: newest first unless `sort` is given; `search` matches the name
 /// or benchmark id; `latest_only` keeps the latest version of each name.
 pub async fn list(State(state): State<DemoState>, query: Query) -> ApiResult<BenchmarkPage> {
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let order = query.order()?;
-    let sort = query
-        .choice(
-            "sort",
-            &[
-                "created_at",
-                "updated_at",
-                "name",
-                "bench_id",
-                "eval_run_count",
-            ],
-        )?
-        .unwrap_or("created_at");
+    let sort = CatalogSort::from_query(&query, "bench_id", "eval_run_count")?;
     let latest_only = query.flag("latest_only", false)?;
     // Holodeck benchmarks are a library the demo organization has none of.
     let include_holodeck = query.flag("include_holodeck", false)?;
@@ -65,19 +56,15 @@ pub async fn list(State(state): State<DemoState>, query: Query) -> ApiResult<Ben
         })
         .filter(|b| matches_search(search, &[b.name, b.bench_id]))
         .map(|b| render::benchmark(data, b))
-        .map(|item| (sort_key(&[&sort_value(&item, sort), &item.bench_id]), item))
+        .map(|item| {
+            (
+                sort_key(&[&sort.value(sort_row(&item)), &item.bench_id]),
+                item,
+            )
+        })
         .collect();
     let scope = format!("benchmarks|{sort}|{order:?}|{latest_only}|{include_holodeck}|{search:?}");
-    let page = paginate(
-        entries,
-        order,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(page.into_page()))
+    pager.page(entries, order, scope).map(Json)
 }
 
 /// `GET /api/v1/benchmarks/{bench_id}`.
@@ -98,7 +85,7 @@ pub async fn tasks(
     query: Query,
 ) -> ApiResult<BenchmarkTaskPage> {
     let bench = require_benchmark(&state.data, &bench_id)?;
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let sort = query.choice("sort", &["task_id", "label"])?;
     let order = if sort.is_some() {
         query.order()?
@@ -135,14 +122,5 @@ pub async fn tasks(
         .collect();
     let scope =
         format!("tasks|{bench_id}|{sort:?}|{order:?}|{ids:?}|{split:?}|{environment:?}|{search:?}");
-    let page = paginate(
-        entries,
-        order,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(page.into_page()))
+    pager.page(entries, order, scope).map(Json)
 }

@@ -12,7 +12,7 @@ use super::benchmarks::require_benchmark;
 use super::{sort_key, ApiResult};
 use crate::dataset::runs::EvalRun as RunRecord;
 use crate::dataset::Dataset;
-use crate::demo::paginate::{paginate, PageRequest};
+use crate::demo::paginate::Pager;
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
 use crate::demo::render;
@@ -55,7 +55,7 @@ fn run_page(
     query: &Query,
     scope: &str,
 ) -> ApiResult<EvalRunPage> {
-    let limit = query.limit(200)?;
+    let pager = Pager::new(query, 200)?;
     let running = state.progress();
     let entries = state
         .data
@@ -83,16 +83,7 @@ fn run_page(
         .map(|run| (sort_key(&[&run.created_at, &run.eval_run_id]), run))
         .collect();
     let scope = format!("{scope}|{filter:?}");
-    let page = paginate(
-        entries,
-        Order::Desc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(page.into_page()))
+    pager.page(entries, Order::Desc, scope).map(Json)
 }
 
 /// `GET /api/v1/eval/{bench_id}/runs`: a benchmark's runs, newest first; filters `status`
@@ -155,7 +146,7 @@ pub async fn remaining_work(
     query: Query,
 ) -> ApiResult<EvalRemainingWorkPage> {
     let run = require_run(&state.data, &run_id, "eval_run_id")?;
-    let limit = query.limit(100)?;
+    let pager = Pager::new(&query, 100)?;
     let running = state.progress();
     let progress = run.progress(running);
     let bench = state.data.bench_of(run);
@@ -166,15 +157,7 @@ pub async fn remaining_work(
         .map(|item| (item.sample_id.clone(), item))
         .collect();
     let scope = format!("remaining-work|{run_id}");
-    let page = paginate(
-        entries,
-        Order::Asc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
+    let page = pager.slice(entries, Order::Asc, scope)?;
     Ok(Json(EvalRemainingWorkPage {
         eval_run_id: run_id,
         status: render::eval_run(run, running).status,
@@ -194,7 +177,7 @@ pub async fn trajectory_rewards(
     query: Query,
 ) -> ApiResult<EvalTrajectoryRewardsPage> {
     let run = require_run(&state.data, &run_id, "run_id")?;
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let progress = run.progress(state.progress());
     let bench = state.data.bench_of(run);
     let entries = run
@@ -218,15 +201,7 @@ pub async fn trajectory_rewards(
         })
         .collect();
     let scope = format!("trajectory-rewards|{run_id}");
-    let page = paginate(
-        entries,
-        Order::Asc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
+    let page = pager.slice(entries, Order::Asc, scope)?;
     Ok(Json(EvalTrajectoryRewardsPage {
         eval_run_id: run_id,
         items: page.items,

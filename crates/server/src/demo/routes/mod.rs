@@ -2,6 +2,7 @@
 
 pub mod agents;
 pub mod benchmarks;
+pub mod catalog_sort;
 pub mod eval_runs;
 pub mod organization;
 pub mod training;
@@ -13,6 +14,16 @@ use crate::error::ApiError;
 
 /// What a handler answers: a JSON body or an error in the contract's envelope.
 pub type ApiResult<T> = Result<Json<T>, ApiError>;
+
+/// `Ok` when `id` names the demo's only `what` (`known`); otherwise 404 naming the path or
+/// query parameter `param`.
+pub fn require_known(id: &str, known: &str, param: &str, what: &str) -> Result<(), ApiError> {
+    if id == known {
+        Ok(())
+    } else {
+        Err(ApiError::not_found(param, what, id))
+    }
+}
 
 /// A composite sort key: parts joined by a separator that sorts below every printable
 /// character, so keys order like the tuples of their parts.

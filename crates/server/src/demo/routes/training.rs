@@ -9,9 +9,9 @@ use eval_compare_core::api::{
 
 use super::agents::require_agent;
 use super::benchmarks::require_benchmark;
-use super::{sort_key, ApiResult};
+use super::{require_known, sort_key, ApiResult};
 use crate::dataset::catalog::{CHECKPOINT_STEPS, TRAINING_RUN_ID};
-use crate::demo::paginate::{paginate, PageRequest};
+use crate::demo::paginate::Pager;
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
 use crate::demo::render;
@@ -31,11 +31,7 @@ const STATUSES: [&str; 7] = [
 
 /// The training run with this id, or 404.
 fn require_training_run(run_id: &str, param: &str) -> Result<(), ApiError> {
-    if run_id == TRAINING_RUN_ID {
-        Ok(())
-    } else {
-        Err(ApiError::not_found(param, "training run", run_id))
-    }
+    require_known(run_id, TRAINING_RUN_ID, param, "training run")
 }
 
 /// `GET /api/v1/train/{bench_id}/runs`: newest first; filters `status` (repeated) and
@@ -46,12 +42,9 @@ pub async fn of_benchmark(
     query: Query,
 ) -> ApiResult<TrainingRunPage> {
     require_benchmark(&state.data, &bench_id)?;
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let statuses = query.choices("status", &STATUSES)?;
-    let execution = query
-        .one("has_training_execution")
-        .map(|_| query.flag("has_training_execution", false))
-        .transpose()?;
+    let execution = query.optional_flag("has_training_execution")?;
     let entries = [render::training_run(&state.data)]
         .into_iter()
         .filter(|run| run.bench_id.as_deref() == Some(bench_id.as_str()))
@@ -60,16 +53,7 @@ pub async fn of_benchmark(
         .map(|run| (sort_key(&[&run.created_at, &run.training_run_id]), run))
         .collect();
     let scope = format!("training-runs|{bench_id}|{statuses:?}|{execution:?}");
-    let page = paginate(
-        entries,
-        Order::Desc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(page.into_page()))
+    pager.page(entries, Order::Desc, scope).map(Json)
 }
 
 /// `GET /api/v1/train/{run_id}`.
@@ -87,7 +71,7 @@ pub async fn checkpoints(
     query: Query,
 ) -> ApiResult<TrainingCheckpointPage> {
     require_training_run(&run_id, "run_id")?;
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let entries = CHECKPOINT_STEPS
         .iter()
         .map(|&step| {
@@ -101,16 +85,7 @@ pub async fn checkpoints(
         })
         .collect();
     let scope = format!("checkpoints|{run_id}");
-    let page = paginate(
-        entries,
-        Order::Asc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(page.into_page()))
+    pager.page(entries, Order::Asc, scope).map(Json)
 }
 
 /// `GET /api/v1/agents/{agent_id}/training-runs/{training_run_id}/evaluation-series`: the
@@ -122,22 +97,14 @@ pub async fn evaluation_series(
 ) -> ApiResult<AgentTrainingEvaluationSeriesPage> {
     require_agent(&agent_id)?;
     require_training_run(&training_run_id, "training_run_id")?;
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let (points, has_active_work) = render::evaluation_series(&state.data, state.progress());
     let entries = points
         .into_iter()
         .map(|p| (format!("{:010}", p.step), p))
         .collect();
     let scope = format!("evaluation-series|{agent_id}|{training_run_id}");
-    let page = paginate(
-        entries,
-        Order::Asc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
+    let page = pager.slice(entries, Order::Asc, scope)?;
     Ok(Json(AgentTrainingEvaluationSeriesPage {
         items: page.items,
         next_cursor: page.next_cursor,
@@ -153,7 +120,7 @@ pub async fn held_out(
     query: Query,
 ) -> ApiResult<HeldOutRewardsByStepPage> {
     require_training_run(&run_id, "run_id")?;
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let entries = state
         .data
         .held_out
@@ -161,15 +128,7 @@ pub async fn held_out(
         .map(|r| (format!("{:010}", r.step), render::held_out(r)))
         .collect();
     let scope = format!("held-out|{run_id}");
-    let page = paginate(
-        entries,
-        Order::Asc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
+    let page = pager.slice(entries, Order::Asc, scope)?;
     Ok(Json(HeldOutRewardsByStepPage {
         training_run_id: run_id,
         items: page.items,

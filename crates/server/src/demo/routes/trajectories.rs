@@ -9,7 +9,7 @@ use super::{matches_search, sort_key, ApiResult};
 use crate::dataset::live::Progress;
 use crate::dataset::runs::{Attempt, EvalRun as RunRecord};
 use crate::dataset::Dataset;
-use crate::demo::paginate::{paginate, PageRequest};
+use crate::demo::paginate::Pager;
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
 use crate::demo::render::{self, DetailOptions};
@@ -37,11 +37,9 @@ fn require_trajectory<'a>(
 /// `eval_run_id`, `training_run_id` (training rollouts, of which the demo has none recorded),
 /// `dataset_name` and `search` (trajectory or task id).
 pub async fn list(State(state): State<DemoState>, query: Query) -> ApiResult<TrajectoryPage> {
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let order = query.order()?;
-    let sort = query
-        .choice("sort", &["created_at", "trajectory_id", "task_id"])?
-        .unwrap_or("created_at");
+    let sort = query.sort(&["created_at", "trajectory_id", "task_id"])?;
     let eval_run_id = query.text("eval_run_id");
     let training_run_id = query.text("training_run_id");
     let dataset_name = query.text("dataset_name");
@@ -77,16 +75,7 @@ pub async fn list(State(state): State<DemoState>, query: Query) -> ApiResult<Tra
         }
     }
     let scope = format!("trajectories|{sort}|{order:?}|{eval_run_id:?}|{training_run_id:?}|{dataset_name:?}|{search:?}");
-    let page = paginate(
-        entries,
-        order,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(page.into_page()))
+    pager.page(entries, order, scope).map(Json)
 }
 
 /// `GET /api/v1/trajectories/{trajectory_id}`: with `include_steps` and
@@ -115,7 +104,7 @@ pub async fn steps(
     ApiPath(trajectory_id): ApiPath<String>,
     query: Query,
 ) -> ApiResult<StepPage> {
-    let limit = query.limit(200)?;
+    let pager = Pager::new(&query, 200)?;
     let start = query.count("start_step_index")?;
     if start.is_some() && query.cursor().is_some() {
         return Err(ApiError::validation(
@@ -131,22 +120,7 @@ pub async fn steps(
         .map(|index| (format!("{index:010}"), index))
         .collect();
     let scope = format!("steps|{trajectory_id}");
-    let page = paginate(
-        entries,
-        Order::Asc,
-        &PageRequest {
-            scope,
-            limit,
-            cursor: query.cursor(),
-        },
-    )?;
-    Ok(Json(StepPage {
-        items: page
-            .items
-            .into_iter()
-            .map(|index| render::step(bench, attempt, progress, index))
-            .collect(),
-        next_cursor: page.next_cursor,
-        has_more: page.has_more,
-    }))
+    let page = pager.slice(entries, Order::Asc, scope)?;
+    let page = page.map(|index| render::step(bench, attempt, progress, index));
+    Ok(Json(page.into_page()))
 }
