@@ -12,6 +12,6 @@ log() { printf '[demo] %s\n' "$*" >&2; }
 log "building the viewer (trunk build --release)"
 trunk build --release --offline
 log "building the server"
-cargo build --locked --quiet -p eval-compare-server
+cargo build --locked --quiet --profile server -p eval-compare-server
 log "Eval Compare demo: open http://$ADDR in a browser (Ctrl-C stops the server)"
-exec target/debug/eval-compare-server --demo --dist dist --addr "$ADDR"
+exec target/server/eval-compare-server --demo --dist dist --addr "$ADDR"

@@ -52,9 +52,10 @@ step "native tests (core, server, cli)" \
 step "viewer tests (headless Chromium)" env CARGO_PROFILE_DEV_DEBUG=false \
   cargo test --locked -p eval-compare-viewer --target wasm32-unknown-unknown
 step "trunk build --release" trunk build --release --offline
-step "build the server and the CLI" cargo build --locked -p eval-compare-server -p eval-compare-cli
+step "build the server (profile server) and the CLI" bash -c \
+  "cargo build --locked --profile server -p eval-compare-server && cargo build --locked -p eval-compare-cli"
 step "e2e (server + viewer + Chromium)" env \
-  EVAL_COMPARE_SERVER_BIN="$TARGET_DIR/debug/eval-compare-server" \
+  EVAL_COMPARE_SERVER_BIN="$TARGET_DIR/server/eval-compare-server" \
   EVAL_COMPARE_CLI_BIN="$TARGET_DIR/debug/eval-compare" \
   EVAL_COMPARE_DIST="$PWD/dist" \
   cargo test --locked -p eval-compare-e2e

@@ -18,8 +18,8 @@
 //! API phase without the viewer's work per page (column `replay`); `--replay-without SUBSTR`
 //! replays only the requests whose URL does not contain SUBSTR (what if a list were not read).
 //!
-//! Environment: `EVAL_COMPARE_SERVER_BIN` (default `target/release/eval-compare-server` when it
-//! exists, else `target/debug/…`), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
+//! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
+//! eval-compare-server` that exists; `scripts/demo.sh` builds the `server` profile), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
 //! `CHROME_BIN`.
 //!
 //! Times are milliseconds since navigation start (`performance.now()` in the page). A script
@@ -345,20 +345,22 @@ fn server_binary() -> Result<(PathBuf, String), BoxError> {
     let (path, source) = match std::env::var_os("EVAL_COMPARE_SERVER_BIN") {
         Some(path) => (PathBuf::from(path), "EVAL_COMPARE_SERVER_BIN"),
         None => {
-            let release = workspace_root().join("target/release/eval-compare-server");
-            if release.exists() {
-                (release, "default: release build present")
-            } else {
-                (
-                    workspace_root().join("target/debug/eval-compare-server"),
-                    "default: no release build, debug",
-                )
+            let built = ["server", "release", "debug"]
+                .iter()
+                .map(|profile| workspace_root().join(format!("target/{profile}/eval-compare-server")))
+                .find(|path| path.exists());
+            match built {
+                Some(path) => (path, "default: the most optimized build present"),
+                None => (
+                    workspace_root().join("target/server/eval-compare-server"),
+                    "default",
+                ),
             }
         }
     };
     if !path.exists() {
         return Err(format!(
-            "no server binary at {}: `cargo build --release -p eval-compare-server`",
+            "no server binary at {}: `cargo build --profile server -p eval-compare-server`",
             path.display()
         )
         .into());
@@ -368,12 +370,14 @@ fn server_binary() -> Result<(PathBuf, String), BoxError> {
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    let kind = if components.iter().any(|c| c == "release") {
+    let kind = if components.iter().any(|c| c == "server") {
+        "SERVER profile build (optimized; path under target/server)"
+    } else if components.iter().any(|c| c == "release") {
         "RELEASE build (path under target/release)"
     } else if components.iter().any(|c| c == "debug") {
         "DEBUG build (path under target/debug)"
     } else {
-        "build profile unknown (not under target/release or target/debug)"
+        "build profile unknown (not under target/server, target/release or target/debug)"
     };
     Ok((path, format!("{kind}; {source}")))
 }
