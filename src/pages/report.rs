@@ -27,7 +27,7 @@ use crate::components::run_chooser::chooser_view;
 use crate::export::ExportButtons;
 use crate::load::spawn_scoped;
 use crate::state::loader::use_loader;
-use crate::state::report::{use_report, ReportKey, ReportState};
+use crate::state::report::{after_paint, use_report, ReportKey, ReportState};
 use crate::state::shared::Shared;
 use crate::state::source::use_source_settings;
 use crate::state::url::{href, use_url_state, FILES_PATH, PICKER_PATH};
@@ -248,6 +248,13 @@ pub fn ReportView(
         next.task = None;
         on_change.run(next);
     });
+    // The header, audit and headline cards are painted first; the charts, the coverage ledger
+    // and the task table (most of the rendering work) follow right after that paint.
+    let below_fold_ready = RwSignal::new(false);
+    spawn_scoped(async move {
+        after_paint().await;
+        below_fold_ready.try_set(true);
+    });
     let change_runs = move || {
         let path = if from_files { FILES_PATH } else { PICKER_PATH };
         view.with(|view| href(path, &chooser_view(view)))
@@ -280,10 +287,12 @@ pub fn ReportView(
                 bootstrap_pending=state.bootstrap_pending
             />
             <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending/>
-            <FocusSelector report view on_change/>
-            <ReportCharts report focus/>
-            <CoverageLedger report/>
-            <TaskTable report view on_change/>
+            <Show when=move || below_fold_ready.get()>
+                <FocusSelector report view on_change/>
+                <ReportCharts report focus/>
+                <CoverageLedger report/>
+                <TaskTable report view on_change/>
+            </Show>
             <TaskPanel report run_set task_id client org_key on_close=close_task/>
         </div>
     }
