@@ -170,6 +170,8 @@ fn run_totals_count_every_trajectory() {
 fn primary_pairing_keeps_tasks_scored_on_both_sides() {
     let (set, base, cand) = two_runs();
     let paired = set.paired(base, cand, Analysis::Primary).unwrap();
+    assert_eq!(set.paired_count(base, cand).unwrap(), paired.len());
+    assert_eq!(set.paired_count(cand, base).unwrap(), paired.len());
     let names: Vec<&str> = paired
         .task_idx
         .iter()

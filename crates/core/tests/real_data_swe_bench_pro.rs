@@ -185,6 +185,7 @@ fn pairing_claude_45_against_claude_4() {
 
     let paired = set.paired(base, cand, Analysis::Primary).unwrap();
     assert_eq!(paired.len(), paired_tasks.len());
+    assert_eq!(set.paired_count(base, cand).unwrap(), paired_tasks.len());
     assert_eq!(paired.left_out.len(), union.len() - paired_tasks.len());
     let repo_of: BTreeMap<&str, &str> = csv["claude-45sonnet-10132025"]
         .iter()

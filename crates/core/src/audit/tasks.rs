@@ -32,9 +32,7 @@ pub(super) fn check(
             (false, false) => {}
         }
     }
-    let paired = set
-        .paired(pair.base.0, pair.cand.0, crate::model::Analysis::Primary)?
-        .len();
+    let paired = set.paired_count(pair.base.0, pair.cand.0)?;
     if paired == 0 {
         findings.push(pair.finding(
             Severity::Blocking,

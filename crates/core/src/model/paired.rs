@@ -186,6 +186,19 @@ impl Side {
 }
 
 impl RunSet {
+    /// How many tasks the primary analysis of `cand` against `base` pairs: the length of
+    /// [`RunSet::paired`]'s primary scores, counted without building them.
+    pub fn paired_count(&self, base: RunIdx, cand: RunIdx) -> Result<usize, ModelError> {
+        let (base_run, cand_run) = (self.run(base)?, self.run(cand)?);
+        let included = |stats: &TaskStats| stats.primary.mean().is_some();
+        Ok(base_run
+            .task_stats
+            .iter()
+            .zip(&cand_run.task_stats)
+            .filter(|(base_stats, cand_stats)| included(base_stats) && included(cand_stats))
+            .count())
+    }
+
     /// Per-task scores of `cand` against `base` for one analysis, over the tasks either run
     /// attempted (trajectories without a task never enter).
     pub fn paired(
