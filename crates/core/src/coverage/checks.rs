@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::math;
+
 /// Two-sided 5% critical value of the standard normal.
 pub const Z_CRITICAL: f64 = 1.959_963_984_540_054;
 
@@ -162,7 +164,7 @@ impl Summary {
         let count = values.len();
         let mean = values.iter().sum::<f64>() / count as f64;
         let variance = if count > 1 {
-            values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (count - 1) as f64
+            values.iter().map(|v| math::powi(v - mean, 2)).sum::<f64>() / (count - 1) as f64
         } else {
             0.0
         };

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::math;
+
 use super::describe::{mean_of_finite, variance_of_finite, Moments};
 use super::outcome::{NotComputable, Stat};
 use super::validate::{check_count, check_finite, check_same_length, round_delta, rounded_deltas};
@@ -55,7 +57,7 @@ pub fn tasks_needed(deltas: &[f64], target_delta: f64) -> Stat<u64> {
 pub(crate) fn tasks_needed_of(moments: &Moments, target_delta: f64) -> Stat<u64> {
     check_target_delta(target_delta)?;
     let sd = delta_sd(moments)?;
-    let exact = (MDE_MULTIPLIER * sd / target_delta).powi(2);
+    let exact = math::powi(MDE_MULTIPLIER * sd / target_delta, 2);
     Ok(ceil_with_slack(exact) as u64)
 }
 

@@ -121,6 +121,7 @@ pub fn check_probability(name: &str, p: f64) -> Stat<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math;
 
     #[test]
     fn rounding_removes_float_noise_and_is_odd() {
@@ -160,7 +161,7 @@ mod tests {
                 f64::from_bits(state)
             } else {
                 let unit = (state >> 11) as f64 / (1_u64 << 53) as f64 - 0.5;
-                unit * 2_f64.powi((state % 64) as i32 - 8)
+                unit * math::powi(2_f64, (state % 64) as i32 - 8)
             }
         });
         for x in edges.into_iter().chain(random) {

@@ -1,6 +1,8 @@
 //! The standard normal distribution: density, both tails and the quantile function.
 
 use super::special::erfc;
+
+use crate::math;
 use crate::stats::outcome::{NotComputable, Stat};
 
 /// `1 / sqrt(2π)`.
@@ -8,7 +10,7 @@ const FRAC_1_SQRT_TWO_PI: f64 = 0.398_942_280_401_432_7;
 
 /// Density `φ(z)`.
 pub fn pdf(z: f64) -> f64 {
-    FRAC_1_SQRT_TWO_PI * (-0.5 * z * z).exp()
+    FRAC_1_SQRT_TWO_PI * math::exp(-0.5 * z * z)
 }
 
 /// Lower tail `Φ(z) = P(Z ≤ z)`, relatively accurate down to the underflow limit.
@@ -50,7 +52,7 @@ fn lower_quantile(p: f64) -> f64 {
     if p == 0.5 {
         return 0.0;
     }
-    let t = (-2.0 * p.ln()).sqrt();
+    let t = (-2.0 * math::ln(p)).sqrt();
     let numerator = 2.515_517 + t * (0.802_853 + t * 0.010_328);
     let denominator = 1.0 + t * (1.432_788 + t * (0.189_269 + t * 0.001_308));
     let mut z = -(t - numerator / denominator);

@@ -1,7 +1,9 @@
 //! Student's t distribution for any real degrees of freedom `df > 0`.
 
 use super::normal;
+
 use super::special::{incomplete_beta, incomplete_beta_half_large_a, ln_beta};
+use crate::math;
 
 /// From this many degrees of freedom on, the tail near the centre comes from the large-`a`
 /// expansion of `I_x(a, ½)` rather than the continued fraction.
@@ -40,7 +42,11 @@ impl StudentT {
     /// Density at `t`.
     pub fn pdf(&self, t: f64) -> f64 {
         let nu = self.df;
-        (-ln_beta(0.5 * nu, 0.5) - 0.5 * nu.ln() - 0.5 * (nu + 1.0) * (t * t / nu).ln_1p()).exp()
+        math::exp(
+            -ln_beta(0.5 * nu, 0.5)
+                - 0.5 * math::ln(nu)
+                - 0.5 * (nu + 1.0) * math::ln_1p(t * t / nu),
+        )
     }
 
     /// Lower tail `P(T ≤ t)`. A NaN argument gives NaN.
@@ -97,7 +103,11 @@ impl StudentT {
             (ratio / (1.0 + ratio), 1.0 / (1.0 + ratio))
         };
         // −ln x, the distance of x from 1 on the log scale.
-        let log_distance = if x < 0.5 { -x.ln() } else { -(-y).ln_1p() };
+        let log_distance = if x < 0.5 {
+            -math::ln(x)
+        } else {
+            -math::ln_1p(-y)
+        };
         let outer = if nu >= LARGE_DF && log_distance <= 1.0 {
             0.5 * incomplete_beta_half_large_a(0.5 * nu, log_distance)
         } else {
@@ -116,23 +126,23 @@ impl StudentT {
     /// polynomial tail is nearly linear in `s`, so few steps are needed even for `df = 1`;
     /// a bracket with bisection fallback guarantees convergence.
     fn upper_tail_quantile(&self, tail: f64) -> f64 {
-        let target = tail.ln();
-        let residual = |s: f64| self.tails(s.sinh()).outer.ln() - target;
+        let target = math::ln(tail);
+        let residual = |s: f64| math::ln(self.tails(math::sinh(s)).outer) - target;
         let mut lo = 0.0_f64;
         let mut hi = f64::INFINITY;
         let mut s = self.initial_guess(tail).asinh();
         for _ in 0..200 {
             let h = residual(s);
             if h == 0.0 {
-                return s.sinh();
+                return math::sinh(s);
             }
             if h > 0.0 {
                 lo = s;
             } else {
                 hi = s;
             }
-            let t = s.sinh();
-            let slope = -s.cosh() * self.pdf(t) / self.tails(t).outer;
+            let t = math::sinh(s);
+            let slope = -math::cosh(s) * self.pdf(t) / self.tails(t).outer;
             let newton = s - h / slope;
             let next = if newton.is_finite() && newton > lo && newton < hi {
                 newton
@@ -148,14 +158,14 @@ impl StudentT {
                 break;
             }
         }
-        s.sinh()
+        math::sinh(s)
     }
 
     /// Starting point for the quantile search: exact for df 1 and 2, Cornish–Fisher otherwise.
     fn initial_guess(&self, tail: f64) -> f64 {
         let nu = self.df;
         if nu == 1.0 {
-            return 1.0 / (std::f64::consts::PI * tail).tan();
+            return 1.0 / math::tan(std::f64::consts::PI * tail);
         }
         if nu == 2.0 {
             return (1.0 - 2.0 * tail) / (2.0 * tail * (1.0 - tail)).sqrt();
