@@ -347,7 +347,9 @@ fn server_binary() -> Result<(PathBuf, String), BoxError> {
         None => {
             let built = ["server", "release", "debug"]
                 .iter()
-                .map(|profile| workspace_root().join(format!("target/{profile}/eval-compare-server")))
+                .map(|profile| {
+                    workspace_root().join(format!("target/{profile}/eval-compare-server"))
+                })
                 .find(|path| path.exists());
             match built {
                 Some(path) => (path, "default: the most optimized build present"),

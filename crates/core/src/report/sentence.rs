@@ -19,7 +19,18 @@ pub fn format_points(delta: f64) -> String {
     }
 }
 
-/// E.g. "Step 400 scores 4.1 points higher (95% CI 2.0 to 6.2) on 388 paired tasks; 12 tasks
+/// A reward difference in points with its sign, as the page writes it: "+4.1", "−1.0" (with
+/// the minus sign U+2212), "0.0".
+pub fn format_signed_points(delta: f64) -> String {
+    let text = format_points(delta);
+    match text.strip_prefix('-') {
+        Some(magnitude) => format!("\u{2212}{magnitude}"),
+        None if text == "0.0" => text,
+        None => format!("+{text}"),
+    }
+}
+
+/// E.g. "Step 400 scores 4.1 points higher (95% CI +2.0 to +6.2) on 388 paired tasks; 12 tasks
 /// excluded (9 failed, 3 unfinished)".
 pub fn headline_sentence(
     name: &str,
@@ -50,8 +61,8 @@ pub fn headline_sentence(
     let interval = match headline_interval(analysis) {
         Ok(ci) => format!(
             " ({level}% CI {} to {})",
-            format_points(ci.lower),
-            format_points(ci.upper)
+            format_signed_points(ci.lower),
+            format_signed_points(ci.upper)
         ),
         Err(reason) => format!(" (no confidence interval: {})", why(&reason)),
     };
