@@ -77,6 +77,20 @@ pub async fn wait_js(
     .await
 }
 
+/// Waits up to `timeout` for the page's error panel and returns its title.
+pub async fn error_panel_title(browser: &Client, timeout: Duration) -> Result<String, BoxError> {
+    let panel = browser
+        .wait()
+        .at_most(timeout)
+        .for_element(Locator::Css(".error-panel"))
+        .await?;
+    Ok(panel
+        .find(Locator::Css(".error-title"))
+        .await?
+        .text()
+        .await?)
+}
+
 /// The trimmed `textContent` of the first element matching `css`, if any.
 pub async fn text_of(browser: &Client, css: &str) -> Result<Option<String>, BoxError> {
     let value = js(

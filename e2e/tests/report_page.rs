@@ -18,9 +18,9 @@ use eval_compare_e2e::cli::{
     signed_points, string,
 };
 use eval_compare_e2e::page::{
-    check, click_button, copy_link, copy_link_by_hand, download, headline_cards, js, poll,
-    query_param, run_summary_rows, text_of, wait_for_report, wait_js, HeadlineCard, RunSummaryRow,
-    PAGE_TIMEOUT, SHORT_TIMEOUT,
+    check, click_button, copy_link, copy_link_by_hand, download, error_panel_title, headline_cards,
+    js, poll, query_param, run_summary_rows, text_of, wait_for_report, wait_js, HeadlineCard,
+    RunSummaryRow, PAGE_TIMEOUT, SHORT_TIMEOUT,
 };
 use eval_compare_e2e::{BoxError, ChromeDriver, Server, TempDir};
 use fantoccini::{Client, Locator};
@@ -1080,16 +1080,7 @@ async fn key_never_leaks(
 ) -> Result<(), BoxError> {
     browser.goto(&format!("{}/", server.base_url())).await?;
     // Without the key the API refuses; the error offers the key field.
-    let panel = browser
-        .wait()
-        .at_most(PAGE_TIMEOUT)
-        .for_element(Locator::Css(".error-panel"))
-        .await?;
-    let title = panel
-        .find(Locator::Css(".error-title"))
-        .await?
-        .text()
-        .await?;
+    let title = error_panel_title(browser, PAGE_TIMEOUT).await?;
     check(title == "The API refused access", || {
         format!("without a key the page says {title:?}")
     })?;

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use eval_compare_core::api::{decode, AgentListPage, BenchmarkPage, CursorPage, EvalRunPage};
+use eval_compare_e2e::page::error_panel_title;
 use eval_compare_e2e::{BoxError, ChromeDriver, Server};
 use fantoccini::{Client, Locator};
 use serde::de::DeserializeOwned;
@@ -155,22 +156,13 @@ async fn the_page_lists_every_demo_run_under_its_benchmark() -> Result<(), BoxEr
 /// Opens the page while the API fails, checks the error panel, retries, and checks the runs.
 async fn check_error_then_retry(browser: &Client, server: &Server) -> Result<(), BoxError> {
     browser.goto(&format!("{}/", server.base_url())).await?;
-    let panel = browser
-        .wait()
-        .at_most(PAGE_TIMEOUT)
-        .for_element(Locator::Css(".error-panel"))
-        .await?;
-    let title = panel
-        .find(Locator::Css(".error-title"))
-        .await?
-        .text()
-        .await?;
+    let title = error_panel_title(browser, PAGE_TIMEOUT).await?;
     check(title == "The server failed (HTTP 503)", || {
         format!("unexpected error title {title:?}")
     })?;
     // Read only now: the API's first three agent-list answers are the injected failures.
     let expected = expected_runs(server).await?;
-    let retry = panel.find(Locator::Css("button")).await?;
+    let retry = browser.find(Locator::Css(".error-panel button")).await?;
     check(retry.text().await? == "Retry", || {
         "no Retry button".to_owned()
     })?;
