@@ -18,7 +18,7 @@ pub fn visible_rows(report: &Report, view: &ViewState) -> Vec<usize> {
         .as_ref()
         .and_then(|label| report.categories.iter().position(|c| c == label))
         .map(|i| i as u32);
-    let needle = view.search.as_ref().map(|s| s.to_lowercase());
+    let needle = view.search.as_deref();
     let mut rows: Vec<usize> = report
         .tasks
         .iter()
@@ -33,11 +33,11 @@ pub fn visible_rows(report: &Report, view: &ViewState) -> Vec<usize> {
         .filter(|(_, row)| match &needle {
             None => true,
             Some(n) => {
-                row.task_id.to_lowercase().contains(n)
+                contains_ignoring_ascii_case(&row.task_id, n)
                     || row
                         .label
-                        .as_ref()
-                        .is_some_and(|l| l.to_lowercase().contains(n))
+                        .as_deref()
+                        .is_some_and(|l| contains_ignoring_ascii_case(l, n))
             }
         })
         .map(|(i, _)| i)
@@ -181,5 +181,32 @@ fn escape(cell: &str) -> String {
         format!("\"{}\"", guarded.replace('"', "\"\""))
     } else {
         guarded
+    }
+}
+
+/// Whether `haystack` contains `needle`, ignoring the case of ASCII letters (other characters
+/// must match exactly). No allocation per row, and no Unicode case tables in the wasm.
+fn contains_ignoring_ascii_case(haystack: &str, needle: &str) -> bool {
+    let (haystack, needle) = (haystack.as_bytes(), needle.as_bytes());
+    needle.is_empty()
+        || haystack
+            .windows(needle.len())
+            .any(|window| window.eq_ignore_ascii_case(needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_ignoring_ascii_case as contains;
+
+    #[test]
+    fn search_ignores_ascii_case_only() {
+        assert!(contains("Fix the CSV parser", "csv PARSER"));
+        assert!(contains("anything", ""));
+        assert!(!contains("csv", "csv parser"));
+        assert!(contains("Größe prüfen", "GRößE PRüFEN"));
+        assert!(
+            !contains("ÄRGER", "ärger"),
+            "non-ASCII letters match exactly"
+        );
     }
 }
