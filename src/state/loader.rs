@@ -13,8 +13,9 @@
 //! moved the run and its lists are read again in the background and swapped in once complete.
 //!
 //! The async functions here are generic over the core's [`Transport`] and take the store by
-//! reference; [`Loader`] runs them from the page with the browser transport, a signal ticking on
-//! every page (progress) and another when the data settle (the run set is rebuilt only then).
+//! reference; [`Loader`] runs them from the page with the browser transport, a signal ticking as
+//! pages arrive (progress, at most every 100 ms) and another when the data settle (the run set is
+//! rebuilt only then).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -612,7 +613,7 @@ pub struct Loader {
     in_flight: StoredValue<Option<AbortHandle>>,
     /// The runs the load in flight reads.
     loading_ids: StoredValue<Vec<String>>,
-    /// Ticks on every page read (progress).
+    /// Ticks as pages are read (progress), at most every [`PROGRESS_INTERVAL_MS`].
     tick: RwSignal<u64>,
     /// Ticks when the data settle or change (the run set must be rebuilt).
     generation: RwSignal<u64>,
