@@ -287,6 +287,29 @@ async fn serves_the_built_viewer_with_client_route_fallback() {
         .unwrap()
         .contains("javascript"));
     assert_eq!(script.text().await.unwrap(), "console.log('viewer')");
+    // Browsers get the files gzip-compressed; clients that do not ask get them as they are.
+    let wasm: Vec<u8> = (0..64 * 1024).map(|i| (i % 7) as u8).collect();
+    std::fs::write(dist.join("app-abc_bg.wasm"), &wasm).unwrap();
+    let compressed = c
+        .get(format!("{}/app-abc_bg.wasm", server.base))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(compressed.headers()["content-encoding"], "gzip");
+    let body = compressed.bytes().await.unwrap();
+    assert!(body.len() < wasm.len() / 10, "{} bytes", body.len());
+    let mut unzipped = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&body[..]), &mut unzipped)
+        .unwrap();
+    assert_eq!(unzipped, wasm);
+    let plain = c
+        .get(format!("{}/app-abc_bg.wasm", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    assert_eq!(plain.bytes().await.unwrap(), wasm);
     let missing = c
         .get(format!("{}/missing.wasm", server.base))
         .send()

@@ -445,7 +445,7 @@ fn download_sizes(dist: &Path) -> Result<(), BoxError> {
         );
     }
     println!(
-        "  {:<48} {:>9} B raw  {:>9} B gzip -9 (the server sends them uncompressed)",
+        "  {:<48} {:>9} B raw  {:>9} B gzip -9 (what browsers download: the server gzips them)",
         "total", raw_total, gz_total
     );
     Ok(())
