@@ -1,7 +1,6 @@
 //! Shown for any path the router does not know.
 
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 /// "Page not found", with a link back to the run list.
 #[component]
@@ -9,7 +8,7 @@ pub fn NotFoundPage() -> impl IntoView {
     view! {
         <div class="empty-state">
             <h2 class="page-heading">"Page not found"</h2>
-            <p>"This address does not name a page of the viewer. "<A href="/">"Go to the eval runs."</A></p>
+            <p>"This address does not name a page of the viewer. "<a href="/">"Go to the eval runs."</a></p>
         </div>
     }
 }

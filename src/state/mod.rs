@@ -13,6 +13,7 @@
 //! [`ViewState`]: eval_compare_core::view_state::ViewState
 
 pub mod files;
+pub mod history;
 pub mod loader;
 pub mod report;
 pub mod shared;

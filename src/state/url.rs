@@ -8,8 +8,8 @@
 
 use eval_compare_core::view_state::{ParsedViewState, QueryIssue, ViewState};
 use leptos::prelude::*;
-use leptos_router::hooks::{use_location, use_navigate};
-use leptos_router::NavigateOptions;
+
+use super::history::BrowserHistory;
 
 /// Path of the picker (the start page).
 pub const PICKER_PATH: &str = "/";
@@ -49,23 +49,13 @@ pub struct UrlState {
 }
 
 impl UrlState {
-    /// The state of the router's location. Must be called inside `<Router>`.
-    pub fn from_router() -> Self {
-        let location = use_location();
-        let navigate = use_navigate();
+    /// The state of the browser's address, following `history` (see [`BrowserHistory`]).
+    pub fn from_browser(history: BrowserHistory) -> Self {
         let navigate = Callback::new(move |navigation: Navigation| {
-            navigate(
-                &navigation.href,
-                NavigateOptions {
-                    replace: navigation.replace,
-                    // A tweak keeps the reader where they are; a new page starts at the top.
-                    scroll: !navigation.replace,
-                    ..NavigateOptions::default()
-                },
-            );
+            // A tweak keeps the reader where they are; a new page starts at the top.
+            history.navigate(&navigation.href, navigation.replace);
         });
-        let search = location.search;
-        Self::over(location.pathname.into(), search.into(), navigate)
+        Self::over(history.path(), history.search(), navigate)
     }
 
     /// A state kept in memory, starting at `path?query`, that records every navigation in the

@@ -1,0 +1,157 @@
+//! The browser's address and history, as signals: the app's own small router.
+//!
+//! The viewer has four pages and reads everything else from the query, so it needs no routing
+//! library: [`BrowserHistory`] follows `location.pathname`/`location.search`, writes with
+//! `history.pushState`/`replaceState`, listens to `popstate` (Back and Forward), and turns clicks
+//! on links to the app's own pages into client-side navigations. (Leptos' router, with the `url`
+//! crate and its IDNA tables, made up about a tenth of the wasm.)
+
+use leptos::ev;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlAnchorElement, MouseEvent};
+
+use super::url::{COMPARE_PATH, FILES_COMPARE_PATH, FILES_PATH, PICKER_PATH};
+
+/// The paths of the app's pages: links to them navigate without reloading the page.
+pub const APP_PATHS: [&str; 4] = [PICKER_PATH, COMPARE_PATH, FILES_PATH, FILES_COMPARE_PATH];
+
+/// The current path and query (with its `?`, or empty), following the browser's history.
+#[derive(Debug, Clone, Copy)]
+pub struct BrowserHistory {
+    location: RwSignal<(String, String)>,
+}
+
+impl BrowserHistory {
+    /// Starts following the browser: `popstate`, and clicks on links to the app's pages.
+    pub fn start() -> Self {
+        let this = Self {
+            location: RwSignal::new(read_location()),
+        };
+        let popstate = window_event_listener(ev::popstate, move |_| {
+            this.location.set(read_location());
+        });
+        let click = window_event_listener(ev::click, move |event| this.on_click(&event));
+        on_cleanup(move || {
+            popstate.remove();
+            click.remove();
+        });
+        this
+    }
+
+    /// The current path, e.g. `/compare` (tracked).
+    pub fn path(&self) -> Signal<String> {
+        let location = self.location;
+        Signal::derive(move || location.with(|(path, _)| path.clone()))
+    }
+
+    /// The current query, e.g. `?base=a&cand=b` or empty (tracked).
+    pub fn search(&self) -> Signal<String> {
+        let location = self.location;
+        Signal::derive(move || location.with(|(_, search)| search.clone()))
+    }
+
+    /// Goes to `href` (a path and query of this app): a new history entry, or in place of the
+    /// current one with `replace`. A new entry starts at the top of the page.
+    pub fn navigate(&self, href: &str, replace: bool) {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let Ok(history) = window.history() else {
+            return;
+        };
+        let written = if replace {
+            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href))
+        } else {
+            history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href))
+        };
+        if written.is_err() {
+            // The browser refused (e.g. another origin): let it load the address itself.
+            let _ = window.location().set_href(href);
+            return;
+        }
+        if !replace {
+            window.scroll_to_with_x_and_y(0.0, 0.0);
+        }
+        self.location.set(read_location());
+    }
+
+    /// A plain left click on a link to one of the app's pages navigates in place.
+    fn on_click(&self, event: &MouseEvent) {
+        let plain = event.button() == 0
+            && !(event.meta_key() || event.ctrl_key() || event.shift_key() || event.alt_key());
+        if event.default_prevented() || !plain {
+            return;
+        }
+        let Some(anchor) = clicked_anchor(event) else {
+            return;
+        };
+        let own_window = anchor.target().is_empty() || anchor.target() == "_self";
+        let same_origin = web_sys::window()
+            .and_then(|window| window.location().origin().ok())
+            .is_some_and(|origin| origin == anchor.origin());
+        let web = matches!(anchor.protocol().as_str(), "http:" | "https:");
+        let path = anchor.pathname();
+        if own_window
+            && same_origin
+            && web
+            && !anchor.has_attribute("download")
+            && APP_PATHS.contains(&path.as_str())
+        {
+            event.prevent_default();
+            self.navigate(&format!("{path}{}", anchor.search()), false);
+        }
+    }
+}
+
+/// The link a click landed in, if any.
+fn clicked_anchor(event: &MouseEvent) -> Option<HtmlAnchorElement> {
+    let target = event.target()?.dyn_into::<web_sys::Element>().ok()?;
+    target
+        .closest("a[href]")
+        .ok()
+        .flatten()?
+        .dyn_into::<HtmlAnchorElement>()
+        .ok()
+}
+
+/// `location.pathname` and `location.search` now.
+fn read_location() -> (String, String) {
+    let location = web_sys::window().map(|window| window.location());
+    let path = location
+        .as_ref()
+        .and_then(|location| location.pathname().ok())
+        .unwrap_or_else(|| PICKER_PATH.to_owned());
+    let search = location
+        .and_then(|location| location.search().ok())
+        .unwrap_or_default();
+    (path, search)
+}
+
+/// Whether a link to `href` points at the page at `path`: the start page only on itself, other
+/// pages also on the pages below them (`/files` on `/files/compare`).
+pub fn is_current(href: &str, path: &str) -> bool {
+    if href == PICKER_PATH {
+        path == PICKER_PATH
+    } else {
+        path == href
+            || path
+                .strip_prefix(href)
+                .is_some_and(|rest| rest.starts_with('/'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_current;
+
+    #[test]
+    fn current_page_links() {
+        assert!(is_current("/", "/"));
+        assert!(!is_current("/", "/compare"));
+        assert!(is_current("/files", "/files"));
+        assert!(is_current("/files", "/files/compare"));
+        assert!(!is_current("/files", "/filesystem"));
+        assert!(!is_current("/files", "/compare"));
+    }
+}
