@@ -2,7 +2,8 @@
 //! when dropped (also when a test fails), and a headless Chromium session through WebDriver.
 //!
 //! Paths come from the environment, with workspace defaults:
-//! `EVAL_COMPARE_SERVER_BIN` (default `target/debug/eval-compare-server`),
+//! `EVAL_COMPARE_SERVER_BIN` (default `target/server/eval-compare-server`, the profile
+//! `scripts/test.sh` and `scripts/demo.sh` build),
 //! `EVAL_COMPARE_DIST` (default `dist`, built by `trunk build --release`),
 //! `CHROMEDRIVER` (default `/usr/bin/chromedriver`), `CHROME_BIN` (default `/usr/bin/chromium`),
 //! `EVAL_COMPARE_CLI_BIN` (default `target/debug/eval-compare`, built by
@@ -117,10 +118,11 @@ impl Server {
         let bin = require(
             configured_path(
                 "EVAL_COMPARE_SERVER_BIN",
-                "target/debug/eval-compare-server",
+                "target/server/eval-compare-server",
             ),
             "the server binary",
-            "build it with `cargo build -p eval-compare-server` or set EVAL_COMPARE_SERVER_BIN",
+            "build it with `cargo build --profile server -p eval-compare-server` or set \
+             EVAL_COMPARE_SERVER_BIN",
         )?;
         let dist = require(
             configured_path("EVAL_COMPARE_DIST", "dist"),
