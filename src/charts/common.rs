@@ -12,6 +12,9 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::theme::Theme;
 
+/// A reward difference in points with its sign, as the cards write it ("+4.1", "−2.0").
+pub use eval_compare_core::report::format_signed_points as signed_points;
+
 /// Font family of all chart text (kept generic so an exported SVG renders anywhere).
 pub const FONT: &str = "sans-serif";
 
@@ -504,17 +507,6 @@ pub fn sort_numbers(values: &mut [f64]) {
             !key
         };
         *value = f64::from_bits(bits);
-    }
-}
-
-/// A reward difference in points (reward × 100) with its sign, one decimal: "+4.1", "-2.0",
-/// "0.0" (the core's `format_points` with an explicit "+").
-pub fn signed_points(delta: f64) -> String {
-    let text = eval_compare_core::report::format_points(delta);
-    if delta > 0.0 && text != "0.0" {
-        format!("+{text}")
-    } else {
-        text
     }
 }
 

@@ -1,7 +1,10 @@
 //! Text of the report's statistics: every value comes from the core report; a value that could
 //! not be computed shows the reason in words ([`why`]), never NaN.
 
-use eval_compare_core::report::{format_points, format_signed_points, why};
+use eval_compare_core::report::{format_points, why};
+
+/// A reward difference in points (reward × 100), signed, e.g. `+4.1` or `−2.0`.
+pub use eval_compare_core::report::format_signed_points as signed_points;
 use eval_compare_core::stats::{Interval, NotComputable, Stat};
 
 /// A value's text, or "—" with the reason it is missing.
@@ -42,11 +45,6 @@ impl StatText {
             StatText::Missing(reason) => format!("— ({reason})"),
         }
     }
-}
-
-/// A reward difference in points (reward × 100), signed, e.g. `+4.1` or `−2.0`.
-pub fn signed_points(delta: f64) -> String {
-    format_signed_points(delta)
 }
 
 /// A non-negative amount in points, e.g. `3.2`.

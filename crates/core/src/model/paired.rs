@@ -190,12 +190,13 @@ impl RunSet {
     /// [`RunSet::paired`]'s primary scores, counted without building them.
     pub fn paired_count(&self, base: RunIdx, cand: RunIdx) -> Result<usize, ModelError> {
         let (base_run, cand_run) = (self.run(base)?, self.run(cand)?);
-        let included = |stats: &TaskStats| stats.primary.mean().is_some();
         Ok(base_run
             .task_stats
             .iter()
             .zip(&cand_run.task_stats)
-            .filter(|(base_stats, cand_stats)| included(base_stats) && included(cand_stats))
+            .filter(|(base_stats, cand_stats)| {
+                Side::primary(base_stats).is_some() && Side::primary(cand_stats).is_some()
+            })
             .count())
     }
 
