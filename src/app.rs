@@ -26,7 +26,7 @@ pub fn App() -> impl IntoView {
     provide_context(UrlState::from_browser(history));
     provide_context(Loader::new());
     provide_context(FileRuns::new());
-    let path = Memo::new(move |_| history.path().get());
+    let path = history.path();
     view! {
         <header class="app-header">
             <h1 class="app-title">

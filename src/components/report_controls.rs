@@ -161,38 +161,19 @@ pub fn ReportSettingsForm(
         <section class="panel settings" aria-labelledby="settings-title">
             <h3 id="settings-title" class="panel-title">"Settings"</h3>
             <form class="settings-form" novalidate on:submit=apply>
-                <label class="field">
-                    <span class="field-label">"Confidence level (%)"</span>
-                    <input
-                        type="number"
-                        min="50"
-                        max="99"
-                        step="1"
-                        prop:value=move || level.get()
-                        on:input=move |event| level.set(event_target_value(&event))
-                    />
-                </label>
-                <label class="field">
-                    <span class="field-label">"Bootstrap resamples B"</span>
-                    <input
-                        type="number"
-                        min=RESAMPLES_RANGE.start().to_string()
-                        max=RESAMPLES_RANGE.end().to_string()
-                        step="1"
-                        prop:value=move || resamples.get()
-                        on:input=move |event| resamples.set(event_target_value(&event))
-                    />
-                </label>
-                <label class="field">
-                    <span class="field-label">"Bootstrap seed"</span>
-                    <input
-                        type="number"
-                        min="0"
-                        step="1"
-                        prop:value=move || seed.get()
-                        on:input=move |event| seed.set(event_target_value(&event))
-                    />
-                </label>
+                <WholeNumberField
+                    label="Confidence level (%)"
+                    min="50".to_owned()
+                    max="99".to_owned()
+                    value=level
+                />
+                <WholeNumberField
+                    label="Bootstrap resamples B"
+                    min=RESAMPLES_RANGE.start().to_string()
+                    max=RESAMPLES_RANGE.end().to_string()
+                    value=resamples
+                />
+                <WholeNumberField label="Bootstrap seed" min="0".to_owned() value=seed/>
                 <button class="button" type="submit">"Apply"</button>
             </form>
             <fieldset class="analysis-choice">
@@ -219,5 +200,33 @@ pub fn ReportSettingsForm(
             {move || error.get().map(|why| view! { <p class="form-error" role="alert">{why}</p> })}
             <p class="muted settings-status" aria-live="polite">{status}</p>
         </section>
+    }
+}
+
+/// A labelled whole-number input holding its text as typed (checked when the form is applied).
+#[component]
+fn WholeNumberField(
+    /// The label.
+    label: &'static str,
+    /// The smallest value.
+    min: String,
+    /// The largest value, if any.
+    #[prop(optional)]
+    max: Option<String>,
+    /// The text typed.
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <input
+                type="number"
+                min=min
+                max=max
+                step="1"
+                prop:value=move || value.get()
+                on:input=move |event| value.set(event_target_value(&event))
+            />
+        </label>
     }
 }

@@ -20,13 +20,18 @@ pub const APP_PATHS: [&str; 4] = [PICKER_PATH, COMPARE_PATH, FILES_PATH, FILES_C
 #[derive(Debug, Clone, Copy)]
 pub struct BrowserHistory {
     location: RwSignal<(String, String)>,
+    path: Memo<String>,
+    search: Memo<String>,
 }
 
 impl BrowserHistory {
     /// Starts following the browser: `popstate`, and clicks on links to the app's pages.
     pub fn start() -> Self {
+        let location = RwSignal::new(read_location());
         let this = Self {
-            location: RwSignal::new(read_location()),
+            location,
+            path: Memo::new(move |_| location.with(|(path, _)| path.clone())),
+            search: Memo::new(move |_| location.with(|(_, search)| search.clone())),
         };
         let popstate = window_event_listener(ev::popstate, move |_| {
             this.location.set(read_location());
@@ -39,16 +44,14 @@ impl BrowserHistory {
         this
     }
 
-    /// The current path, e.g. `/compare` (tracked).
-    pub fn path(&self) -> Signal<String> {
-        let location = self.location;
-        Signal::derive(move || location.with(|(path, _)| path.clone()))
+    /// The current path, e.g. `/compare`: changes only when the path does.
+    pub fn path(&self) -> Memo<String> {
+        self.path
     }
 
-    /// The current query, e.g. `?base=a&cand=b` or empty (tracked).
-    pub fn search(&self) -> Signal<String> {
-        let location = self.location;
-        Signal::derive(move || location.with(|(_, search)| search.clone()))
+    /// The current query, e.g. `?base=a&cand=b` or empty.
+    pub fn search(&self) -> Memo<String> {
+        self.search
     }
 
     /// Goes to `href` (a path and query of this app): a new history entry, or in place of the

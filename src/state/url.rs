@@ -55,7 +55,7 @@ impl UrlState {
             // A tweak keeps the reader where they are; a new page starts at the top.
             history.navigate(&navigation.href, navigation.replace);
         });
-        Self::over(history.path(), history.search(), navigate)
+        Self::over(history.path().into(), history.search().into(), navigate)
     }
 
     /// A state kept in memory, starting at `path?query`, that records every navigation in the
