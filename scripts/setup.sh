@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Idempotent setup for a fresh rust machine: installs only what is missing, fast when all present.
-# Installs: the wasm32 target, rustfmt and clippy, trunk 0.21.14, wasm-bindgen-cli (the exact
-# version pinned in Cargo.toml; it brings wasm-bindgen-test-runner), Debian's chromium and
-# chromium-driver, wasm-opt from binaryen 132 (npm), and the crates of Cargo.lock (Trunk builds
-# offline).
+# Installs: the wasm32 target, rustfmt and clippy, wasm-split-cli 0.2.3 (cuts the report's code
+# into a chunk of its own, see scripts/build-viewer.sh), wasm-bindgen-cli (the exact version
+# pinned in Cargo.toml; it brings wasm-bindgen-test-runner), Debian's chromium and
+# chromium-driver, wasm-opt from binaryen 132 (npm), and the crates of Cargo.lock.
 #
 # Why not Debian's binaryen: its wasm-opt (version 108) rebinds wasm-bindgen's exported externref
 # table to the function table, so the optimized app dies at start-up with
@@ -14,8 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml | head -n1)
-TRUNK_VERSION=0.21.14
-# Must match `wasm_opt` in Trunk.toml.
+# The same minor version as the wasm_split_helpers crate in Cargo.lock (Leptos's split runtime).
+WASM_SPLIT_VERSION=0.2.3
 BINARYEN_VERSION=132
 log() { printf '[setup] %s\n' "$*" >&2; }
 
@@ -36,9 +36,11 @@ for component in rustfmt clippy; do
   fi
 done
 
-if ! command -v trunk >/dev/null 2>&1 || ! trunk --version | grep -q " $TRUNK_VERSION"; then
-  log "installing trunk $TRUNK_VERSION (takes about 6 minutes once)"
-  cargo install --locked trunk --version "$TRUNK_VERSION"
+# The tool prints no version: cargo's record of installed crates tells which one is there.
+if ! command -v wasm-split-cli >/dev/null 2>&1 \
+  || ! grep -qs "\"wasm_split_cli_support $WASM_SPLIT_VERSION " "${CARGO_HOME:-$HOME/.cargo}/.crates.toml"; then
+  log "installing wasm-split-cli $WASM_SPLIT_VERSION (takes about a minute once)"
+  cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary
 fi
 
 # `--locked` fails here for wasm-bindgen-cli (a locked dependency is missing from the mirror).
@@ -71,7 +73,7 @@ if ! wasm-opt --version 2>/dev/null | grep -q "(version_$BINARYEN_VERSION)"; the
   fi
 fi
 
-# Trunk runs cargo with --offline: make sure every locked crate is downloaded (quick when cached).
+# Every locked crate downloaded up front (quick when cached).
 cargo fetch --locked --quiet
 
 if [ "${EVAL_COMPARE_PY_REFS:-0}" = 1 ]; then

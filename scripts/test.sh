@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Second command of the README: every check and test of the project, in order, failing loudly on
 # the first failure and ending with a summary of each step and its duration.
-#   setup · fmt · clippy (native, wasm32) · native tests · browser tests · trunk build · e2e
+#   setup · fmt · clippy (native, wasm32) · native tests · browser tests · viewer build · e2e
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +43,9 @@ step "setup (tools, crates)" ./scripts/setup.sh
 step "cargo fmt --check" cargo fmt --all --check
 step "clippy native (all targets)" \
   cargo clippy --locked --workspace --exclude eval-compare-viewer --all-targets -- -D warnings
-step "clippy viewer (wasm32, all targets)" \
+# With the release build's `--cfg lazy_report` (scripts/build-viewer.sh), so the split point is
+# linted too; RUSTFLAGS replaces the wasm32 rustflags of .cargo/config.toml, so it repeats them.
+step "clippy viewer (wasm32, all targets)" env RUSTFLAGS="--cfg erase_components --cfg lazy_report" \
   cargo clippy --locked -p eval-compare-viewer --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "native tests (core, server, cli)" \
   cargo test --locked --workspace --exclude eval-compare-viewer --exclude eval-compare-e2e
@@ -51,7 +53,7 @@ step "native tests (core, server, cli)" \
 # wasm-bindgen's processing get much faster. Only wasm32 artifacts are affected.
 step "viewer tests (headless Chromium)" env CARGO_PROFILE_DEV_DEBUG=false \
   cargo test --locked -p eval-compare-viewer --target wasm32-unknown-unknown
-step "trunk build --release" trunk build --release --offline
+step "build the viewer (release, split)" ./scripts/build-viewer.sh
 step "build the server (profile server) and the CLI" bash -c \
   "cargo build --locked --profile server -p eval-compare-server && cargo build --locked -p eval-compare-cli"
 step "e2e (server + viewer + Chromium)" env \

@@ -7,9 +7,8 @@
 use leptos::prelude::*;
 
 use crate::components::source_panel::{SourceButton, SourcePanel};
-use crate::pages::files::{FilesComparePage, FilesPage};
+use crate::pages::lazy::{report_page, ReportPage};
 use crate::pages::not_found::NotFoundPage;
-use crate::pages::report::ComparePage;
 use crate::pages::runs::RunsPage;
 use crate::state::files::FileRuns;
 use crate::state::history::{is_current, BrowserHistory};
@@ -48,9 +47,9 @@ pub fn App() -> impl IntoView {
 fn page(path: &str) -> AnyView {
     match path {
         PICKER_PATH => view! { <RunsPage/> }.into_any(),
-        COMPARE_PATH => view! { <ComparePage/> }.into_any(),
-        FILES_PATH => view! { <FilesPage/> }.into_any(),
-        FILES_COMPARE_PATH => view! { <FilesComparePage/> }.into_any(),
+        COMPARE_PATH => report_page(ReportPage::Compare),
+        FILES_PATH => report_page(ReportPage::Files),
+        FILES_COMPARE_PATH => report_page(ReportPage::FilesCompare),
         _ => view! { <NotFoundPage/> }.into_any(),
     }
 }

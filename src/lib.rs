@@ -1,4 +1,5 @@
-//! Eval Compare viewer: the browser app (Leptos CSR, compiled to wasm32 by Trunk).
+//! Eval Compare viewer: the browser app (Leptos CSR, compiled to wasm32 by
+//! `scripts/build-viewer.sh`).
 //!
 //! `transport` talks HTTP with gloo-net for the core Trajectory client; `overview` loads what
 //! the start page shows; `pages` and `components` render it; `app` holds the router.

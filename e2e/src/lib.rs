@@ -4,7 +4,7 @@
 //! Paths come from the environment, with workspace defaults:
 //! `EVAL_COMPARE_SERVER_BIN` (default `target/server/eval-compare-server`, the profile
 //! `scripts/test.sh` and `scripts/demo.sh` build),
-//! `EVAL_COMPARE_DIST` (default `dist`, built by `trunk build --release`),
+//! `EVAL_COMPARE_DIST` (default `dist`, built by `scripts/build-viewer.sh`),
 //! `CHROMEDRIVER` (default `/usr/bin/chromedriver`), `CHROME_BIN` (default `/usr/bin/chromium`),
 //! `EVAL_COMPARE_CLI_BIN` (default `target/debug/eval-compare`, built by
 //! `cargo build -p eval-compare-cli`).
@@ -104,6 +104,28 @@ impl Drop for ChildGuard {
     }
 }
 
+/// The server binary the tests run: `EVAL_COMPARE_SERVER_BIN`, by default the `server` profile's.
+pub fn server_bin() -> Result<PathBuf, BoxError> {
+    require(
+        configured_path(
+            "EVAL_COMPARE_SERVER_BIN",
+            "target/server/eval-compare-server",
+        ),
+        "the server binary",
+        "build it with `cargo build --profile server -p eval-compare-server` or set \
+         EVAL_COMPARE_SERVER_BIN",
+    )
+}
+
+/// The viewer's build the tests serve: `EVAL_COMPARE_DIST`, by default `dist`.
+pub fn viewer_dist() -> Result<PathBuf, BoxError> {
+    require(
+        configured_path("EVAL_COMPARE_DIST", "dist"),
+        "the built viewer",
+        "build it with `scripts/build-viewer.sh` or set EVAL_COMPARE_DIST",
+    )
+}
+
 /// The project's server running on a free port.
 #[derive(Debug)]
 pub struct Server {
@@ -115,21 +137,7 @@ impl Server {
     /// Starts `eval-compare-server --demo --addr 127.0.0.1:0 --dist DIST` plus `extra_args`,
     /// and waits for its `listening on http://…` line.
     pub fn start_demo(extra_args: &[&str]) -> Result<Self, BoxError> {
-        let bin = require(
-            configured_path(
-                "EVAL_COMPARE_SERVER_BIN",
-                "target/server/eval-compare-server",
-            ),
-            "the server binary",
-            "build it with `cargo build --profile server -p eval-compare-server` or set \
-             EVAL_COMPARE_SERVER_BIN",
-        )?;
-        let dist = require(
-            configured_path("EVAL_COMPARE_DIST", "dist"),
-            "the built viewer",
-            "build it with `trunk build --release --offline` or set EVAL_COMPARE_DIST",
-        )?;
-        Self::start_demo_from(&bin, &dist, extra_args)
+        Self::start_demo_from(&server_bin()?, &viewer_dist()?, extra_args)
     }
 
     /// Like [`Self::start_demo`], with the server binary `bin` and the viewer's build `dist`

@@ -1,12 +1,16 @@
-//! Serves the built viewer (Trunk's `dist/`): files as they are (gzip-compressed for browsers
-//! that accept it: the wasm goes over the wire at ~40% of its size), and `index.html` for client
-//! routes (paths whose last segment has no extension). Without a build, a page says how to
-//! make one.
+//! Serves the built viewer (`dist/`, written by `scripts/build-viewer.sh`): files as they are
+//! (gzip-compressed for browsers that accept it: the wasm goes over the wire at ~40% of its
+//! size), and `index.html` for client routes (paths whose last segment has no extension). The
+//! build's files live in a folder named by their content hash (`/pkg-<hash>/`), so browsers may
+//! keep them for good; `index.html` is revalidated on every visit. Without a build, a page says
+//! how to make one.
 
 use std::path::{Path, PathBuf};
 
+use axum::extract::Request;
 use axum::handler::HandlerWithoutStateExt;
-use axum::http::{header, StatusCode, Uri};
+use axum::http::{header, HeaderValue, StatusCode, Uri};
+use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
 use axum::Router;
 use tower_http::compression::CompressionLayer;
@@ -21,7 +25,24 @@ pub fn router(dist: PathBuf) -> Router {
     };
     Router::new()
         .fallback_service(ServeDir::new(dist).fallback(fallback.into_service()))
+        .layer(middleware::from_fn(cache_build_files))
         .layer(CompressionLayer::new())
+}
+
+/// The folder of one build's files: its name changes whenever any of them does.
+const BUILD_FOLDER_PREFIX: &str = "/pkg-";
+
+/// Lets browsers keep the files of a build's folder without asking again.
+async fn cache_build_files(request: Request, next: Next) -> Response {
+    let immutable = request.uri().path().starts_with(BUILD_FOLDER_PREFIX);
+    let mut response = next.run(request).await;
+    if immutable && response.status().is_success() {
+        response.headers_mut().insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("public, max-age=31536000, immutable"),
+        );
+    }
+    response
 }
 
 /// Whether a path names a file (its last segment has an extension) rather than a client route.
@@ -66,7 +87,7 @@ fn not_built(dist: &Path) -> Response {
          <body style=\"font-family: system-ui, sans-serif; max-width: 42rem; margin: 3rem auto; line-height: 1.5\">\n\
          <h1>The viewer is not built</h1>\n\
          <p>This server found no <code>index.html</code> in <code>{dist}</code>.</p>\n\
-         <p>Build the viewer from the repository root with <code>trunk build --release --offline</code> \
+         <p>Build the viewer from the repository root with <code>scripts/build-viewer.sh</code> \
          (or run <code>scripts/demo.sh</code>, which installs the tools and builds it), then reload this page. \
          Use <code>--dist DIR</code> to serve a build from another directory.</p>\n\
          <p>The API is served meanwhile, e.g. <a href=\"/api/v1/agents\">/api/v1/agents</a>.</p>\n\

@@ -316,6 +316,33 @@ async fn serves_the_built_viewer_with_client_route_fallback() {
         .await
         .unwrap();
     assert_eq!(missing.status().as_u16(), 404);
+    // A build's folder (named by its content hash) may be cached for good; index.html may not.
+    std::fs::create_dir(dist.join("pkg-0123abcd")).unwrap();
+    std::fs::write(dist.join("pkg-0123abcd/style.css"), "body {}").unwrap();
+    let cache_control = |path: &'static str| {
+        let c = c.clone();
+        let base = server.base.clone();
+        async move {
+            let response = c.get(format!("{base}{path}")).send().await.unwrap();
+            assert_eq!(response.status().as_u16(), 200, "{path}");
+            response.headers()["cache-control"]
+                .to_str()
+                .unwrap()
+                .to_owned()
+        }
+    };
+    assert_eq!(
+        cache_control("/pkg-0123abcd/style.css").await,
+        "public, max-age=31536000, immutable"
+    );
+    assert_eq!(cache_control("/compare").await, "no-cache");
+    let absent = c
+        .get(format!("{}/pkg-0123abcd/absent.js", server.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(absent.status().as_u16(), 404);
+    assert!(absent.headers().get("cache-control").is_none());
     std::fs::remove_dir_all(dist).unwrap();
 }
 
@@ -331,7 +358,7 @@ async fn explains_a_missing_viewer_build_and_keeps_serving_the_api() {
     assert_eq!(page.status().as_u16(), 503);
     let text = page.text().await.unwrap();
     assert!(
-        text.contains("not built") && text.contains("trunk build"),
+        text.contains("not built") && text.contains("scripts/build-viewer.sh"),
         "{text}"
     );
     get_json(&c, &server.base, "/api/v1/agents", 200).await;

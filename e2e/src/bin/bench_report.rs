@@ -68,7 +68,7 @@ const PROBE_JS: &str = r#"
       return result;
     };
   }
-  addEventListener('TrunkApplicationStarted', () => mark('app_started'));
+  addEventListener('EvalCompareStarted', () => mark('app_started'));
   const hasDigits = (e) => !!e && /\d/.test(e.textContent);
   const check = () => {
     if (document.querySelector('.app-main')) mark('app_dom');
@@ -208,7 +208,7 @@ struct Figures {
     wasm_kb: f64,
     /// `WebAssembly.instantiate*` call to its end (compile + instantiate, overlaps the fetch).
     wasm_inst: f64,
-    /// The app's `main` returned (Trunk's `TrunkApplicationStarted`).
+    /// The app's `main` returned (index.html's `EvalCompareStarted`).
     app: f64,
     api_n: f64,
     api_first: f64,
@@ -390,7 +390,7 @@ fn dist_dir() -> Result<PathBuf, BoxError> {
         .unwrap_or_else(|| workspace_root().join("dist"));
     if !dist.join("index.html").exists() {
         return Err(format!(
-            "no built viewer in {}: `trunk build --release --offline` or set EVAL_COMPARE_DIST",
+            "no built viewer in {}: `scripts/build-viewer.sh` or set EVAL_COMPARE_DIST",
             dist.display()
         )
         .into());
@@ -412,20 +412,36 @@ fn load1() -> f64 {
         .unwrap_or(f64::NAN)
 }
 
-/// The sizes of the viewer's `.wasm`, `.js` and `.css` files: raw and `gzip -9`.
-fn download_sizes(dist: &Path) -> Result<(), BoxError> {
-    let mut raw_total = 0u64;
-    let mut gz_total = 0u64;
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dist)?
-        .filter_map(|entry| entry.ok().map(|entry| entry.path()))
-        .filter(|path| {
-            path.extension()
+/// The files of the viewer's build (`dist/` and its `pkg-<hash>/` folder) that browsers
+/// download: `.wasm`, `.js` and `.css`.
+fn build_files(dist: &Path) -> Result<Vec<PathBuf>, BoxError> {
+    let mut files = Vec::new();
+    let mut folders = vec![dist.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path
+                .extension()
                 .is_some_and(|ext| ext == "wasm" || ext == "js" || ext == "css")
-        })
-        .collect();
-    entries.sort();
-    println!("initial download (dist files, raw and gzip -9):");
-    for path in entries {
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// The sizes of the viewer's files, raw and `gzip -9`: what every page downloads first, and the
+/// report pages' chunk (`split_*.wasm`), fetched when a report page is shown.
+fn download_sizes(dist: &Path) -> Result<(), BoxError> {
+    let mut totals = [(0u64, 0u64); 2];
+    println!("viewer files (raw and gzip -9; the server gzips them for browsers):");
+    for path in build_files(dist)? {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let on_demand = name.starts_with("split_");
         let raw = std::fs::metadata(&path)?.len();
         let gz = Command::new("gzip")
             .args(["-9", "-c"])
@@ -435,18 +451,29 @@ fn download_sizes(dist: &Path) -> Result<(), BoxError> {
             .ok()
             .filter(|out| out.status.success())
             .map(|out| out.stdout.len() as u64);
-        raw_total += raw;
-        gz_total += gz.unwrap_or(0);
+        let total = &mut totals[usize::from(on_demand)];
+        total.0 += raw;
+        total.1 += gz.unwrap_or(0);
         println!(
-            "  {:<48} {:>9} B raw  {:>9} gzip -9",
-            path.file_name().unwrap_or_default().to_string_lossy(),
+            "  {:<40} {:>9} B raw  {:>9} gzip -9{}",
+            name,
             raw,
-            gz.map_or_else(|| "?".to_owned(), |gz| format!("{gz} B"))
+            gz.map_or_else(|| "?".to_owned(), |gz| format!("{gz} B")),
+            if on_demand {
+                "  (report pages, on demand)"
+            } else {
+                ""
+            }
         );
     }
+    let [initial, chunk] = totals;
     println!(
-        "  {:<48} {:>9} B raw  {:>9} B gzip -9 (what browsers download: the server gzips them)",
-        "total", raw_total, gz_total
+        "  {:<40} {:>9} B raw  {:>9} B gzip -9",
+        "initial download (every page)", initial.0, initial.1
+    );
+    println!(
+        "  {:<40} {:>9} B raw  {:>9} B gzip -9",
+        "+ a report page's chunk", chunk.0, chunk.1
     );
     Ok(())
 }
@@ -664,7 +691,7 @@ fn figures_of(c: &Collected) -> Figures {
     } else {
         element_paint
     };
-    let wasm = c.resources.iter().find(|r| r.name.ends_with(".wasm"));
+    let wasm = c.resources.iter().find(|r| r.name.ends_with("_bg.wasm"));
     let api: Vec<&Resource> = c.resources.iter().filter(|r| is_api(r)).collect();
     let api_last = api.iter().map(|r| r.end).fold(f64::NAN, f64::max);
     let mut ttfb: Vec<f64> = api
@@ -987,7 +1014,7 @@ async fn run() -> Result<(), BoxError> {
          cardsDOM = in the DOM; boot = report with the bootstrap shown; html = document \
          downloaded; FCP = first contentful paint; wasmEnd/wasmDL/wasmKB = .wasm downloaded at, \
          its download time, size; inst = WebAssembly.instantiate* call time (compile + \
-         instantiate, overlaps the download); app = app started (Trunk event); api# = API \
+         instantiate, overlaps the download); app = app started (index.html's event); api# = API \
          requests; api1st/apiLast = first request started / last response ended; apiKB = API \
          bodies; conc = most API requests on the wire at once; ttfb/reqDur = median API time to \
          first byte / whole request; queue = longest wait for a connection; pageGap = median time from a page's response to the \

@@ -1,0 +1,126 @@
+//! The report's code is a wasm chunk of its own (`scripts/build-viewer.sh`): the run picker
+//! starts without it, a report page fetches it, and when it cannot be fetched the page says so
+//! and Retry loads it once it is back.
+
+use std::path::{Path, PathBuf};
+
+use eval_compare_e2e::page::{
+    check, click_button, error_panel_title, js, wait_for_report, wait_js, PAGE_TIMEOUT,
+};
+use eval_compare_e2e::{server_bin, viewer_dist, BoxError, ChromeDriver, Server, TempDir};
+use fantoccini::Client;
+
+/// The demo with its running evaluation already finished (stable data).
+const DEMO: &[&str] = &["--running-eval-secs", "0"];
+
+/// The chunk's file name, as `scripts/build-viewer.sh` writes it.
+const CHUNK: &str = "split_report_pages.wasm";
+
+/// A report link of the demo data.
+const REPORT: &str = "/compare?base=eval_base_v2&cand=eval_ckpt_s400";
+
+/// The names of the `.wasm` files the page has fetched.
+async fn fetched_wasm(browser: &Client) -> Result<Vec<String>, BoxError> {
+    let value = js(
+        browser,
+        "return performance.getEntriesByType('resource').map((r) => r.name.split('/').pop()).filter((n) => n.endsWith('.wasm'));",
+        vec![],
+    )
+    .await?;
+    Ok(serde_json::from_value(value)?)
+}
+
+async fn picker_then_report(browser: &Client, server: &Server) -> Result<(), BoxError> {
+    browser.goto(&format!("{}/", server.base_url())).await?;
+    wait_js(
+        browser,
+        "the picker's Compare button",
+        PAGE_TIMEOUT,
+        "return !!document.querySelector('.compare-bar button');",
+        vec![],
+    )
+    .await?;
+    let wasm = fetched_wasm(browser).await?;
+    check(wasm == ["eval-compare-viewer_bg.wasm"], || {
+        format!("the picker fetched {wasm:?}, not only the app's module")
+    })?;
+    click_button(browser, Some(".compare-bar"), "Compare").await?;
+    wait_for_report(browser).await?;
+    let wasm = fetched_wasm(browser).await?;
+    check(wasm.iter().any(|name| name == CHUNK), || {
+        format!("the report was shown without fetching {CHUNK}: {wasm:?}")
+    })
+}
+
+#[tokio::test]
+async fn the_picker_starts_without_the_report_chunk() -> Result<(), BoxError> {
+    let server = Server::start_demo(DEMO)?;
+    let driver = ChromeDriver::start()?;
+    let browser = driver.open_browser().await?;
+    let outcome = picker_then_report(&browser, &server).await;
+    let closed = browser.close().await;
+    outcome?;
+    closed?;
+    Ok(())
+}
+
+/// Copies the folder `from` into `to`, recursively.
+fn copy_tree(from: &Path, to: &Path) -> Result<(), BoxError> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let path = entry?.path();
+        let target = to.join(path.file_name().unwrap_or_default());
+        if path.is_dir() {
+            copy_tree(&path, &target)?;
+        } else {
+            std::fs::copy(&path, &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// The chunk in a copy of the build.
+fn chunk_in(dist: &Path) -> Result<PathBuf, BoxError> {
+    for entry in std::fs::read_dir(dist)? {
+        let candidate = entry?.path().join(CHUNK);
+        if candidate.is_file() {
+            return Ok(candidate);
+        }
+    }
+    Err(format!("no {CHUNK} in a folder of {}", dist.display()).into())
+}
+
+async fn missing_chunk_then_retry(
+    browser: &Client,
+    server: &Server,
+    chunk: &Path,
+    saved: &Path,
+) -> Result<(), BoxError> {
+    browser
+        .goto(&format!("{}{REPORT}", server.base_url()))
+        .await?;
+    let title = error_panel_title(browser, PAGE_TIMEOUT).await?;
+    check(title == "The report's code could not be loaded", || {
+        format!("without its chunk, the report page says {title:?}")
+    })?;
+    std::fs::copy(saved, chunk)?;
+    click_button(browser, Some(".error-panel"), "Retry").await?;
+    wait_for_report(browser).await
+}
+
+#[tokio::test]
+async fn a_chunk_that_fails_to_load_is_reported_and_retried() -> Result<(), BoxError> {
+    let dist = TempDir::new("dist-without-chunk")?;
+    copy_tree(&viewer_dist()?, dist.path())?;
+    let chunk = chunk_in(dist.path())?;
+    let saved = dist.path().join("chunk.saved");
+    std::fs::rename(&chunk, &saved)?;
+    let server = Server::start_demo_from(&server_bin()?, dist.path(), DEMO)?;
+    let driver = ChromeDriver::start()?;
+    let browser = driver.open_browser().await?;
+    let outcome = missing_chunk_then_retry(&browser, &server, &chunk, &saved).await;
+    let closed = browser.close().await;
+    outcome?;
+    closed?;
+    Ok(())
+}

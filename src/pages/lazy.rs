@@ -1,0 +1,108 @@
+//! The report pages (`/compare`, `/files`, `/files/compare`) behind one split point.
+//!
+//! The release build (`scripts/build-viewer.sh`, which compiles with `--cfg lazy_report`) cuts
+//! the code reachable only from these pages (the analysis core, the report's panels, charts,
+//! table and task panel, the run-folder reader) into a wasm chunk of its own with
+//! `wasm-split-cli`. Every page starts with the rest, the app shell and the run picker; the chunk
+//! is fetched when a report page is first shown, and `index.html` preloads it when the app is
+//! opened on a report page. Other builds (native, browser tests, clippy) render the pages
+//! directly.
+
+use leptos::prelude::*;
+
+/// The pages whose code is loaded on demand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportPage {
+    /// `/compare`: a report over runs read from the API.
+    Compare,
+    /// `/files`: run folders opened from disk.
+    Files,
+    /// `/files/compare`: a report over those folders.
+    FilesCompare,
+}
+
+/// The view of `page` (in a release build: once its chunk is loaded, with a retry on failure).
+pub fn report_page(page: ReportPage) -> AnyView {
+    #[cfg(lazy_report)]
+    {
+        loaded_page(page)
+    }
+    #[cfg(not(lazy_report))]
+    {
+        page_view(page)
+    }
+}
+
+fn page_view(page: ReportPage) -> AnyView {
+    use crate::pages::files::{FilesComparePage, FilesPage};
+    use crate::pages::report::ComparePage;
+    match page {
+        ReportPage::Compare => view! { <ComparePage/> }.into_any(),
+        ReportPage::Files => view! { <FilesPage/> }.into_any(),
+        ReportPage::FilesCompare => view! { <FilesComparePage/> }.into_any(),
+    }
+}
+
+/// Loads the chunk (once; a failed load is not remembered) and renders the page, or says the
+/// code could not be loaded, with a button that tries again.
+#[cfg(lazy_report)]
+fn loaded_page(page: ReportPage) -> AnyView {
+    use futures::FutureExt;
+
+    use crate::components::loading::Loading;
+    use crate::load::{use_load, LoadState};
+
+    let (state, retry) = use_load(|| async { chunk::preload().await.map_err(|_| ()) });
+    let failed = move || {
+        view! {
+            <div class="error-panel" role="alert">
+                <h2 class="error-title">"The report's code could not be loaded"</h2>
+                <p class="error-message">
+                    "The browser could not fetch or start the part of Eval Compare that computes "
+                    "and shows reports."
+                </p>
+                <p class="error-hint">"Check the connection to this server, then retry."</p>
+                <button class="button" type="button" on:click=move |_| retry.run(())>
+                    "Retry"
+                </button>
+            </div>
+        }
+        .into_any()
+    };
+    // Once the chunk is loaded, the split function returns at its first poll, so the page is
+    // built right here, like any other page, rather than inside a suspended future.
+    let content = move || match state.get() {
+        LoadState::Loading => view! { <Loading label="Loading the report viewer…"/> }.into_any(),
+        LoadState::Loaded(()) => chunk::page_view(page)
+            .now_or_never()
+            .and_then(Result::ok)
+            .unwrap_or_else(failed),
+        LoadState::Failed(()) => failed(),
+    };
+    view! { {content} }.into_any()
+}
+
+/// The split point: `wasm-split-cli` moves this function, and all code only it reaches, into the
+/// chunk `report_pages`; calling it first loads that chunk.
+#[cfg(lazy_report)]
+// The macro declares the chunk's wasm import and export (`unsafe extern "C"`, `no_mangle`).
+#[allow(unsafe_code)]
+mod chunk {
+    use leptos::prelude::AnyView;
+    use leptos::wasm_split::SplitLoaderError;
+
+    use super::ReportPage;
+
+    #[leptos::wasm_split::wasm_split(
+        report_pages,
+        wasm_split_path = ::leptos::wasm_split,
+        fallible,
+        preload(
+            /// Loads the chunk without rendering anything.
+            preload
+        )
+    )]
+    pub fn page_view(page: ReportPage) -> Result<AnyView, SplitLoaderError> {
+        Ok(super::page_view(page))
+    }
+}
