@@ -77,6 +77,24 @@ pub async fn wait_js(
     .await
 }
 
+/// Runs `script`, which returns an array of strings, and returns them.
+pub async fn js_strings(browser: &Client, script: &str) -> Result<Vec<String>, BoxError> {
+    Ok(serde_json::from_value(js(browser, script, vec![]).await?)?)
+}
+
+/// Waits for the run picker's Compare button.
+pub async fn wait_for_picker(browser: &Client) -> Result<(), BoxError> {
+    wait_js(
+        browser,
+        "the picker's Compare button",
+        PAGE_TIMEOUT,
+        "return !!document.querySelector('.compare-bar button');",
+        vec![],
+    )
+    .await
+    .map(|_| ())
+}
+
 /// Waits up to `timeout` for the page's error panel and returns its title.
 pub async fn error_panel_title(browser: &Client, timeout: Duration) -> Result<String, BoxError> {
     let panel = browser

@@ -2,7 +2,9 @@
 //! place (no page load), Back and Forward follow the history, the header marks the current page,
 //! and an unknown path says so.
 
-use eval_compare_e2e::page::{check, click_button, js, wait_for_report, wait_js, PAGE_TIMEOUT};
+use eval_compare_e2e::page::{
+    check, click_button, js, js_strings, wait_for_picker, wait_for_report, wait_js, PAGE_TIMEOUT,
+};
 use eval_compare_e2e::{BoxError, ChromeDriver, Server};
 use fantoccini::{Client, Locator};
 
@@ -22,28 +24,13 @@ async fn wait_for_path(browser: &Client, path: &str) -> Result<(), BoxError> {
     .map(|_| ())
 }
 
-/// Waits for the picker's Compare bar.
-async fn wait_for_picker(browser: &Client) -> Result<(), BoxError> {
-    wait_js(
-        browser,
-        "the picker's Compare button",
-        PAGE_TIMEOUT,
-        "return !!document.querySelector('.compare-bar button');",
-        vec![],
-    )
-    .await
-    .map(|_| ())
-}
-
 /// The header links marked as the current page.
 async fn current_links(browser: &Client) -> Result<Vec<String>, BoxError> {
-    let value = js(
+    js_strings(
         browser,
         "return Array.from(document.querySelectorAll('.app-nav a[aria-current=\"page\"]')).map((a) => a.textContent.trim());",
-        vec![],
     )
-    .await?;
-    Ok(serde_json::from_value(value)?)
+    .await
 }
 
 /// Fails when the document was loaded again since the marker was set.

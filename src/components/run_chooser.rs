@@ -13,6 +13,7 @@ use crate::components::run_table::{RunSelection, RunTable};
 use crate::format;
 use crate::load::spawn_scoped;
 use crate::overview::{default_selection, RunRow};
+use crate::pages::lazy::prefetch_report_pages;
 use crate::state::url::UrlState;
 use crate::transport::FetchTransport;
 
@@ -196,7 +197,14 @@ pub fn RunChooser(
         <RunTable rows selection live/>
         <div class="compare-bar" role="region" aria-label="Chosen runs">
             <p class="compare-summary" aria-live="polite">{summary}</p>
-            <button class="button" type="button" disabled=move || !can_compare() on:click=compare>
+            <button
+                class="button"
+                type="button"
+                disabled=move || !can_compare()
+                on:click=compare
+                on:pointerenter=|_| prefetch_report_pages()
+                on:focus=|_| prefetch_report_pages()
+            >
                 "Compare"
             </button>
         </div>

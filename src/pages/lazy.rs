@@ -33,6 +33,16 @@ pub fn report_page(page: ReportPage) -> AnyView {
     }
 }
 
+/// Starts fetching the report pages' chunk, unless it is loaded or loading, and shows nothing:
+/// for when the user is about to open a report (the pointer on, or the focus in, Compare). A
+/// failed prefetch is not remembered; the page's own load tries again.
+pub fn prefetch_report_pages() {
+    #[cfg(lazy_report)]
+    leptos::task::spawn_local(async {
+        let _ = chunk::preload().await;
+    });
+}
+
 fn page_view(page: ReportPage) -> AnyView {
     use crate::pages::files::{FilesComparePage, FilesPage};
     use crate::pages::report::ComparePage;
