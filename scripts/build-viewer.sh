@@ -7,7 +7,8 @@
 #   3. wasm-bindgen writes the JS bindings of the main module;
 #   4. wasm-opt -Oz shrinks the main module and the chunk;
 #   5. the files go to dist/pkg-<content hash>/ (with the three style sheets as one style.css),
-#      and index.html, from the template at the root, names that folder.
+#      each with a gzipped copy (.gz), and index.html, from the template at the root, names
+#      that folder.
 # scripts/setup.sh installs the tools. Trunk is not used: it cannot run wasm-split-cli between
 # cargo and wasm-bindgen.
 set -euo pipefail
@@ -54,9 +55,15 @@ PKG="pkg-$HASH"
 rm -rf "$DIST.tmp" && mkdir -p "$DIST.tmp"
 cp -r "$WORK/pkg" "$DIST.tmp/$PKG"
 sed "s|@PKG@|$PKG|g" index.html > "$DIST.tmp/index.html"
+# Gzipped copies beside the files: the server sends them to browsers that accept gzip instead of
+# compressing the same bytes on every request.
+for file in "$DIST.tmp/$PKG"/*; do
+  gzip -9 -n -k "$file"
+done
 rm -rf "$DIST" && mv "$DIST.tmp" "$DIST"
 
 for file in "$DIST/$PKG"/*; do
-  log "$(printf '%-44s %9d bytes, %8d gzipped' "$(basename "$file")" "$(stat -c %s "$file")" "$(gzip -9c "$file" | wc -c)")"
+  case "$file" in *.gz) continue ;; esac
+  log "$(printf '%-44s %9d bytes, %8d gzipped' "$(basename "$file")" "$(stat -c %s "$file")" "$(stat -c %s "$file.gz")")"
 done
 log "built $DIST/ ($PKG)"

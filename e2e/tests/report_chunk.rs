@@ -82,21 +82,34 @@ fn copy_tree(from: &Path, to: &Path) -> Result<(), BoxError> {
     Ok(())
 }
 
-/// The chunk in a copy of the build.
-fn chunk_in(dist: &Path) -> Result<PathBuf, BoxError> {
+/// The chunk's files in a copy of the build: the chunk and its gzipped copy, if any.
+fn chunk_files(dist: &Path) -> Result<Vec<PathBuf>, BoxError> {
     for entry in std::fs::read_dir(dist)? {
-        let candidate = entry?.path().join(CHUNK);
-        if candidate.is_file() {
-            return Ok(candidate);
+        let chunk = entry?.path().join(CHUNK);
+        if chunk.is_file() {
+            let gzipped = chunk.with_extension("wasm.gz");
+            return Ok(std::iter::once(chunk)
+                .chain(gzipped.is_file().then_some(gzipped))
+                .collect());
         }
     }
     Err(format!("no {CHUNK} in a folder of {}", dist.display()).into())
 }
 
+/// Moves each file to the folder `to` (`back`: from there to where it was).
+fn move_files(files: &[PathBuf], to: &Path, back: bool) -> Result<(), BoxError> {
+    for file in files {
+        let saved = to.join(file.file_name().unwrap_or_default());
+        let (from, into) = if back { (&saved, file) } else { (file, &saved) };
+        std::fs::rename(from, into)?;
+    }
+    Ok(())
+}
+
 async fn missing_chunk_then_retry(
     browser: &Client,
     server: &Server,
-    chunk: &Path,
+    chunk: &[PathBuf],
     saved: &Path,
 ) -> Result<(), BoxError> {
     browser
@@ -106,7 +119,7 @@ async fn missing_chunk_then_retry(
     check(title == "The report's code could not be loaded", || {
         format!("without its chunk, the report page says {title:?}")
     })?;
-    std::fs::copy(saved, chunk)?;
+    move_files(chunk, saved, true)?;
     click_button(browser, Some(".error-panel"), "Retry").await?;
     wait_for_report(browser).await
 }
@@ -115,13 +128,13 @@ async fn missing_chunk_then_retry(
 async fn a_chunk_that_fails_to_load_is_reported_and_retried() -> Result<(), BoxError> {
     let dist = TempDir::new("dist-without-chunk")?;
     copy_tree(&viewer_dist()?, dist.path())?;
-    let chunk = chunk_in(dist.path())?;
-    let saved = dist.path().join("chunk.saved");
-    std::fs::rename(&chunk, &saved)?;
+    let chunk = chunk_files(dist.path())?;
+    let saved = TempDir::new("saved-chunk")?;
+    move_files(&chunk, saved.path(), false)?;
     let server = Server::start_demo_from(&server_bin()?, dist.path(), DEMO)?;
     let driver = ChromeDriver::start()?;
     let browser = driver.open_browser().await?;
-    let outcome = missing_chunk_then_retry(&browser, &server, &chunk, &saved).await;
+    let outcome = missing_chunk_then_retry(&browser, &server, &chunk, saved.path()).await;
     let closed = browser.close().await;
     outcome?;
     closed?;

@@ -39,7 +39,9 @@ pub fn report_page(page: ReportPage) -> AnyView {
 pub fn prefetch_report_pages() {
     #[cfg(lazy_report)]
     leptos::task::spawn_local(async {
-        let _ = chunk::preload().await;
+        if chunk::preload().await.is_ok() {
+            CHUNK_LOADED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     });
 }
 
@@ -53,16 +55,35 @@ fn page_view(page: ReportPage) -> AnyView {
     }
 }
 
+/// Whether the chunk has been loaded: a report page shown again (Back, Forward, another report
+/// page) is then rendered at once, without a frame of "Loading…".
+#[cfg(lazy_report)]
+static CHUNK_LOADED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Loads the chunk (once; a failed load is not remembered) and renders the page, or says the
 /// code could not be loaded, with a button that tries again.
 #[cfg(lazy_report)]
 fn loaded_page(page: ReportPage) -> AnyView {
+    use std::sync::atomic::Ordering;
+
     use futures::FutureExt;
 
     use crate::components::loading::Loading;
     use crate::load::{use_load, LoadState};
 
-    let (state, retry) = use_load(|| async { chunk::preload().await.map_err(|_| ()) });
+    // Once the chunk is loaded, the split function returns at its first poll, so the page is
+    // built right here, like any other page, rather than inside a suspended future.
+    let render = move || chunk::page_view(page).now_or_never().and_then(Result::ok);
+    if CHUNK_LOADED.load(Ordering::Relaxed) {
+        if let Some(view) = render() {
+            return view;
+        }
+    }
+    let (state, retry) = use_load(|| async {
+        let loaded = chunk::preload().await.is_ok();
+        CHUNK_LOADED.store(loaded, Ordering::Relaxed);
+        loaded.then_some(()).ok_or(())
+    });
     let failed = move || {
         view! {
             <div class="error-panel" role="alert">
@@ -79,14 +100,9 @@ fn loaded_page(page: ReportPage) -> AnyView {
         }
         .into_any()
     };
-    // Once the chunk is loaded, the split function returns at its first poll, so the page is
-    // built right here, like any other page, rather than inside a suspended future.
     let content = move || match state.get() {
         LoadState::Loading => view! { <Loading label="Loading the report viewer…"/> }.into_any(),
-        LoadState::Loaded(()) => chunk::page_view(page)
-            .now_or_never()
-            .and_then(Result::ok)
-            .unwrap_or_else(failed),
+        LoadState::Loaded(()) => render().unwrap_or_else(failed),
         LoadState::Failed(()) => failed(),
     };
     view! { {content} }.into_any()

@@ -1,6 +1,7 @@
 //! Serves the built viewer (`dist/`, written by `scripts/build-viewer.sh`): files as they are
 //! (gzip-compressed for browsers that accept it: the wasm goes over the wire at ~40% of its
-//! size), and `index.html` for client routes (paths whose last segment has no extension). The
+//! size; a file's `.gz` copy, when the build wrote one, is sent instead of compressing it again),
+//! and `index.html` for client routes (paths whose last segment has no extension). The
 //! build's files live in a folder named by their content hash (`/pkg-<hash>/`), so browsers may
 //! keep them for good; `index.html` is revalidated on every visit. Without a build, a page says
 //! how to make one.
@@ -24,7 +25,11 @@ pub fn router(dist: PathBuf) -> Router {
         async move { client_route(&dist, uri.path()).await }
     };
     Router::new()
-        .fallback_service(ServeDir::new(dist).fallback(fallback.into_service()))
+        .fallback_service(
+            ServeDir::new(dist)
+                .precompressed_gzip()
+                .fallback(fallback.into_service()),
+        )
         .layer(middleware::from_fn(cache_build_files))
         .layer(CompressionLayer::new())
 }

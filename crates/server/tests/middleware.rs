@@ -336,6 +336,23 @@ async fn serves_the_built_viewer_with_client_route_fallback() {
         "public, max-age=31536000, immutable"
     );
     assert_eq!(cache_control("/compare").await, "no-cache");
+    // A file's gzipped copy from the build is sent as it is, not compressed again.
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    std::io::Write::write_all(&mut encoder, b"body {}").unwrap();
+    let gzipped = encoder.finish().unwrap();
+    std::fs::write(dist.join("pkg-0123abcd/style.css.gz"), &gzipped).unwrap();
+    let precompressed = c
+        .get(format!("{}/pkg-0123abcd/style.css", server.base))
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(precompressed.headers()["content-encoding"], "gzip");
+    assert!(precompressed.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/css"));
+    assert_eq!(precompressed.bytes().await.unwrap(), gzipped);
     let absent = c
         .get(format!("{}/pkg-0123abcd/absent.js", server.base))
         .send()
