@@ -2,6 +2,8 @@
 
 use eval_compare_core::api::{EvalRun, EvalRunStatus};
 
+use crate::components::stat_text::count;
+
 /// Shown where a value is absent.
 pub const MISSING: &str = "—";
 
@@ -45,8 +47,12 @@ pub fn evaluated_model(run: &EvalRun) -> String {
 
 /// Planned samples (rollouts) of a run, or [`MISSING`].
 pub fn rollouts(run: &EvalRun) -> String {
-    run.total_rollouts
-        .map_or_else(|| MISSING.to_owned(), |rollouts| rollouts.to_string())
+    run.total_rollouts.map_or_else(
+        || MISSING.to_owned(),
+        // With thousands separators, as every count of the report; a negative count (a bad
+        // record) is shown as it is.
+        |rollouts| u64::try_from(rollouts).map_or_else(|_| rollouts.to_string(), count),
+    )
 }
 
 /// The number of tasks selected for a run, e.g. `403 tasks`, when recorded.
@@ -55,7 +61,7 @@ pub fn task_count(run: &EvalRun) -> Option<String> {
         .as_ref()
         .map(|selection| match selection.selected_task_count {
             1 => "1 task".to_owned(),
-            count => format!("{count} tasks"),
+            tasks => format!("{} tasks", count(tasks)),
         })
 }
 

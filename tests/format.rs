@@ -68,6 +68,16 @@ fn rollouts_and_task_counts_show_when_recorded() {
     assert_eq!(format::task_count(&one).as_deref(), Some("1 task"));
     assert_eq!(format::rollouts(&one), "—");
     assert_eq!(format::task_count(&run(serde_json::json!({}))), None);
+    let large = run(serde_json::json!({
+        "total_rollouts": 1612,
+        "task_selection": {"split": "all", "available_task_count": 5000, "selected_task_count": 1403}
+    }));
+    assert_eq!(format::rollouts(&large), "1,612");
+    assert_eq!(format::task_count(&large).as_deref(), Some("1,403 tasks"));
+    assert_eq!(
+        format::rollouts(&run(serde_json::json!({"total_rollouts": -3}))),
+        "-3"
+    );
 }
 
 #[wasm_bindgen_test]

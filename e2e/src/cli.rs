@@ -89,88 +89,11 @@ pub fn string<'a>(value: &'a Value, pointer: &str) -> Result<&'a str, BoxError> 
         .ok_or_else(|| format!("`{pointer}` is not a string").into())
 }
 
-/// The differences between two JSON values, as `pointer: left != right` lines (at most
-/// `limit`). Numbers are equal when they differ by at most `relative` times the larger
-/// magnitude (0 for exact equality); everything else must be equal exactly.
-pub fn json_differences(left: &Value, right: &Value, relative: f64, limit: usize) -> Vec<String> {
-    let mut walk = Walk {
-        relative,
-        limit,
-        out: Vec::new(),
-    };
-    walk.diff(left, right, String::new());
-    walk.out
-}
-
-/// A comparison in progress: the tolerance, the limit and the differences found so far.
-struct Walk {
-    relative: f64,
-    limit: usize,
-    out: Vec<String>,
-}
-
-fn close(a: f64, b: f64, relative: f64) -> bool {
-    a == b || (a - b).abs() <= relative * a.abs().max(b.abs())
-}
-
-impl Walk {
-    fn diff(&mut self, left: &Value, right: &Value, path: String) {
-        diff_into(self, left, right, path);
-    }
-}
-
-fn diff_into(walk: &mut Walk, left: &Value, right: &Value, path: String) {
-    let limit = walk.limit;
-    if walk.out.len() >= limit {
-        return;
-    }
-    match (left, right) {
-        (Value::Object(a), Value::Object(b)) => {
-            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
-            keys.sort();
-            keys.dedup();
-            for key in keys {
-                let pointer = format!("{path}/{key}");
-                match (a.get(key), b.get(key)) {
-                    (Some(x), Some(y)) => walk.diff(x, y, pointer),
-                    (x, y) => walk.out.push(format!("{pointer}: {x:?} != {y:?}")),
-                }
-                if walk.out.len() >= limit {
-                    return;
-                }
-            }
-        }
-        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
-            for (index, (x, y)) in a.iter().zip(b).enumerate() {
-                walk.diff(x, y, format!("{path}/{index}"));
-                if walk.out.len() >= limit {
-                    return;
-                }
-            }
-        }
-        _ if left == right => {}
-        (Value::Number(a), Value::Number(b))
-            if a.as_f64()
-                .zip(b.as_f64())
-                .is_some_and(|(a, b)| close(a, b, walk.relative)) => {}
-        _ => {
-            let short = |v: &Value| {
-                let text = v.to_string();
-                if text.len() > 120 {
-                    format!("{}… ({} chars)", &text[..120], text.len())
-                } else {
-                    text
-                }
-            };
-            walk.out.push(format!(
-                "{}: {} != {}",
-                if path.is_empty() { "/" } else { &path },
-                short(left),
-                short(right)
-            ));
-        }
-    }
-}
+/// The core tests' comparison of two JSON documents (the same structure and strings, numbers
+/// within a relative tolerance): `Ok`, or the path of the first difference.
+#[path = "../../crates/core/tests/support/json_close.rs"]
+mod json_close_support;
+pub use json_close_support::json_close;
 
 /// A reward difference in points (reward × 100) with one decimal, signed with `+` or U+2212,
 /// `0.0` for zero: `+4.1`, `−2.0`.
@@ -237,21 +160,5 @@ mod tests {
         assert_eq!(count(403), "403");
         assert_eq!(count(1_234_567), "1,234,567");
         assert_eq!(mean(0.483_218), "0.483");
-    }
-
-    #[test]
-    fn lists_json_differences_by_pointer() {
-        let a = serde_json::json!({"a": [1, 2, {"b": "x"}], "c": 1.5});
-        let b = serde_json::json!({"a": [1, 3, {"b": "x"}], "d": 1.5});
-        let found = json_differences(&a, &b, 0.0, 10);
-        assert_eq!(found.len(), 3, "{found:?}");
-        assert!(found[0].starts_with("/a/1: 2 != 3"), "{found:?}");
-        assert!(json_differences(&a, &a, 0.0, 10).is_empty());
-        let x = serde_json::json!({"p": 0.006534471720316845});
-        let y = serde_json::json!({"p": 0.006534471720316839});
-        assert_eq!(json_differences(&x, &y, 0.0, 10).len(), 1);
-        assert!(json_differences(&x, &y, 1e-9, 10).is_empty());
-        let z = serde_json::json!({"p": 0.0065345});
-        assert_eq!(json_differences(&x, &z, 1e-9, 10).len(), 1);
     }
 }

@@ -51,6 +51,14 @@ where
     }
 }
 
+/// Closes the browser, then returns what was done with it (its error first, then the close's).
+pub async fn finish<T>(browser: Client, outcome: Result<T, BoxError>) -> Result<T, BoxError> {
+    let closed = browser.close().await;
+    let value = outcome?;
+    closed?;
+    Ok(value)
+}
+
 /// Runs `script` (a function body; `arguments[i]` are `args`) and returns its value.
 pub async fn js(browser: &Client, script: &str, args: Vec<Value>) -> Result<Value, BoxError> {
     Ok(browser.execute(script, args).await?)

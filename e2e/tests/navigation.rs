@@ -3,7 +3,8 @@
 //! and an unknown path says so.
 
 use eval_compare_e2e::page::{
-    check, click_button, js, js_strings, wait_for_picker, wait_for_report, wait_js, PAGE_TIMEOUT,
+    check, click_button, finish, js, js_strings, wait_for_picker, wait_for_report, wait_js,
+    PAGE_TIMEOUT,
 };
 use eval_compare_e2e::{BoxError, ChromeDriver, Server};
 use fantoccini::{Client, Locator};
@@ -104,8 +105,5 @@ async fn links_back_and_forward_navigate_in_place() -> Result<(), BoxError> {
     let driver = ChromeDriver::start()?;
     let browser = driver.open_browser().await?;
     let outcome = walk_the_pages(&browser, &server).await;
-    let closed = browser.close().await;
-    outcome?;
-    closed?;
-    Ok(())
+    finish(browser, outcome).await
 }

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use eval_compare_e2e::page::{
-    check, click_button, error_panel_title, js, js_strings, wait_for_picker, wait_for_report,
-    wait_js, PAGE_TIMEOUT,
+    check, click_button, error_panel_title, finish, js, js_strings, wait_for_picker,
+    wait_for_report, wait_js, PAGE_TIMEOUT,
 };
 use eval_compare_e2e::{server_bin, viewer_dist, BoxError, ChromeDriver, Server, TempDir};
 use fantoccini::Client;
@@ -61,10 +61,7 @@ async fn the_picker_starts_without_the_report_chunk_and_prefetches_it() -> Resul
     let driver = ChromeDriver::start()?;
     let browser = driver.open_browser().await?;
     let outcome = picker_then_report(&browser, &server).await;
-    let closed = browser.close().await;
-    outcome?;
-    closed?;
-    Ok(())
+    finish(browser, outcome).await
 }
 
 /// Copies the folder `from` into `to`, recursively.
@@ -135,8 +132,5 @@ async fn a_chunk_that_fails_to_load_is_reported_and_retried() -> Result<(), BoxE
     let driver = ChromeDriver::start()?;
     let browser = driver.open_browser().await?;
     let outcome = missing_chunk_then_retry(&browser, &server, &chunk, saved.path()).await;
-    let closed = browser.close().await;
-    outcome?;
-    closed?;
-    Ok(())
+    finish(browser, outcome).await
 }

@@ -14,13 +14,13 @@
 use std::path::Path;
 
 use eval_compare_e2e::cli::{
-    at, cli_report_json, count, interval_points, json_differences, mean, number, ok, p_value,
+    at, cli_report_json, count, interval_points, json_close, mean, number, ok, p_value,
     signed_points, string,
 };
 use eval_compare_e2e::page::{
-    check, click_button, copy_link, copy_link_by_hand, download, error_panel_title, headline_cards,
-    js, poll, query_param, run_summary_rows, text_of, wait_for_report, wait_js, HeadlineCard,
-    RunSummaryRow, PAGE_TIMEOUT, SHORT_TIMEOUT,
+    check, click_button, copy_link, copy_link_by_hand, download, error_panel_title, finish,
+    headline_cards, js, poll, query_param, run_summary_rows, text_of, wait_for_report, wait_js,
+    HeadlineCard, RunSummaryRow, PAGE_TIMEOUT, SHORT_TIMEOUT,
 };
 use eval_compare_e2e::{BoxError, ChromeDriver, Server, TempDir};
 use fantoccini::{Client, Locator};
@@ -28,14 +28,6 @@ use serde_json::Value;
 
 /// The demo with its running evaluation already finished (stable data).
 const DEMO: &[&str] = &["--running-eval-secs", "0"];
-
-/// Closes the browser, then returns the scenario's outcome (its error first).
-async fn finish(browser: Client, outcome: Result<(), BoxError>) -> Result<(), BoxError> {
-    let closed = browser.close().await;
-    outcome?;
-    closed?;
-    Ok(())
-}
 
 /// The page's URL.
 async fn current_url(browser: &Client) -> Result<url::Url, BoxError> {
@@ -79,12 +71,12 @@ const RELATIVE_TOLERANCE: f64 = 0.0;
 
 /// Checks that the viewer's export and the CLI's output are the same report.
 fn check_same_report(viewer: &Value, cli: &Value, what: &str) -> Result<(), BoxError> {
-    let differences = json_differences(viewer, cli, RELATIVE_TOLERANCE, 20);
-    check(differences.is_empty(), || {
+    json_close(viewer, cli, RELATIVE_TOLERANCE).map_err(|difference| {
         format!(
-            "{what}: the viewer's report JSON differs from `eval-compare report --format json`:\n{}",
-            differences.join("\n")
+            "{what}: the viewer's report JSON differs from `eval-compare report --format json` \
+             at {difference}"
         )
+        .into()
     })
 }
 

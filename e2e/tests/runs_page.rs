@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use eval_compare_core::api::{decode, AgentListPage, BenchmarkPage, CursorPage, EvalRunPage};
-use eval_compare_e2e::page::error_panel_title;
+use eval_compare_e2e::page::{error_panel_title, finish};
 use eval_compare_e2e::{BoxError, ChromeDriver, Server};
 use fantoccini::{Client, Locator};
 use serde::de::DeserializeOwned;
@@ -149,8 +149,7 @@ async fn the_page_lists_every_demo_run_under_its_benchmark() -> Result<(), BoxEr
     let driver = ChromeDriver::start()?;
     let browser = driver.open_browser().await?;
     let outcome = check_runs_listed(&browser, &server, &expected).await;
-    browser.close().await?;
-    outcome
+    finish(browser, outcome).await
 }
 
 /// Opens the page while the API fails, checks the error panel, retries, and checks the runs.
@@ -201,6 +200,5 @@ async fn a_failing_api_shows_the_error_and_retry_recovers() -> Result<(), BoxErr
     let driver = ChromeDriver::start()?;
     let browser = driver.open_browser().await?;
     let outcome = check_error_then_retry(&browser, &server).await;
-    browser.close().await?;
-    outcome
+    finish(browser, outcome).await
 }

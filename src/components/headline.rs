@@ -12,6 +12,7 @@ use crate::components::disclosure::toggled_open;
 use crate::components::stat_text::{
     count, interval_points, optional_mean, p_value, points, signed_points, StatText,
 };
+use crate::format::capitalized;
 
 /// Label and CSS modifier of a verdict.
 pub fn verdict_label(verdict: Verdict) -> (&'static str, &'static str) {
@@ -173,10 +174,7 @@ fn card(
     );
     let title = run.name.clone();
     let sentence = candidate.sentence.clone();
-    let other_label = format!(
-        "{} Δ",
-        crate::format::capitalized(analysis_name(other.analysis))
-    );
+    let other_label = format!("{} Δ", capitalized(analysis_name(other.analysis)));
     let details = details_table(candidate, level, several, bootstrap_pending);
     view! {
         <article class=format!("headline-card {modifier}") class:focused=move || focused.get() data-run-id=run.id.clone()>

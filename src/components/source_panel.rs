@@ -4,6 +4,7 @@ use leptos::ev::SubmitEvent;
 use leptos::html;
 use leptos::prelude::*;
 
+use crate::format::capitalized;
 use crate::state::source::{use_source_settings, KeyPersistence};
 
 /// The header button that shows where data comes from and opens the settings.
@@ -93,7 +94,7 @@ fn SourceForm() -> impl IntoView {
                 false,
                 "Key saved. Pages read the API with it from now on.".to_owned(),
             ),
-            Err(error) => (true, crate::format::capitalized(&error.to_string())),
+            Err(error) => (true, capitalized(&error.to_string())),
         }));
     };
     let toggle_remember = move |event| {
@@ -104,7 +105,7 @@ fn SourceForm() -> impl IntoView {
         };
         key_message.set(match source.set_persistence(persistence) {
             Ok(()) => None,
-            Err(error) => Some((true, crate::format::capitalized(&error.to_string()))),
+            Err(error) => Some((true, capitalized(&error.to_string()))),
         });
     };
     let forget = move |_| {
@@ -123,14 +124,14 @@ fn SourceForm() -> impl IntoView {
                 false,
                 format!("Reading the API at {}.", untrack(|| source.base_url())),
             ),
-            Err(error) => (true, crate::format::capitalized(&error.to_string())),
+            Err(error) => (true, capitalized(&error.to_string())),
         }));
     };
     let save_org = move |event: SubmitEvent| {
         event.prevent_default();
         org_message.set(Some(match source.set_org_key(&org.get_untracked()) {
             Ok(()) => (false, "Saved.".to_owned()),
-            Err(error) => (true, crate::format::capitalized(&error.to_string())),
+            Err(error) => (true, capitalized(&error.to_string())),
         }));
     };
     let key_status = move || match (source.has_key(), source.key_persistence()) {

@@ -2,10 +2,10 @@
 //! not be computed shows the reason in words ([`why`]), never NaN.
 
 use eval_compare_core::report::{format_points, why};
+use eval_compare_core::stats::{Interval, NotComputable, Stat};
 
 /// A reward difference in points (reward × 100), signed, e.g. `+4.1` or `−2.0`.
 pub use eval_compare_core::report::format_signed_points as signed_points;
-use eval_compare_core::stats::{Interval, NotComputable, Stat};
 
 /// A value's text, or "—" with the reason it is missing.
 #[derive(Debug, Clone, PartialEq, Eq)]

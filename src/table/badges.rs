@@ -112,13 +112,9 @@ fn trajectories(count: u32) -> &'static str {
     }
 }
 
-/// The badges of a cell as small pills; nothing when every trajectory was graded.
-#[component]
-pub fn OutcomeBadges(
-    /// The run's cell on the task, from the report.
-    cell: TaskCell,
-) -> impl IntoView {
-    cell_badges(&cell)
+/// `badges` as small pills, each with its meaning as tooltip.
+fn pills(badges: Vec<Badge>) -> impl IntoView {
+    badges
         .into_iter()
         .map(|badge| {
             view! {
@@ -128,6 +124,15 @@ pub fn OutcomeBadges(
             }
         })
         .collect_view()
+}
+
+/// The badges of a cell as small pills; nothing when every trajectory was graded.
+#[component]
+pub fn OutcomeBadges(
+    /// The run's cell on the task, from the report.
+    cell: TaskCell,
+) -> impl IntoView {
+    pills(cell_badges(&cell))
 }
 
 /// How many characters of badge text fit one table cell's line (with one space between badges).
@@ -163,16 +168,7 @@ pub fn CompactBadges(
     /// The run's cell on the task, from the report.
     cell: TaskCell,
 ) -> impl IntoView {
-    compact_badges(&cell)
-        .into_iter()
-        .map(|badge| {
-            view! {
-                <span class=format!("pill {}", badge.tone) title=badge.title>
-                    {badge.text}
-                </span>
-            }
-        })
-        .collect_view()
+    pills(compact_badges(&cell))
 }
 
 #[cfg(test)]

@@ -31,9 +31,10 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use eval_compare_e2e::{workspace_root, BoxError, ChromeDriver, Server};
+use eval_compare_e2e::page::{finish, poll, wait_js};
+use eval_compare_e2e::{viewer_dist, workspace_root, BoxError, ChromeDriver, Server};
 use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, Locator};
 use serde::Deserialize;
@@ -43,8 +44,6 @@ use serde_json::{json, Value};
 const TARGET_MS: f64 = 1500.0;
 /// How long one page may take before the iteration counts as failed.
 const PAGE_TIMEOUT: Duration = Duration::from_secs(120);
-/// Pause between two looks at whether the page is done (only ends the wait; measures nothing).
-const POLL: Duration = Duration::from_millis(200);
 
 /// Installed in every new document before its own scripts: records into `window.__bench`.
 const PROBE_JS: &str = r#"
@@ -237,6 +236,9 @@ struct Figures {
     long_ms: f64,
 }
 
+/// (phase of the load, the figure at which it ends)
+type PhaseEnd = (&'static str, fn(&Figures) -> f64);
+
 /// (column header, accessor, decimals)
 type Column = (&'static str, fn(&Figures) -> f64, usize);
 
@@ -385,9 +387,7 @@ fn server_binary() -> Result<(PathBuf, String), BoxError> {
 }
 
 fn dist_dir() -> Result<PathBuf, BoxError> {
-    let dist = std::env::var_os("EVAL_COMPARE_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("dist"));
+    let dist = viewer_dist()?;
     if !dist.join("index.html").exists() {
         return Err(format!(
             "no built viewer in {}: `scripts/build-viewer.sh` or set EVAL_COMPARE_DIST",
@@ -503,33 +503,18 @@ impl WebDriverCompatibleCommand for Cdp {
     }
 }
 
-async fn finish<T>(browser: Client, outcome: Result<T, BoxError>) -> Result<T, BoxError> {
-    let closed = browser.close().await;
-    let value = outcome?;
-    closed?;
-    Ok(value)
-}
-
 /// Opens the picker, lets it choose its default comparison, clicks Compare and returns the
 /// report's URL (path and query).
 async fn default_link(browser: &Client, base: &str) -> Result<String, BoxError> {
     browser.goto(&format!("{base}/")).await?;
-    let deadline = Instant::now() + PAGE_TIMEOUT;
-    loop {
-        let ready = browser
-            .execute(
-                "const b = document.querySelector('.compare-bar button'); return !!b && !b.disabled;",
-                vec![],
-            )
-            .await?;
-        if ready == Value::Bool(true) {
-            break;
-        }
-        if Instant::now() > deadline {
-            return Err("the picker never enabled Compare".into());
-        }
-        tokio::time::sleep(POLL).await;
-    }
+    wait_js(
+        browser,
+        "the picker to enable Compare",
+        PAGE_TIMEOUT,
+        "const b = document.querySelector('.compare-bar button'); return !!b && !b.disabled;",
+        vec![],
+    )
+    .await?;
     browser
         .find(Locator::XPath(
             "//*[contains(@class,'compare-bar')]//button[normalize-space()='Compare']",
@@ -537,17 +522,12 @@ async fn default_link(browser: &Client, base: &str) -> Result<String, BoxError> 
         .await?
         .click()
         .await?;
-    loop {
+    poll("Compare to open a report", PAGE_TIMEOUT, || async {
         let url = browser.current_url().await?;
-        if url.path() == "/compare" {
-            let query = url.query().unwrap_or_default();
-            return Ok(format!("/compare?{query}"));
-        }
-        if Instant::now() > deadline {
-            return Err(format!("Compare did not open a report (at {url})").into());
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        Ok((url.path() == "/compare")
+            .then(|| format!("/compare?{}", url.query().unwrap_or_default())))
+    })
+    .await
 }
 
 /// One measured page load in a fresh browser session.
@@ -575,17 +555,14 @@ async fn measure_in(
     tokio::time::sleep(options.settle).await;
     let load1 = load1();
     browser.goto(link).await?;
-    let deadline = Instant::now() + PAGE_TIMEOUT;
-    loop {
-        let done = browser.execute(DONE_JS, vec![]).await?;
-        if done == Value::Bool(true) {
-            break;
-        }
-        if Instant::now() > deadline {
-            return Err(format!("the report did not complete within {PAGE_TIMEOUT:?}").into());
-        }
-        tokio::time::sleep(POLL).await;
-    }
+    wait_js(
+        browser,
+        "the report to complete",
+        PAGE_TIMEOUT,
+        DONE_JS,
+        vec![],
+    )
+    .await?;
     let collected: Collected = serde_json::from_value(browser.execute(COLLECT_JS, vec![]).await?)?;
     if let Some(failure) = &collected.failure {
         return Err(format!("the page shows a failure: {failure}").into());
@@ -810,42 +787,26 @@ fn breakdown(all: &[Figures]) {
         let mut values: Vec<f64> = all.iter().map(get).filter(|v| !v.is_nan()).collect();
         median_of(&mut values)
     };
-    let phases: [(&str, f64, f64); 6] = [
-        ("HTML + JS + wasm downloaded", 0.0, med(|f| f.wasm_end)),
-        (
-            "wasm compiled/instantiated, app mounted",
-            med(|f| f.wasm_end),
-            med(|f| f.app),
-        ),
-        (
-            "app mounted -> first API request",
-            med(|f| f.app),
-            med(|f| f.api_first),
-        ),
-        (
-            "API requests (first sent -> last answered)",
-            med(|f| f.api_first),
-            med(|f| f.api_last),
-        ),
-        (
-            "last API answer -> cards in the DOM",
-            med(|f| f.api_last),
-            med(|f| f.cards_dom),
-        ),
-        (
-            "cards in the DOM -> painted",
-            med(|f| f.cards_dom),
-            med(|f| f.visible),
-        ),
+    // Each phase ends at its mark and starts where the one before ended.
+    let phase_ends: [PhaseEnd; 6] = [
+        ("HTML + JS + wasm downloaded", |f| f.wasm_end),
+        ("wasm compiled/instantiated, app mounted", |f| f.app),
+        ("app mounted -> first API request", |f| f.api_first),
+        ("API requests (first sent -> last answered)", |f| f.api_last),
+        ("last API answer -> cards in the DOM", |f| f.cards_dom),
+        ("cards in the DOM -> painted", |f| f.visible),
     ];
     println!("median timeline (ms since navigation start; phases of medians, approximate):");
-    for (what, from, to) in phases {
+    let mut from = 0.0;
+    for (what, end) in phase_ends {
+        let to = med(end);
         println!(
             "  {what:<44} {:>7} -> {:>7}  ({:>6} ms)",
             cell(from, 0),
             cell(to, 0),
             cell(to - from, 0)
         );
+        from = to;
     }
     println!(
         "  (in that last gap the viewer computes the report without the bootstrap: median {} ms)",

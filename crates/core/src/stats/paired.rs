@@ -174,14 +174,11 @@ struct Spread {
     se: f64,
 }
 
-/// sd (ddof 1) and SE of finite deltas; needs n ≥ 2; sd is exactly 0 when all are equal.
+/// sd (ddof 1) and SE of finite deltas; needs n ≥ 2; sd is exactly 0 when all are equal (the
+/// moments' variance is then 0).
 fn delta_spread(moments: &Moments) -> Stat<Spread> {
     check_count(2, moments.n)?;
-    let sd = if moments.all_equal {
-        0.0
-    } else {
-        moments.variance.sqrt()
-    };
+    let sd = moments.variance.sqrt();
     Ok(Spread {
         sd,
         se: sd / (moments.n as f64).sqrt(),

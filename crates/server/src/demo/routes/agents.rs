@@ -19,7 +19,7 @@ pub fn require_agent(agent_id: &str) -> Result<(), ApiError> {
     require_known(agent_id, AGENT_ID, "agent_id", "agent")
 }
 
-/// The fields a agent sorts by in the list.
+/// The fields an agent sorts by in the list.
 fn sort_row(item: &AgentListItem) -> CatalogRow<'_> {
     CatalogRow {
         created_at: &item.created_at,
