@@ -11,4 +11,6 @@ pub mod model;
 pub mod report;
 pub mod run_folder;
 pub mod stats;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod view_state;

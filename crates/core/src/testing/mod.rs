@@ -1,0 +1,4 @@
+//! Helpers for tests of the core and of the crates built on it (CLI, viewer, e2e), behind the
+//! `testing` feature so that no product build contains them. Each helper is written once here
+//! and used by every crate's tests.
+#![allow(clippy::unwrap_used)]
