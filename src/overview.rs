@@ -203,8 +203,8 @@ pub fn default_selection(runs: &[RunRow]) -> (Option<String>, Vec<String>) {
 /// Whether two runs sampled and were limited alike (the settings the audit compares).
 fn same_settings(a: &EvalRun, b: &EvalRun) -> bool {
     let (a, b) = (
-        run_info_from_api(a, "api").options,
-        run_info_from_api(b, "api").options,
+        run_info_from_api(a, eval_compare_core::model::SourceKind::Api).options,
+        run_info_from_api(b, eval_compare_core::model::SourceKind::Api).options,
     );
     a.effective() == b.effective()
         && a.samples_per_task == b.samples_per_task

@@ -68,7 +68,7 @@ fn report_of(runs: &[RunSpec<'_>]) -> Report {
                     parent_checkpoint_id: None,
                 },
                 status: Some("completed".into()),
-                source: "test".into(),
+                source: eval_compare_core::model::SourceKind::Files,
                 ..RunInfo::default()
             })
             .expect("unique run ids");

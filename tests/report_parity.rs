@@ -50,7 +50,8 @@ fn browser_report_equals_the_native_golden_report() {
         folder!("gpt-3.5-turbo"),
         folder!("gpt-4"),
     ];
-    let set = run_set_from_folders(&folders, "files").expect("a run set");
+    let set = run_set_from_folders(&folders, eval_compare_core::model::SourceKind::Files)
+        .expect("a run set");
     // Same settings as `golden_settings()` in crates/core/tests/report_golden.rs.
     let settings = ReportSettings {
         resamples: 2000,

@@ -156,7 +156,10 @@ fn a_report_from_files_says_so_and_needs_every_run_open() {
         },
     )
     .expect("a report");
-    assert_eq!(report.sources, ["files"]);
+    assert_eq!(
+        report.sources,
+        [eval_compare_core::model::SourceKind::Files]
+    );
 
     let owner = Owner::new();
     owner.with(|| {

@@ -96,7 +96,10 @@ async fn settle(ms: u32) {
 
 #[wasm_bindgen_test]
 async fn the_report_shows_without_then_with_the_bootstrap_and_a_filter_does_not_recompute() {
-    let set = Shared::new(run_set_from_folders(&folders(), "files").expect("a run set"));
+    let set = Shared::new(
+        run_set_from_folders(&folders(), eval_compare_core::model::SourceKind::Files)
+            .expect("a run set"),
+    );
     let view = RwSignal::new(ViewState {
         baseline: Some("base".to_owned()),
         candidates: vec!["cand".to_owned()],
@@ -141,7 +144,8 @@ async fn the_report_shows_without_then_with_the_bootstrap_and_a_filter_does_not_
 
 #[wasm_bindgen_test]
 fn what_cannot_be_computed_is_said_in_words_never_nan() {
-    let set = run_set_from_folders(&folders(), "files").expect("a run set");
+    let set = run_set_from_folders(&folders(), eval_compare_core::model::SourceKind::Files)
+        .expect("a run set");
     let report = build_report(
         &set,
         RunIdx(0),
@@ -196,7 +200,8 @@ fn what_cannot_be_computed_is_said_in_words_never_nan() {
 
 #[wasm_bindgen_test]
 async fn an_open_details_section_stays_open_when_the_report_is_recomputed() {
-    let set = run_set_from_folders(&folders(), "files").expect("a run set");
+    let set = run_set_from_folders(&folders(), eval_compare_core::model::SourceKind::Files)
+        .expect("a run set");
     let build = |resamples: usize| {
         Arc::new(
             build_report(

@@ -69,7 +69,7 @@ fn synthetic_report(tasks: usize, samples: usize, continuous: bool) -> Report {
                     parent_checkpoint_id: None,
                 },
                 status: Some("completed".into()),
-                source: "test".into(),
+                source: eval_compare_core::model::SourceKind::Files,
                 ..RunInfo::default()
             })
             .unwrap();

@@ -7,8 +7,8 @@ use leptos::prelude::*;
 use crate::components::api_error::is_access_refused;
 use crate::components::stat_text::count;
 use crate::failure::explain;
-use crate::state::loader::{ListProgress, Phase, RunProgress};
 use crate::state::source::use_source_settings;
+use eval_compare_core::load::{ListKind, ListProgress, Phase, RunProgress};
 
 /// Shown while the runs load, and afterwards as long as something stopped early (the report
 /// below then uses what was read). Hidden once everything is read.
@@ -203,7 +203,7 @@ fn ListLoadView(list: ListProgress) -> impl IntoView {
         Phase::Cancelled => "stopped: cancelled",
     };
     let items = match list.total {
-        Some(total) if list.kind != crate::state::loader::ListKind::Tasks => {
+        Some(total) if list.kind != ListKind::Tasks => {
             format!("{} of at most {}", count(list.items as u64), count(total))
         }
         _ => count(list.items as u64),

@@ -37,11 +37,7 @@ pub fn ReportHeader(
             report
                 .sources
                 .iter()
-                .map(|source| match source.as_str() {
-                    "api" => "the Trajectory API".to_owned(),
-                    "files" => "run folders opened from disk".to_owned(),
-                    other => other.to_owned(),
-                })
+                .map(|source| source.label())
                 .collect::<Vec<_>>()
                 .join(", ")
         })

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use eval_compare_core::model::RunSet;
+use eval_compare_core::model::{RunSet, SourceKind};
 use eval_compare_core::run_folder::{
     parse_run_folder, run_set_from_folders, RunFolder, RunFolderFiles, REWARDS_FILE, RUN_FILE,
     TASKS_FILE, TRAJECTORIES_FILE,
@@ -23,8 +23,6 @@ use web_sys::{
 
 use super::shared::Shared;
 
-/// The source label of runs read from files (the CLI's too).
-pub const FILES_SOURCE: &str = "files";
 /// The folder name given to files picked one by one, outside any folder.
 pub const LOOSE_FILES: &str = "(picked files)";
 
@@ -167,7 +165,7 @@ pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSe
                 .map(|opened| opened.run.clone())
         })
         .collect::<Option<_>>()?;
-    Some(run_set_from_folders(&folders, FILES_SOURCE).map_err(|error| error.to_string()))
+    Some(run_set_from_folders(&folders, SourceKind::Files).map_err(|error| error.to_string()))
 }
 
 /// The runs opened in this browser, shared by the files pages. `Copy`; provided as context.

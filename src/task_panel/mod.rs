@@ -12,7 +12,8 @@ use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
 use eval_compare_core::model::{
-    Exclusion, OutcomeClass, PrimaryValue, RewardComponent, RewardState, RunSet, Trajectory,
+    Exclusion, OutcomeClass, PrimaryValue, RewardComponent, RewardState, RunSet, SourceKind,
+    Trajectory,
 };
 use eval_compare_core::report::{Report, Role, RunSummary, TaskCell, TaskRow};
 use leptos::ev;
@@ -78,7 +79,7 @@ fn in_text_field(event: &web_sys::KeyboardEvent) -> bool {
 /// run folders), so their ids can be fetched and the run linked on the platform. Chronicle
 /// trials are not.
 pub fn is_trajectory_api_run(run: &RunSummary) -> bool {
-    run.source != "chronicle"
+    run.source != SourceKind::Chronicle
 }
 
 /// The panel of one task; rebuilt (and its requests cancelled) when the task changes.

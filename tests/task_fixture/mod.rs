@@ -47,7 +47,7 @@ fn run_info(id: &str, name: &str, step: Option<i64>) -> RunInfo {
             parent_checkpoint_id: None,
         },
         status: Some("completed".to_owned()),
-        source: "api".to_owned(),
+        source: eval_compare_core::model::SourceKind::Api,
         ..RunInfo::default()
     }
 }

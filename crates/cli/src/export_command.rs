@@ -1,6 +1,6 @@
 //! `eval-compare export`: one run from the API into a run folder.
 
-use crate::api_load::ApiLoader;
+use crate::api_load::{load_complete, run_folder};
 use crate::args::ExportArgs;
 use crate::connection;
 use crate::error::CliError;
@@ -10,8 +10,9 @@ use crate::progress::Progress;
 /// Reads the run completely, then writes its folder; on any failure nothing is written.
 pub async fn export(args: &ExportArgs, progress: &Progress) -> Result<(), CliError> {
     let client = connection::client(&args.server, &args.connection)?;
-    let mut loader = ApiLoader::new(client, progress);
-    let folder = loader.load_run(&args.run_id).await?;
+    let run_ids = [args.run_id.clone()];
+    let store = load_complete(&client, &run_ids, progress).await?;
+    let folder = run_folder(&store, &args.run_id)?;
     write_run_folder(&args.dir, &folder)?;
     progress.note(&format!(
         "wrote {}: run {}, {} trajectory rewards, {} trajectories, {} tasks",

@@ -36,7 +36,7 @@ fn main() -> ExitCode {
     ExitCode::from(exit.code())
 }
 
-/// Runs the command on a single-threaded runtime (requests are sequential).
+/// Runs the command on a single-threaded runtime (the runs' requests interleave on it).
 fn run(cli: &Cli) -> Result<Exit, CliError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

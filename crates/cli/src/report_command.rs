@@ -5,20 +5,18 @@ use std::path::Path;
 
 use eval_compare_core::model::RunIdx;
 use eval_compare_core::report::{build_report, ReportError, ReportSettings};
-use eval_compare_core::run_folder::run_set_from_folders;
 
 use crate::args::{Format, ReportArgs};
 use crate::error::CliError;
 use crate::exit_code::Exit;
 use crate::gate::{evaluate, Gates};
 use crate::progress::Progress;
-use crate::report_inputs::load_inputs;
+use crate::report_inputs::load_run_set;
 
 /// Writes the report, then returns the exit code of the gates (explained on stderr).
 pub async fn report(args: &ReportArgs, progress: &Progress) -> Result<Exit, CliError> {
-    let inputs = load_inputs(args, progress).await?;
-    let set = run_set_from_folders(&inputs.folders, inputs.source).map_err(CliError::Model)?;
-    let candidates: Vec<RunIdx> = (1..inputs.folders.len()).map(RunIdx).collect();
+    let set = load_run_set(args, progress).await?;
+    let candidates: Vec<RunIdx> = (1..set.runs().len()).map(RunIdx).collect();
     let settings = ReportSettings {
         seed: args.seed,
         resamples: args.resamples,

@@ -1,52 +1,38 @@
 //! The runs a report compares, read from run folders or from the API, in argument order
-//! (the baseline first).
+//! (the baseline first), as the core's run set.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use eval_compare_core::run_folder::RunFolder;
+use eval_compare_core::model::{RunSet, SourceKind};
+use eval_compare_core::run_folder::{run_set_from_folders, RunFolder};
 
-use crate::api_load::ApiLoader;
+use crate::api_load::{load_complete, run_set};
 use crate::args::ReportArgs;
 use crate::connection;
 use crate::error::CliError;
 use crate::folder_io::read_run_folder;
 use crate::progress::Progress;
 
-/// Source label of runs read from run folders.
-pub const FILES_SOURCE: &str = "files";
-/// Source label of runs read from the API.
-pub const API_SOURCE: &str = "api";
-
-/// The loaded runs, baseline first, and where they came from.
-#[derive(Debug)]
-pub struct Inputs {
-    /// One folder per argument, in order.
-    pub folders: Vec<RunFolder>,
-    /// [`FILES_SOURCE`] or [`API_SOURCE`].
-    pub source: &'static str,
-}
-
-/// Reads every run the arguments name, then checks no run is given twice.
-pub async fn load_inputs(args: &ReportArgs, progress: &Progress) -> Result<Inputs, CliError> {
+/// Reads every run the arguments name into one run set, refusing a run given twice.
+///
+/// From the API the runs go into the run set the way the viewer's do (the core's load engine,
+/// then [`LoadStore::run_set`](eval_compare_core::load::LoadStore::run_set)); from disk through
+/// their run folders.
+pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunSet, CliError> {
     let arguments: Vec<&str> = std::iter::once(args.baseline.as_str())
         .chain(args.candidates.iter().map(String::as_str))
         .collect();
-    let inputs = match &args.server {
+    match &args.server {
         Some(server) => {
+            check_distinct(arguments.iter().copied().zip(arguments.iter().copied()))?;
             let client = connection::client(server, &args.connection)?;
-            let mut loader = ApiLoader::new(client, progress);
-            let mut folders = Vec::with_capacity(arguments.len());
-            for run_id in &arguments {
-                folders.push(loader.load_run(run_id).await?);
-            }
-            Inputs {
-                folders,
-                source: API_SOURCE,
-            }
+            let run_ids: Vec<String> = arguments.iter().map(|id| (*id).to_owned()).collect();
+            let store = load_complete(&client, &run_ids, progress).await?;
+            run_set(&store, &run_ids)
         }
         None => {
-            let mut folders = Vec::with_capacity(arguments.len());
+            let mut folders: Vec<RunFolder> = Vec::with_capacity(arguments.len());
             for dir in &arguments {
                 let folder = read_run_folder(Path::new(dir))?;
                 if !folder.truncated_files.is_empty() {
@@ -57,21 +43,22 @@ pub async fn load_inputs(args: &ReportArgs, progress: &Progress) -> Result<Input
                 }
                 folders.push(folder);
             }
-            Inputs {
-                folders,
-                source: FILES_SOURCE,
-            }
+            check_distinct(
+                folders
+                    .iter()
+                    .map(|folder| folder.run.eval_run_id.as_str())
+                    .zip(arguments.iter().copied()),
+            )?;
+            run_set_from_folders(&folders, SourceKind::Files).map_err(CliError::Model)
         }
-    };
-    check_distinct(&inputs.folders, &arguments)?;
-    Ok(inputs)
+    }
 }
 
-/// Refuses a run given twice (as baseline and candidate, or as two candidates).
-fn check_distinct(folders: &[RunFolder], arguments: &[&str]) -> Result<(), CliError> {
+/// Refuses a run given twice (as baseline and candidate, or as two candidates); takes each
+/// run's id with the argument that named it.
+fn check_distinct<'a>(runs: impl Iterator<Item = (&'a str, &'a str)>) -> Result<(), CliError> {
     let mut seen: HashMap<&str, &str> = HashMap::new();
-    for (folder, argument) in folders.iter().zip(arguments) {
-        let id = folder.run.eval_run_id.as_str();
+    for (id, argument) in runs {
         if let Some(first) = seen.insert(id, argument) {
             return Err(CliError::Usage(format!(
                 "run {id} is given twice ({first} and {argument}); compare distinct runs"

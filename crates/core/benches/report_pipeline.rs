@@ -128,7 +128,7 @@ fn build(decoded: &[Decoded], tasks: &[BenchmarkSpecTask]) -> RunSet {
                 run: &d.run,
                 rewards: &d.rewards,
                 trajectories: &d.trajectories,
-                source: "bench",
+                source: eval_compare_core::model::SourceKind::Api,
                 incomplete_load: None,
             })
             .unwrap();

@@ -6,6 +6,7 @@ pub mod api;
 pub mod audit;
 pub mod client;
 pub mod coverage;
+pub mod load;
 mod math;
 pub mod model;
 pub mod report;

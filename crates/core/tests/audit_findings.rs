@@ -27,7 +27,7 @@ fn baseline_info() -> RunInfo {
             max_samples: None,
         }),
         status: Some("completed".to_owned()),
-        source: "test".to_owned(),
+        source: eval_compare_core::model::SourceKind::Files,
         ..RunInfo::default()
     }
 }

@@ -2,11 +2,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod client_support;
-
-use client_support::*;
 use eval_compare_core::api::ErrorType;
 use eval_compare_core::client::*;
+use eval_compare_core::testing::bodies::*;
+use eval_compare_core::testing::scripted::*;
 use futures::executor::block_on;
 
 fn fail_once(response: HttpResponse) -> ApiError {

@@ -2,11 +2,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod client_support;
-
-use client_support::*;
 use eval_compare_core::api::{CursorPage, EvalTrajectoryRewardsPage};
 use eval_compare_core::client::*;
+use eval_compare_core::testing::bodies::*;
+use eval_compare_core::testing::scripted::*;
 use futures::executor::block_on;
 
 const BASE: &str = "https://api.example.test/api/v1/eval/er_1/trajectory-rewards";

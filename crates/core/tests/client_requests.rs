@@ -2,11 +2,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod client_support;
-
-use client_support::*;
 use eval_compare_core::api::{CursorPage, EvalRunStatus, TaskSplitFilter};
 use eval_compare_core::client::*;
+use eval_compare_core::testing::bodies::*;
+use eval_compare_core::testing::scripted::*;
 use futures::executor::block_on;
 
 const EMPTY_PAGE: &str = r#"{"items": [], "next_cursor": null, "has_more": false}"#;
@@ -110,14 +109,14 @@ fn base_urls_are_normalized_or_refused() {
 #[test]
 fn same_origin_base_url_gives_paths() {
     let config = ClientConfig::new("").unwrap();
-    let client = TrajectoryClient::new(config, FakeTransport::new(vec![]));
+    let client = TrajectoryClient::new(config, ScriptedTransport::new(vec![]));
     assert_eq!(client.request("/api/v1/agents").url, "/api/v1/agents");
 }
 
 /// Reads the first page of a paginator and returns the URL it asked for.
 fn first_page_url<P>(
-    client: &TrajectoryClient<FakeTransport>,
-    pages: Paginator<'_, FakeTransport, P>,
+    client: &TrajectoryClient<ScriptedTransport>,
+    pages: Paginator<'_, ScriptedTransport, P>,
 ) -> String
 where
     P: CursorPage + serde::de::DeserializeOwned,

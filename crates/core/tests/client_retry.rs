@@ -2,11 +2,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod client_support;
-
-use client_support::*;
 use eval_compare_core::client::retry::{backoff_ms, server_delay_ms, status_is_retryable};
 use eval_compare_core::client::*;
+use eval_compare_core::testing::bodies::*;
+use eval_compare_core::testing::scripted::*;
 use futures::executor::block_on;
 
 fn ok_run() -> Result<HttpResponse, TransportError> {

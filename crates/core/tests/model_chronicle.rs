@@ -120,7 +120,10 @@ fn a_compare_job_becomes_one_run_per_agent_baseline_first() {
     assert_eq!(base.info().name(), "billing-agent@1.0.0");
     assert_eq!(base.info().base_model.as_deref(), Some("billing-agent"));
     assert_eq!(base.info().bench_id.as_deref(), Some("suite_9"));
-    assert_eq!(base.info().source, "chronicle");
+    assert_eq!(
+        base.info().source,
+        eval_compare_core::model::SourceKind::Chronicle
+    );
     assert_eq!(set.run(runs[2]).unwrap().info().name(), "other-agent@2");
 
     let cand = set.run(runs[1]).unwrap();

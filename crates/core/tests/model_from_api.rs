@@ -59,7 +59,7 @@ fn metadata(id: &str, task: Option<&str>, extra: Value) -> TrajectoryMetadata {
 
 #[test]
 fn run_identity_and_options_are_carried_over() {
-    let info = run_info_from_api(&eval_run("er_1"), "api");
+    let info = run_info_from_api(&eval_run("er_1"), eval_compare_core::model::SourceKind::Api);
     assert_eq!(info.id, "er_1");
     assert_eq!(info.name(), "Step 400");
     assert_eq!(info.base_model.as_deref(), Some("org/base-7b"));
@@ -83,7 +83,7 @@ fn run_identity_and_options_are_carried_over() {
     );
     assert_eq!(info.total_rollouts, Some(200));
     assert_eq!(info.platform_reward_mean, Some(0.5));
-    assert_eq!(info.source, "api");
+    assert_eq!(info.source, eval_compare_core::model::SourceKind::Api);
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn rewards_and_metadata_join_with_every_gap_counted() {
             run: &run,
             rewards: &rewards,
             trajectories: &trajectories,
-            source: "files",
+            source: eval_compare_core::model::SourceKind::Files,
             incomplete_load: Some("trajectories: page 3 failed".to_owned()),
         })
         .unwrap();

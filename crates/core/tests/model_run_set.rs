@@ -11,7 +11,7 @@ use eval_compare_core::model::{
 fn info(id: &str) -> RunInfo {
     RunInfo {
         id: id.to_owned(),
-        source: "test".to_owned(),
+        source: eval_compare_core::model::SourceKind::Files,
         ..RunInfo::default()
     }
 }

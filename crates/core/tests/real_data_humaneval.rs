@@ -20,7 +20,7 @@ fn load() -> RunSet {
         .iter()
         .map(|run| load_folder("humaneval-10x", run))
         .collect();
-    run_set_from_folders(&folders, "files").unwrap()
+    run_set_from_folders(&folders, eval_compare_core::model::SourceKind::Files).unwrap()
 }
 
 /// (system, task) → (samples, passes) from per_sample.csv.

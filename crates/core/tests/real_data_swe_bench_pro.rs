@@ -25,7 +25,7 @@ fn load() -> RunSet {
         .iter()
         .map(|run| load_folder("swe-bench-pro", run))
         .collect();
-    run_set_from_folders(&folders, "files").unwrap()
+    run_set_from_folders(&folders, eval_compare_core::model::SourceKind::Files).unwrap()
 }
 
 /// One row of per_instance.csv.

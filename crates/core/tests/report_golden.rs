@@ -45,7 +45,7 @@ fn humaneval_report_equals_the_golden_file() {
         folder("gpt-3.5-turbo"),
         folder("gpt-4"),
     ];
-    let set = run_set_from_folders(&folders, "files").unwrap();
+    let set = run_set_from_folders(&folders, eval_compare_core::model::SourceKind::Files).unwrap();
     let report =
         build_report(&set, RunIdx(0), &[RunIdx(1), RunIdx(2)], &golden_settings()).unwrap();
     let json = report.to_json();

@@ -35,7 +35,7 @@ fn compare(
     cand: &str,
 ) -> (CandidateResult, eval_compare_core::report::Report) {
     let folders = [load_folder(benchmark, base), load_folder(benchmark, cand)];
-    let set = run_set_from_folders(&folders, "files").unwrap();
+    let set = run_set_from_folders(&folders, eval_compare_core::model::SourceKind::Files).unwrap();
     let report = build_report(&set, RunIdx(0), &[RunIdx(1)], &ReportSettings::default()).unwrap();
     (report.candidates[0].clone(), report)
 }

@@ -24,7 +24,7 @@ fn add_run(builder: &mut RunSetBuilder, id: &str, step: Option<i64>, rows: &[Row
                 parent_checkpoint_id: None,
             },
             status: Some("completed".into()),
-            source: "test".into(),
+            source: eval_compare_core::model::SourceKind::Files,
             ..RunInfo::default()
         })
         .unwrap();

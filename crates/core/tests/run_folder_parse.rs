@@ -177,9 +177,12 @@ fn a_folder_parses_round_trips_and_builds() {
     .unwrap();
     assert_eq!(again, folder);
 
-    let set = run_set_from_folders(&[folder], "files").unwrap();
+    let set = run_set_from_folders(&[folder], eval_compare_core::model::SourceKind::Files).unwrap();
     let run = &set.runs()[0];
-    assert_eq!(run.info().source, "files");
+    assert_eq!(
+        run.info().source,
+        eval_compare_core::model::SourceKind::Files
+    );
     assert_eq!(run.totals().by_class.graded, 1);
     assert_eq!(run.totals().by_class.failed, 1);
     assert_eq!(set.task(set.find_task("a").unwrap()).unwrap().name(), "A");
@@ -198,7 +201,9 @@ fn a_truncated_file_marks_the_run_incomplete_and_a_bad_run_names_run_json() {
     .unwrap();
     assert_eq!(folder.truncated_files, [REWARDS_FILE]);
     let mut builder = RunSetBuilder::new();
-    let index = folder.add_to(&mut builder, "files").unwrap();
+    let index = folder
+        .add_to(&mut builder, eval_compare_core::model::SourceKind::Files)
+        .unwrap();
     let set = builder.build();
     let info = set.run(index).unwrap().info();
     assert!(info

@@ -12,6 +12,7 @@ use super::component::RewardComponent;
 use super::error::ModelError;
 use super::outcome::OutcomeClass;
 use super::run::{RunIdx, RunInfo};
+use super::source::SourceKind;
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
 
 /// An evaluation run (a "backtest job"), `GET /v1/backtests/jobs/{jobId}`.
@@ -185,7 +186,7 @@ impl RunSetBuilder {
                 base_model: agent.split('@').next().map(str::to_owned),
                 bench_id: job.task_suite_id.clone(),
                 status: job.status.clone(),
-                source: "chronicle".to_owned(),
+                source: SourceKind::Chronicle,
                 ..RunInfo::default()
             })?);
         }

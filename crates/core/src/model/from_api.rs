@@ -16,6 +16,7 @@ use super::outcome::{
     OutcomeClass,
 };
 use super::run::{CheckpointInfo, RunIdx, RunInfo, RunOptions, TaskSelection};
+use super::source::SourceKind;
 use super::task::{Category, TaskInput};
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
 
@@ -31,8 +32,8 @@ pub struct ApiRun<'a> {
     pub rewards: &'a [EvalTrajectoryReward],
     /// Its trajectories (`/trajectories?eval_run_id=`): endings, including unfinished and failed.
     pub trajectories: &'a [TrajectoryMetadata],
-    /// Where it was loaded from, e.g. `api` or `files`.
-    pub source: &'a str,
+    /// Where it was loaded from.
+    pub source: SourceKind,
     /// What is missing when loading stopped early; `None` when complete.
     pub incomplete_load: Option<String>,
 }
@@ -235,7 +236,7 @@ pub fn classify_metadata(
 }
 
 /// The model's view of an `EvalRun`.
-pub fn run_info_from_api(run: &EvalRun, source: &str) -> RunInfo {
+pub fn run_info_from_api(run: &EvalRun, source: SourceKind) -> RunInfo {
     let options = &run.options;
     RunInfo {
         id: run.eval_run_id.clone(),
@@ -287,7 +288,7 @@ pub fn run_info_from_api(run: &EvalRun, source: &str) -> RunInfo {
         total_rollouts: run
             .total_rollouts
             .and_then(|total| u64::try_from(total).ok()),
-        source: source.to_owned(),
+        source,
         incomplete_load: None,
     }
 }

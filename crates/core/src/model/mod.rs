@@ -17,6 +17,7 @@ mod outcome;
 mod paired;
 mod run;
 mod run_set;
+mod source;
 mod task;
 mod trajectory;
 
@@ -37,5 +38,6 @@ pub use run::{
     CheckpointInfo, Effective, EffectiveOptions, RunIdx, RunInfo, RunOptions, TaskSelection,
 };
 pub use run_set::{Run, RunSet};
+pub use source::SourceKind;
 pub use task::{Category, CategoryIdx, Task, TaskIdx, TaskInput};
 pub use trajectory::{Trajectory, TrajectoryFlags, TrajectoryInput};

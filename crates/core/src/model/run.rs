@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::source::SourceKind;
+
 /// Index of a run in its [`RunSet`](super::RunSet), in the order runs were added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
@@ -32,8 +34,8 @@ pub struct RunInfo {
     pub platform_reward_mean: Option<f64>,
     /// Rollouts planned at launch, when recorded.
     pub total_rollouts: Option<u64>,
-    /// Where the run was loaded from, e.g. `api`, `files`, `chronicle`.
-    pub source: String,
+    /// Where the run was loaded from.
+    pub source: SourceKind,
     /// Set when loading stopped early (a page failed): what is missing. `None` = complete.
     pub incomplete_load: Option<String>,
 }

@@ -22,7 +22,12 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(
         out,
         "Source: {}. Intervals at {}%, target Δ {} points, bootstrap B = {} with seed {}; headline analysis: {}.\n",
-        report.sources.join(", "),
+        report
+            .sources
+            .iter()
+            .map(|source| source.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
         (s.level * 100.0).round(),
         format_points(s.target_delta),
         s.resamples,

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::audit::{self, Audit, Severity};
 use crate::coverage::{self, Coverage};
-use crate::model::{Analysis, ModelError, Run, RunIdx, RunSet};
+use crate::model::{Analysis, ModelError, Run, RunIdx, RunSet, SourceKind};
 use crate::stats::{self, Stat};
 
 /// Version of the report's JSON shape; bumped on any incompatible change.
@@ -60,7 +60,7 @@ pub struct Report {
     /// Everything the numbers were computed with.
     pub settings: ReportSettings,
     /// Where the data came from: each run's source ("api", "files", …), deduplicated.
-    pub sources: Vec<String>,
+    pub sources: Vec<SourceKind>,
     /// The compared runs: the baseline first, then the candidates in order.
     pub runs: Vec<RunSummary>,
     /// Coverage ledger (its run indices refer to the loaded set; `runs[i].index` maps them).
@@ -111,7 +111,7 @@ pub struct RunSummary {
     /// Lifecycle status, kept by name.
     pub status: Option<String>,
     /// Where it was loaded from.
-    pub source: String,
+    pub source: SourceKind,
     /// Why its load is incomplete, when a page failed.
     pub incomplete_load: Option<String>,
     /// Trajectories loaded.
@@ -258,10 +258,10 @@ pub fn build_report(
     let all_runs: Vec<&Run> = std::iter::once(base_run)
         .chain(cand_runs.iter().copied())
         .collect();
-    let mut sources: Vec<String> = Vec::new();
+    let mut sources: Vec<SourceKind> = Vec::new();
     for run in &all_runs {
         if !sources.contains(&run.info().source) {
-            sources.push(run.info().source.clone());
+            sources.push(run.info().source);
         }
     }
     Ok(Report {
@@ -385,7 +385,7 @@ fn summarize_run(index: RunIdx, run: &Run, role: Role, level: f64) -> RunSummary
         training_run_id: info.checkpoint.training_run_id.clone(),
         bench_id: info.bench_id.clone(),
         status: info.status.clone(),
-        source: info.source.clone(),
+        source: info.source,
         incomplete_load: info.incomplete_load.clone(),
         trajectories: totals.trajectories,
         tasks_scored: totals.tasks_scored,

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::api::{
     decode, BenchmarkSpecTask, DecodeError, EvalRun, EvalTrajectoryReward, TrajectoryMetadata,
 };
-use crate::model::{ApiRun, ModelError, RunIdx, RunSet, RunSetBuilder};
+use crate::model::{ApiRun, ModelError, RunIdx, RunSet, RunSetBuilder, SourceKind};
 
 pub use list::{parse_list, ListLayout, ParsedList};
 
@@ -150,8 +150,12 @@ impl RunFolder {
     }
 
     /// Adds the folder's tasks and run to a builder; a truncated file marks the run's load as
-    /// incomplete. `source` labels where it came from (e.g. `files`).
-    pub fn add_to(&self, builder: &mut RunSetBuilder, source: &str) -> Result<RunIdx, ModelError> {
+    /// incomplete. `source` labels where it came from (usually [`SourceKind::Files`]).
+    pub fn add_to(
+        &self,
+        builder: &mut RunSetBuilder,
+        source: SourceKind,
+    ) -> Result<RunIdx, ModelError> {
         if let Some(tasks) = &self.tasks {
             builder.add_api_tasks(tasks)?;
         }
@@ -172,7 +176,10 @@ impl RunFolder {
 }
 
 /// Builds a run set from run folders, in order (the first is usually the baseline).
-pub fn run_set_from_folders(folders: &[RunFolder], source: &str) -> Result<RunSet, ModelError> {
+pub fn run_set_from_folders(
+    folders: &[RunFolder],
+    source: SourceKind,
+) -> Result<RunSet, ModelError> {
     let mut builder = RunSetBuilder::new();
     for folder in folders {
         folder.add_to(&mut builder, source)?;

@@ -2,3 +2,8 @@
 //! `testing` feature so that no product build contains them. Each helper is written once here
 //! and used by every crate's tests.
 #![allow(clippy::unwrap_used)]
+
+pub mod bodies;
+pub mod scripted;
+
+pub use scripted::{ScriptedTransport, NEVER, NOW_MS, SECRET};

@@ -1,0 +1,248 @@
+//! The async part: reading lists, loading runs, refreshing running runs.
+
+use std::cell::RefCell;
+
+use futures::future::{join, join3, join_all};
+use serde::de::DeserializeOwned;
+
+use crate::api::CursorPage;
+use crate::client::{ApiError, Paginator, TrajectoryClient, Transport};
+
+use super::list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
+use super::progress::LoadEvent;
+use super::store::{LoadStore, RunLoad};
+
+/// Reads the list `kind` of `owner` into `list`, page by page, from where it stopped; tells
+/// `notify` after each page and when it ends. A list already complete (or being read) is left
+/// alone; one whose cursor the API refused as expired starts over.
+pub async fn read_list<T, P>(
+    kind: ListKind,
+    owner: &str,
+    paginator: Result<Paginator<'_, T, P>, ApiError>,
+    list: &RefCell<ListLoad<P::Item>>,
+    notify: &dyn Fn(LoadEvent<'_>),
+) where
+    T: Transport,
+    P: CursorPage + DeserializeOwned,
+{
+    let start = {
+        let mut list = list.borrow_mut();
+        match &list.phase {
+            Phase::Complete | Phase::Loading => return,
+            Phase::Failed(error) if error.is_invalid_cursor() => *list = ListLoad::default(),
+            _ => {}
+        }
+        list.phase = Phase::Loading;
+        list.resume_cursor.clone()
+    };
+    notify(LoadEvent::Moved);
+    let paginator = paginator.and_then(|paginator| paginator.with_limit(PAGE_LIMIT));
+    let mut paginator = match paginator {
+        Ok(paginator) => paginator.starting_at(start),
+        Err(error) => {
+            list.borrow_mut().phase = Phase::Failed(error);
+            ended(kind, owner, list, notify);
+            return;
+        }
+    };
+    loop {
+        let page = paginator.next_page().await;
+        let (pages, items) = {
+            let mut list = list.borrow_mut();
+            match page {
+                None => {
+                    list.phase = Phase::Complete;
+                    list.resume_cursor = None;
+                }
+                Some(Ok(page)) => {
+                    list.pages_read += 1;
+                    list.items.extend(page.into_items());
+                    list.resume_cursor = paginator.cursor().map(str::to_owned);
+                }
+                Some(Err(error)) => list.phase = Phase::Failed(error),
+            }
+            (list.pages_read, list.items.len())
+        };
+        if list.borrow().phase != Phase::Loading {
+            ended(kind, owner, list, notify);
+            return;
+        }
+        notify(LoadEvent::Page {
+            kind,
+            owner,
+            pages,
+            items,
+            has_more: !paginator.is_finished(),
+        });
+    }
+}
+
+fn ended<T>(
+    kind: ListKind,
+    owner: &str,
+    list: &RefCell<ListLoad<T>>,
+    notify: &dyn Fn(LoadEvent<'_>),
+) {
+    let list = list.borrow();
+    notify(LoadEvent::ListEnded {
+        kind,
+        owner,
+        pages: list.pages_read,
+        items: list.items.len(),
+        phase: &list.phase,
+    });
+}
+
+/// Loads the runs `run_ids` concurrently into `store`, resuming whatever stopped and leaving
+/// alone what is complete; tells `notify` whenever something arrived.
+pub async fn load_runs<T: Transport>(
+    client: &TrajectoryClient<T>,
+    store: &LoadStore,
+    run_ids: &[String],
+    notify: &dyn Fn(LoadEvent<'_>),
+) {
+    join_all(run_ids.iter().map(|id| load_run(client, store, id, notify))).await;
+}
+
+async fn load_run<T: Transport>(
+    client: &TrajectoryClient<T>,
+    store: &LoadStore,
+    run_id: &str,
+    notify: &dyn Fn(LoadEvent<'_>),
+) {
+    let run = store.run(run_id);
+    let needs_record = run.record.borrow().1 != Phase::Complete;
+    if needs_record {
+        run.record.borrow_mut().1 = Phase::Loading;
+        notify(LoadEvent::Moved);
+        let outcome = client.eval_run(run_id).await;
+        let phase = match outcome {
+            Ok(eval_run) => {
+                *run.record.borrow_mut() = (Some(eval_run), Phase::Complete);
+                Phase::Complete
+            }
+            Err(error) => {
+                run.record.borrow_mut().1 = Phase::Failed(error);
+                run.record.borrow().1.clone()
+            }
+        };
+        notify(LoadEvent::Record {
+            run_id,
+            phase: &phase,
+        });
+        if phase != Phase::Complete {
+            return;
+        }
+    }
+    let Some(bench_id) = run.bench_id() else {
+        return;
+    };
+    let tasks = store.tasks(&bench_id);
+    let progress = async {
+        if run.is_running() && run.progress.borrow().is_none() {
+            // Only for the totals shown: a failure here leaves the planned rollouts as the total.
+            if let Ok(progress) = client.eval_progress(run_id).await {
+                *run.progress.borrow_mut() = Some(progress);
+                notify(LoadEvent::Moved);
+            }
+        }
+    };
+    join(
+        join3(
+            read_list(
+                ListKind::Rewards,
+                run_id,
+                client.trajectory_rewards(run_id),
+                &run.rewards,
+                notify,
+            ),
+            read_list(
+                ListKind::Trajectories,
+                run_id,
+                client.trajectories_of_run(run_id),
+                &run.trajectories,
+                notify,
+            ),
+            read_list(
+                ListKind::Tasks,
+                &bench_id,
+                client.benchmark_tasks(&bench_id, None),
+                &tasks,
+                notify,
+            ),
+        ),
+        progress,
+    )
+    .await;
+}
+
+/// Reads the progress of each complete running run of `run_ids`; when it moved, reads the run
+/// and its lists again and swaps them in once complete (a failure keeps the previous data and
+/// is kept as the run's `refresh_error`). Returns whether any run changed.
+pub async fn refresh_running<T: Transport>(
+    client: &TrajectoryClient<T>,
+    store: &LoadStore,
+    run_ids: &[String],
+) -> bool {
+    let mut changed = false;
+    for id in run_ids {
+        let Some(run) = store.get(id) else {
+            continue;
+        };
+        if !(run.is_running() && run.is_complete()) {
+            continue;
+        }
+        match refresh_run(client, &run).await {
+            Ok(updated) => {
+                *run.refresh_error.borrow_mut() = None;
+                changed |= updated;
+            }
+            Err(error) => *run.refresh_error.borrow_mut() = Some(error),
+        }
+    }
+    changed
+}
+
+async fn refresh_run<T: Transport>(
+    client: &TrajectoryClient<T>,
+    run: &RunLoad,
+) -> Result<bool, ApiError> {
+    let progress = client.eval_progress(&run.run_id).await?;
+    let moved = run.progress.borrow().as_ref().is_none_or(|known| {
+        known.terminal_rollouts != progress.terminal_rollouts || known.status != progress.status
+    });
+    if !moved {
+        return Ok(false);
+    }
+    let record = client.eval_run(&run.run_id).await?;
+    let rewards = RefCell::new(ListLoad::default());
+    let trajectories = RefCell::new(ListLoad::default());
+    let quiet = |_: LoadEvent<'_>| {};
+    join(
+        read_list(
+            ListKind::Rewards,
+            &run.run_id,
+            client.trajectory_rewards(&run.run_id),
+            &rewards,
+            &quiet,
+        ),
+        read_list(
+            ListKind::Trajectories,
+            &run.run_id,
+            client.trajectories_of_run(&run.run_id),
+            &trajectories,
+            &quiet,
+        ),
+    )
+    .await;
+    for list in [&rewards.borrow().phase, &trajectories.borrow().phase] {
+        if let Phase::Failed(error) = list {
+            return Err(error.clone());
+        }
+    }
+    *run.record.borrow_mut() = (Some(record), Phase::Complete);
+    *run.progress.borrow_mut() = Some(progress);
+    *run.rewards.borrow_mut() = rewards.into_inner();
+    *run.trajectories.borrow_mut() = trajectories.into_inner();
+    Ok(true)
+}

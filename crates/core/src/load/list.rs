@@ -1,0 +1,114 @@
+//! One list read page by page: where it stands and what arrived.
+
+use crate::client::{ApiError, MAX_PAGE_LIMIT};
+
+/// Items per page requested from every list.
+pub const PAGE_LIMIT: u32 = MAX_PAGE_LIMIT;
+
+/// The lists read for a comparison.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ListKind {
+    /// `GET /api/v1/eval/{run}/trajectory-rewards`.
+    Rewards,
+    /// `GET /api/v1/trajectories?eval_run_id={run}`.
+    Trajectories,
+    /// `GET /api/v1/benchmarks/{bench}/tasks`.
+    Tasks,
+}
+
+impl ListKind {
+    /// The list's name for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            ListKind::Rewards => "trajectory rewards",
+            ListKind::Trajectories => "trajectories",
+            ListKind::Tasks => "benchmark tasks",
+        }
+    }
+}
+
+/// Where a request or a list stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Phase {
+    /// Not started.
+    Waiting,
+    /// In progress.
+    Loading,
+    /// Everything was read.
+    Complete,
+    /// Stopped by a failure (after the client's retries).
+    Failed(ApiError),
+    /// Stopped by the user.
+    Cancelled,
+}
+
+impl Phase {
+    /// Whether nothing is in progress or pending.
+    pub fn is_settled(&self) -> bool {
+        !matches!(self, Phase::Waiting | Phase::Loading)
+    }
+
+    /// Whether it stopped before the end (failed or cancelled).
+    pub fn is_stopped(&self) -> bool {
+        matches!(self, Phase::Failed(_) | Phase::Cancelled)
+    }
+}
+
+/// A list read page by page: what arrived so far and where to continue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListLoad<T> {
+    /// Items read, in list order.
+    pub items: Vec<T>,
+    /// Pages read.
+    pub pages_read: u32,
+    /// Cursor of the next page to read (`None`: the first page, or nothing left once complete).
+    pub resume_cursor: Option<String>,
+    /// Where it stands.
+    pub phase: Phase,
+}
+
+impl<T> Default for ListLoad<T> {
+    fn default() -> Self {
+        Self {
+            items: Vec::new(),
+            pages_read: 0,
+            resume_cursor: None,
+            phase: Phase::Waiting,
+        }
+    }
+}
+
+impl<T> ListLoad<T> {
+    /// What stopped the list early, as a phrase for the coverage ledger ("3 pages (600 items)
+    /// read, then …"); `None` when it is complete.
+    pub fn missing(&self, kind: ListKind) -> Option<String> {
+        let read = format!(
+            "{} page{} ({} item{}) read",
+            self.pages_read,
+            plural(self.pages_read as usize),
+            self.items.len(),
+            plural(self.items.len())
+        );
+        match &self.phase {
+            Phase::Failed(error) => Some(format!(
+                "{}: {read}, then a page failed: {error}",
+                kind.label()
+            )),
+            Phase::Cancelled => Some(format!(
+                "{}: {read}, then loading was cancelled",
+                kind.label()
+            )),
+            Phase::Waiting | Phase::Loading => Some(format!("{}: {read} so far", kind.label())),
+            Phase::Complete => None,
+        }
+    }
+}
+
+/// The plural suffix of a count ("" for 1, else "s").
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

@@ -1,0 +1,30 @@
+//! The one load engine: reading the runs of a comparison from the Trajectory API into a store,
+//! page by page, for the viewer and the CLI alike.
+//!
+//! For each run (baseline and candidates, concurrently): the run record, its trajectory rewards
+//! and its trajectories (cursor pages of 200), and its benchmark version's task list, read once
+//! per `bench_id` whichever run needs it first. Every page lands in the [`LoadStore`] as it
+//! arrives, so progress shows pages and items as they load, and what was read survives a failure
+//! or a Cancel (dropping the future, then [`LoadStore::mark_cancelled`]). A list that stopped
+//! keeps its cursor: loading again resumes there without reading the first pages again; only a
+//! cursor the API refuses as expired makes the list start over. A run whose lists stopped early
+//! still enters the run set, with `incomplete_load` saying what is missing, so the coverage
+//! ledger says so; a caller that must not go on with partial data (the CLI) asks
+//! [`LoadStore::first_failure`] instead.
+//!
+//! Runs still executing are refreshed by [`refresh_running`]: their progress is read, and when it
+//! moved the run and its lists are read again and swapped in once complete.
+//!
+//! Everything here is generic over the client's [`Transport`](crate::client::Transport); the
+//! caller owns time (when to refresh, how often to repaint) and receives a [`LoadEvent`] for
+//! every request that ended.
+
+mod engine;
+mod list;
+mod progress;
+mod store;
+
+pub use engine::{load_runs, read_list, refresh_running};
+pub use list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
+pub use progress::{ListProgress, LoadEvent, RunProgress};
+pub use store::{LoadFailure, LoadStore, RunLoad};

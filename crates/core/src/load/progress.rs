@@ -1,0 +1,93 @@
+//! What the engine tells its caller: an event for every request that ended, and the progress of
+//! each run for display.
+
+use crate::client::ApiError;
+
+use super::list::{ListKind, Phase};
+
+/// A request of the load ended; the store already holds what it brought.
+#[derive(Debug, Clone, Copy)]
+pub enum LoadEvent<'a> {
+    /// Something started or stopped without a page (a list starts, a load is cancelled): only
+    /// the progress moved.
+    Moved,
+    /// A run's record was read (`GET /api/v1/eval/{run_id}`) or failed.
+    Record {
+        /// The run.
+        run_id: &'a str,
+        /// Complete or failed.
+        phase: &'a Phase,
+    },
+    /// A page of a list was read.
+    Page {
+        /// Which list.
+        kind: ListKind,
+        /// Whose list: the run id (rewards, trajectories) or the benchmark id (tasks).
+        owner: &'a str,
+        /// Pages read so far.
+        pages: u32,
+        /// Items read so far.
+        items: usize,
+        /// Whether more pages follow.
+        has_more: bool,
+    },
+    /// A list ended: complete, failed or refused before its first page.
+    ListEnded {
+        /// Which list.
+        kind: ListKind,
+        /// Whose list (as in [`LoadEvent::Page`]).
+        owner: &'a str,
+        /// Pages read.
+        pages: u32,
+        /// Items read.
+        items: usize,
+        /// Complete or failed.
+        phase: &'a Phase,
+    },
+}
+
+/// Progress of one list, for display.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListProgress {
+    /// Which list.
+    pub kind: ListKind,
+    /// Pages read.
+    pub pages: u32,
+    /// Items read.
+    pub items: usize,
+    /// How many items there are at most, when known (planned rollouts of the run).
+    pub total: Option<u64>,
+    /// Where it stands.
+    pub phase: Phase,
+}
+
+/// Progress of one run, for display.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunProgress {
+    /// The run's id.
+    pub run_id: String,
+    /// Its display name, once its record is read.
+    pub name: Option<String>,
+    /// Where reading its record stands.
+    pub record: Phase,
+    /// Whether it is still executing.
+    pub running: bool,
+    /// Finished and planned rollouts of a running run.
+    pub rollouts: Option<(i64, i64)>,
+    /// Its lists, and its benchmark's task list.
+    pub lists: Vec<ListProgress>,
+    /// The last failed refresh of a running run.
+    pub refresh_error: Option<ApiError>,
+}
+
+impl RunProgress {
+    /// Whether everything of this run is read or stopped.
+    pub fn is_settled(&self) -> bool {
+        self.record.is_settled() && self.lists.iter().all(|list| list.phase.is_settled())
+    }
+
+    /// Whether something stopped early.
+    pub fn has_stopped(&self) -> bool {
+        self.record.is_stopped() || self.lists.iter().any(|list| list.phase.is_stopped())
+    }
+}

@@ -1,0 +1,354 @@
+//! Everything read for the comparisons of a page or a command, by run and by benchmark.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::api::{
+    BenchmarkSpecTask, EvalProgress, EvalRun, EvalRunStatus, EvalTrajectoryReward,
+    TrajectoryMetadata,
+};
+use crate::client::ApiError;
+use crate::model::{ApiRun, ModelError, RunSet, RunSetBuilder, SourceKind};
+use crate::run_folder::RunFolder;
+
+use super::list::{ListKind, ListLoad, Phase};
+use super::progress::{ListProgress, RunProgress};
+
+/// One run of the comparison as far as it was read.
+#[derive(Debug)]
+pub struct RunLoad {
+    /// The run's id.
+    pub run_id: String,
+    /// The run record and where its request stands.
+    pub record: RefCell<(Option<EvalRun>, Phase)>,
+    /// Latest progress of a running run (its planned and finished rollouts).
+    pub progress: RefCell<Option<EvalProgress>>,
+    /// Its trajectory rewards.
+    pub rewards: RefCell<ListLoad<EvalTrajectoryReward>>,
+    /// Its trajectories.
+    pub trajectories: RefCell<ListLoad<TrajectoryMetadata>>,
+    /// The last refresh of a running run that failed (the data shown stay the previous ones).
+    pub refresh_error: RefCell<Option<ApiError>>,
+}
+
+impl RunLoad {
+    fn new(run_id: &str) -> Self {
+        Self {
+            run_id: run_id.to_owned(),
+            record: RefCell::new((None, Phase::Waiting)),
+            progress: RefCell::new(None),
+            rewards: RefCell::default(),
+            trajectories: RefCell::default(),
+            refresh_error: RefCell::new(None),
+        }
+    }
+
+    /// The run's benchmark version, once its record is read.
+    pub fn bench_id(&self) -> Option<String> {
+        self.record
+            .borrow()
+            .0
+            .as_ref()
+            .map(|run| run.bench_id.clone())
+    }
+
+    /// Whether the run is still executing (latest progress first, else its record).
+    pub fn is_running(&self) -> bool {
+        let from_progress = self
+            .progress
+            .borrow()
+            .as_ref()
+            .and_then(|progress| progress.status.clone());
+        let status = from_progress.or_else(|| {
+            self.record
+                .borrow()
+                .0
+                .as_ref()
+                .and_then(|run| run.status.clone())
+        });
+        status == Some(EvalRunStatus::Running)
+    }
+
+    /// Whether the record and both lists were read completely.
+    pub fn is_complete(&self) -> bool {
+        self.record.borrow().1 == Phase::Complete
+            && self.rewards.borrow().phase == Phase::Complete
+            && self.trajectories.borrow().phase == Phase::Complete
+    }
+}
+
+/// The first thing of a load that did not complete, in the order the runs were asked for (for
+/// each run: its record, its rewards, its trajectories, its benchmark's tasks).
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoadFailure {
+    /// The run's record could not be read.
+    Record {
+        /// The run.
+        run_id: String,
+        /// Failed, cancelled, or never finished.
+        phase: Phase,
+    },
+    /// A list stopped early.
+    List {
+        /// Which list.
+        kind: ListKind,
+        /// Whose list: the run id, or the benchmark id for tasks.
+        owner: String,
+        /// Pages read before it stopped.
+        pages_read: u32,
+        /// Items read before it stopped.
+        items: usize,
+        /// Failed, cancelled, or never finished.
+        phase: Phase,
+    },
+}
+
+/// Everything read from the API, by run and benchmark. Runs are loaded into it by
+/// [`load_runs`](super::load_runs); it is shared by reference (`Rc`), never across threads.
+#[derive(Debug, Default)]
+pub struct LoadStore {
+    runs: RefCell<HashMap<String, Rc<RunLoad>>>,
+    tasks: RefCell<HashMap<String, Rc<RefCell<ListLoad<BenchmarkSpecTask>>>>>,
+}
+
+impl LoadStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The run's entry, created when new.
+    pub fn run(&self, run_id: &str) -> Rc<RunLoad> {
+        Rc::clone(
+            self.runs
+                .borrow_mut()
+                .entry(run_id.to_owned())
+                .or_insert_with(|| Rc::new(RunLoad::new(run_id))),
+        )
+    }
+
+    /// The run's entry, if it was ever asked for.
+    pub fn get(&self, run_id: &str) -> Option<Rc<RunLoad>> {
+        self.runs.borrow().get(run_id).cloned()
+    }
+
+    /// A benchmark's task list, created when new.
+    pub fn tasks(&self, bench_id: &str) -> Rc<RefCell<ListLoad<BenchmarkSpecTask>>> {
+        Rc::clone(
+            self.tasks
+                .borrow_mut()
+                .entry(bench_id.to_owned())
+                .or_default(),
+        )
+    }
+
+    /// Marks everything in progress as cancelled (the futures were dropped).
+    pub fn mark_cancelled(&self) {
+        for run in self.runs.borrow().values() {
+            let mut record = run.record.borrow_mut();
+            if !record.1.is_settled() {
+                record.1 = Phase::Cancelled;
+            }
+            drop(record);
+            for phase in [
+                &mut run.rewards.borrow_mut().phase,
+                &mut run.trajectories.borrow_mut().phase,
+            ] {
+                if *phase == Phase::Loading {
+                    *phase = Phase::Cancelled;
+                }
+            }
+        }
+        for list in self.tasks.borrow().values() {
+            let mut list = list.borrow_mut();
+            if list.phase == Phase::Loading {
+                list.phase = Phase::Cancelled;
+            }
+        }
+    }
+
+    /// Progress of the runs `run_ids`, in order.
+    pub fn progress(&self, run_ids: &[String]) -> Vec<RunProgress> {
+        run_ids.iter().map(|id| self.run_progress(id)).collect()
+    }
+
+    fn run_progress(&self, run_id: &str) -> RunProgress {
+        let run = self.run(run_id);
+        let (record, phase) = run.record.borrow().clone();
+        let planned = record
+            .as_ref()
+            .and_then(|run| run.total_rollouts)
+            .and_then(|total| u64::try_from(total).ok());
+        let progress = run.progress.borrow().clone();
+        let refresh_error = run.refresh_error.borrow().clone();
+        let mut lists = vec![
+            list_progress(ListKind::Rewards, &run.rewards.borrow(), planned),
+            list_progress(ListKind::Trajectories, &run.trajectories.borrow(), planned),
+        ];
+        if let Some(bench) = run.bench_id() {
+            let tasks = self.tasks(&bench);
+            lists.push(list_progress(ListKind::Tasks, &tasks.borrow(), None));
+        }
+        RunProgress {
+            run_id: run_id.to_owned(),
+            name: record.as_ref().map(|run| {
+                run.display_name
+                    .clone()
+                    .filter(|name| !name.trim().is_empty())
+                    .unwrap_or_else(|| run.eval_run_id.clone())
+            }),
+            record: phase,
+            running: run.is_running(),
+            rollouts: progress
+                .filter(|progress| progress.status == Some(EvalRunStatus::Running))
+                .map(|progress| (progress.terminal_rollouts, progress.total_rollouts)),
+            lists,
+            refresh_error,
+        }
+    }
+
+    /// Whether every list of `run_ids` is read or stopped and every record is read: then a run
+    /// set can be built.
+    pub fn is_ready(&self, run_ids: &[String]) -> bool {
+        self.progress(run_ids).iter().all(|run| {
+            run.record == Phase::Complete && run.lists.iter().all(|list| list.phase.is_settled())
+        })
+    }
+
+    /// Whether any of `run_ids` still needs watching for new results: a record not read yet,
+    /// or a run still executing.
+    pub fn needs_refresh(&self, run_ids: &[String]) -> bool {
+        let runs: Vec<Option<Rc<RunLoad>>> = run_ids.iter().map(|id| self.get(id)).collect();
+        let all_read = runs.iter().all(|run| {
+            run.as_ref()
+                .is_some_and(|run| run.record.borrow().1 == Phase::Complete)
+        });
+        let any_running = runs.iter().flatten().any(|run| run.is_running());
+        !all_read || any_running
+    }
+
+    /// The first record or list of `run_ids` that did not complete, in order; `None` when
+    /// everything was read.
+    pub fn first_failure(&self, run_ids: &[String]) -> Option<LoadFailure> {
+        run_ids.iter().find_map(|id| self.failure_of(id))
+    }
+
+    fn failure_of(&self, run_id: &str) -> Option<LoadFailure> {
+        let run = self.run(run_id);
+        let phase = run.record.borrow().1.clone();
+        if phase != Phase::Complete {
+            return Some(LoadFailure::Record {
+                run_id: run_id.to_owned(),
+                phase,
+            });
+        }
+        let list_failure = |kind: ListKind, owner: &str, pages_read, items, phase: &Phase| {
+            (*phase != Phase::Complete).then(|| LoadFailure::List {
+                kind,
+                owner: owner.to_owned(),
+                pages_read,
+                items,
+                phase: phase.clone(),
+            })
+        };
+        let rewards = run.rewards.borrow();
+        let trajectories = run.trajectories.borrow();
+        let bench_id = run.bench_id().unwrap_or_default();
+        let tasks = self.tasks(&bench_id);
+        let tasks = tasks.borrow();
+        list_failure(
+            ListKind::Rewards,
+            run_id,
+            rewards.pages_read,
+            rewards.items.len(),
+            &rewards.phase,
+        )
+        .or_else(|| {
+            list_failure(
+                ListKind::Trajectories,
+                run_id,
+                trajectories.pages_read,
+                trajectories.items.len(),
+                &trajectories.phase,
+            )
+        })
+        .or_else(|| {
+            list_failure(
+                ListKind::Tasks,
+                &bench_id,
+                tasks.pages_read,
+                tasks.items.len(),
+                &tasks.phase,
+            )
+        })
+    }
+
+    /// The run set of `run_ids` in order (the baseline first): for each run its benchmark's
+    /// tasks, then the run, labelled as read from the API. `None` until [`Self::is_ready`].
+    pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
+        if !self.is_ready(run_ids) {
+            return None;
+        }
+        let mut builder = RunSetBuilder::new();
+        for id in run_ids {
+            let run = self.run(id);
+            let record = run.record.borrow();
+            let eval_run = record.0.as_ref()?;
+            let tasks = self.tasks(&eval_run.bench_id);
+            let tasks = tasks.borrow();
+            if let Err(error) = builder.add_api_tasks(&tasks.items) {
+                return Some(Err(error));
+            }
+            let rewards = run.rewards.borrow();
+            let trajectories = run.trajectories.borrow();
+            let missing: Vec<String> = [
+                rewards.missing(ListKind::Rewards),
+                trajectories.missing(ListKind::Trajectories),
+                tasks.missing(ListKind::Tasks),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            let added = builder.add_api_run(ApiRun {
+                run: eval_run,
+                rewards: &rewards.items,
+                trajectories: &trajectories.items,
+                source: SourceKind::Api,
+                incomplete_load: (!missing.is_empty()).then(|| missing.join("; ")),
+            });
+            if let Err(error) = added {
+                return Some(Err(error));
+            }
+        }
+        Some(Ok(builder.build()))
+    }
+
+    /// The run as a run folder (to write it to disk), when its record was read; its lists are
+    /// moved out of the store. Check [`Self::first_failure`] first: a folder of a list that
+    /// stopped early holds only what was read.
+    pub fn take_run_folder(&self, run_id: &str) -> Option<RunFolder> {
+        let run = self.get(run_id)?;
+        let record = run.record.borrow().0.clone()?;
+        let tasks = self.tasks(&record.bench_id).borrow().items.clone();
+        let rewards = std::mem::take(&mut run.rewards.borrow_mut().items);
+        let trajectories = std::mem::take(&mut run.trajectories.borrow_mut().items);
+        Some(RunFolder {
+            run: record,
+            rewards,
+            trajectories,
+            tasks: Some(tasks),
+            truncated_files: Vec::new(),
+        })
+    }
+}
+
+fn list_progress<T>(kind: ListKind, list: &ListLoad<T>, total: Option<u64>) -> ListProgress {
+    ListProgress {
+        kind,
+        pages: list.pages_read,
+        items: list.items.len(),
+        total,
+        phase: list.phase.clone(),
+    }
+}

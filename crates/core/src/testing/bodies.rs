@@ -1,0 +1,67 @@
+//! JSON bodies of the Trajectory API for scripted answers: small, valid, and easy to vary.
+
+/// A contract error body.
+pub fn error_body(error_type: &str, code: &str, message: &str, param: Option<&str>) -> String {
+    serde_json::json!({"error": {"type": error_type, "code": code, "message": message,
+        "param": param, "doc_url": format!("https://docs.trajectory.ai/errors/{code}"), "context": {}}})
+    .to_string()
+}
+
+/// A 5xx error body (retryable).
+pub const SERVER_FAILURE: &str = r#"{"error":{"type":"api_error","code":"internal","message":"try again","doc_url":"https://docs.test/errors"}}"#;
+/// The error body of a cursor the API no longer accepts.
+pub const EXPIRED_CURSOR: &str = r#"{"error":{"type":"invalid_request_error","code":"invalid_cursor","message":"cursor expired","doc_url":"https://docs.test/errors"}}"#;
+/// The error body of an unknown resource.
+pub const NOT_FOUND: &str = r#"{"error":{"type":"not_found_error","code":"not_found","message":"no such run","doc_url":"https://docs.test/errors"}}"#;
+
+/// A minimal valid `EvalRun` body on benchmark `b1`.
+pub fn eval_run_body(run_id: &str) -> String {
+    serde_json::json!({"eval_run_id": run_id, "bench_id": "b1", "agent_id": null, "display_name": null,
+        "options": {}, "status": "completed", "created_at": "t", "updated_at": "t"})
+    .to_string()
+}
+
+/// An `EvalRun` body on benchmark `b_1` with this status and 3 planned rollouts.
+pub fn run_body(run_id: &str, status: &str) -> String {
+    format!(
+        r#"{{"eval_run_id":"{run_id}","bench_id":"b_1","agent_id":"a_1","options":{{}},"status":"{status}","total_rollouts":3,"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}}"#
+    )
+}
+
+/// A trajectory-rewards page with these trajectory ids (reward 1, task `task-{id}`).
+pub fn rewards_page(ids: &[&str], next_cursor: Option<&str>) -> String {
+    let items: Vec<_> = ids
+        .iter()
+        .map(|id| serde_json::json!({"trajectory_id": id, "reward": 1.0, "task_id": format!("task-{id}")}))
+        .collect();
+    serde_json::json!({"items": items, "next_cursor": next_cursor, "has_more": next_cursor.is_some(),
+        "eval_run_id": "er_1"})
+    .to_string()
+}
+
+/// One `EvalTrajectoryReward` item.
+pub fn reward_item(trajectory_id: &str, task_id: &str, reward: f64) -> String {
+    format!(r#"{{"trajectory_id":"{trajectory_id}","reward":{reward},"task_id":"{task_id}"}}"#)
+}
+
+/// One completed `TrajectoryMetadata` item (ended by the environment).
+pub fn trajectory_item(trajectory_id: &str, task_id: &str) -> String {
+    format!(
+        r#"{{"trajectory_id":"{trajectory_id}","organization_id":"org","source":"eval","status":"completed","termination_reason":"ENV_DONE","created_at":"2026-01-01T00:00:00Z","task_id":"{task_id}"}}"#
+    )
+}
+
+/// One `BenchmarkSpecTask` item with only its id.
+pub fn task_item(task_id: &str) -> String {
+    format!(r#"{{"task_id":"{task_id}"}}"#)
+}
+
+/// A cursor page of these items; `has_more` when `next` is set.
+pub fn page(owner_id: &str, items: &[String], next: Option<&str>) -> String {
+    let cursor = next.map_or("null".to_owned(), |cursor| format!("\"{cursor}\""));
+    format!(
+        r#"{{"eval_run_id":"{owner_id}","items":[{}],"next_cursor":{cursor},"has_more":{}}}"#,
+        items.join(","),
+        next.is_some()
+    )
+}

@@ -1,0 +1,469 @@
+//! The load engine against a scripted API: pages kept when one fails, Retry resuming from the
+//! cursor without reading anything twice, an expired cursor starting over, tasks read once per
+//! benchmark, Cancel, the refresh of a running run, the first failure for a caller that refuses
+//! partial data, and a run set equal to the one built from the same data as run folders.
+
+#![allow(clippy::unwrap_used)]
+
+use std::cell::RefCell;
+
+use eval_compare_core::load::{
+    load_runs, refresh_running, ListKind, LoadEvent, LoadFailure, LoadStore, Phase,
+};
+use eval_compare_core::model::{RunIdx, SourceKind};
+use eval_compare_core::report::{build_report, ReportSettings};
+use eval_compare_core::run_folder::run_set_from_folders;
+use eval_compare_core::testing::bodies::{
+    page, reward_item, run_body, task_item, trajectory_item, EXPIRED_CURSOR, SERVER_FAILURE,
+};
+use eval_compare_core::testing::scripted::client_over;
+use eval_compare_core::testing::{ScriptedTransport, NEVER};
+use futures::executor::block_on;
+use futures::future::{select, Either};
+
+/// Run `id` on benchmark `b_1`: rewards in two pages (the second from `second`), trajectories
+/// and tasks in one.
+fn script_run(transport: &ScriptedTransport, id: &str, second: Vec<(u16, String)>) {
+    transport.route(&format!("/eval/{id}/trajectory-rewards?cursor=c2"), second);
+    transport.route(
+        &format!("/eval/{id}/trajectory-rewards"),
+        vec![(
+            200,
+            page(
+                id,
+                &[reward_item("x1", "t1", 1.0), reward_item("x2", "t2", 0.0)],
+                Some("c2"),
+            ),
+        )],
+    );
+    transport.route(
+        &format!("eval_run_id={id}"),
+        vec![(
+            200,
+            page(
+                id,
+                &[
+                    trajectory_item("x1", "t1"),
+                    trajectory_item("x2", "t2"),
+                    trajectory_item("x3", "t3"),
+                ],
+                None,
+            ),
+        )],
+    );
+    transport.route(
+        &format!("/eval/{id}"),
+        vec![(200, run_body(id, "completed"))],
+    );
+}
+
+fn script_tasks(transport: &ScriptedTransport) {
+    transport.route(
+        "/benchmarks/b_1/tasks",
+        vec![(
+            200,
+            page(
+                "b_1",
+                &[task_item("t1"), task_item("t2"), task_item("t3")],
+                None,
+            ),
+        )],
+    );
+}
+
+fn ids(list: &[&str]) -> Vec<String> {
+    list.iter().map(|id| (*id).to_owned()).collect()
+}
+
+fn quiet(_: LoadEvent<'_>) {}
+
+#[test]
+fn a_failed_page_keeps_what_was_read_and_retry_resumes_from_its_cursor() {
+    let transport = ScriptedTransport::default();
+    script_run(
+        &transport,
+        "er_1",
+        vec![
+            (503, SERVER_FAILURE.to_owned()),
+            (200, page("er_1", &[reward_item("x3", "t3", 1.0)], None)),
+        ],
+    );
+    script_tasks(&transport);
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_1"]);
+    block_on(load_runs(&client, &store, &runs, &quiet));
+
+    let progress = store.progress(&runs);
+    let rewards = progress[0]
+        .lists
+        .iter()
+        .find(|list| list.kind == ListKind::Rewards)
+        .unwrap();
+    assert!(matches!(rewards.phase, Phase::Failed(_)), "{rewards:?}");
+    assert_eq!((rewards.pages, rewards.items), (1, 2), "page 1 is kept");
+    assert_eq!(
+        store
+            .get("er_1")
+            .unwrap()
+            .rewards
+            .borrow()
+            .resume_cursor
+            .as_deref(),
+        Some("c2")
+    );
+    assert!(progress[0].is_settled() && progress[0].has_stopped());
+
+    // A caller refusing partial data learns what stopped and how far it got.
+    match store.first_failure(&runs) {
+        Some(LoadFailure::List {
+            kind: ListKind::Rewards,
+            owner,
+            pages_read: 1,
+            items: 2,
+            phase: Phase::Failed(_),
+        }) => assert_eq!(owner, "er_1"),
+        other => panic!("{other:?}"),
+    }
+
+    // The run set is built from what was read, and says what is missing.
+    let set = store.run_set(&runs).unwrap().unwrap();
+    let missing = set.runs()[0].info().incomplete_load.clone().unwrap();
+    assert!(
+        missing.starts_with("trajectory rewards: 1 page (2 items) read, then a page failed"),
+        "{missing}"
+    );
+
+    // Retry: only the failed page is asked for.
+    let before = transport.request_count();
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    let asked = transport.urls_since(before);
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(
+        asked[0].contains("/trajectory-rewards?cursor=c2&limit=200"),
+        "{asked:?}"
+    );
+    let rewards = store.get("er_1").unwrap().rewards.borrow().clone();
+    assert_eq!(rewards.phase, Phase::Complete);
+    let read: Vec<&str> = rewards
+        .items
+        .iter()
+        .map(|r| r.trajectory_id.as_str())
+        .collect();
+    assert_eq!(read, ["x1", "x2", "x3"]);
+    let set = store.run_set(&runs).unwrap().unwrap();
+    assert_eq!(set.runs()[0].info().incomplete_load, None);
+    assert_eq!(store.first_failure(&runs), None);
+}
+
+#[test]
+fn an_expired_cursor_reads_the_list_again_from_the_start() {
+    let transport = ScriptedTransport::default();
+    script_run(
+        &transport,
+        "er_1",
+        vec![
+            (400, EXPIRED_CURSOR.to_owned()),
+            (200, page("er_1", &[reward_item("x3", "t3", 1.0)], None)),
+        ],
+    );
+    script_tasks(&transport);
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_1"]);
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    let before = transport.request_count();
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    let asked = transport.urls_since(before);
+    assert!(
+        asked[0].ends_with("/trajectory-rewards?limit=200"),
+        "starts over: {asked:?}"
+    );
+    let rewards = store.get("er_1").unwrap().rewards.borrow().clone();
+    assert_eq!(rewards.items.len(), 3, "no item twice");
+    assert_eq!(rewards.phase, Phase::Complete);
+}
+
+#[test]
+fn runs_load_concurrently_and_share_their_benchmark_tasks() {
+    let transport = ScriptedTransport::default();
+    for id in ["er_1", "er_2"] {
+        script_run(&transport, id, vec![(200, page(id, &[], None))]);
+    }
+    script_tasks(&transport);
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_1", "er_2"]);
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    assert_eq!(transport.count("/benchmarks/b_1/tasks"), 1);
+    assert!(store.is_ready(&runs));
+    for run in store.progress(&runs) {
+        assert!(
+            run.lists.iter().all(|list| list.phase == Phase::Complete),
+            "{run:?}"
+        );
+    }
+    // Both runs' first requests went out before either run finished.
+    let urls = transport.urls();
+    let first_of = |id: &str| {
+        urls.iter()
+            .position(|url| url.ends_with(&format!("/eval/{id}")))
+    };
+    assert_eq!(
+        (first_of("er_1"), first_of("er_2")),
+        (Some(0), Some(1)),
+        "{urls:?}"
+    );
+}
+
+#[test]
+fn every_page_and_the_end_of_every_list_is_an_event() {
+    let transport = ScriptedTransport::default();
+    script_run(
+        &transport,
+        "er_1",
+        vec![(200, page("er_1", &[reward_item("x3", "t3", 1.0)], None))],
+    );
+    script_tasks(&transport);
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let seen = RefCell::new(Vec::new());
+    let notify = |event: LoadEvent<'_>| {
+        let line = match event {
+            LoadEvent::Moved => return,
+            LoadEvent::Record { run_id, phase } => format!("record {run_id} {phase:?}"),
+            LoadEvent::Page {
+                kind,
+                owner,
+                pages,
+                items,
+                has_more,
+            } => format!("page {kind:?} {owner} {pages} {items} {has_more}"),
+            LoadEvent::ListEnded {
+                kind,
+                owner,
+                pages,
+                items,
+                phase,
+            } => format!("end {kind:?} {owner} {pages} {items} {phase:?}"),
+        };
+        seen.borrow_mut().push(line);
+    };
+    block_on(load_runs(&client, &store, &ids(&["er_1"]), &notify));
+    let mut seen = seen.into_inner();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            "end Rewards er_1 2 3 Complete",
+            "end Tasks b_1 1 3 Complete",
+            "end Trajectories er_1 1 3 Complete",
+            "page Rewards er_1 1 2 true",
+            "page Rewards er_1 2 3 false",
+            "page Tasks b_1 1 3 false",
+            "page Trajectories er_1 1 3 false",
+            "record er_1 Complete",
+        ]
+    );
+}
+
+#[test]
+fn a_missing_run_is_the_first_failure_and_its_lists_are_not_asked_for() {
+    let transport = ScriptedTransport::default();
+    transport.route(
+        "/eval/er_9",
+        vec![(
+            404,
+            eval_compare_core::testing::bodies::NOT_FOUND.to_owned(),
+        )],
+    );
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_9"]);
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    assert_eq!(transport.request_count(), 1);
+    match store.first_failure(&runs) {
+        Some(LoadFailure::Record {
+            run_id,
+            phase: Phase::Failed(error),
+        }) => {
+            assert_eq!(run_id, "er_9");
+            assert!(error.to_string().starts_with("not found"), "{error}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        store.run_set(&runs).is_none(),
+        "no run set without the record"
+    );
+}
+
+#[test]
+fn cancel_keeps_the_pages_read_and_retry_resumes() {
+    let transport = ScriptedTransport::default();
+    script_run(
+        &transport,
+        "er_1",
+        vec![
+            (NEVER, String::new()),
+            (200, page("er_1", &[reward_item("x3", "t3", 1.0)], None)),
+        ],
+    );
+    script_tasks(&transport);
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_1"]);
+    {
+        // The second page never answers: the load is dropped once nothing else can move.
+        let load = std::pin::pin!(load_runs(&client, &store, &runs, &quiet));
+        let outcome = block_on(select(load, Box::pin(until_stuck(&transport))));
+        assert!(
+            matches!(outcome, Either::Right(_)),
+            "the second page never answers"
+        );
+    }
+    store.mark_cancelled();
+    let rewards = store.get("er_1").unwrap().rewards.borrow().clone();
+    assert_eq!(rewards.phase, Phase::Cancelled);
+    assert_eq!(rewards.items.len(), 2);
+    assert_eq!(rewards.resume_cursor.as_deref(), Some("c2"));
+    let missing = store.run_set(&runs).unwrap().unwrap().runs()[0]
+        .info()
+        .incomplete_load
+        .clone()
+        .unwrap_or_default();
+    assert!(missing.contains("then loading was cancelled"), "{missing}");
+
+    let before = transport.request_count();
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    assert_eq!(transport.urls_since(before).len(), 1);
+    assert_eq!(store.get("er_1").unwrap().rewards.borrow().items.len(), 3);
+}
+
+/// Resolves once the transport saw the never-answering request (and everything else settled):
+/// yields to the executor until the request count stops growing.
+async fn until_stuck(transport: &ScriptedTransport) {
+    let mut last = usize::MAX;
+    loop {
+        for _ in 0..16 {
+            yield_now().await;
+        }
+        let now = transport.request_count();
+        if now == last && transport.count("cursor=c2") > 0 {
+            return;
+        }
+        last = now;
+    }
+}
+
+/// Returns Pending once, waking itself: lets other futures of a `select` run.
+async fn yield_now() {
+    let mut yielded = false;
+    std::future::poll_fn(move |cx| {
+        if yielded {
+            std::task::Poll::Ready(())
+        } else {
+            yielded = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    })
+    .await;
+}
+
+#[test]
+fn a_running_run_is_read_again_only_when_its_progress_moved() {
+    let transport = ScriptedTransport::default();
+    let progress = |done: u32| {
+        format!(
+            r#"{{"eval_run_id":"er_1","status":"running","terminal_rollouts":{done},"total_rollouts":3}}"#
+        )
+    };
+    transport.route(
+        "/eval/er_1/progress",
+        vec![(200, progress(2)), (200, progress(2)), (200, progress(3))],
+    );
+    transport.route(
+        "/eval/er_1/trajectory-rewards",
+        vec![
+            (200, page("er_1", &[reward_item("x1", "t1", 1.0)], None)),
+            (
+                200,
+                page(
+                    "er_1",
+                    &[reward_item("x1", "t1", 1.0), reward_item("x2", "t2", 0.5)],
+                    None,
+                ),
+            ),
+        ],
+    );
+    transport.route(
+        "eval_run_id=er_1",
+        vec![(
+            200,
+            page(
+                "er_1",
+                &[trajectory_item("x1", "t1"), trajectory_item("x2", "t2")],
+                None,
+            ),
+        )],
+    );
+    transport.route("/eval/er_1", vec![(200, run_body("er_1", "running"))]);
+    script_tasks(&transport);
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_1"]);
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    assert_eq!(store.progress(&runs)[0].rollouts, Some((2, 3)));
+    assert!(store.needs_refresh(&runs));
+
+    let before = transport.request_count();
+    assert!(
+        !block_on(refresh_running(&client, &store, &runs)),
+        "no change"
+    );
+    assert_eq!(transport.urls_since(before).len(), 1, "only the progress");
+
+    assert!(
+        block_on(refresh_running(&client, &store, &runs)),
+        "moved: read again"
+    );
+    let run = store.get("er_1").unwrap();
+    assert_eq!(run.rewards.borrow().items.len(), 2);
+    assert_eq!(store.progress(&runs)[0].rollouts, Some((3, 3)));
+}
+
+#[test]
+fn the_run_set_equals_the_one_built_from_the_same_data_as_run_folders() {
+    let transport = ScriptedTransport::default();
+    for id in ["er_1", "er_2"] {
+        script_run(
+            &transport,
+            id,
+            vec![(200, page(id, &[reward_item("x3", "t3", 0.25)], None))],
+        );
+    }
+    script_tasks(&transport);
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_1", "er_2"]);
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    assert!(!store.needs_refresh(&runs), "nothing is running");
+    let loaded = store.run_set(&runs).unwrap().unwrap();
+
+    let folders: Vec<_> = runs
+        .iter()
+        .map(|id| store.take_run_folder(id).unwrap())
+        .collect();
+    assert_eq!(folders[1].rewards.len(), 3);
+    assert_eq!(folders[1].tasks.as_ref().map(Vec::len), Some(3));
+    let from_folders = run_set_from_folders(&folders, SourceKind::Api).unwrap();
+    let settings = ReportSettings {
+        resamples: 200,
+        ..ReportSettings::default()
+    };
+    let ours = build_report(&loaded, RunIdx(0), &[RunIdx(1)], &settings).unwrap();
+    let theirs = build_report(&from_folders, RunIdx(0), &[RunIdx(1)], &settings).unwrap();
+    assert_eq!(ours, theirs);
+    assert_eq!(ours.sources, [SourceKind::Api]);
+}
