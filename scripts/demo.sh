@@ -9,8 +9,8 @@ ADDR=${EVAL_COMPARE_ADDR:-127.0.0.1:8080}
 log() { printf '[demo] %s\n' "$*" >&2; }
 
 ./scripts/setup.sh
-log "building the viewer (scripts/build-viewer.sh)"
-./scripts/build-viewer.sh
+log "building the viewer (trunk build --release)"
+trunk build --release
 log "building the server"
 cargo build --locked --quiet --profile server -p eval-compare-server
 log "Eval Compare demo: open http://$ADDR in a browser (Ctrl-C stops the server)"

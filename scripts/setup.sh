@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent setup for a fresh rust machine: installs only what is missing, fast when all present.
-# Installs: the wasm32 target, rustfmt and clippy, wasm-split-cli 0.2.3 (cuts the report's code
-# into a chunk of its own, see scripts/build-viewer.sh), wasm-bindgen-cli (the exact version
+# Installs: the wasm32 target, rustfmt and clippy, Trunk 0.21.14 (serves and builds the viewer,
+# Trunk.toml), wasm-split-cli 0.2.3 (cuts the report's code into a chunk of its own, see
+# scripts/build-viewer.sh), wasm-bindgen-cli (the exact version
 # pinned in Cargo.toml; it brings wasm-bindgen-test-runner), Debian's chromium and
 # chromium-driver, wasm-opt from binaryen 132 (npm), and the crates of Cargo.lock.
 #
@@ -16,6 +17,8 @@ cd "$(dirname "$0")/.."
 WASM_BINDGEN_VERSION=$(sed -n 's/^wasm-bindgen = { version = "=\([0-9.]*\)".*/\1/p; s/^wasm-bindgen = "=\([0-9.]*\)"/\1/p' Cargo.toml | head -n1)
 # The same minor version as the wasm_split_helpers crate in Cargo.lock (Leptos's split runtime).
 WASM_SPLIT_VERSION=0.2.3
+# The newest Trunk that builds with the machines' rustc 1.95 (0.22 needs 1.96.1).
+TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
 log() { printf '[setup] %s\n' "$*" >&2; }
 
@@ -41,6 +44,11 @@ if ! command -v wasm-split-cli >/dev/null 2>&1 \
   || ! grep -qs "\"wasm_split_cli_support $WASM_SPLIT_VERSION " "${CARGO_HOME:-$HOME/.cargo}/.crates.toml"; then
   log "installing wasm-split-cli $WASM_SPLIT_VERSION (takes about a minute once)"
   cargo install --locked wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --features build-binary
+fi
+
+if ! command -v trunk >/dev/null 2>&1 || ! trunk --version | grep -q " $TRUNK_VERSION\$"; then
+  log "installing Trunk $TRUNK_VERSION (takes about 6 minutes once)"
+  cargo install --locked trunk --version "$TRUNK_VERSION"
 fi
 
 # `--locked` fails here for wasm-bindgen-cli (a locked dependency is missing from the mirror).

@@ -53,7 +53,7 @@ step "native tests (core, server, cli)" \
 # wasm-bindgen's processing get much faster. Only wasm32 artifacts are affected.
 step "viewer tests (headless Chromium)" env CARGO_PROFILE_DEV_DEBUG=false \
   cargo test --locked -p eval-compare-viewer --target wasm32-unknown-unknown
-step "build the viewer (release, split)" ./scripts/build-viewer.sh
+step "build the viewer (trunk build --release, split)" trunk build --release
 step "build the server (profile server) and the CLI" bash -c \
   "cargo build --locked --profile server -p eval-compare-server && cargo build --locked -p eval-compare-cli"
 step "e2e (server + viewer + Chromium)" env \
