@@ -2,3 +2,5 @@
 //! `testing` feature so that no product build contains them. Each helper is written once here
 //! and used by every crate's tests.
 #![allow(clippy::unwrap_used)]
+
+pub mod json_close;
