@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Second command of the README: every check and test of the project, in order, failing loudly on
 # the first failure and ending with a summary of each step and its duration.
-#   setup · fmt · clippy (native, wasm32) · native tests · browser tests · viewer build · e2e
+#   setup · fmt · clippy (native, wasm32) · native tests (core, server, cli; viewer) · browser tests
+#   · viewer build · e2e
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +50,10 @@ step "clippy viewer (wasm32, all targets)" env RUSTFLAGS="--cfg erase_components
   cargo clippy --locked -p eval-compare-viewer --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "native tests (core, server, cli)" \
   cargo test --locked --workspace --exclude eval-compare-viewer --exclude eval-compare-e2e
+# The viewer's native tests: its unit tests and the chart snapshots (tests/chart_snapshots.rs);
+# its browser test files are wasm32-only and compile to empty test binaries here.
+step "viewer native tests (unit, chart snapshots)" \
+  cargo test --locked -p eval-compare-viewer --tests
 # Without debug info each browser-test .wasm is ~4 MB instead of ~100 MB: linking and
 # wasm-bindgen's processing get much faster. Only wasm32 artifacts are affected.
 step "viewer tests (headless Chromium)" env CARGO_PROFILE_DEV_DEBUG=false \

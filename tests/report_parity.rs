@@ -3,14 +3,12 @@
 //! golden file that native test writes.
 #![cfg(target_arch = "wasm32")]
 
-#[path = "../crates/core/tests/support/json_close.rs"]
-mod json_close;
-
 use eval_compare_core::model::RunIdx;
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{
     parse_run_folder, run_set_from_folders, RunFolder, RunFolderFiles,
 };
+use eval_compare_core::testing::json_close::json_close;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -67,7 +65,7 @@ fn browser_report_equals_the_native_golden_report() {
     if actual != golden.trim_end() {
         let actual: serde_json::Value = serde_json::from_str(&actual).expect("report JSON");
         let golden: serde_json::Value = serde_json::from_str(golden).expect("golden JSON");
-        json_close::json_close(&actual, &golden, 0.0)
+        json_close(&actual, &golden, 0.0)
             .expect("browser report equals native report, bit for bit");
         panic!("the browser report's JSON text differs from the native one");
     }

@@ -89,12 +89,6 @@ pub fn string<'a>(value: &'a Value, pointer: &str) -> Result<&'a str, BoxError> 
         .ok_or_else(|| format!("`{pointer}` is not a string").into())
 }
 
-/// The core tests' comparison of two JSON documents (the same structure and strings, numbers
-/// within a relative tolerance): `Ok`, or the path of the first difference.
-#[path = "../../crates/core/tests/support/json_close.rs"]
-mod json_close_support;
-pub use json_close_support::json_close;
-
 /// A reward difference in points (reward × 100) with one decimal, signed with `+` or U+2212,
 /// `0.0` for zero: `+4.1`, `−2.0`.
 pub fn signed_points(delta: f64) -> String {

@@ -13,9 +13,9 @@
 
 use std::path::Path;
 
+use eval_compare_core::testing::json_close::json_close;
 use eval_compare_e2e::cli::{
-    at, cli_report_json, count, interval_points, json_close, mean, number, ok, p_value,
-    signed_points, string,
+    at, cli_report_json, count, interval_points, mean, number, ok, p_value, signed_points, string,
 };
 use eval_compare_e2e::page::{
     check, click_button, copy_link, copy_link_by_hand, download, error_panel_title, finish,

@@ -5,13 +5,10 @@
 //! Regenerate after an intended change: `UPDATE_GOLDEN=1 cargo test -p eval-compare-core --test report_golden`.
 #![allow(clippy::unwrap_used)]
 
-mod support {
-    pub mod json_close;
-}
-
 use eval_compare_core::model::RunIdx;
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{parse_run_folder, run_set_from_folders, RunFolderFiles};
+use eval_compare_core::testing::json_close::json_close;
 
 const GOLDEN: &str = "tests/data/report_golden_humaneval.json";
 
@@ -56,5 +53,5 @@ fn humaneval_report_equals_the_golden_file() {
     let golden: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let actual: serde_json::Value = serde_json::from_str(&json).unwrap();
-    support::json_close::json_close(&actual, &golden, 1e-12).unwrap();
+    json_close(&actual, &golden, 1e-12).unwrap();
 }

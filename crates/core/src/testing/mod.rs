@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 pub mod bodies;
+pub mod json_close;
 pub mod scripted;
 
 pub use scripted::{ScriptedTransport, NEVER, NOW_MS, SECRET};

@@ -1,9 +1,13 @@
 //! Compares two JSON documents: identical structure and strings, numbers equal to a relative
-//! tolerance (native and wasm32 may differ in the last bit of a transcendental function).
+//! tolerance (native and wasm32 may differ in the last bit of a transcendental function, and the
+//! browser's report may be compared with the CLI's to a tolerance). Used by the core's golden
+//! report test, the viewer's browser parity test and the e2e report test.
 
 use serde_json::Value;
 
-/// `Ok` when `a` and `b` agree; otherwise the JSON path of the first difference.
+/// `Ok` when `a` and `b` agree: the same structure, keys and strings, and numbers `x`, `y` with
+/// `|x − y| <= tolerance × max(|x|, |y|, 1)` (a tolerance of 0 asks for equal numbers).
+/// Otherwise the JSON path of the first difference (`$.candidates[0].primary: 0.5 vs 0.6`).
 pub fn json_close(a: &Value, b: &Value, tolerance: f64) -> Result<(), String> {
     compare(a, b, tolerance, "$")
 }
