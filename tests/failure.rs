@@ -1,12 +1,9 @@
-//! How failed API calls are explained: title, details and what to do next.
-#![cfg(target_arch = "wasm32")]
+//! How failed API calls are explained: title, details and what to do next. Pure logic: native
+//! tests (scripts/test.sh's "viewer native tests" step).
+#![cfg(not(target_arch = "wasm32"))]
 
 use eval_compare_core::client::{ApiError, TransportError};
 use eval_compare_viewer::failure::explain;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
-
 fn http(status: u16, request_id: Option<&str>) -> ApiError {
     ApiError::Http {
         status,
@@ -18,7 +15,7 @@ fn http(status: u16, request_id: Option<&str>) -> ApiError {
     }
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn an_unreachable_server_names_the_address() {
     let explanation = explain(
         &ApiError::Transport(TransportError::Connect("Failed to fetch".to_owned())),
@@ -34,7 +31,7 @@ fn an_unreachable_server_names_the_address() {
     assert!(explanation.hint.contains("eval-compare-server is running"));
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn a_5xx_says_the_server_failed_and_quotes_the_request_id_once() {
     let explanation = explain(&http(503, Some("req_42")), "");
     assert_eq!(explanation.title, "The server failed (HTTP 503)");
@@ -42,7 +39,7 @@ fn a_5xx_says_the_server_failed_and_quotes_the_request_id_once() {
     assert!(!explanation.hint.contains("req_42"));
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn refused_access_and_other_statuses_are_told_apart() {
     assert_eq!(
         explain(&http(401, None), "").title,
@@ -58,7 +55,7 @@ fn refused_access_and_other_statuses_are_told_apart() {
     );
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn a_timeout_and_an_unreadable_answer_have_their_own_titles() {
     assert_eq!(
         explain(&ApiError::Transport(TransportError::Timeout), "http://h").title,
