@@ -26,11 +26,12 @@ use crate::components::report_header::ReportHeader;
 use crate::components::run_chooser::chooser_view;
 use crate::export::ExportButtons;
 use crate::load::spawn_scoped;
+use crate::route::{ReportPage, Route};
 use crate::state::loader::use_loader;
 use crate::state::report::{after_paint, use_report, ReportKey, ReportState};
 use crate::state::shared::Shared;
 use crate::state::source::use_source_settings;
-use crate::state::url::{href, use_url_state, FILES_PATH, PICKER_PATH};
+use crate::state::url::{href, use_url_state};
 use crate::table::TaskTable;
 use crate::task_panel::TaskPanel;
 
@@ -85,7 +86,7 @@ pub fn ComparePage() -> impl IntoView {
             view! {
                 <div class="empty-state">
                     <p>{why}</p>
-                    <p><a href=PICKER_PATH>"Choose the runs to compare."</a></p>
+                    <p><a href=Route::Picker.path()>"Choose the runs to compare."</a></p>
                 </div>
             }
             .into_any()
@@ -256,8 +257,12 @@ pub fn ReportView(
         below_fold_ready.try_set(true);
     });
     let change_runs = move || {
-        let path = if from_files { FILES_PATH } else { PICKER_PATH };
-        view.with(|view| href(path, &chooser_view(view)))
+        let chooser = if from_files {
+            Route::Report(ReportPage::Files)
+        } else {
+            Route::Picker
+        };
+        view.with(|view| href(chooser, &chooser_view(view)))
     };
     view! {
         <div class="report">
