@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
-use eval_compare_core::model::RunSet;
+use eval_compare_core::model::{ModelError, RunSet};
 use eval_compare_core::report::Report;
 use eval_compare_core::view_state::ViewState;
 use leptos::prelude::*;
@@ -76,7 +76,7 @@ pub fn ComparePage() -> impl IntoView {
     let run_set = Memo::new(move |_| {
         let ids = plan.get().ok()?;
         let built = loader.run_set(&ids)?;
-        Some(built.map(Shared::new).map_err(|error| error.to_string()))
+        Some(built.map(Shared::new))
     });
     let base_url = Signal::derive(move || source.base_url());
     let client = Signal::derive(move || config.get().ok());
@@ -132,7 +132,7 @@ pub fn ComparePage() -> impl IntoView {
 pub fn ReportBody(
     /// The loaded runs (`None` while loading; an error when they could not be combined).
     #[prop(into)]
-    run_set: Signal<Option<Result<Shared<RunSet>, String>>>,
+    run_set: Signal<Option<Result<Shared<RunSet>, ModelError>>>,
     /// The view state.
     #[prop(into)]
     view: Signal<ViewState>,
@@ -154,7 +154,7 @@ pub fn ReportBody(
     });
     let errors = move || {
         let combine = match run_set.get() {
-            Some(Err(why)) => Some(why),
+            Some(Err(why)) => Some(why.to_string()),
             _ => None,
         };
         combine
@@ -163,7 +163,7 @@ pub fn ReportBody(
                 state
                     .error
                     .get()
-                    .map(|why| ("The report could not be computed", why))
+                    .map(|why| ("The report could not be computed", why.to_string()))
             })
             .map(|(title, why)| {
                 view! {
