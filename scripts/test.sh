@@ -43,6 +43,9 @@ step "setup (tools, crates)" ./scripts/setup.sh
 step "cargo fmt --check" cargo fmt --all --check
 step "clippy native (all targets)" \
   cargo clippy --locked --workspace --exclude eval-compare-viewer --all-targets -- -D warnings
+# The viewer compiles natively too (its unit tests run there): lint that build as well.
+step "clippy viewer (native, all targets)" \
+  cargo clippy --locked -p eval-compare-viewer --all-targets -- -D warnings
 # With the release build's `--cfg lazy_report` (scripts/build-viewer.sh), so the split point is
 # linted too; RUSTFLAGS replaces the wasm32 rustflags of .cargo/config.toml, so it repeats them.
 step "clippy viewer (wasm32, all targets)" env RUSTFLAGS="--cfg erase_components --cfg lazy_report" \

@@ -1,21 +1,21 @@
 //! How failed API calls are explained: title, details and what to do next.
 #![cfg(target_arch = "wasm32")]
 
-use eval_compare_core::client::{ApiError, TransportError};
+use eval_compare_core::client::{ApiError, HttpError, TransportError};
 use eval_compare_viewer::failure::explain;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn http(status: u16, request_id: Option<&str>) -> ApiError {
-    ApiError::Http {
+    ApiError::from(HttpError {
         status,
         code: Some("service_unavailable".to_owned()),
         error_type: None,
         message: "try again".to_owned(),
         param: None,
         request_id: request_id.map(str::to_owned),
-    }
+    })
 }
 
 #[wasm_bindgen_test]
