@@ -52,6 +52,9 @@ step "clippy viewer (wasm32, all targets)" env RUSTFLAGS="--cfg erase_components
   cargo clippy --locked -p eval-compare-viewer --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "native tests (core, server, cli)" \
   cargo test --locked --workspace --exclude eval-compare-viewer --exclude eval-compare-e2e
+# The viewer's pure modules (route table, table window, badges, chart previews) test natively;
+# its browser tests are wasm32 only.
+step "viewer unit tests (native)" cargo test --locked -p eval-compare-viewer --lib
 # Without debug info each browser-test .wasm is ~4 MB instead of ~100 MB: linking and
 # wasm-bindgen's processing get much faster. Only wasm32 artifacts are affected.
 step "viewer tests (headless Chromium)" env CARGO_PROFILE_DEV_DEBUG=false \
