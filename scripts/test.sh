@@ -44,13 +44,17 @@ step "setup (tools, crates)" ./scripts/setup.sh
 step "cargo fmt --check" cargo fmt --all --check
 step "clippy native (all targets)" \
   cargo clippy --locked --workspace --exclude eval-compare-viewer --all-targets -- -D warnings
+# The viewer compiles natively too (its unit tests run there): lint that build as well.
+step "clippy viewer (native, all targets)" \
+  cargo clippy --locked -p eval-compare-viewer --all-targets -- -D warnings
 # With the release build's `--cfg lazy_report` (scripts/build-viewer.sh), so the split point is
 # linted too; RUSTFLAGS replaces the wasm32 rustflags of .cargo/config.toml, so it repeats them.
 step "clippy viewer (wasm32, all targets)" env RUSTFLAGS="--cfg erase_components --cfg lazy_report" \
   cargo clippy --locked -p eval-compare-viewer --target wasm32-unknown-unknown --all-targets -- -D warnings
 step "native tests (core, server, cli)" \
   cargo test --locked --workspace --exclude eval-compare-viewer --exclude eval-compare-e2e
-# The viewer's native tests: its unit tests and the chart snapshots (tests/chart_snapshots.rs);
+# The viewer's native tests: its pure modules' unit tests (route table, table window, badges,
+# chart previews), the failure explanations and the chart snapshots (tests/chart_snapshots.rs);
 # its browser test files are wasm32-only and compile to empty test binaries here.
 step "viewer native tests (unit, chart snapshots)" \
   cargo test --locked -p eval-compare-viewer --tests

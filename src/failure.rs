@@ -29,23 +29,20 @@ pub fn explain(error: &ApiError, base_url: &str) -> Explanation {
             "The request did not complete".to_owned(),
             "Retry; if it keeps failing, reload the page.".to_owned(),
         ),
-        ApiError::Http {
-            status: status @ 500..=599,
-            ..
-        } => (
-            format!("The server failed (HTTP {status})"),
-            "This is usually temporary; retry in a moment.".to_owned(),
-        ),
-        ApiError::Http {
-            status: 401 | 403, ..
-        } => (
-            "The API refused access".to_owned(),
-            "Check the API key configured on the server, then retry.".to_owned(),
-        ),
-        ApiError::Http { status, .. } => (
-            format!("The API refused the request (HTTP {status})"),
-            "Retry; if it keeps failing, report it with the request id.".to_owned(),
-        ),
+        ApiError::Http(http) => match http.status {
+            status @ 500..=599 => (
+                format!("The server failed (HTTP {status})"),
+                "This is usually temporary; retry in a moment.".to_owned(),
+            ),
+            401 | 403 => (
+                "The API refused access".to_owned(),
+                "Check the API key configured on the server, then retry.".to_owned(),
+            ),
+            status => (
+                format!("The API refused the request (HTTP {status})"),
+                "Retry; if it keeps failing, report it with the request id.".to_owned(),
+            ),
+        },
         ApiError::Decode { .. } | ApiError::UnexpectedResponse { .. } => (
             "The API's answer could not be read".to_owned(),
             "The API may be newer than this viewer; report it with the request id.".to_owned(),

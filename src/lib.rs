@@ -2,7 +2,8 @@
 //! `scripts/build-viewer.sh`).
 //!
 //! `transport` talks HTTP with gloo-net for the core Trajectory client; `overview` loads what
-//! the start page shows; `pages` and `components` render it; `app` holds the router.
+//! the start page shows; `pages` and `components` render it; `route` names the pages and their
+//! paths; `app` holds the router.
 
 pub mod app;
 pub mod charts;
@@ -13,6 +14,7 @@ pub mod format;
 pub mod load;
 pub mod overview;
 pub mod pages;
+pub mod route;
 pub mod state;
 pub mod table;
 pub mod task_panel;

@@ -2,17 +2,17 @@
 //! tests (scripts/test.sh's "viewer native tests" step).
 #![cfg(not(target_arch = "wasm32"))]
 
-use eval_compare_core::client::{ApiError, TransportError};
+use eval_compare_core::client::{ApiError, HttpError, TransportError};
 use eval_compare_viewer::failure::explain;
 fn http(status: u16, request_id: Option<&str>) -> ApiError {
-    ApiError::Http {
+    ApiError::from(HttpError {
         status,
         code: Some("service_unavailable".to_owned()),
         error_type: None,
         message: "try again".to_owned(),
         param: None,
         request_id: request_id.map(str::to_owned),
-    }
+    })
 }
 
 #[test]

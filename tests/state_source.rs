@@ -4,10 +4,11 @@
 
 use eval_compare_core::client::{TrajectoryClient, API_KEY_HEADER};
 use eval_compare_core::view_state::ViewState;
+use eval_compare_viewer::route::{ReportPage, Route};
 use eval_compare_viewer::state::source::{
     stored_key, KeyPersistence, SettingError, SourceSettings, API_KEY_ENTRY, ORG_KEY_ENTRY,
 };
-use eval_compare_viewer::state::url::{UrlState, COMPARE_PATH};
+use eval_compare_viewer::state::url::UrlState;
 use eval_compare_viewer::transport::FetchTransport;
 use leptos::prelude::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -145,7 +146,7 @@ fn the_key_goes_only_into_the_request_header() {
             candidates: vec!["cand".to_owned()],
             ..ViewState::default()
         };
-        url.push(COMPARE_PATH, &view);
+        url.push(Route::Report(ReportPage::Compare), &view);
         url.replace(&view);
         for navigation in log.get_untracked() {
             assert!(!navigation.href.contains(KEY), "{navigation:?}");

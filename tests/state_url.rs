@@ -7,7 +7,8 @@ mod support;
 use eval_compare_core::view_state::{AnalysisMode, ViewState};
 use eval_compare_viewer::components::query_notice::QueryIssuesNotice;
 use eval_compare_viewer::components::report_controls::ReportSettingsForm;
-use eval_compare_viewer::state::url::{href, Navigation, UrlState, COMPARE_PATH};
+use eval_compare_viewer::route::{ReportPage, Route};
+use eval_compare_viewer::state::url::{href, Navigation, UrlState};
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use support::{mount_point, select_all, text};
@@ -16,6 +17,8 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::{HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
+
+const COMPARE: Route = Route::Report(ReportPage::Compare);
 
 async fn settle() {
     TimeoutFuture::new(20).await;
@@ -39,8 +42,8 @@ fn a_new_comparison_pushes_and_a_tweak_replaces() {
         assert_eq!(url.view_untracked().agent.as_deref(), Some("agent_demo_coder"));
 
         let view = comparison();
-        url.push(COMPARE_PATH, &view);
-        assert_eq!(url.path(), COMPARE_PATH);
+        url.push(COMPARE, &view);
+        assert_eq!(url.path(), "/compare");
         assert_eq!(url.view_untracked(), view, "read back from the query");
 
         let mut tweaked = view.clone();
@@ -52,17 +55,17 @@ fn a_new_comparison_pushes_and_a_tweak_replaces() {
             log.get_untracked(),
             [
                 Navigation {
-                    href: href(COMPARE_PATH, &view),
+                    href: href(COMPARE, &view),
                     replace: false,
                 },
                 Navigation {
-                    href: href(COMPARE_PATH, &tweaked),
+                    href: href(COMPARE, &tweaked),
                     replace: true,
                 },
             ]
         );
         assert_eq!(
-            href(COMPARE_PATH, &tweaked),
+            href(COMPARE, &tweaked),
             "/compare?agent=agent_demo_coder&bench=bench_codefix_v2&base=eval_base_v2&cand=eval_ckpt_s100,eval_ckpt_s400&focus=1&ci=90"
         );
     });
@@ -73,7 +76,7 @@ fn a_hostile_query_is_read_with_issues_never_a_crash() {
     let owner = Owner::new();
     owner.with(|| {
         let (url, _) = UrlState::in_memory(
-            COMPARE_PATH,
+            COMPARE.path(),
             "base=a&cand=b&api_key=s3cret&B=7&ci=abc&zzz=1",
         );
         let view = url.view_untracked();
@@ -146,7 +149,7 @@ fn type_into(field: &HtmlInputElement, value: &str) {
 async fn the_settings_form_writes_valid_settings_and_refuses_others() {
     let root = mount_point();
     let owner = Owner::new();
-    let (url, log) = owner.with(|| UrlState::in_memory(COMPARE_PATH, &comparison().to_query()));
+    let (url, log) = owner.with(|| UrlState::in_memory(COMPARE.path(), &comparison().to_query()));
     let _handle = leptos::mount::mount_to(root.clone(), move || {
         view! {
             <ReportSettingsForm

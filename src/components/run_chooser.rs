@@ -13,7 +13,7 @@ use crate::components::run_table::{RunSelection, RunTable};
 use crate::format;
 use crate::load::spawn_scoped;
 use crate::overview::{default_selection, RunRow};
-use crate::pages::lazy::prefetch_report_pages;
+use crate::route::Route;
 use crate::state::url::UrlState;
 use crate::transport::FetchTransport;
 
@@ -79,8 +79,8 @@ fn initial_choice(
 }
 
 /// The run table with selection controls and the Compare bar. The choice is kept in the URL
-/// (replaced as it changes, with `agent` and `bench` when given); Compare opens `compare_path`
-/// with it (a new history entry).
+/// (replaced as it changes, with `agent` and `bench` when given); Compare opens `compare` with
+/// it (a new history entry).
 #[component]
 pub fn RunChooser(
     /// The runs to choose from, in display order.
@@ -88,7 +88,11 @@ pub fn RunChooser(
     /// The URL state.
     url: UrlState,
     /// Where Compare goes, e.g. `/compare`.
-    compare_path: &'static str,
+    compare: Route,
+    /// Called when the user is about to press Compare (the pointer on it, or the focus in it):
+    /// time to fetch what the report needs.
+    #[prop(optional)]
+    on_compare_intent: Option<Callback<()>>,
     /// The agent written to the URL with the choice.
     #[prop(optional_no_strip)]
     agent: Option<String>,
@@ -167,9 +171,14 @@ pub fn RunChooser(
 
     let can_compare =
         move || baseline.with(Option::is_some) && candidates.with(|cands| !cands.is_empty());
-    let compare = move |_| {
+    let open_report = move |_| {
         if can_compare() {
-            url.push(compare_path, &chosen_view.with_value(|view| view()));
+            url.push(compare, &chosen_view.with_value(|view| view()));
+        }
+    };
+    let intent = move || {
+        if let Some(callback) = on_compare_intent {
+            callback.run(());
         }
     };
     let summary = move || {
@@ -201,9 +210,9 @@ pub fn RunChooser(
                 class="button"
                 type="button"
                 disabled=move || !can_compare()
-                on:click=compare
-                on:pointerenter=|_| prefetch_report_pages()
-                on:focus=|_| prefetch_report_pages()
+                on:click=open_report
+                on:pointerenter=move |_| intent()
+                on:focus=move |_| intent()
             >
                 "Compare"
             </button>

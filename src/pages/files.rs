@@ -9,9 +9,10 @@ use crate::components::query_notice::QueryIssuesNotice;
 use crate::components::run_chooser::RunChooser;
 use crate::overview::RunRow;
 use crate::pages::report::{plan_of, ReportBody};
+use crate::route::{ReportPage, Route};
 use crate::state::files::{use_file_runs, FileIssue};
 use crate::state::shared::Shared;
-use crate::state::url::{use_url_state, FILES_COMPARE_PATH, PICKER_PATH};
+use crate::state::url::use_url_state;
 
 /// `/files`: open run folders, then choose the baseline and candidates among them.
 #[component]
@@ -47,7 +48,7 @@ pub fn FilesPage() -> impl IntoView {
                         "Close all"
                     </button>
                 </header>
-                <RunChooser rows url compare_path=FILES_COMPARE_PATH/>
+                <RunChooser rows url compare=Route::Report(ReportPage::FilesCompare)/>
             </section>
         }
         .into_any()
@@ -56,7 +57,7 @@ pub fn FilesPage() -> impl IntoView {
         <h2 class="page-heading">"Compare run folders from disk"</h2>
         <p class="page-intro">
             "Open the folders of exported runs to compare them in this browser, with no server. "
-            "To read runs from the API instead, "<a href=PICKER_PATH>"choose them here"</a>"."
+            "To read runs from the API instead, "<a href=Route::Picker.path()>"choose them here"</a>"."
         </p>
         <QueryIssuesNotice issues=Signal::derive(move || url.issues())/>
         <DropZone/>
@@ -119,7 +120,7 @@ pub fn FilesComparePage() -> impl IntoView {
                 view! {
                     <div class="empty-state">
                         <p>{why}</p>
-                        <p><a href=crate::state::url::FILES_PATH>"Open run folders and choose the runs."</a></p>
+                        <p><a href=Route::Report(ReportPage::Files).path()>"Open run folders and choose the runs."</a></p>
                     </div>
                 }
                 .into_any(),

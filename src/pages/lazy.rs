@@ -1,4 +1,5 @@
-//! The report pages (`/compare`, `/files`, `/files/compare`) behind one split point.
+//! The report pages ([`ReportPage`]: `/compare`, `/files`, `/files/compare`) behind one split
+//! point.
 //!
 //! The release build (`scripts/build-viewer.sh`, which compiles with `--cfg lazy_report`) cuts
 //! the code reachable only from these pages (the analysis core, the report's panels, charts,
@@ -10,16 +11,7 @@
 
 use leptos::prelude::*;
 
-/// The pages whose code is loaded on demand.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReportPage {
-    /// `/compare`: a report over runs read from the API.
-    Compare,
-    /// `/files`: run folders opened from disk.
-    Files,
-    /// `/files/compare`: a report over those folders.
-    FilesCompare,
-}
+use crate::route::ReportPage;
 
 /// The view of `page` (in a release build: once its chunk is loaded, with a retry on failure).
 pub fn report_page(page: ReportPage) -> AnyView {
@@ -34,8 +26,8 @@ pub fn report_page(page: ReportPage) -> AnyView {
 }
 
 /// Starts fetching the report pages' chunk, unless it is loaded or loading, and shows nothing:
-/// for when the user is about to open a report (the pointer on, or the focus in, Compare). A
-/// failed prefetch is not remembered; the page's own load tries again.
+/// for when the user is about to open a report (the picker calls it when the pointer is on, or
+/// the focus in, Compare). A failed prefetch is not remembered; the page's own load tries again.
 pub fn prefetch_report_pages() {
     #[cfg(lazy_report)]
     leptos::task::spawn_local(async {
@@ -117,7 +109,7 @@ mod chunk {
     use leptos::prelude::AnyView;
     use leptos::wasm_split::SplitLoaderError;
 
-    use super::ReportPage;
+    use crate::route::ReportPage;
 
     #[leptos::wasm_split::wasm_split(
         report_pages,

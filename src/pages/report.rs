@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
-use eval_compare_core::model::RunSet;
+use eval_compare_core::model::{ModelError, RunSet};
 use eval_compare_core::report::Report;
 use eval_compare_core::view_state::ViewState;
 use leptos::prelude::*;
@@ -26,11 +26,12 @@ use crate::components::report_header::ReportHeader;
 use crate::components::run_chooser::chooser_view;
 use crate::export::ExportButtons;
 use crate::load::spawn_scoped;
+use crate::route::{ReportPage, Route};
 use crate::state::loader::use_loader;
 use crate::state::report::{after_paint, use_report, ReportKey, ReportState};
 use crate::state::shared::Shared;
 use crate::state::source::use_source_settings;
-use crate::state::url::{href, use_url_state, FILES_PATH, PICKER_PATH};
+use crate::state::url::{href, use_url_state};
 use crate::table::TaskTable;
 use crate::task_panel::TaskPanel;
 
@@ -75,7 +76,7 @@ pub fn ComparePage() -> impl IntoView {
     let run_set = Memo::new(move |_| {
         let ids = plan.get().ok()?;
         let built = loader.run_set(&ids)?;
-        Some(built.map(Shared::new).map_err(|error| error.to_string()))
+        Some(built.map(Shared::new))
     });
     let base_url = Signal::derive(move || source.base_url());
     let client = Signal::derive(move || config.get().ok());
@@ -85,7 +86,7 @@ pub fn ComparePage() -> impl IntoView {
             view! {
                 <div class="empty-state">
                     <p>{why}</p>
-                    <p><a href=PICKER_PATH>"Choose the runs to compare."</a></p>
+                    <p><a href=Route::Picker.path()>"Choose the runs to compare."</a></p>
                 </div>
             }
             .into_any()
@@ -131,7 +132,7 @@ pub fn ComparePage() -> impl IntoView {
 pub fn ReportBody(
     /// The loaded runs (`None` while loading; an error when they could not be combined).
     #[prop(into)]
-    run_set: Signal<Option<Result<Shared<RunSet>, String>>>,
+    run_set: Signal<Option<Result<Shared<RunSet>, ModelError>>>,
     /// The view state.
     #[prop(into)]
     view: Signal<ViewState>,
@@ -153,7 +154,7 @@ pub fn ReportBody(
     });
     let errors = move || {
         let combine = match run_set.get() {
-            Some(Err(why)) => Some(why),
+            Some(Err(why)) => Some(why.to_string()),
             _ => None,
         };
         combine
@@ -162,7 +163,7 @@ pub fn ReportBody(
                 state
                     .error
                     .get()
-                    .map(|why| ("The report could not be computed", why))
+                    .map(|why| ("The report could not be computed", why.to_string()))
             })
             .map(|(title, why)| {
                 view! {
@@ -256,8 +257,12 @@ pub fn ReportView(
         below_fold_ready.try_set(true);
     });
     let change_runs = move || {
-        let path = if from_files { FILES_PATH } else { PICKER_PATH };
-        view.with(|view| href(path, &chooser_view(view)))
+        let chooser = if from_files {
+            Route::Report(ReportPage::Files)
+        } else {
+            Route::Picker
+        };
+        view.with(|view| href(chooser, &chooser_view(view)))
     };
     view! {
         <div class="report">

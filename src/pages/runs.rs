@@ -13,8 +13,10 @@ use crate::failure::explain;
 use crate::format;
 use crate::load::{use_load, LoadState};
 use crate::overview::{default_benchmark, load_overview, AgentRuns, BenchmarkRuns, Overview};
+use crate::pages::lazy::prefetch_report_pages;
+use crate::route::{ReportPage, Route};
 use crate::state::source::use_source_settings;
-use crate::state::url::{use_url_state, COMPARE_PATH, FILES_PATH};
+use crate::state::url::use_url_state;
 use crate::transport::FetchTransport;
 
 /// The picker, reading the API and key of the source settings in context.
@@ -63,7 +65,7 @@ pub fn RunsView(
         <p class="page-intro">
             "Choose an agent and a benchmark version, mark the baseline and the runs to compare "
             "with it, then Compare. Runs exported to disk can be compared too: "
-            <a href=FILES_PATH>"open run folders"</a>"."
+            <a href=Route::Report(ReportPage::Files).path()>"open run folders"</a>"."
         </p>
         {body}
     }
@@ -262,7 +264,8 @@ fn BenchmarkPicker(entry: BenchmarkRuns, config: ClientConfig) -> impl IntoView 
             <RunChooser
                 rows=runs
                 url
-                compare_path=COMPARE_PATH
+                compare=Route::Report(ReportPage::Compare)
+                on_compare_intent=Callback::new(|()| prefetch_report_pages())
                 agent=benchmark.agent_id.clone()
                 bench=Some(benchmark.bench_id.clone())
                 live_from=Some(config)

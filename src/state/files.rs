@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use eval_compare_core::model::{RunSet, SourceKind};
+use eval_compare_core::model::{ModelError, RunSet, SourceKind};
 use eval_compare_core::run_folder::{
     parse_run_folder, run_set_from_folders, RunFolder, RunFolderFiles, REWARDS_FILE, RUN_FILE,
     TASKS_FILE, TRAJECTORIES_FILE,
@@ -60,6 +60,17 @@ pub struct FileIssue {
     pub folder: String,
     /// What is wrong, naming the file and the JSON path when it is a parse error.
     pub message: String,
+}
+
+/// Why the browser could not read a dropped folder or a file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReadError {
+    /// The entries of a dropped folder could not be listed (the browser's reason).
+    #[error("the folder could not be read ({0})")]
+    Folder(String),
+    /// A file could not be read (the browser's reason).
+    #[error("the file could not be read ({0})")]
+    File(String),
 }
 
 fn is_run_folder_file(name: &str) -> bool {
@@ -156,7 +167,7 @@ pub fn merge_runs(runs: &mut Vec<OpenedRun>, opened: Vec<OpenedRun>, issues: &mu
 
 /// The run set of `run_ids` (baseline first) from opened runs, built as the CLI builds it from
 /// folders; `None` when a run is not open.
-pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSet, String>> {
+pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
     let folders: Vec<RunFolder> = run_ids
         .iter()
         .map(|id| {
@@ -165,7 +176,7 @@ pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSe
                 .map(|opened| opened.run.clone())
         })
         .collect::<Option<_>>()?;
-    Some(run_set_from_folders(&folders, SourceKind::Files).map_err(|error| error.to_string()))
+    Some(run_set_from_folders(&folders, SourceKind::Files))
 }
 
 /// The runs opened in this browser, shared by the files pages. `Copy`; provided as context.
@@ -245,7 +256,7 @@ impl FileRuns {
     }
 
     /// The run set of `run_ids` (tracked), `None` while some run is not open.
-    pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, String>> {
+    pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
         self.runs.with(|runs| run_set_of(runs, run_ids))
     }
 
@@ -323,7 +334,7 @@ pub async fn walk_entries(entries: Vec<FileSystemEntry>) -> (Vec<(String, File)>
                 Ok(children) => stack.extend(children),
                 Err(why) => issues.push(FileIssue {
                     folder: path,
-                    message: format!("the folder could not be read ({why})"),
+                    message: why.to_string(),
                 }),
             }
         } else if entry.is_file() {
@@ -332,7 +343,7 @@ pub async fn walk_entries(entries: Vec<FileSystemEntry>) -> (Vec<(String, File)>
                 Ok(file) => files.push((path, file)),
                 Err(why) => issues.push(FileIssue {
                     folder: path,
-                    message: format!("the file could not be read ({why})"),
+                    message: why.to_string(),
                 }),
             }
         }
@@ -351,7 +362,7 @@ fn js_error_text(error: &JsValue) -> String {
 /// Every entry of a dropped folder (`readEntries` answers in batches until an empty one).
 async fn read_directory(
     directory: &FileSystemDirectoryEntry,
-) -> Result<Vec<FileSystemEntry>, String> {
+) -> Result<Vec<FileSystemEntry>, ReadError> {
     let reader = directory.create_reader();
     let mut all = Vec::new();
     loop {
@@ -362,7 +373,7 @@ async fn read_directory(
         });
         let batch = JsFuture::from(batch)
             .await
-            .map_err(|error| js_error_text(&error))?;
+            .map_err(|error| ReadError::Folder(js_error_text(&error)))?;
         let batch: js_sys::Array = batch.unchecked_into();
         if batch.length() == 0 {
             return Ok(all);
@@ -372,14 +383,14 @@ async fn read_directory(
 }
 
 /// The file of a dropped file entry.
-async fn entry_file(entry: &FileSystemFileEntry) -> Result<File, String> {
+async fn entry_file(entry: &FileSystemFileEntry) -> Result<File, ReadError> {
     let promise = Promise::new(&mut |resolve, reject| {
         entry.file_with_callback_and_callback(&resolve, &reject);
     });
     JsFuture::from(promise)
         .await
         .map(JsCast::unchecked_into::<File>)
-        .map_err(|error| js_error_text(&error))
+        .map_err(|error| ReadError::File(js_error_text(&error)))
 }
 
 /// Reads browser files into memory; files that cannot be read are reported.
@@ -399,7 +410,7 @@ pub async fn read_files(files: Vec<(String, File)>) -> (Vec<PickedFile>, Vec<Fil
             }),
             Err(error) => issues.push(FileIssue {
                 folder: path,
-                message: format!("the file could not be read ({})", js_error_text(&error)),
+                message: ReadError::File(js_error_text(&error)).to_string(),
             }),
         }
     }

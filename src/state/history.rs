@@ -1,7 +1,7 @@
 //! The browser's address and history, as signals: the app's own small router.
 //!
-//! The viewer has four pages and reads everything else from the query, so it needs no routing
-//! library: [`BrowserHistory`] follows `location.pathname`/`location.search`, writes with
+//! The viewer has four pages ([`Route`]) and reads everything else from the query, so it needs no
+//! routing library: [`BrowserHistory`] follows `location.pathname`/`location.search`, writes with
 //! `history.pushState`/`replaceState`, listens to `popstate` (Back and Forward), and turns clicks
 //! on links to the app's own pages into client-side navigations. (Leptos' router, with the `url`
 //! crate and its IDNA tables, made up about a tenth of the wasm.)
@@ -11,10 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlAnchorElement, MouseEvent};
 
-use super::url::{COMPARE_PATH, FILES_COMPARE_PATH, FILES_PATH, PICKER_PATH};
-
-/// The paths of the app's pages: links to them navigate without reloading the page.
-pub const APP_PATHS: [&str; 4] = [PICKER_PATH, COMPARE_PATH, FILES_PATH, FILES_COMPARE_PATH];
+use crate::route::Route;
 
 /// The current path and query (with its `?`, or empty), following the browser's history.
 #[derive(Debug, Clone, Copy)]
@@ -79,7 +76,8 @@ impl BrowserHistory {
         self.location.set(read_location());
     }
 
-    /// A plain left click on a link to one of the app's pages navigates in place.
+    /// A plain left click on a link to one of the app's pages ([`Route::parse`] knows its path)
+    /// navigates in place; the browser loads any other address itself.
     fn on_click(&self, event: &MouseEvent) {
         let plain = event.button() == 0
             && !(event.meta_key() || event.ctrl_key() || event.shift_key() || event.alt_key());
@@ -99,7 +97,7 @@ impl BrowserHistory {
             && same_origin
             && web
             && !anchor.has_attribute("download")
-            && APP_PATHS.contains(&path.as_str())
+            && Route::parse(&path).is_some()
         {
             event.prevent_default();
             self.navigate(&format!("{path}{}", anchor.search()), false);
@@ -124,37 +122,9 @@ fn read_location() -> (String, String) {
     let path = location
         .as_ref()
         .and_then(|location| location.pathname().ok())
-        .unwrap_or_else(|| PICKER_PATH.to_owned());
+        .unwrap_or_else(|| Route::Picker.path().to_owned());
     let search = location
         .and_then(|location| location.search().ok())
         .unwrap_or_default();
     (path, search)
-}
-
-/// Whether a link to `href` points at the page at `path`: the start page only on itself, other
-/// pages also on the pages below them (`/files` on `/files/compare`).
-pub fn is_current(href: &str, path: &str) -> bool {
-    if href == PICKER_PATH {
-        path == PICKER_PATH
-    } else {
-        path == href
-            || path
-                .strip_prefix(href)
-                .is_some_and(|rest| rest.starts_with('/'))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::is_current;
-
-    #[test]
-    fn current_page_links() {
-        assert!(is_current("/", "/"));
-        assert!(!is_current("/", "/compare"));
-        assert!(is_current("/files", "/files"));
-        assert!(is_current("/files", "/files/compare"));
-        assert!(!is_current("/files", "/filesystem"));
-        assert!(!is_current("/files", "/compare"));
-    }
 }

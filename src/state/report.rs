@@ -8,7 +8,7 @@
 //! numbers are those of `eval-compare report` with the same inputs.
 
 use eval_compare_core::model::{RunIdx, RunSet};
-use eval_compare_core::report::{build_report, Report, ReportSettings};
+use eval_compare_core::report::{build_report, Report, ReportError, ReportSettings};
 use eval_compare_core::view_state::ViewState;
 use futures::channel::oneshot;
 use futures::future::select;
@@ -44,12 +44,23 @@ impl ReportKey {
     }
 }
 
+/// Why the report of a [`ReportKey`] could not be computed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ComputeError {
+    /// The key names a run the set does not hold.
+    #[error("run `{0}` is not among the loaded runs")]
+    RunNotLoaded(String),
+    /// The core refused the comparison.
+    #[error(transparent)]
+    Report(#[from] ReportError),
+}
+
 /// Builds the report of `key` with `resamples` bootstrap resamples (0 skips the bootstrap).
-pub fn compute(key: &ReportKey, resamples: usize) -> Result<Report, String> {
-    let index = |id: &str| -> Result<RunIdx, String> {
+pub fn compute(key: &ReportKey, resamples: usize) -> Result<Report, ComputeError> {
+    let index = |id: &str| -> Result<RunIdx, ComputeError> {
         key.set
             .find_run(id)
-            .ok_or_else(|| format!("run `{id}` is not among the loaded runs"))
+            .ok_or_else(|| ComputeError::RunNotLoaded(id.to_owned()))
     };
     let baseline = index(&key.baseline)?;
     let candidates = key
@@ -61,7 +72,7 @@ pub fn compute(key: &ReportKey, resamples: usize) -> Result<Report, String> {
         resamples,
         ..key.settings.clone()
     };
-    build_report(&key.set, baseline, &candidates, &settings).map_err(|error| error.to_string())
+    Ok(build_report(&key.set, baseline, &candidates, &settings)?)
 }
 
 /// How long the last report took, in milliseconds since the page started (`performance.now()`).
@@ -85,7 +96,7 @@ pub struct ReportState {
     /// The run set that report was computed from.
     pub run_set: RwSignal<Option<Shared<RunSet>>>,
     /// Why the report cannot be built.
-    pub error: RwSignal<Option<String>>,
+    pub error: RwSignal<Option<ComputeError>>,
     /// True while the report shown lacks the bootstrap that is being computed.
     pub bootstrap_pending: RwSignal<bool>,
     /// Timings of the last computation.

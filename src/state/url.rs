@@ -10,15 +10,7 @@ use eval_compare_core::view_state::{ParsedViewState, QueryIssue, ViewState};
 use leptos::prelude::*;
 
 use super::history::BrowserHistory;
-
-/// Path of the picker (the start page).
-pub const PICKER_PATH: &str = "/";
-/// Path of a report over runs read from the API.
-pub const COMPARE_PATH: &str = "/compare";
-/// Path of the page that opens run folders from disk.
-pub const FILES_PATH: &str = "/files";
-/// Path of a report over runs read from files.
-pub const FILES_COMPARE_PATH: &str = "/files/compare";
+use crate::route::Route;
 
 /// One navigation the app asked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,8 +21,14 @@ pub struct Navigation {
     pub replace: bool,
 }
 
-/// `path?query`, or `path` alone when the query is empty.
-pub fn href(path: &str, view: &ViewState) -> String {
+/// The address of `route` showing `view`: `path?query`, or the path alone when the query is
+/// empty.
+pub fn href(route: Route, view: &ViewState) -> String {
+    with_query(route.path(), view)
+}
+
+/// `path?query` of `view`, or `path` alone when the query is empty.
+fn with_query(path: &str, view: &ViewState) -> String {
     let query = view.to_query();
     if query.is_empty() {
         path.to_owned()
@@ -112,10 +110,10 @@ impl UrlState {
         self.path.get()
     }
 
-    /// Opens `path` with `view`: a new history entry (a new comparison, another page).
-    pub fn push(&self, path: &str, view: &ViewState) {
+    /// Opens `route` with `view`: a new history entry (a new comparison, another page).
+    pub fn push(&self, route: Route, view: &ViewState) {
         self.navigate.run(Navigation {
-            href: href(path, view),
+            href: href(route, view),
             replace: false,
         });
     }
@@ -124,7 +122,7 @@ impl UrlState {
     pub fn replace(&self, view: &ViewState) {
         let path = self.path.get_untracked();
         self.navigate.run(Navigation {
-            href: href(&path, view),
+            href: with_query(&path, view),
             replace: true,
         });
     }
@@ -138,7 +136,7 @@ impl UrlState {
 
 /// The URL state in context, or one kept in memory (at `/`) when the view is mounted alone.
 pub fn use_url_state() -> UrlState {
-    use_context::<UrlState>().unwrap_or_else(|| UrlState::in_memory(PICKER_PATH, "").0)
+    use_context::<UrlState>().unwrap_or_else(|| UrlState::in_memory(Route::Picker.path(), "").0)
 }
 
 /// The page's full address (`location.href`), which never contains a key.

@@ -101,17 +101,19 @@ fn key_hint(error: &ApiError, key_set: bool) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use eval_compare_core::client::HttpError;
+
     use super::*;
 
     fn http(status: u16) -> ApiError {
-        ApiError::Http {
+        ApiError::from(HttpError {
             status,
             code: Some("authentication_required".to_owned()),
             error_type: None,
             message: "missing or invalid API key".to_owned(),
             param: None,
             request_id: None,
-        }
+        })
     }
 
     #[test]

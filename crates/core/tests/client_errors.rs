@@ -29,14 +29,14 @@ fn invalid_cursor_maps_to_its_code() {
     assert!(error.is_invalid_cursor());
     assert_eq!(
         error,
-        ApiError::Http {
+        ApiError::from(HttpError {
             status: 400,
             code: Some("invalid_cursor".into()),
             error_type: Some(ErrorType::InvalidRequest),
             message: "The cursor is not valid for this list.".into(),
             param: Some("cursor".into()),
             request_id: Some("req_cursor".into()),
-        }
+        })
     );
     let shown = error.to_string();
     assert!(shown.contains("load it again from the start"), "{shown}");
@@ -54,12 +54,12 @@ fn unauthorized_says_to_check_the_key() {
     let error = fail_once(with_header(response(401, &body), "X-Request-Id", "req_401"));
     assert_eq!(error.status(), Some(401));
     assert_eq!(error.request_id(), Some("req_401"));
-    let ApiError::Http {
-        error_type, code, ..
-    } = &error
-    else {
+    let ApiError::Http(http) = &error else {
         panic!("{error:?}");
     };
+    let HttpError {
+        error_type, code, ..
+    } = &**http;
     assert_eq!(error_type, &Some(ErrorType::Authentication));
     assert_eq!(code.as_deref(), Some("invalid_api_key"));
     let shown = error.to_string();
@@ -116,9 +116,10 @@ fn forbidden_conflict_and_unknown_error_types() {
         .contains("conflicts"));
     let body = error_body("teapot_error", "short_and_stout", "I am a teapot.", None);
     let error = fail_once(response(418, &body));
-    let ApiError::Http { error_type, .. } = &error else {
+    let ApiError::Http(http) = &error else {
         panic!("{error:?}");
     };
+    let error_type = &http.error_type;
     assert_eq!(error_type, &Some(ErrorType::Other("teapot_error".into())));
     assert!(error.to_string().contains("I am a teapot."));
 }
@@ -142,17 +143,17 @@ fn html_error_page_gives_a_short_excerpt() {
         ))],
     );
     let error = block_on(client.eval_run("er_1")).unwrap_err();
-    let ApiError::Http {
+    let ApiError::Http(http) = &error else {
+        panic!("{error:?}");
+    };
+    let HttpError {
         status,
         code,
         error_type,
         message,
         request_id,
         ..
-    } = &error
-    else {
-        panic!("{error:?}");
-    };
+    } = &**http;
     assert_eq!(*status, 502);
     assert_eq!(code, &None);
     assert_eq!(error_type, &None);

@@ -13,23 +13,10 @@ const EXCERPT_CHARS: usize = 160;
 /// A failed API call. Messages never contain the API key.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ApiError {
-    /// The API answered with an error status.
-    #[error("{}", describe_http(*status, code.as_deref(), message, param.as_deref(), request_id.as_deref()))]
-    Http {
-        /// HTTP status.
-        status: u16,
-        /// The contract's error code (e.g. `invalid_cursor`); `None` when the body was not the
-        /// error envelope.
-        code: Option<String>,
-        /// The contract's error type; `None` when the body was not the error envelope.
-        error_type: Option<ErrorType>,
-        /// The API's message, or a description of the unexpected body with a short excerpt.
-        message: String,
-        /// The parameter at fault, when named.
-        param: Option<String>,
-        /// The `x-request-id` of the response, to quote when reporting the problem.
-        request_id: Option<String>,
-    },
+    /// The API answered with an error status. Boxed: by far the largest variant, it would make
+    /// every `Result` carrying an `ApiError` twice as large.
+    #[error(transparent)]
+    Http(Box<HttpError>),
     /// The request got no response.
     #[error("{}", describe_transport(.0))]
     Transport(TransportError),
@@ -56,11 +43,36 @@ pub enum ApiError {
     InvalidArgument(String),
 }
 
+/// An error status from the API, with what its body said.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}", describe_http(*status, code.as_deref(), message, param.as_deref(), request_id.as_deref()))]
+pub struct HttpError {
+    /// HTTP status.
+    pub status: u16,
+    /// The contract's error code (e.g. `invalid_cursor`); `None` when the body was not the
+    /// error envelope.
+    pub code: Option<String>,
+    /// The contract's error type; `None` when the body was not the error envelope.
+    pub error_type: Option<ErrorType>,
+    /// The API's message, or a description of the unexpected body with a short excerpt.
+    pub message: String,
+    /// The parameter at fault, when named.
+    pub param: Option<String>,
+    /// The `x-request-id` of the response, to quote when reporting the problem.
+    pub request_id: Option<String>,
+}
+
+impl From<HttpError> for ApiError {
+    fn from(error: HttpError) -> Self {
+        Self::Http(Box::new(error))
+    }
+}
+
 impl ApiError {
     /// HTTP status of an HTTP error.
     pub fn status(&self) -> Option<u16> {
         match self {
-            Self::Http { status, .. } => Some(*status),
+            Self::Http(http) => Some(http.status),
             _ => None,
         }
     }
@@ -68,16 +80,17 @@ impl ApiError {
     /// The request id of the response, when there was one.
     pub fn request_id(&self) -> Option<&str> {
         match self {
-            Self::Http { request_id, .. }
-            | Self::Decode { request_id, .. }
-            | Self::UnexpectedResponse { request_id, .. } => request_id.as_deref(),
+            Self::Http(http) => http.request_id.as_deref(),
+            Self::Decode { request_id, .. } | Self::UnexpectedResponse { request_id, .. } => {
+                request_id.as_deref()
+            }
             Self::Transport(_) | Self::InvalidArgument(_) => None,
         }
     }
 
     /// Whether the API refused a pagination cursor (the list must be read again from the start).
     pub fn is_invalid_cursor(&self) -> bool {
-        matches!(self, Self::Http { code: Some(code), .. } if code == "invalid_cursor")
+        matches!(self, Self::Http(http) if http.code.as_deref() == Some("invalid_cursor"))
     }
 
     /// Whether the request was cancelled by the caller.
@@ -159,7 +172,7 @@ pub(crate) fn http_error(response: &HttpResponse, key: Option<&ApiKey>) -> ApiEr
     match decode::<ApiErrorEnvelope>(&response.body) {
         Ok(envelope) => {
             let body = envelope.error;
-            ApiError::Http {
+            HttpError {
                 status: response.status,
                 code: Some(scrub(&body.code, key)),
                 error_type: Some(body.error_type),
@@ -168,7 +181,7 @@ pub(crate) fn http_error(response: &HttpResponse, key: Option<&ApiKey>) -> ApiEr
                 request_id,
             }
         }
-        Err(_) => ApiError::Http {
+        Err(_) => HttpError {
             status: response.status,
             code: None,
             error_type: None,
@@ -177,6 +190,7 @@ pub(crate) fn http_error(response: &HttpResponse, key: Option<&ApiKey>) -> ApiEr
             request_id,
         },
     }
+    .into()
 }
 
 /// Maps a body that failed to decode to [`ApiError::Decode`].

@@ -22,7 +22,7 @@ pub use config::{
     DEFAULT_API_VERSION, DEFAULT_BASE_URL,
 };
 pub use endpoints::{AgentRunFilter, BenchmarkRunFilter, REMAINING_WORK_MAX_LIMIT};
-pub use error::{ApiError, REQUEST_ID_HEADER};
+pub use error::{ApiError, HttpError, REQUEST_ID_HEADER};
 pub use http_date::parse_http_date_ms;
 pub use paginate::{PageProgress, Paginator, PartialList, MAX_PAGE_LIMIT};
 pub use query::percent_encode;

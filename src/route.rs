@@ -1,0 +1,155 @@
+//! The route table: the viewer's pages and their paths, read and written in this one place.
+//!
+//! The app's match ([`crate::app`]), the history's handling of clicked links
+//! ([`crate::state::history`]), the pages loaded on demand ([`crate::pages::lazy`]) and every
+//! link name a page as a [`Route`]; only this module spells the paths. The query of every route
+//! is the view state (see [`crate::state::url`]). A path names a page exactly: `/compare/` or
+//! `/Compare` is no page (the app shows "Page not found").
+
+/// A page of the viewer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Route {
+    /// `/`: the run picker (the start page).
+    Picker,
+    /// One of the report pages, whose code the release build loads on demand.
+    Report(ReportPage),
+}
+
+/// The pages behind the release build's wasm split point (see [`crate::pages::lazy`]).
+///
+/// `index.html` preloads their code on these paths too, with a regular expression of its own
+/// that must list the same paths as [`Route::is_report`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReportPage {
+    /// `/compare`: a report over runs read from the API.
+    Compare,
+    /// `/files`: run folders opened from disk, and the choice of runs among them.
+    Files,
+    /// `/files/compare`: a report over those folders.
+    FilesCompare,
+}
+
+impl Route {
+    /// Every page, the start page first.
+    pub const ALL: [Route; 4] = [
+        Route::Picker,
+        Route::Report(ReportPage::Compare),
+        Route::Report(ReportPage::Files),
+        Route::Report(ReportPage::FilesCompare),
+    ];
+
+    /// The page at `path` (a URL's path, without query or fragment); `None` when no page has
+    /// this path.
+    pub fn parse(path: &str) -> Option<Route> {
+        Self::ALL.into_iter().find(|route| route.path() == path)
+    }
+
+    /// The page's path, e.g. `/files/compare`.
+    pub fn path(self) -> &'static str {
+        match self {
+            Route::Picker => "/",
+            Route::Report(ReportPage::Compare) => "/compare",
+            Route::Report(ReportPage::Files) => "/files",
+            Route::Report(ReportPage::FilesCompare) => "/files/compare",
+        }
+    }
+
+    /// Whether the page is behind the split point (its code is loaded on demand).
+    pub fn is_report(self) -> bool {
+        matches!(self, Route::Report(_))
+    }
+
+    /// Whether a link to this page is marked as the current one on the page at `path`: the start
+    /// page only on itself, other pages also on the paths below them (`/files` on
+    /// `/files/compare`).
+    pub fn is_current(self, path: &str) -> bool {
+        let own = self.path();
+        match self {
+            Route::Picker => path == own,
+            Route::Report(_) => {
+                path == own
+                    || path
+                        .strip_prefix(own)
+                        .is_some_and(|rest| rest.starts_with('/'))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ReportPage, Route};
+
+    #[test]
+    fn every_page_has_its_path() {
+        let paths: Vec<_> = Route::ALL.iter().map(|route| route.path()).collect();
+        assert_eq!(paths, ["/", "/compare", "/files", "/files/compare"]);
+    }
+
+    #[test]
+    fn paths_parse_to_their_pages() {
+        assert_eq!(Route::parse("/"), Some(Route::Picker));
+        assert_eq!(
+            Route::parse("/compare"),
+            Some(Route::Report(ReportPage::Compare))
+        );
+        assert_eq!(
+            Route::parse("/files"),
+            Some(Route::Report(ReportPage::Files))
+        );
+        assert_eq!(
+            Route::parse("/files/compare"),
+            Some(Route::Report(ReportPage::FilesCompare))
+        );
+    }
+
+    #[test]
+    fn other_paths_are_not_found() {
+        for path in [
+            "",
+            "/compare/",
+            "/files/",
+            "/files/compare/",
+            "//",
+            "/Compare",
+            "/compare?base=a",
+            "/compare/x",
+            "/files/compare/x",
+            "/filesystem",
+            "/index.html",
+            "compare",
+        ] {
+            assert_eq!(Route::parse(path), None, "{path:?}");
+        }
+    }
+
+    #[test]
+    fn a_written_path_parses_back_to_its_page() {
+        for route in Route::ALL {
+            assert_eq!(Route::parse(route.path()), Some(route));
+        }
+    }
+
+    #[test]
+    fn the_report_pages_are_the_split_ones() {
+        let reports: Vec<_> = Route::ALL
+            .into_iter()
+            .filter(|route| route.is_report())
+            .map(Route::path)
+            .collect();
+        assert_eq!(reports, ["/compare", "/files", "/files/compare"]);
+    }
+
+    #[test]
+    fn current_page_links() {
+        let files = Route::Report(ReportPage::Files);
+        assert!(Route::Picker.is_current("/"));
+        assert!(!Route::Picker.is_current("/compare"));
+        assert!(files.is_current("/files"));
+        assert!(files.is_current("/files/compare"));
+        assert!(!files.is_current("/filesystem"));
+        assert!(!files.is_current("/compare"));
+        assert!(Route::Report(ReportPage::Compare).is_current("/compare"));
+        assert!(!Route::Report(ReportPage::FilesCompare).is_current("/files"));
+    }
+}
