@@ -4,8 +4,8 @@ use std::fmt::Write;
 
 use crate::audit::Severity;
 use crate::stats::{Interval, Stat};
+use crate::text::{p_value, points, StatText};
 
-use super::sentence::{format_points, why};
 use super::{CandidateResult, PairedAnalysis, Report, Verdict};
 
 /// Renders one statistic of an analysis as table-cell text.
@@ -24,7 +24,7 @@ pub fn render(report: &Report) -> String {
         "Source: {}. Intervals at {}%, target Δ {} points, bootstrap B = {} with seed {}; headline analysis: {}.\n",
         report.sources.join(", "),
         (s.level * 100.0).round(),
-        format_points(s.target_delta),
+        points(s.target_delta),
         s.resamples,
         s.seed,
         match s.headline {
@@ -175,11 +175,11 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
         ("tasks", Box::new(|a| a.n.to_string())),
         (
             "Δ (points)",
-            Box::new(|a| stat(&a.estimate, |e| format_points(e.delta))),
+            Box::new(|a| stat(&a.estimate, |e| points(e.delta))),
         ),
         (
             "SE (points)",
-            Box::new(|a| stat(&a.estimate, |e| stat(&e.se, |se| format_points(*se)))),
+            Box::new(|a| stat(&a.estimate, |e| stat(&e.se, |se| points(*se)))),
         ),
         (
             "t interval",
@@ -209,24 +209,26 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
         ),
         (
             "paired t p",
-            Box::new(|a| stat(&a.t_test, |t| fmt_p(t.p_value))),
+            Box::new(|a| stat(&a.t_test, |t| p_value(t.p_value))),
         ),
         (
             "Wilcoxon (Pratt) p",
-            Box::new(|a| stat(&a.wilcoxon_pratt, |w| fmt_p(w.p_value))),
+            Box::new(|a| stat(&a.wilcoxon_pratt, |w| p_value(w.p_value))),
         ),
         (
             "Wilcoxon (zeros dropped) p",
-            Box::new(|a| stat(&a.wilcoxon_wilcox, |w| fmt_p(w.p_value))),
+            Box::new(|a| stat(&a.wilcoxon_wilcox, |w| p_value(w.p_value))),
         ),
         (
             "sign test p",
-            Box::new(|a| stat(&a.sign_test, |t| fmt_p(t.p_value))),
+            Box::new(|a| stat(&a.sign_test, |t| p_value(t.p_value))),
         ),
         (
             "McNemar exact / mid-p",
             Box::new(|a| match &a.mcnemar {
-                Some(m) => stat(m, |m| format!("{} / {}", fmt_p(m.p_exact), fmt_p(m.p_mid))),
+                Some(m) => stat(m, |m| {
+                    format!("{} / {}", p_value(m.p_exact), p_value(m.p_mid))
+                }),
                 None => "n/a (not one binary sample per task)".to_owned(),
             }),
         ),
@@ -240,7 +242,7 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
         ),
         (
             "MDE (points)",
-            Box::new(|a| stat(&a.mde, |m| format_points(m.mde))),
+            Box::new(|a| stat(&a.mde, |m| points(m.mde))),
         ),
         (
             "tasks needed for the target Δ",
@@ -250,11 +252,7 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
             "MDE at K′ samples/task",
             Box::new(|a| {
                 stat(&a.projection, |p| {
-                    format!(
-                        "{} (K′ = {})",
-                        format_points(p.projected_mde),
-                        p.samples_per_task
-                    )
+                    format!("{} (K′ = {})", points(p.projected_mde), p.samples_per_task)
                 })
             }),
         ),
@@ -316,7 +314,7 @@ fn extremes(out: &mut String, report: &Report, c: &CandidateResult) {
         }
         let _ = writeln!(out, "{title}:");
         for (task, d) in list {
-            let _ = writeln!(out, "- `{}` {} points", cell(task), format_points(*d));
+            let _ = writeln!(out, "- `{}` {} points", cell(task), points(*d));
         }
         out.push('\n');
     }
@@ -330,29 +328,17 @@ fn boot(a: &PairedAnalysis, f: impl Fn(&crate::stats::BootstrapResult) -> String
 }
 
 fn stat<T>(value: &Stat<T>, f: impl Fn(&T) -> String) -> String {
-    match value {
-        Ok(v) => f(v),
-        Err(reason) => format!("— ({})", why(reason)),
-    }
+    StatText::of(value, f).text()
 }
 
 fn interval(value: &Stat<Interval>) -> String {
     stat(value, |i| {
-        format!("{} to {}", format_points(i.lower), format_points(i.upper))
+        format!("{} to {}", points(i.lower), points(i.upper))
     })
 }
 
 fn p(value: &Stat<f64>) -> String {
-    stat(value, |p| fmt_p(*p))
-}
-
-/// A p-value with enough digits to be useful, never "0".
-pub fn fmt_p(p: f64) -> String {
-    if p < 1e-4 {
-        "< 0.0001".to_owned()
-    } else {
-        format!("{p:.4}")
-    }
+    stat(value, |p| p_value(*p))
 }
 
 fn opt(value: Option<f64>) -> String {

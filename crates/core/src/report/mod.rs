@@ -20,7 +20,7 @@ pub use paired_analysis::{
     PassAtKComparison,
 };
 pub use progression::{Progression, ProgressionPoint};
-pub use sentence::{format_points, format_signed_points, headline_sentence, why};
+pub use sentence::headline_sentence;
 pub use settings::ReportSettings;
 pub use table::{to_csv, visible_rows};
 pub use task_rows::{task_rows, TaskCell, TaskRow};
