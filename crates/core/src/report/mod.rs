@@ -5,6 +5,7 @@
 //! [`build_report`] is a pure, deterministic function of the loaded [`RunSet`], the chosen runs
 //! and the [`ReportSettings`] (the bootstrap is seeded).
 
+mod details;
 mod exclusions;
 mod markdown;
 mod paired_analysis;
@@ -14,6 +15,7 @@ mod settings;
 mod table;
 mod task_rows;
 
+pub use details::{detail_rows, DetailCells, DetailRow};
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use paired_analysis::{
     analyse_pair, headline_interval, headline_p, ClusteredAnalysis, PairedAnalysis,
