@@ -1,16 +1,15 @@
 //! Plain-text formatting of API values for display.
 
 use eval_compare_core::api::{EvalRun, EvalRunStatus};
-
-use crate::components::stat_text::count;
+use eval_compare_core::text::{self, count, plural};
 
 /// Shown where a value is absent.
-pub const MISSING: &str = "—";
+pub use eval_compare_core::text::MISSING;
 
 /// A reward mean with three decimals, or [`MISSING`].
 pub fn reward_mean(mean: Option<f64>) -> String {
     match mean {
-        Some(value) if value.is_finite() => format!("{value:.3}"),
+        Some(value) if value.is_finite() => text::mean(value),
         _ => MISSING.to_owned(),
     }
 }
@@ -59,10 +58,7 @@ pub fn rollouts(run: &EvalRun) -> String {
 pub fn task_count(run: &EvalRun) -> Option<String> {
     run.task_selection
         .as_ref()
-        .map(|selection| match selection.selected_task_count {
-            1 => "1 task".to_owned(),
-            tasks => format!("{} tasks", count(tasks)),
-        })
+        .map(|selection| plural(selection.selected_task_count, "task", "tasks"))
 }
 
 /// The run's display name, falling back to its id for legacy rows.

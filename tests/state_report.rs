@@ -7,7 +7,7 @@ mod support;
 use std::sync::Arc;
 
 use eval_compare_core::model::RunIdx;
-use eval_compare_core::report::{build_report, ReportSettings};
+use eval_compare_core::report::{build_report, detail_rows, DetailCells, ReportSettings};
 use eval_compare_core::run_folder::{run_set_from_folders, RunFolder};
 use eval_compare_core::view_state::{RowFilter, ViewState};
 use eval_compare_viewer::components::coverage_ledger::CoverageLedger;
@@ -176,6 +176,38 @@ fn what_cannot_be_computed_is_said_in_words_never_nan() {
     assert!(cards[1].class_name().contains("focused"));
     let page = text(&root);
     assert!(!page.contains("NaN"), "{page}");
+    // Each card's details table shows the core's rows (the ones the CLI's markdown prints): a
+    // cell per analysis, or one spanning both.
+    for (card, candidate) in cards.iter().zip(&report.candidates) {
+        let shown: Vec<(String, Vec<String>)> = select_all(card, ".details-table tbody tr")
+            .iter()
+            .map(|row| {
+                let label = select_all(row, "th").first().map(text).unwrap_or_default();
+                let cells = select_all(row, "td")
+                    .iter()
+                    .map(|cell| match cell.get_attribute("colspan") {
+                        Some(span) => format!("[{span}] {}", text(cell)),
+                        None => text(cell),
+                    })
+                    .collect();
+                (label, cells)
+            })
+            .collect();
+        let expected: Vec<(String, Vec<String>)> = detail_rows(&report, candidate, false)
+            .into_iter()
+            .map(|row| {
+                let cells = match row.cells {
+                    DetailCells::PerAnalysis {
+                        primary,
+                        sensitivity,
+                    } => vec![primary, sensitivity],
+                    DetailCells::Whole(text) => vec![format!("[2] {text}")],
+                };
+                (row.label, cells)
+            })
+            .collect();
+        assert_eq!(shown, expected);
+    }
     // Several candidates: Holm and BH adjusted p-values are shown.
     assert!(text(&cards[0]).contains("Holm"), "{}", text(&cards[0]));
     // The sentence is the report's own.

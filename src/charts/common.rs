@@ -12,8 +12,10 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::theme::Theme;
 
+/// A whole count with thousands separators: 12345 → "12,345".
+pub use eval_compare_core::text::count as count_label;
 /// A reward difference in points with its sign, as the cards write it ("+4.1", "−2.0").
-pub use eval_compare_core::report::format_signed_points as signed_points;
+pub use eval_compare_core::text::signed_points;
 
 /// Font family of all chart text (kept generic so an exported SVG renders anywhere).
 pub const FONT: &str = "sans-serif";
@@ -534,19 +536,6 @@ pub fn reward_tick(value: f64) -> String {
     }
 }
 
-/// A whole count with thousands separators: 12345 → "12,345".
-pub fn count_label(count: u64) -> String {
-    let digits = count.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// A count tick label (axis values are whole numbers of tasks or trajectories).
 pub fn count_tick(value: f64) -> String {
     if value.fract() == 0.0 && value >= 0.0 {
@@ -567,13 +556,9 @@ pub fn short_name(name: &str, max: usize) -> String {
     }
 }
 
-/// "1 task" / "12 tasks".
+/// "1 task" / "12 tasks" / "1,403 tasks".
 pub fn tasks_label(count: usize) -> String {
-    if count == 1 {
-        "1 task".to_owned()
-    } else {
-        format!("{} tasks", count_label(count as u64))
-    }
+    eval_compare_core::text::plural(count as u64, "task", "tasks")
 }
 
 /// A file-name-safe version of a run id or name.

@@ -4,13 +4,14 @@
 use std::sync::Arc;
 
 use eval_compare_core::model::Analysis;
-use eval_compare_core::report::{CandidateResult, PairedAnalysis, Report, RunSummary, Verdict};
-use eval_compare_core::stats::{BootstrapResult, Stat};
+use eval_compare_core::report::{
+    detail_rows, CandidateResult, DetailCells, PairedAnalysis, Report, Verdict,
+};
 use leptos::prelude::*;
 
 use crate::components::disclosure::toggled_open;
 use crate::components::stat_text::{
-    count, interval_points, optional_mean, p_value, points, signed_points, StatText,
+    count, interval_points, mean, optional_mean, p_value, points, signed_points, StatText,
 };
 use crate::format::capitalized;
 
@@ -83,33 +84,20 @@ pub fn HeadlineCard(
     bootstrap_pending: Signal<bool>,
 ) -> impl IntoView {
     let details_open = RwSignal::new(false);
-    move || {
-        report.with(|report| {
-            let candidate = report.candidates.get(index)?;
-            let run = report.run_of(candidate)?;
-            let baseline = report.baseline()?;
-            Some(card(
-                report,
-                candidate,
-                run,
-                baseline,
-                focused,
-                bootstrap_pending,
-                details_open,
-            ))
-        })
-    }
+    move || report.with(|report| card(report, index, focused, bootstrap_pending, details_open))
 }
 
+/// The card of candidate `index`, when the report has it.
 fn card(
-    report: &Report,
-    candidate: &CandidateResult,
-    run: &RunSummary,
-    baseline: &RunSummary,
+    report: &Arc<Report>,
+    index: usize,
     focused: Signal<bool>,
     bootstrap_pending: Signal<bool>,
     details_open: RwSignal<bool>,
-) -> impl IntoView {
+) -> Option<impl IntoView> {
+    let candidate = report.candidates.get(index)?;
+    let run = report.run_of(candidate)?;
+    let baseline = report.baseline()?;
     let (verdict, modifier) = verdict_label(candidate.verdict);
     let headline = report.headline(candidate);
     let other = match headline.analysis {
@@ -162,7 +150,7 @@ fn card(
     let needed = StatText::of(&headline.tasks_needed, |n| count(*n)).text();
     let target = signed_points(report.settings.target_delta);
     let correlation = StatText::and_then(&headline.estimate, |estimate| {
-        StatText::of(&estimate.correlation, |r| format!("{r:.3}"))
+        StatText::of(&estimate.correlation, |r| mean(*r))
     })
     .text();
     let means = format!(
@@ -175,8 +163,8 @@ fn card(
     let title = run.name.clone();
     let sentence = candidate.sentence.clone();
     let other_label = format!("{} Δ", capitalized(analysis_name(other.analysis)));
-    let details = details_table(candidate, level, several, bootstrap_pending);
-    view! {
+    let details = details_table(Arc::clone(report), index, bootstrap_pending);
+    Some(view! {
         <article class=format!("headline-card {modifier}") class:focused=move || focused.get() data-run-id=run.id.clone()>
             <header class="headline-head">
                 <h3 class="headline-title">{title}</h3>
@@ -229,7 +217,7 @@ fn card(
                 {details}
             </details>
         </article>
-    }
+    })
 }
 
 /// The p-values that apply: t, Wilcoxon (Pratt), sign, McNemar when present, and Holm and BH
@@ -272,165 +260,36 @@ fn p_values_line(
     parts
 }
 
-/// A statistic's text in one analysis.
-type Cell = fn(&PairedAnalysis, bool) -> String;
-
-/// Every statistic of both analyses, as the CLI's report lists them.
+/// The details expander's table: the core's [`detail_rows`] of candidate `index`, the same
+/// rows the CLI's markdown prints; its bootstrap rows say "computing…" while it is pending.
 fn details_table(
-    candidate: &CandidateResult,
-    level: f64,
-    several: bool,
+    report: Arc<Report>,
+    index: usize,
     bootstrap_pending: Signal<bool>,
 ) -> impl IntoView {
-    let rows: Vec<(String, Cell)> = vec![
-        ("Tasks".to_owned(), |a, _| count(a.n as u64)),
-        ("Δ (points)".to_owned(), |a, _| {
-            StatText::of(&a.estimate, |e| signed_points(e.delta)).text()
-        }),
-        ("SE (points)".to_owned(), |a, _| {
-            StatText::and_then(&a.estimate, |e| StatText::of(&e.se, |se| points(*se))).text()
-        }),
-        (format!("t interval ({level}%)"), |a, _| {
-            StatText::and_then(&a.estimate, |e| {
-                StatText::of(&e.t_interval, interval_points)
-            })
-            .text()
-        }),
-        (format!("z interval ({level}%)"), |a, _| {
-            StatText::and_then(&a.estimate, |e| {
-                StatText::of(&e.z_interval, interval_points)
-            })
-            .text()
-        }),
-        ("Bootstrap percentile".to_owned(), |a, pending| {
-            bootstrap_text(&a.bootstrap, pending, |b| interval_points(&b.percentile))
-        }),
-        ("Bootstrap BCa".to_owned(), |a, pending| {
-            bootstrap_text(&a.bootstrap, pending, |b| {
-                StatText::of(&b.bca, interval_points).text()
-            })
-        }),
-        (
-            "Clustered by category (robust SE)".to_owned(),
-            |a, _| match &a.clustered {
-                Some(clustered) => StatText::of(&clustered.robust, |r| {
-                    format!(
-                        "{} (C = {}, p {})",
-                        interval_points(&r.interval),
-                        r.clusters,
-                        p_value(r.p_value)
-                    )
-                })
-                .text(),
-                None => "no task has a category".to_owned(),
-            },
-        ),
-        (
-            "Clustered bootstrap percentile".to_owned(),
-            |a, pending| match &a.clustered {
-                Some(clustered) => bootstrap_text(&clustered.bootstrap, pending, |b| {
-                    interval_points(&b.percentile)
-                }),
-                None => "no task has a category".to_owned(),
-            },
-        ),
-        ("Paired t-test p".to_owned(), |a, _| {
-            StatText::of(&a.t_test, |t| {
-                format!("{} (t = {:.3}, df {:.0})", p_value(t.p_value), t.t, t.df)
-            })
-            .text()
-        }),
-        ("Wilcoxon signed-rank (Pratt) p".to_owned(), |a, _| {
-            StatText::of(&a.wilcoxon_pratt, |w| p_value(w.p_value)).text()
-        }),
-        ("Wilcoxon (zeros dropped) p".to_owned(), |a, _| {
-            StatText::of(&a.wilcoxon_wilcox, |w| p_value(w.p_value)).text()
-        }),
-        ("Sign test p".to_owned(), |a, _| {
-            StatText::of(&a.sign_test, |s| p_value(s.p_value)).text()
-        }),
-        ("McNemar exact / mid-p".to_owned(), |a, _| {
-            match &a.mcnemar {
-                Some(m) => StatText::of(m, |m| {
-                    format!("{} / {}", p_value(m.p_exact), p_value(m.p_mid))
-                })
-                .text(),
-                None => "does not apply (not one binary sample per task)".to_owned(),
-            }
-        }),
-        ("Wins / ties / losses".to_owned(), |a, _| {
-            StatText::of(&a.win_tie_loss, |w| {
-                format!(
-                    "{} / {} / {}",
-                    count(w.wins as u64),
-                    count(w.ties as u64),
-                    count(w.losses as u64)
-                )
-            })
-            .text()
-        }),
-        ("Correlation".to_owned(), |a, _| {
-            StatText::and_then(&a.estimate, |e| {
-                StatText::of(&e.correlation, |r| format!("{r:.3}"))
-            })
-            .text()
-        }),
-        ("Minimum detectable effect (points)".to_owned(), |a, _| {
-            StatText::of(&a.mde, |m| points(m.mde).to_owned()).text()
-        }),
-        ("Tasks needed for the target Δ".to_owned(), |a, _| {
-            StatText::of(&a.tasks_needed, |n| count(*n)).text()
-        }),
-        ("MDE at K′ samples per task".to_owned(), |a, _| {
-            StatText::of(&a.projection, |p| {
-                format!(
-                    "{} points (K′ = {})",
-                    points(p.projected_mde),
-                    p.samples_per_task
-                )
-            })
-            .text()
-        }),
-    ];
-    let primary = candidate.primary.clone();
-    let sensitivity = candidate.sensitivity.clone();
-    let adjusted = several.then(|| {
-        (
-            StatText::of(&candidate.p_holm, |p| p_value(*p)).text(),
-            StatText::of(&candidate.p_bh, |p| p_value(*p)).text(),
-        )
-    });
-    let pass_at_k = candidate
-        .primary
-        .pass_at_k
-        .iter()
-        .map(|pk| {
-            let mean_of = |stat: &Stat<eval_compare_core::stats::PassAtK>| {
-                StatText::and_then(stat, |p| StatText::of(&p.mean, |m| format!("{m:.3}"))).text()
-            };
-            view! {
-                <tr>
-                    <th scope="row">{format!("pass@{} ({} tasks)", pk.k, count(pk.tasks as u64))}</th>
-                    <td colspan="2">
-                        {format!("{} → {}", mean_of(&pk.baseline), mean_of(&pk.candidate))}
-                    </td>
-                </tr>
-            }
-        })
-        .collect_view();
     let body = move || {
         let pending = bootstrap_pending.get();
-        rows.iter()
-            .map(|(label, cell)| {
+        let Some(candidate) = report.candidates.get(index) else {
+            return Vec::new();
+        };
+        detail_rows(&report, candidate, pending)
+            .into_iter()
+            .map(|row| {
+                let cells = match row.cells {
+                    DetailCells::PerAnalysis {
+                        primary,
+                        sensitivity,
+                    } => view! { <td>{primary}</td><td>{sensitivity}</td> }.into_any(),
+                    DetailCells::Whole(text) => view! { <td colspan="2">{text}</td> }.into_any(),
+                };
                 view! {
                     <tr>
-                        <th scope="row">{label.clone()}</th>
-                        <td>{cell(&primary, pending)}</td>
-                        <td>{cell(&sensitivity, pending)}</td>
+                        <th scope="row">{row.label}</th>
+                        {cells}
                     </tr>
                 }
             })
-            .collect_view()
+            .collect::<Vec<_>>()
     };
     view! {
         <div class="table-scroll">
@@ -442,33 +301,8 @@ fn details_table(
                         <th scope="col">"Sensitivity (failed and absent as 0)"</th>
                     </tr>
                 </thead>
-                <tbody>
-                    {body}
-                    {adjusted
-                        .map(|(holm, bh)| {
-                            view! {
-                                <tr>
-                                    <th scope="row">"Holm / BH adjusted p (headline test)"</th>
-                                    <td colspan="2">{format!("{holm} / {bh}")}</td>
-                                </tr>
-                            }
-                        })}
-                    {pass_at_k}
-                </tbody>
+                <tbody>{body}</tbody>
             </table>
         </div>
-    }
-}
-
-/// A bootstrap result's text: computing, not run (B = 0), its value, or why it has none.
-fn bootstrap_text(
-    result: &Option<Stat<BootstrapResult>>,
-    pending: bool,
-    format: impl FnOnce(&BootstrapResult) -> String,
-) -> String {
-    match result {
-        Some(stat) => StatText::of(stat, format).text(),
-        None if pending => "computing…".to_owned(),
-        None => "not run (B = 0)".to_owned(),
     }
 }

@@ -5,7 +5,7 @@ use eval_compare_core::client::ApiError;
 use leptos::prelude::*;
 
 use crate::components::api_error::is_access_refused;
-use crate::components::stat_text::count;
+use crate::components::stat_text::{count, plural};
 use crate::failure::explain;
 use crate::state::source::use_source_settings;
 use eval_compare_core::load::{ListKind, ListProgress, Phase, RunProgress};
@@ -209,9 +209,8 @@ fn ListLoadView(list: ListProgress) -> impl IntoView {
         _ => count(list.items as u64),
     };
     let text = format!(
-        "{} page{} · {items} items · {state}",
-        count(u64::from(list.pages)),
-        if list.pages == 1 { "" } else { "s" }
+        "{} · {items} items · {state}",
+        plural(u64::from(list.pages), "page", "pages")
     );
     // Complete: full. Known total: items of it. Unknown total: indeterminate while loading,
     // no bar once stopped.

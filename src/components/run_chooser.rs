@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use eval_compare_core::api::{EvalProgress, EvalRunStatus};
 use eval_compare_core::client::{ClientConfig, TrajectoryClient};
+use eval_compare_core::text::noun;
 use eval_compare_core::view_state::ViewState;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
@@ -194,9 +195,9 @@ pub fn RunChooser(
             view! { <span class="muted">"no candidate chosen"</span> }.into_any()
         } else {
             let label = format!(
-                "{} candidate{}: ",
+                "{} {}: ",
                 cands.len(),
-                if cands.len() == 1 { "" } else { "s" }
+                noun(cands.len() as u64, "candidate", "candidates")
             );
             view! { <span>{label}<strong>{cands.join(", ")}</strong></span> }.into_any()
         };

@@ -2,6 +2,7 @@
 //! the comparison; `/files/compare?…` shows its report. The URL keeps the view state as for the
 //! API, but a link cannot carry the files: opened elsewhere it asks for the same folders.
 
+use eval_compare_core::text::noun;
 use leptos::prelude::*;
 
 use crate::components::drop_zone::DropZone;
@@ -38,7 +39,7 @@ pub fn FilesPage() -> impl IntoView {
                 <header class="benchmark-header">
                     <h3 class="benchmark-name">"Opened runs"</h3>
                     <span class="benchmark-meta">
-                        {format!("{count} run{} from files", if count == 1 { "" } else { "s" })}
+                        {format!("{count} {} from files", noun(count as u64, "run", "runs"))}
                     </span>
                     <button
                         class="button button-secondary header-action"

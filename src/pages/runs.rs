@@ -4,6 +4,7 @@
 //! Back from a report returns to the same selection.
 
 use eval_compare_core::client::{ApiError, ApiKey, ClientConfig, TrajectoryClient};
+use eval_compare_core::text::noun;
 use leptos::prelude::*;
 
 use crate::components::api_error::ApiErrorPanel;
@@ -194,8 +195,8 @@ fn Picker(overview: Overview, config: ClientConfig) -> impl IntoView {
                             <span class="version-id">{id.clone()}</span>
                             <span class="version-meta">
                                 {format!(
-                                    "{runs} run{} · created {}",
-                                    if runs == 1 { "" } else { "s" },
+                                    "{runs} {} · created {}",
+                                    noun(runs as u64, "run", "runs"),
                                     format::timestamp(&entry.benchmark.created_at),
                                 )}
                             </span>

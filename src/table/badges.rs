@@ -2,6 +2,7 @@
 //! graded, taken from the report's [`TaskCell`] (never recounted here).
 
 use eval_compare_core::report::TaskCell;
+use eval_compare_core::text::noun;
 use leptos::prelude::*;
 
 /// One badge: its text, its CSS modifier and a longer explanation for the tooltip.
@@ -34,11 +35,7 @@ pub fn cell_badges(cell: &TaskCell) -> Vec<Badge> {
             tone: "pill-bad",
             title: format!(
                 "{count} {} NaN, infinite or outside [0, 1]: excluded",
-                if count == 1 {
-                    "reward is"
-                } else {
-                    "rewards are"
-                }
+                noun(u64::from(count), "reward is", "rewards are")
             ),
         }
     });
@@ -105,11 +102,7 @@ pub fn cell_badges(cell: &TaskCell) -> Vec<Badge> {
 }
 
 fn trajectories(count: u32) -> &'static str {
-    if count == 1 {
-        "trajectory"
-    } else {
-        "trajectories"
-    }
+    noun(u64::from(count), "trajectory", "trajectories")
 }
 
 /// `badges` as small pills, each with its meaning as tooltip.

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use eval_compare_core::report::Report;
+use eval_compare_core::text::noun;
 use eval_compare_core::view_state::{RowFilter, ViewState};
 use leptos::leptos_dom::helpers::TimeoutHandle;
 use leptos::prelude::*;
@@ -82,8 +83,7 @@ pub fn FilterBar(
     let count = move || {
         let total = report.with(|r| r.tasks.len());
         let shown = shown.get();
-        let noun = if total == 1 { "task" } else { "tasks" };
-        format!("{shown} of {total} {noun}")
+        format!("{shown} of {total} {}", noun(total as u64, "task", "tasks"))
     };
 
     view! {

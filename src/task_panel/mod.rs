@@ -16,6 +16,7 @@ use eval_compare_core::model::{
     Trajectory,
 };
 use eval_compare_core::report::{Report, Role, RunSummary, TaskCell, TaskRow};
+use eval_compare_core::text::noun;
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
@@ -231,11 +232,7 @@ fn LoadAllBar(
             return None;
         }
         let count = ids.len();
-        let noun = if count == 1 {
-            "trajectory"
-        } else {
-            "trajectories"
-        };
+        let trajectories = noun(count as u64, "trajectory", "trajectories");
         let all_loaded = ids.iter().all(|id| {
             matches!(
                 loader.state(Some(&config), id),
@@ -244,9 +241,9 @@ fn LoadAllBar(
         });
         let ids = ids.clone();
         let label = if all_loaded {
-            format!("Details of all {count} {noun} loaded")
+            format!("Details of all {count} {trajectories} loaded")
         } else {
-            format!("Load details of all {count} {noun}")
+            format!("Load details of all {count} {trajectories}")
         };
         Some(view! {
             <div class="task-panel-actions">

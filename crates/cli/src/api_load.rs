@@ -6,6 +6,7 @@ use eval_compare_core::client::{ApiError, PageProgress, TrajectoryClient, Transp
 use eval_compare_core::load::{load_runs, ListKind, LoadEvent, LoadFailure, LoadStore, Phase};
 use eval_compare_core::model::RunSet;
 use eval_compare_core::run_folder::RunFolder;
+use eval_compare_core::text::noun;
 
 use crate::error::CliError;
 use crate::progress::Progress;
@@ -144,7 +145,7 @@ fn failure_error<T>(client: &TrajectoryClient<T>, failure: LoadFailure) -> CliEr
                 "could not read {}: page {} failed ({pages_read} {} with {items} items read before it)",
                 list_description(kind, &owner),
                 pages_read + 1,
-                if pages_read == 1 { "page" } else { "pages" },
+                noun(u64::from(pages_read), "page", "pages"),
             ),
             source,
         ),

@@ -4,6 +4,7 @@
 use std::io::{IsTerminal, Write};
 
 use eval_compare_core::client::PageProgress;
+use eval_compare_core::text::noun;
 
 /// Where progress goes.
 #[derive(Debug, Clone, Copy)]
@@ -49,7 +50,7 @@ impl Progress {
     pub fn finished(&self, label: &str, pages: u32, items: usize) {
         self.line(&format!(
             "{label}: {items} items in {pages} {}",
-            pages_word(pages)
+            noun(u64::from(pages), "page", "pages")
         ));
     }
 
@@ -57,7 +58,7 @@ impl Progress {
     pub fn failed(&self, label: &str, pages: u32, items: usize) {
         self.line(&format!(
             "{label}: FAILED after {items} items in {pages} {}",
-            pages_word(pages)
+            noun(u64::from(pages), "page", "pages")
         ));
     }
 
@@ -93,13 +94,5 @@ impl Progress {
         // Progress is best effort: a closed stderr must not stop the work.
         let _ = stderr.write_all(text.as_bytes());
         let _ = stderr.flush();
-    }
-}
-
-fn pages_word(pages: u32) -> &'static str {
-    if pages == 1 {
-        "page"
-    } else {
-        "pages"
     }
 }

@@ -14,4 +14,5 @@ pub mod run_folder;
 pub mod stats;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod text;
 pub mod view_state;

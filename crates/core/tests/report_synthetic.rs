@@ -6,7 +6,7 @@ use eval_compare_core::model::{
     TrajectoryFlags, TrajectoryInput,
 };
 use eval_compare_core::report::{
-    build_report, ExclusionReason, ReportError, ReportSettings, Verdict,
+    build_report, detail_rows, DetailCells, ExclusionReason, ReportError, ReportSettings, Verdict,
 };
 
 /// One trajectory: (task, class, reward).
@@ -165,6 +165,92 @@ fn same_seed_same_report_and_zero_resamples_skip_the_bootstrap() {
     assert!(report.to_markdown().contains("not run (B = 0)"));
 }
 
+/// The details rows' cells by label: [primary, sensitivity], or [one text].
+fn detail_cells(rows: &[eval_compare_core::report::DetailRow]) -> Vec<(String, Vec<String>)> {
+    rows.iter()
+        .map(|row| {
+            let cells = match &row.cells {
+                DetailCells::PerAnalysis {
+                    primary,
+                    sensitivity,
+                } => vec![primary.clone(), sensitivity.clone()],
+                DetailCells::Whole(text) => vec![text.clone()],
+            };
+            (row.label.clone(), cells)
+        })
+        .collect()
+}
+
+#[test]
+fn detail_rows_list_every_statistic_and_say_when_the_bootstrap_is_computing() {
+    let (set, base, cand) = binary_set();
+    let settings = ReportSettings {
+        resamples: 0,
+        ..ReportSettings::default()
+    };
+    let report = build_report(&set, base, &[cand], &settings).unwrap();
+    let candidate = &report.candidates[0];
+    let pending = detail_cells(&detail_rows(&report, candidate, true));
+    let labels: Vec<&str> = pending.iter().map(|(label, _)| label.as_str()).collect();
+    // One candidate: no adjusted p-values; one binary sample per task: no pass@k beyond 1.
+    assert_eq!(
+        labels,
+        [
+            "Tasks",
+            "Δ (points)",
+            "SE (points)",
+            "t interval (95%)",
+            "z interval (95%)",
+            "Bootstrap percentile",
+            "Bootstrap BCa",
+            "Clustered by category (robust SE)",
+            "Clustered bootstrap percentile",
+            "Paired t-test p",
+            "Wilcoxon signed-rank (Pratt) p",
+            "Wilcoxon (zeros dropped) p",
+            "Sign test p",
+            "McNemar exact / mid-p",
+            "Wins / ties / losses",
+            "Correlation",
+            "Minimum detectable effect (points)",
+            "Tasks needed for the target Δ",
+            "MDE at K′ samples per task",
+            "pass@1 (baseline → candidate, 7 tasks)",
+        ]
+    );
+    let cells = |rows: &[(String, Vec<String>)], label: &str| -> Vec<String> {
+        rows.iter()
+            .find(|(l, _)| l == label)
+            .map(|(_, cells)| cells.clone())
+            .unwrap()
+    };
+    assert_eq!(cells(&pending, "Tasks"), ["7", "8"]);
+    assert_eq!(cells(&pending, "Δ (points)"), ["+28.6", "+25.0"]);
+    assert_eq!(cells(&pending, "Wins / ties / losses")[0], "2 / 5 / 0");
+    assert_eq!(
+        cells(&pending, "McNemar exact / mid-p")[0],
+        "0.5000 / 0.2500"
+    );
+    assert_eq!(
+        cells(&pending, "Bootstrap BCa"),
+        ["computing…", "computing…"]
+    );
+    assert_eq!(
+        cells(&pending, "Clustered bootstrap percentile"),
+        ["computing…", "computing…"]
+    );
+    assert!(cells(&pending, "Clustered by category (robust SE)")[0].contains("(C = 3, p "));
+    assert_eq!(
+        cells(&pending, "pass@1 (baseline → candidate, 7 tasks)"),
+        ["0.571 → 0.857"]
+    );
+    let done = detail_cells(&detail_rows(&report, candidate, false));
+    assert_eq!(
+        cells(&done, "Bootstrap percentile"),
+        ["not run (B = 0)", "not run (B = 0)"]
+    );
+}
+
 #[test]
 fn several_samples_give_pass_at_k_and_no_mcnemar() {
     let mut b = RunSetBuilder::new();
@@ -245,6 +331,19 @@ fn several_candidates_get_adjusted_p_values_and_a_progression() {
     }
     assert_eq!(report.candidates[0].verdict, Verdict::Worse);
     assert_eq!(report.candidates[2].verdict, Verdict::Better);
+    let details = detail_cells(&detail_rows(&report, &report.candidates[0], false));
+    let adjusted = details
+        .iter()
+        .find(|(label, _)| label == "Holm / BH adjusted p (headline test)")
+        .map(|(_, cells)| cells.clone());
+    let p = |stat: &eval_compare_core::stats::Stat<f64>| {
+        eval_compare_core::text::p_value(*stat.as_ref().unwrap())
+    };
+    let first = &report.candidates[0];
+    assert_eq!(
+        adjusted,
+        Some(vec![format!("{} / {}", p(&first.p_holm), p(&first.p_bh))])
+    );
     let progression = report.progression.as_ref().unwrap();
     let steps: Vec<i64> = progression.points.iter().map(|p| p.step).collect();
     assert_eq!(steps, vec![100, 200, 300]);

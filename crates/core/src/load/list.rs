@@ -1,6 +1,7 @@
 //! One list read page by page: where it stands and what arrived.
 
 use crate::client::{ApiError, MAX_PAGE_LIMIT};
+use crate::text::noun;
 
 /// Items per page requested from every list.
 pub const PAGE_LIMIT: u32 = MAX_PAGE_LIMIT;
@@ -82,12 +83,11 @@ impl<T> ListLoad<T> {
     /// What stopped the list early, as a phrase for the coverage ledger ("3 pages (600 items)
     /// read, then …"); `None` when it is complete.
     pub fn missing(&self, kind: ListKind) -> Option<String> {
+        let (pages, items) = (self.pages_read, self.items.len());
         let read = format!(
-            "{} page{} ({} item{}) read",
-            self.pages_read,
-            plural(self.pages_read as usize),
-            self.items.len(),
-            plural(self.items.len())
+            "{pages} {} ({items} {}) read",
+            noun(u64::from(pages), "page", "pages"),
+            noun(items as u64, "item", "items")
         );
         match &self.phase {
             Phase::Failed(error) => Some(format!(
@@ -101,14 +101,5 @@ impl<T> ListLoad<T> {
             Phase::Waiting | Phase::Loading => Some(format!("{}: {read} so far", kind.label())),
             Phase::Complete => None,
         }
-    }
-}
-
-/// The plural suffix of a count ("" for 1, else "s").
-fn plural(count: usize) -> &'static str {
-    if count == 1 {
-        ""
-    } else {
-        "s"
     }
 }

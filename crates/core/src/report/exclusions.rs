@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::{LeftOutTask, Run, SideCoverage, TaskStats};
+use crate::text::noun;
 
 /// Why one task is not paired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -110,10 +111,10 @@ impl Exclusions {
             .iter()
             .map(|c| format!("{} {}", c.tasks, c.reason.label()))
             .collect();
-        let noun = if self.total == 1 { "task" } else { "tasks" };
         Some(format!(
-            "{} {noun} excluded ({})",
+            "{} {} excluded ({})",
             self.total,
+            noun(self.total, "task", "tasks"),
             parts.join(", ")
         ))
     }

@@ -3,13 +3,11 @@
 use std::fmt::Write;
 
 use crate::audit::Severity;
-use crate::stats::{Interval, Stat};
+use crate::stats::Stat;
+use crate::text::{p_value, points, StatText};
 
-use super::sentence::{format_points, why};
-use super::{CandidateResult, PairedAnalysis, Report, Verdict};
-
-/// Renders one statistic of an analysis as table-cell text.
-type Cell = Box<dyn Fn(&PairedAnalysis) -> String>;
+use super::details::{detail_rows, DetailCells};
+use super::{CandidateResult, Report, Verdict};
 
 /// How many regressions and improvements are listed per candidate.
 const TOP_TASKS: usize = 5;
@@ -29,7 +27,7 @@ pub fn render(report: &Report) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         (s.level * 100.0).round(),
-        format_points(s.target_delta),
+        points(s.target_delta),
         s.resamples,
         s.seed,
         match s.headline {
@@ -176,113 +174,20 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
     let _ = writeln!(out, "{}.\n", c.sentence);
     let _ = writeln!(out, "| statistic | primary | sensitivity |");
     let _ = writeln!(out, "|---|---|---|");
-    let rows: Vec<(&str, Cell)> = vec![
-        ("tasks", Box::new(|a| a.n.to_string())),
-        (
-            "Δ (points)",
-            Box::new(|a| stat(&a.estimate, |e| format_points(e.delta))),
-        ),
-        (
-            "SE (points)",
-            Box::new(|a| stat(&a.estimate, |e| stat(&e.se, |se| format_points(*se)))),
-        ),
-        (
-            "t interval",
-            Box::new(|a| stat(&a.estimate, |e| interval(&e.t_interval))),
-        ),
-        (
-            "z interval (Miller)",
-            Box::new(|a| stat(&a.estimate, |e| interval(&e.z_interval))),
-        ),
-        (
-            "correlation",
-            Box::new(|a| stat(&a.estimate, |e| stat(&e.correlation, |r| format!("{r:.3}")))),
-        ),
-        (
-            "bootstrap percentile",
-            Box::new(|a| boot(a, |b| interval(&Ok(b.percentile)))),
-        ),
-        ("bootstrap BCa", Box::new(|a| boot(a, |b| interval(&b.bca)))),
-        (
-            "clustered SE interval",
-            Box::new(|a| match &a.clustered {
-                Some(cl) => stat(&cl.robust, |r| {
-                    format!("{} (C = {})", interval(&Ok(r.interval)), r.clusters)
-                }),
-                None => "no categories".to_owned(),
-            }),
-        ),
-        (
-            "paired t p",
-            Box::new(|a| stat(&a.t_test, |t| fmt_p(t.p_value))),
-        ),
-        (
-            "Wilcoxon (Pratt) p",
-            Box::new(|a| stat(&a.wilcoxon_pratt, |w| fmt_p(w.p_value))),
-        ),
-        (
-            "Wilcoxon (zeros dropped) p",
-            Box::new(|a| stat(&a.wilcoxon_wilcox, |w| fmt_p(w.p_value))),
-        ),
-        (
-            "sign test p",
-            Box::new(|a| stat(&a.sign_test, |t| fmt_p(t.p_value))),
-        ),
-        (
-            "McNemar exact / mid-p",
-            Box::new(|a| match &a.mcnemar {
-                Some(m) => stat(m, |m| format!("{} / {}", fmt_p(m.p_exact), fmt_p(m.p_mid))),
-                None => "n/a (not one binary sample per task)".to_owned(),
-            }),
-        ),
-        (
-            "wins / ties / losses",
-            Box::new(|a| {
-                stat(&a.win_tie_loss, |w| {
-                    format!("{} / {} / {}", w.wins, w.ties, w.losses)
-                })
-            }),
-        ),
-        (
-            "MDE (points)",
-            Box::new(|a| stat(&a.mde, |m| format_points(m.mde))),
-        ),
-        (
-            "tasks needed for the target Δ",
-            Box::new(|a| stat(&a.tasks_needed, |n| n.to_string())),
-        ),
-        (
-            "MDE at K′ samples/task",
-            Box::new(|a| {
-                stat(&a.projection, |p| {
-                    format!(
-                        "{} (K′ = {})",
-                        format_points(p.projected_mde),
-                        p.samples_per_task
-                    )
-                })
-            }),
-        ),
-    ];
-    for (label, f) in rows {
-        let _ = writeln!(
-            out,
-            "| {label} | {} | {} |",
-            f(&c.primary),
-            f(&c.sensitivity)
-        );
-    }
-    let _ = writeln!(out, "| Holm-adjusted p | {} | |", p(&c.p_holm));
-    let _ = writeln!(out, "| BH-adjusted p | {} | |", p(&c.p_bh));
-    for pk in &c.primary.pass_at_k {
-        let _ = writeln!(
-            out,
-            "| pass@{} (baseline → candidate, {} tasks) | {} → {} | |",
-            pk.k,
-            pk.tasks,
-            stat(&pk.baseline, |b| stat(&b.mean, |m| format!("{m:.3}"))),
-            stat(&pk.candidate, |b| stat(&b.mean, |m| format!("{m:.3}"))),
-        );
+    for row in detail_rows(report, c, false) {
+        let label = cell(&row.label);
+        let _ = match &row.cells {
+            DetailCells::PerAnalysis {
+                primary,
+                sensitivity,
+            } => writeln!(
+                out,
+                "| {label} | {} | {} |",
+                cell(primary),
+                cell(sensitivity)
+            ),
+            DetailCells::Whole(text) => writeln!(out, "| {label} | {} | |", cell(text)),
+        };
     }
     out.push('\n');
     extremes(out, report, c);
@@ -321,43 +226,15 @@ fn extremes(out: &mut String, report: &Report, c: &CandidateResult) {
         }
         let _ = writeln!(out, "{title}:");
         for (task, d) in list {
-            let _ = writeln!(out, "- `{}` {} points", cell(task), format_points(*d));
+            let _ = writeln!(out, "- `{}` {} points", cell(task), points(*d));
         }
         out.push('\n');
     }
 }
 
-fn boot(a: &PairedAnalysis, f: impl Fn(&crate::stats::BootstrapResult) -> String) -> String {
-    match &a.bootstrap {
-        Some(result) => stat(result, f),
-        None => "not run (B = 0)".to_owned(),
-    }
-}
-
-fn stat<T>(value: &Stat<T>, f: impl Fn(&T) -> String) -> String {
-    match value {
-        Ok(v) => f(v),
-        Err(reason) => format!("— ({})", why(reason)),
-    }
-}
-
-fn interval(value: &Stat<Interval>) -> String {
-    stat(value, |i| {
-        format!("{} to {}", format_points(i.lower), format_points(i.upper))
-    })
-}
-
+/// A p-value, or why it has none.
 fn p(value: &Stat<f64>) -> String {
-    stat(value, |p| fmt_p(*p))
-}
-
-/// A p-value with enough digits to be useful, never "0".
-pub fn fmt_p(p: f64) -> String {
-    if p < 1e-4 {
-        "< 0.0001".to_owned()
-    } else {
-        format!("{p:.4}")
-    }
+    StatText::of(value, |p| p_value(*p)).text()
 }
 
 fn opt(value: Option<f64>) -> String {

@@ -5,6 +5,7 @@
 //! [`build_report`] is a pure, deterministic function of the loaded [`RunSet`], the chosen runs
 //! and the [`ReportSettings`] (the bootstrap is seeded).
 
+mod details;
 mod exclusions;
 mod markdown;
 mod paired_analysis;
@@ -14,13 +15,14 @@ mod settings;
 mod table;
 mod task_rows;
 
+pub use details::{detail_rows, DetailCells, DetailRow};
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use paired_analysis::{
     analyse_pair, headline_interval, headline_p, ClusteredAnalysis, PairedAnalysis,
     PassAtKComparison,
 };
 pub use progression::{Progression, ProgressionPoint};
-pub use sentence::{format_points, format_signed_points, headline_sentence, why};
+pub use sentence::headline_sentence;
 pub use settings::ReportSettings;
 pub use table::{to_csv, visible_rows};
 pub use task_rows::{task_rows, TaskCell, TaskRow};

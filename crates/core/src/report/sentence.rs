@@ -1,34 +1,11 @@
 //! The one plain sentence that states a candidate's headline.
 
 use crate::model::Analysis;
-use crate::stats::NotComputable;
+use crate::text::{interval_points, noun, points, why};
 
 use super::exclusions::Exclusions;
 use super::paired_analysis::{headline_interval, PairedAnalysis};
 use super::settings::ReportSettings;
-
-/// A reward difference in points (reward × 100), one decimal, e.g. "4.1".
-pub fn format_points(delta: f64) -> String {
-    let points = delta * 100.0;
-    let rounded = (points * 10.0).round() / 10.0;
-    // Avoid "-0.0".
-    if rounded == 0.0 {
-        "0.0".to_owned()
-    } else {
-        format!("{rounded:.1}")
-    }
-}
-
-/// A reward difference in points with its sign, as the page writes it: "+4.1", "−1.0" (with
-/// the minus sign U+2212), "0.0".
-pub fn format_signed_points(delta: f64) -> String {
-    let text = format_points(delta);
-    match text.strip_prefix('-') {
-        Some(magnitude) => format!("\u{2212}{magnitude}"),
-        None if text == "0.0" => text,
-        None => format!("+{text}"),
-    }
-}
 
 /// E.g. "Step 400 scores 4.1 points higher (95% CI +2.0 to +6.2) on 388 paired tasks; 12 tasks
 /// excluded (9 failed, 3 unfinished)".
@@ -38,10 +15,6 @@ pub fn headline_sentence(
     excluded: &Exclusions,
     settings: &ReportSettings,
 ) -> String {
-    let scope = match analysis.analysis {
-        Analysis::Primary => "paired tasks",
-        Analysis::Sensitivity => "tasks (failed and absent counted as 0)",
-    };
     let estimate = match &analysis.estimate {
         Ok(estimate) => estimate,
         Err(reason) => {
@@ -49,7 +22,7 @@ pub fn headline_sentence(
         }
     };
     let delta = estimate.delta;
-    let magnitude = format_points(delta.abs());
+    let magnitude = points(delta.abs());
     let direction = if magnitude == "0.0" {
         "the same as the baseline".to_owned()
     } else if delta > 0.0 {
@@ -59,20 +32,20 @@ pub fn headline_sentence(
     };
     let level = (settings.level * 100.0).round();
     let interval = match headline_interval(analysis) {
-        Ok(ci) => format!(
-            " ({level}% CI {} to {})",
-            format_signed_points(ci.lower),
-            format_signed_points(ci.upper)
-        ),
+        Ok(ci) => format!(" ({level}% CI {})", interval_points(&ci)),
         Err(reason) => format!(" (no confidence interval: {})", why(&reason)),
     };
-    let noun = if analysis.n == 1 {
-        scope.replace("tasks", "task")
-    } else {
-        scope.to_owned()
+    let tasks = analysis.n as u64;
+    let scope = match analysis.analysis {
+        Analysis::Primary => noun(tasks, "paired task", "paired tasks"),
+        Analysis::Sensitivity => noun(
+            tasks,
+            "task (failed and absent counted as 0)",
+            "tasks (failed and absent counted as 0)",
+        ),
     };
     let mut sentence = format!(
-        "{name} scores {direction}{interval} on {} {noun}",
+        "{name} scores {direction}{interval} on {} {scope}",
         analysis.n
     );
     if analysis.analysis == Analysis::Primary {
@@ -82,18 +55,4 @@ pub fn headline_sentence(
         }
     }
     sentence
-}
-
-/// Plain words for why a number is missing.
-pub fn why(reason: &NotComputable) -> String {
-    match reason {
-        NotComputable::NotEnoughData { needed, got } => {
-            format!("not enough data ({got} of the {needed} needed)")
-        }
-        NotComputable::ZeroVariance => "every task has the same delta".to_owned(),
-        NotComputable::NonFinite { .. } => {
-            "invalid input (a value is not a finite number)".to_owned()
-        }
-        other => other.to_string(),
-    }
 }

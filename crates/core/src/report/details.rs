@@ -1,0 +1,206 @@
+//! The statistics details of one candidate: every statistic of both analyses, as labelled text
+//! rows. The CLI's markdown prints them as a table and the page's headline card in its details
+//! expander, so both list the same statistics under the same labels.
+
+use crate::stats::{BootstrapResult, PassAtK, Stat};
+use crate::text::{count, interval_points, mean, p_value, plural, points, signed_points, StatText};
+
+use super::{CandidateResult, PairedAnalysis, Report};
+
+/// One row of the details: a statistic's label and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DetailRow {
+    /// What the row shows, e.g. `Paired t-test p`.
+    pub label: String,
+    /// Its text in each analysis, or one text for the candidate.
+    pub cells: DetailCells,
+}
+
+/// The text of a details row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DetailCells {
+    /// One text per analysis.
+    PerAnalysis {
+        /// In the primary analysis (paired tasks, included samples).
+        primary: String,
+        /// In the sensitivity analysis (failed and absent counted as 0).
+        sensitivity: String,
+    },
+    /// One text for the candidate as a whole (adjusted p-values, pass@k).
+    Whole(String),
+}
+
+/// A statistic's text in one analysis, given whether the bootstrap is still being computed.
+type Cell = fn(&PairedAnalysis, bool) -> String;
+
+/// Every statistic of `candidate` in both analyses, then the adjusted p-values of the headline
+/// test (when several candidates are compared) and pass@k. `bootstrap_pending` says that the
+/// bootstrap of this report is still being computed (the page shows the report before it).
+pub fn detail_rows(
+    report: &Report,
+    candidate: &CandidateResult,
+    bootstrap_pending: bool,
+) -> Vec<DetailRow> {
+    let level = (report.settings.level * 100.0).round();
+    let per_analysis: Vec<(String, Cell)> = vec![
+        ("Tasks".to_owned(), |a, _| count(a.n as u64)),
+        ("Δ (points)".to_owned(), |a, _| {
+            StatText::of(&a.estimate, |e| signed_points(e.delta)).text()
+        }),
+        ("SE (points)".to_owned(), |a, _| {
+            StatText::and_then(&a.estimate, |e| StatText::of(&e.se, |se| points(*se))).text()
+        }),
+        (format!("t interval ({level}%)"), |a, _| {
+            StatText::and_then(&a.estimate, |e| {
+                StatText::of(&e.t_interval, interval_points)
+            })
+            .text()
+        }),
+        (format!("z interval ({level}%)"), |a, _| {
+            StatText::and_then(&a.estimate, |e| {
+                StatText::of(&e.z_interval, interval_points)
+            })
+            .text()
+        }),
+        ("Bootstrap percentile".to_owned(), |a, pending| {
+            bootstrap_text(&a.bootstrap, pending, |b| interval_points(&b.percentile))
+        }),
+        ("Bootstrap BCa".to_owned(), |a, pending| {
+            bootstrap_text(&a.bootstrap, pending, |b| {
+                StatText::of(&b.bca, interval_points).text()
+            })
+        }),
+        (
+            "Clustered by category (robust SE)".to_owned(),
+            |a, _| match &a.clustered {
+                Some(clustered) => StatText::of(&clustered.robust, |r| {
+                    format!(
+                        "{} (C = {}, p {})",
+                        interval_points(&r.interval),
+                        r.clusters,
+                        p_value(r.p_value)
+                    )
+                })
+                .text(),
+                None => NO_CATEGORY.to_owned(),
+            },
+        ),
+        (
+            "Clustered bootstrap percentile".to_owned(),
+            |a, pending| match &a.clustered {
+                Some(clustered) => bootstrap_text(&clustered.bootstrap, pending, |b| {
+                    interval_points(&b.percentile)
+                }),
+                None => NO_CATEGORY.to_owned(),
+            },
+        ),
+        ("Paired t-test p".to_owned(), |a, _| {
+            StatText::of(&a.t_test, |t| {
+                format!("{} (t = {:.3}, df {:.0})", p_value(t.p_value), t.t, t.df)
+            })
+            .text()
+        }),
+        ("Wilcoxon signed-rank (Pratt) p".to_owned(), |a, _| {
+            StatText::of(&a.wilcoxon_pratt, |w| p_value(w.p_value)).text()
+        }),
+        ("Wilcoxon (zeros dropped) p".to_owned(), |a, _| {
+            StatText::of(&a.wilcoxon_wilcox, |w| p_value(w.p_value)).text()
+        }),
+        ("Sign test p".to_owned(), |a, _| {
+            StatText::of(&a.sign_test, |s| p_value(s.p_value)).text()
+        }),
+        ("McNemar exact / mid-p".to_owned(), |a, _| {
+            match &a.mcnemar {
+                Some(m) => StatText::of(m, |m| {
+                    format!("{} / {}", p_value(m.p_exact), p_value(m.p_mid))
+                })
+                .text(),
+                None => "does not apply (not one binary sample per task)".to_owned(),
+            }
+        }),
+        ("Wins / ties / losses".to_owned(), |a, _| {
+            StatText::of(&a.win_tie_loss, |w| {
+                format!(
+                    "{} / {} / {}",
+                    count(w.wins as u64),
+                    count(w.ties as u64),
+                    count(w.losses as u64)
+                )
+            })
+            .text()
+        }),
+        ("Correlation".to_owned(), |a, _| {
+            StatText::and_then(&a.estimate, |e| StatText::of(&e.correlation, |r| mean(*r))).text()
+        }),
+        ("Minimum detectable effect (points)".to_owned(), |a, _| {
+            StatText::of(&a.mde, |m| points(m.mde)).text()
+        }),
+        ("Tasks needed for the target Δ".to_owned(), |a, _| {
+            StatText::of(&a.tasks_needed, |n| count(*n)).text()
+        }),
+        ("MDE at K′ samples per task".to_owned(), |a, _| {
+            StatText::of(&a.projection, |p| {
+                format!(
+                    "{} points (K′ = {})",
+                    points(p.projected_mde),
+                    p.samples_per_task
+                )
+            })
+            .text()
+        }),
+    ];
+    let mut rows: Vec<DetailRow> = per_analysis
+        .into_iter()
+        .map(|(label, cell)| DetailRow {
+            label,
+            cells: DetailCells::PerAnalysis {
+                primary: cell(&candidate.primary, bootstrap_pending),
+                sensitivity: cell(&candidate.sensitivity, bootstrap_pending),
+            },
+        })
+        .collect();
+    if report.candidates.len() > 1 {
+        rows.push(DetailRow {
+            label: "Holm / BH adjusted p (headline test)".to_owned(),
+            cells: DetailCells::Whole(format!(
+                "{} / {}",
+                StatText::of(&candidate.p_holm, |p| p_value(*p)).text(),
+                StatText::of(&candidate.p_bh, |p| p_value(*p)).text()
+            )),
+        });
+    }
+    for pk in &candidate.primary.pass_at_k {
+        let mean_of = |stat: &Stat<PassAtK>| {
+            StatText::and_then(stat, |p| StatText::of(&p.mean, |m| mean(*m))).text()
+        };
+        rows.push(DetailRow {
+            label: format!(
+                "pass@{} (baseline → candidate, {})",
+                pk.k,
+                plural(pk.tasks as u64, "task", "tasks")
+            ),
+            cells: DetailCells::Whole(format!(
+                "{} → {}",
+                mean_of(&pk.baseline),
+                mean_of(&pk.candidate)
+            )),
+        });
+    }
+    rows
+}
+
+/// The clustered rows' text when no task has a category.
+const NO_CATEGORY: &str = "no task has a category";
+
+/// A bootstrap result's text: computing, not run (B = 0), its value, or why it has none.
+fn bootstrap_text(
+    result: &Option<Stat<BootstrapResult>>,
+    pending: bool,
+    format: impl FnOnce(&BootstrapResult) -> String,
+) -> String {
+    match result {
+        Some(stat) => StatText::of(stat, format).text(),
+        None if pending => "computing…".to_owned(),
+        None => "not run (B = 0)".to_owned(),
+    }
+}

@@ -1,0 +1,119 @@
+//! Number formats: counts, reward differences in points, p-values and mean rewards.
+
+use crate::stats::Interval;
+
+/// Shown where a value is absent.
+pub const MISSING: &str = "—";
+
+/// A count with thousands separators, e.g. `12,345`.
+pub fn count(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// A reward difference in points (reward × 100), one decimal, e.g. `4.1`; a negative one with
+/// an ASCII hyphen (`-2.0`), never `-0.0`. For magnitudes and plain text; [`signed_points`]
+/// writes the sign as the page does.
+pub fn points(delta: f64) -> String {
+    let points = delta * 100.0;
+    let rounded = (points * 10.0).round() / 10.0;
+    // Avoid "-0.0".
+    if rounded == 0.0 {
+        "0.0".to_owned()
+    } else {
+        format!("{rounded:.1}")
+    }
+}
+
+/// A reward difference in points with its sign: `+4.1`, `−1.0` (with the minus sign U+2212),
+/// `0.0`.
+pub fn signed_points(delta: f64) -> String {
+    let text = points(delta);
+    match text.strip_prefix('-') {
+        Some(magnitude) => format!("\u{2212}{magnitude}"),
+        None if text == "0.0" => text,
+        None => format!("+{text}"),
+    }
+}
+
+/// An interval of reward differences in signed points, e.g. `+2.0 to +6.2`.
+pub fn interval_points(interval: &Interval) -> String {
+    format!(
+        "{} to {}",
+        signed_points(interval.lower),
+        signed_points(interval.upper)
+    )
+}
+
+/// A p-value with four decimals, never "0": `< 0.0001` below that.
+pub fn p_value(p: f64) -> String {
+    if p < 1e-4 {
+        "< 0.0001".to_owned()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+/// A mean reward (or a pass@k, a correlation) with three decimals, e.g. `0.483`.
+pub fn mean(value: f64) -> String {
+    format!("{value:.3}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_have_thousands_separators() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(403), "403");
+        assert_eq!(count(1401), "1,401");
+        assert_eq!(count(100_000), "100,000");
+        assert_eq!(count(1_234_567), "1,234,567");
+        assert_eq!(count(u64::MAX), "18,446,744,073,709,551,615");
+    }
+
+    #[test]
+    fn points_round_to_one_decimal_without_negative_zero() {
+        assert_eq!(points(0.041), "4.1");
+        assert_eq!(points(-0.0103), "-1.0");
+        assert_eq!(points(-0.0004), "0.0");
+        assert_eq!(points(1.0), "100.0");
+    }
+
+    #[test]
+    fn signed_points_use_the_minus_sign() {
+        assert_eq!(signed_points(0.0158), "+1.6");
+        assert_eq!(signed_points(-0.0103), "\u{2212}1.0");
+        assert_eq!(signed_points(-0.0004), "0.0");
+        assert_eq!(signed_points(0.0), "0.0");
+        let interval = Interval {
+            lower: -0.02,
+            upper: 0.062,
+            level: 0.95,
+        };
+        assert_eq!(interval_points(&interval), "\u{2212}2.0 to +6.2");
+    }
+
+    #[test]
+    fn p_values_are_never_zero() {
+        assert_eq!(p_value(0.234_714), "0.2347");
+        assert_eq!(p_value(1.0), "1.0000");
+        assert_eq!(p_value(1e-4), "0.0001");
+        assert_eq!(p_value(9.9e-5), "< 0.0001");
+        assert_eq!(p_value(0.0), "< 0.0001");
+    }
+
+    #[test]
+    fn means_have_three_decimals() {
+        assert_eq!(mean(0.483_218), "0.483");
+        assert_eq!(mean(1.0), "1.000");
+    }
+}
