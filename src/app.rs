@@ -6,11 +6,11 @@
 
 use leptos::prelude::*;
 
-use crate::components::source_panel::{SourceButton, SourcePanel};
-use crate::pages::lazy::report_page;
+use crate::pages::lazy::{prefetch_report_pages, report_page};
 use crate::pages::not_found::NotFoundPage;
-use crate::pages::runs::RunsPage;
-use crate::route::{ReportPage, Route};
+use crate::picker::page::RunsPage;
+use crate::route::{ReportPage, ReportPrefetch, Route};
+use crate::source_panel::{SourceButton, SourcePanel};
 use crate::state::files::FileRuns;
 use crate::state::history::BrowserHistory;
 use crate::state::loader::Loader;
@@ -26,6 +26,7 @@ pub fn App() -> impl IntoView {
     provide_context(UrlState::from_browser(history));
     provide_context(Loader::new());
     provide_context(FileRuns::new());
+    provide_context(ReportPrefetch(Callback::new(|()| prefetch_report_pages())));
     let path = history.path();
     let route = Memo::new(move |_| path.with(|path| Route::parse(path)));
     view! {

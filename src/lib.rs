@@ -1,21 +1,29 @@
-//! Eval Compare viewer: the browser app (Leptos CSR, compiled to wasm32 by
-//! `scripts/build-viewer.sh`).
+//! Eval Compare viewer: the browser app (Leptos CSR, compiled to wasm32; built by Trunk with
+//! `scripts/build-viewer.sh` as its hook, see Trunk.toml).
 //!
-//! `transport` talks HTTP with gloo-net for the core Trajectory client; `overview` loads what
-//! the start page shows; `pages` and `components` render it; `route` names the pages and their
-//! paths; `app` holds the router.
+//! The shell, at the root: [`app`] (the page frame and the match on the [`route`] table),
+//! [`transport`] (gloo-net under the core's Trajectory client), and two helpers every page uses,
+//! [`format`] (API values as text) and [`failure`] (a failed request explained).
+//! The features, one folder each:
+//! - [`picker`]: the run picker, the start page;
+//! - [`report`]: the report pages and everything only they use (the wasm split point cuts it
+//!   into a chunk of its own);
+//! - [`pages`]: how the app reaches its pages: the split point ([`pages::lazy`]) and "not found";
+//! - [`source_panel`]: the API key and address settings of the header;
+//! - [`state`]: the viewer's state (URL, history, source, loader, files, report memos);
+//! - [`components`]: small presentational pieces.
+//!
+//! Imports run one way: the core ← `state`, `components` ← `picker`, `source_panel` ← `report`
+//! ← `pages` ← `app`. `report` is reached only through `pages::lazy`.
 
 pub mod app;
-pub mod charts;
 pub mod components;
-pub mod export;
 pub mod failure;
 pub mod format;
-pub mod load;
-pub mod overview;
 pub mod pages;
+pub mod picker;
+pub mod report;
 pub mod route;
+pub mod source_panel;
 pub mod state;
-pub mod table;
-pub mod task_panel;
 pub mod transport;

@@ -153,3 +153,16 @@ mod tests {
         assert!(!Route::Report(ReportPage::FilesCompare).is_current("/files"));
     }
 }
+
+/// Starts fetching the code of the report pages (the release build's wasm chunk) ahead of a
+/// navigation to one; provided as context by the app, so pages that link to a report (the
+/// picker's Compare) need not import the split point.
+#[derive(Debug, Clone, Copy)]
+pub struct ReportPrefetch(pub leptos::prelude::Callback<()>);
+
+impl ReportPrefetch {
+    /// The prefetch in context, if the app provided one.
+    pub fn from_context() -> Option<leptos::prelude::Callback<()>> {
+        leptos::prelude::use_context::<ReportPrefetch>().map(|prefetch| prefetch.0)
+    }
+}

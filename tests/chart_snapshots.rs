@@ -19,12 +19,12 @@ use std::path::PathBuf;
 
 use chart_fixture::{continuous_report, small_report};
 use eval_compare_core::report::Report;
-use eval_compare_viewer::charts::coverage::coverage_bars;
-use eval_compare_viewer::charts::histogram::delta_histogram;
-use eval_compare_viewer::charts::progression::progression_series;
-use eval_compare_viewer::charts::scatter::scatter_points;
-use eval_compare_viewer::charts::sorted::sorted_deltas;
-use eval_compare_viewer::charts::{render_svg, Chart, Theme};
+use eval_compare_viewer::report::charts::coverage::coverage_bars;
+use eval_compare_viewer::report::charts::histogram::delta_histogram;
+use eval_compare_viewer::report::charts::progression::progression_series;
+use eval_compare_viewer::report::charts::scatter::scatter_points;
+use eval_compare_viewer::report::charts::sorted::sorted_deltas;
+use eval_compare_viewer::report::charts::{render_svg, Chart, Theme};
 
 /// The environment variable that rewrites the snapshots instead of comparing with them.
 const UPDATE: &str = "UPDATE_SNAPSHOTS";

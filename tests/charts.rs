@@ -10,16 +10,16 @@ use std::sync::Arc;
 
 use chart_fixture::{large_report, report_of, run, small_report};
 use eval_compare_core::model::OutcomeClass;
-use eval_compare_viewer::charts::common::{
+use eval_compare_viewer::report::charts::common::{
     accessible_svg, render_svg, sort_numbers, Chart, NoChart,
 };
-use eval_compare_viewer::charts::coverage::coverage_bars;
-use eval_compare_viewer::charts::download::{svg_blob, SVG_MIME};
-use eval_compare_viewer::charts::histogram::delta_histogram;
-use eval_compare_viewer::charts::progression::progression_series;
-use eval_compare_viewer::charts::scatter::{scatter_points, DISTINCT_POINT_LIMIT, GRID};
-use eval_compare_viewer::charts::sorted::{sorted_deltas, BAR_LIMIT};
-use eval_compare_viewer::charts::{ReportCharts, Theme};
+use eval_compare_viewer::report::charts::coverage::coverage_bars;
+use eval_compare_viewer::report::charts::download::{svg_blob, SVG_MIME};
+use eval_compare_viewer::report::charts::histogram::delta_histogram;
+use eval_compare_viewer::report::charts::progression::progression_series;
+use eval_compare_viewer::report::charts::scatter::{scatter_points, DISTINCT_POINT_LIMIT, GRID};
+use eval_compare_viewer::report::charts::sorted::{sorted_deltas, BAR_LIMIT};
+use eval_compare_viewer::report::charts::{ReportCharts, Theme};
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use support::{mount_point, select_all, wait_for};

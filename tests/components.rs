@@ -5,9 +5,9 @@ mod support;
 
 use eval_compare_core::api::{EvalProgress, EvalRun, EvalRunStatus};
 use eval_compare_viewer::components::error_panel::ErrorPanel;
-use eval_compare_viewer::components::run_table::RunTable;
 use eval_compare_viewer::components::status_badge::StatusBadge;
-use eval_compare_viewer::overview::RunRow;
+use eval_compare_viewer::picker::overview::RunRow;
+use eval_compare_viewer::picker::run_table::RunTable;
 use leptos::prelude::*;
 use support::{mount_point, select_all, text};
 use wasm_bindgen::JsCast;

@@ -11,8 +11,8 @@ use std::rc::Rc;
 
 use eval_compare_core::client::{ApiKey, ClientConfig, HttpRequest, Transport};
 use eval_compare_core::report::{to_csv, Report};
-use eval_compare_viewer::export::{csv_file, file_stem, json_file, ExportButtons};
-use eval_compare_viewer::task_panel::TaskPanel;
+use eval_compare_viewer::report::export::{csv_file, file_stem, json_file, ExportButtons};
+use eval_compare_viewer::report::task_panel::TaskPanel;
 use eval_compare_viewer::transport::FetchTransport;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;

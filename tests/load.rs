@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::future::Future;
 use std::rc::Rc;
 
-use eval_compare_viewer::load::{use_load, LoadState};
+use eval_compare_viewer::state::async_load::{use_load, LoadState};
 use futures::channel::oneshot;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;

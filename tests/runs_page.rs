@@ -3,7 +3,7 @@
 
 mod support;
 
-use eval_compare_viewer::pages::runs::RunsView;
+use eval_compare_viewer::picker::page::RunsView;
 use leptos::prelude::*;
 use support::{mount_point, select_all, text, wait_for};
 use wasm_bindgen::JsCast;

@@ -5,8 +5,8 @@
 mod support;
 
 use eval_compare_core::view_state::{AnalysisMode, ViewState};
-use eval_compare_viewer::components::query_notice::QueryIssuesNotice;
-use eval_compare_viewer::components::report_controls::ReportSettingsForm;
+use eval_compare_viewer::report::panels::query_notice::QueryIssuesNotice;
+use eval_compare_viewer::report::panels::report_controls::ReportSettingsForm;
 use eval_compare_viewer::route::{ReportPage, Route};
 use eval_compare_viewer::state::url::{href, Navigation, UrlState};
 use gloo_timers::future::TimeoutFuture;

@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use eval_compare_core::report::{visible_rows, Report};
 use eval_compare_core::view_state::{RowFilter, Sort, SortKey, ViewState};
-use eval_compare_viewer::table::window::ROW_HEIGHT_PX;
-use eval_compare_viewer::table::TaskTable;
+use eval_compare_viewer::report::table::window::ROW_HEIGHT_PX;
+use eval_compare_viewer::report::table::TaskTable;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use support::{mount_point, select_all, text, wait_for};

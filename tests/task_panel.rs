@@ -6,7 +6,7 @@ mod support;
 mod task_fixture;
 
 use eval_compare_core::client::{ApiKey, ClientConfig, RetryPolicy};
-use eval_compare_viewer::task_panel::TaskPanel;
+use eval_compare_viewer::report::task_panel::TaskPanel;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use support::{mount_point, select_all, text, wait_for};

@@ -38,8 +38,8 @@ pub fn prefetch_report_pages() {
 }
 
 fn page_view(page: ReportPage) -> AnyView {
-    use crate::pages::files::{FilesComparePage, FilesPage};
-    use crate::pages::report::ComparePage;
+    use crate::report::compare_page::ComparePage;
+    use crate::report::files_page::{FilesComparePage, FilesPage};
     match page {
         ReportPage::Compare => view! { <ComparePage/> }.into_any(),
         ReportPage::Files => view! { <FilesPage/> }.into_any(),
@@ -61,7 +61,7 @@ fn loaded_page(page: ReportPage) -> AnyView {
     use futures::FutureExt;
 
     use crate::components::loading::Loading;
-    use crate::load::{use_load, LoadState};
+    use crate::state::async_load::{use_load, LoadState};
 
     // Once the chunk is loaded, the split function returns at its first poll, so the page is
     // built right here, like any other page, rather than inside a suspended future.

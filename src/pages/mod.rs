@@ -1,9 +1,8 @@
-//! Routed pages: the run picker (`/`), a report over the API (`/compare`), run folders from disk
-//! (`/files`, `/files/compare`), and "not found". The app reaches the three report pages through
-//! [`lazy`], which the release build splits into a wasm chunk of their own.
+//! How the app reaches its pages: the report pages (`/compare`, `/files`, `/files/compare`,
+//! in [`crate::report`]) through [`lazy`], the split point the release build cuts into a wasm
+//! chunk of their own, and "not found". The run picker (`/`) is [`crate::picker::page`].
+//!
+//! May import: `report` (only in `lazy`, behind the split), `components`, `state`, `route`.
 
-pub mod files;
 pub mod lazy;
 pub mod not_found;
-pub mod report;
-pub mod runs;

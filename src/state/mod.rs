@@ -12,6 +12,7 @@
 //!
 //! [`ViewState`]: eval_compare_core::view_state::ViewState
 
+pub mod async_load;
 pub mod files;
 pub mod history;
 pub mod loader;

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use eval_compare_core::api::{EvalProgress, EvalRun, EvalRunStatus};
 use leptos::prelude::*;
 
-use crate::components::run_progress::RunProgress;
 use crate::components::status_badge::StatusBadge;
 use crate::format;
-use crate::overview::RunRow;
+use crate::picker::overview::RunRow;
+use crate::picker::run_progress::RunProgress;
 
 /// The picker's choice among the table's runs: one baseline and any number of candidates.
 #[derive(Debug, Clone, Copy)]

@@ -1,5 +1,5 @@
 //! The report page: `/compare?…` over runs read from the API (and `/files/compare?…` over run
-//! folders, see [`crate::pages::files`]). The query names the runs and the view; the page loads
+//! folders, see [`crate::report::files_page`]). The query names the runs and the view; the page loads
 //! the runs, builds the run set once they are read, and the report from it (first without the
 //! bootstrap, then with it), and shows the header, the comparability audit, the settings, the
 //! headline of each candidate, the focus selector and the charts, the coverage ledger, the
@@ -13,27 +13,27 @@ use eval_compare_core::report::Report;
 use eval_compare_core::view_state::ViewState;
 use leptos::prelude::*;
 
-use crate::charts::ReportCharts;
-use crate::components::audit_panel::AuditPanel;
-use crate::components::copy_link::CopyLinkButton;
-use crate::components::coverage_ledger::CoverageLedger;
-use crate::components::headline::HeadlineCards;
-use crate::components::load_panel::LoadPanel;
 use crate::components::loading::Loading;
-use crate::components::query_notice::QueryIssuesNotice;
-use crate::components::report_controls::{FocusSelector, ReportSettingsForm};
-use crate::components::report_header::ReportHeader;
-use crate::components::run_chooser::chooser_view;
-use crate::export::ExportButtons;
-use crate::load::spawn_scoped;
+use crate::picker::run_chooser::chooser_view;
+use crate::report::charts::ReportCharts;
+use crate::report::export::ExportButtons;
+use crate::report::panels::audit_panel::AuditPanel;
+use crate::report::panels::copy_link::CopyLinkButton;
+use crate::report::panels::coverage_ledger::CoverageLedger;
+use crate::report::panels::headline::HeadlineCards;
+use crate::report::panels::load_panel::LoadPanel;
+use crate::report::panels::query_notice::QueryIssuesNotice;
+use crate::report::panels::report_controls::{FocusSelector, ReportSettingsForm};
+use crate::report::panels::report_header::ReportHeader;
+use crate::report::table::TaskTable;
+use crate::report::task_panel::TaskPanel;
 use crate::route::{ReportPage, Route};
+use crate::state::async_load::spawn_scoped;
 use crate::state::loader::use_loader;
 use crate::state::report::{after_paint, use_report, ReportKey, ReportState};
 use crate::state::shared::Shared;
 use crate::state::source::use_source_settings;
 use crate::state::url::{href, use_url_state};
-use crate::table::TaskTable;
-use crate::task_panel::TaskPanel;
 
 /// The runs a view compares, baseline first, or why it names no comparison.
 pub fn plan_of(view: &ViewState) -> Result<Vec<String>, String> {

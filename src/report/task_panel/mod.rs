@@ -23,8 +23,8 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::format;
-use crate::table::badges::OutcomeBadges;
-use crate::table::cells::{delta_class, delta_text, samples_text};
+use crate::report::table::badges::OutcomeBadges;
+use crate::report::table::cells::{delta_class, delta_text, samples_text};
 use details::{DetailLoader, DetailState, TrajectoryDetails};
 use link::run_trajectories_path;
 

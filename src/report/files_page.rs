@@ -5,11 +5,11 @@
 use eval_compare_core::text::noun;
 use leptos::prelude::*;
 
-use crate::components::drop_zone::DropZone;
-use crate::components::query_notice::QueryIssuesNotice;
-use crate::components::run_chooser::RunChooser;
-use crate::overview::RunRow;
-use crate::pages::report::{plan_of, ReportBody};
+use crate::picker::overview::RunRow;
+use crate::picker::run_chooser::RunChooser;
+use crate::report::compare_page::{plan_of, ReportBody};
+use crate::report::panels::drop_zone::DropZone;
+use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::route::{ReportPage, Route};
 use crate::state::files::{use_file_runs, FileIssue};
 use crate::state::shared::Shared;

@@ -10,11 +10,11 @@ use eval_compare_core::view_state::ViewState;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 
-use crate::components::run_table::{RunSelection, RunTable};
 use crate::format;
-use crate::load::spawn_scoped;
-use crate::overview::{default_selection, RunRow};
+use crate::picker::overview::{default_selection, RunRow};
+use crate::picker::run_table::{RunSelection, RunTable};
 use crate::route::Route;
+use crate::state::async_load::spawn_scoped;
 use crate::state::url::UrlState;
 use crate::transport::FetchTransport;
 
@@ -92,7 +92,7 @@ pub fn RunChooser(
     compare: Route,
     /// Called when the user is about to press Compare (the pointer on it, or the focus in it):
     /// time to fetch what the report needs.
-    #[prop(optional)]
+    #[prop(optional_no_strip)]
     on_compare_intent: Option<Callback<()>>,
     /// The agent written to the URL with the choice.
     #[prop(optional_no_strip)]

@@ -9,13 +9,14 @@ use leptos::prelude::*;
 
 use crate::components::api_error::ApiErrorPanel;
 use crate::components::loading::Loading;
-use crate::components::run_chooser::{chooser_view, RunChooser};
 use crate::failure::explain;
 use crate::format;
-use crate::load::{use_load, LoadState};
-use crate::overview::{default_benchmark, load_overview, AgentRuns, BenchmarkRuns, Overview};
-use crate::pages::lazy::prefetch_report_pages;
-use crate::route::{ReportPage, Route};
+use crate::picker::overview::{
+    default_benchmark, load_overview, AgentRuns, BenchmarkRuns, Overview,
+};
+use crate::picker::run_chooser::{chooser_view, RunChooser};
+use crate::route::{ReportPage, ReportPrefetch, Route};
+use crate::state::async_load::{use_load, LoadState};
 use crate::state::source::use_source_settings;
 use crate::state::url::use_url_state;
 use crate::transport::FetchTransport;
@@ -266,7 +267,7 @@ fn BenchmarkPicker(entry: BenchmarkRuns, config: ClientConfig) -> impl IntoView 
                 rows=runs
                 url
                 compare=Route::Report(ReportPage::Compare)
-                on_compare_intent=Callback::new(|()| prefetch_report_pages())
+                on_compare_intent=ReportPrefetch::from_context()
                 agent=benchmark.agent_id.clone()
                 bench=Some(benchmark.bench_id.clone())
                 live_from=Some(config)

@@ -1,0 +1,16 @@
+//! The run picker, the start page (`/`): an agent, one of its benchmark versions, and in that
+//! version's run table one baseline and the candidates to compare with it.
+//!
+//! - [`page`]: the page itself;
+//! - [`overview`]: what it loads (agents, benchmark versions, their runs);
+//! - [`run_chooser`], [`run_table`], [`run_progress`]: choosing the runs, also used by the
+//!   report pages to change a comparison.
+//!
+//! May import: the core, `state`, `components`, `route`, `format`, `failure`, `transport`, and
+//! from `pages` only the split point's prefetch; never `report`.
+
+pub mod overview;
+pub mod page;
+pub mod run_chooser;
+pub mod run_progress;
+pub mod run_table;
