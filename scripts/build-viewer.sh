@@ -86,7 +86,8 @@ if [ -z "$HTML" ]; then
 fi
 rm -rf "$OUT"/pkg-*
 cp -r "$WORK/pkg" "$OUT/$PKG"
-sed -i "s|@PKG@|$PKG|g" "$HTML"
+# The build's folder in every path, and without the link that turns Trunk's Rust pipeline off.
+sed -i -e "s|@PKG@|$PKG|g" -e '/<link data-trunk rel="rust" data-trunk-skip/d' "$HTML"
 if [ "$PROFILE" = release ]; then
   # Gzipped copies beside the files: the server sends them to browsers that accept gzip instead
   # of compressing the same bytes on every request.

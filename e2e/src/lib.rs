@@ -4,7 +4,7 @@
 //! Paths come from the environment, with workspace defaults:
 //! `EVAL_COMPARE_SERVER_BIN` (default `target/server/eval-compare-server`, the profile
 //! `scripts/test.sh` and `scripts/demo.sh` build),
-//! `EVAL_COMPARE_DIST` (default `dist`, built by `scripts/build-viewer.sh`),
+//! `EVAL_COMPARE_DIST` (default `dist`, built by `trunk build --release`),
 //! `CHROMEDRIVER` (default `/usr/bin/chromedriver`), `CHROME_BIN` (default `/usr/bin/chromium`),
 //! `EVAL_COMPARE_CLI_BIN` (default `target/debug/eval-compare`, built by
 //! `cargo build -p eval-compare-cli`).
@@ -122,7 +122,7 @@ pub fn viewer_dist() -> Result<PathBuf, BoxError> {
     require(
         configured_path("EVAL_COMPARE_DIST", "dist"),
         "the built viewer",
-        "build it with `scripts/build-viewer.sh` or set EVAL_COMPARE_DIST",
+        "build it with `trunk build --release` or set EVAL_COMPARE_DIST",
     )
 }
 

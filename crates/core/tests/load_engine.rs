@@ -16,7 +16,7 @@ use eval_compare_core::run_folder::run_set_from_folders;
 use eval_compare_core::testing::bodies::{
     page, reward_item, run_body, task_item, trajectory_item, EXPIRED_CURSOR, SERVER_FAILURE,
 };
-use eval_compare_core::testing::scripted::client_over;
+use eval_compare_core::testing::scripted::{client_over, yield_now};
 use eval_compare_core::testing::{ScriptedTransport, NEVER};
 use futures::executor::block_on;
 use futures::future::{select, Either};
@@ -354,21 +354,6 @@ async fn until_stuck(transport: &ScriptedTransport) {
         }
         last = now;
     }
-}
-
-/// Returns Pending once, waking itself: lets other futures of a `select` run.
-async fn yield_now() {
-    let mut yielded = false;
-    std::future::poll_fn(move |cx| {
-        if yielded {
-            std::task::Poll::Ready(())
-        } else {
-            yielded = true;
-            cx.waker().wake_by_ref();
-            std::task::Poll::Pending
-        }
-    })
-    .await;
 }
 
 #[test]

@@ -42,7 +42,7 @@ pub struct Cli {
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:8080")]
     pub addr: String,
 
-    /// Directory of the built viewer (the output of `scripts/build-viewer.sh`).
+    /// Directory of the built viewer (the output of `trunk build --release`).
     #[arg(long, value_name = "DIR", default_value = "dist")]
     pub dist: PathBuf,
 

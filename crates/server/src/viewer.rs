@@ -1,4 +1,4 @@
-//! Serves the built viewer (`dist/`, written by `scripts/build-viewer.sh`): files as they are
+//! Serves the built viewer (`dist/`, written by `trunk build --release`): files as they are
 //! (gzip-compressed for browsers that accept it: the wasm goes over the wire at ~40% of its
 //! size; a file's `.gz` copy, when the build wrote one, is sent instead of compressing it again),
 //! and `index.html` for client routes (paths whose last segment has no extension). The
@@ -92,7 +92,7 @@ fn not_built(dist: &Path) -> Response {
          <body style=\"font-family: system-ui, sans-serif; max-width: 42rem; margin: 3rem auto; line-height: 1.5\">\n\
          <h1>The viewer is not built</h1>\n\
          <p>This server found no <code>index.html</code> in <code>{dist}</code>.</p>\n\
-         <p>Build the viewer from the repository root with <code>scripts/build-viewer.sh</code> \
+         <p>Build the viewer from the repository root with <code>trunk build --release</code> \
          (or run <code>scripts/demo.sh</code>, which installs the tools and builds it), then reload this page. \
          Use <code>--dist DIR</code> to serve a build from another directory.</p>\n\
          <p>The API is served meanwhile, e.g. <a href=\"/api/v1/agents\">/api/v1/agents</a>.</p>\n\

@@ -375,7 +375,7 @@ async fn explains_a_missing_viewer_build_and_keeps_serving_the_api() {
     assert_eq!(page.status().as_u16(), 503);
     let text = page.text().await.unwrap();
     assert!(
-        text.contains("not built") && text.contains("scripts/build-viewer.sh"),
+        text.contains("not built") && text.contains("trunk build --release"),
         "{text}"
     );
     get_json(&c, &server.base, "/api/v1/agents", 200).await;

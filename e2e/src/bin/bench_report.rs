@@ -390,7 +390,7 @@ fn dist_dir() -> Result<PathBuf, BoxError> {
     let dist = viewer_dist()?;
     if !dist.join("index.html").exists() {
         return Err(format!(
-            "no built viewer in {}: `scripts/build-viewer.sh` or set EVAL_COMPARE_DIST",
+            "no built viewer in {}: `trunk build --release` or set EVAL_COMPARE_DIST",
             dist.display()
         )
         .into());

@@ -157,8 +157,8 @@ impl Transport for ScriptedTransport {
     }
 }
 
-/// Returns `Pending` once (waking itself at once), so other futures run first.
-async fn yield_now() {
+/// Returns `Pending` once (waking itself at once), so other futures on the executor run first.
+pub async fn yield_now() {
     let mut yielded = false;
     std::future::poll_fn(move |cx| {
         if yielded {
