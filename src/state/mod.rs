@@ -4,11 +4,17 @@
 //!   sessionStorage, or localStorage when remembered; never in a URL) and the optional org key;
 //! - [`url`]: the URL query as the single source of truth of the view ([`ViewState`]), with push
 //!   for a new comparison and replace for view tweaks;
-//! - [`loader`]: runs, their trajectory rewards and trajectories and their benchmark's tasks,
-//!   loaded page by page with progress, cancellation, partial results and resumable retries;
+//! - [`loader`]: the reactive wrapper of the core's load engine (runs, their trajectory rewards
+//!   and trajectories and their benchmark's tasks, page by page with progress, cancellation,
+//!   partial results and resumable retries; running runs refreshed);
 //! - [`files`]: run folders opened from disk, grouped and parsed by the core;
 //! - [`report`]: the run set and the report as memos over the loaded data and the view, the
-//!   report first without and then with the bootstrap.
+//!   report first without and then with the bootstrap;
+//! - [`history`]: the app's own history router (pushState, popstate, clicked links);
+//! - [`async_load`]: a component's one-off load as a signal, with Retry and cancellation;
+//! - [`shared`]: values compared by identity, so memos over big values stay cheap.
+//!
+//! May import: the core, `route`, `transport`; never a component or a page.
 //!
 //! [`ViewState`]: eval_compare_core::view_state::ViewState
 

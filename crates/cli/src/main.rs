@@ -1,5 +1,11 @@
 //! `eval-compare`: the Eval Compare report from run folders or the Trajectory API, for people
 //! and CI gates. See `eval-compare --help` for commands and exit codes.
+//!
+//! `args` (flags) → `report_command` / `export_command`; runs come from `report_inputs`
+//! (`folder_io` for run folders, `api_load` on the core's load engine over `http_transport`);
+//! `gate` and `exit_code` decide how the process ends; `progress` writes to stderr.
+//!
+//! May import: the core, and native crates (tokio, reqwest, clap); never the server or viewer.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod api_load;

@@ -1,5 +1,15 @@
 //! Eval Compare core: pure Rust, no IO. API types, the Trajectory client (generic over a
-//! transport), the comparison model, analysis and the report. Runs natively and in wasm32.
+//! transport), the load engine, the comparison model, analysis and the report. Runs natively and
+//! in wasm32; the viewer, the server and the CLI are built on it.
+//!
+//! From the wire to the page: [`api`] (response types) → [`client`] (requests over a
+//! [`client::Transport`]) → [`load`] (a comparison's runs, page by page) → [`model`] (the
+//! source-neutral run set; [`run_folder`] for runs on disk) → [`coverage`], [`audit`], [`stats`]
+//! → [`report`] (one value for page, markdown and JSON), written with [`text`]; [`view_state`]
+//! is the URL query. [`testing`] (feature `testing`) holds the test helpers of every crate.
+//!
+//! May import: serde, serde_json, thiserror, libm and futures (no IO, no clock, no DOM, no async
+//! runtime); never another crate of the workspace.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod api;

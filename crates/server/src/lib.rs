@@ -3,6 +3,11 @@
 //!
 //! [`app`] builds the whole application from a [`Config`]; [`serve`] runs it on a listener.
 //! `main` and the integration tests share both.
+//!
+//! May import: the core (for the contract's types it serves as JSON) and native crates (tokio,
+//! axum, tower-http, reqwest). The demo's dataset and outcome rules are its own, written from the
+//! contract (`../shared/trajectory-api/`), not from the core's client: a faithful, independent
+//! implementation that the client is tested against.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod api_version;
