@@ -17,10 +17,12 @@ mode=(--demo)
 for arg in "$@"; do
   [ "$arg" = --upstream ] && mode=()
 done
-target/server/eval-compare-server "${mode[@]}" --addr 127.0.0.1:8081 --dist dist "$@" &
+target/server/eval-compare-server "${mode[@]}" --addr 127.0.0.1:8081 --dist target/trunk-dev "$@" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
 release=()
 [ "${EVAL_COMPARE_DEV_RELEASE:-0}" = 1 ] && release=(--release)
 log "trunk serve: open http://127.0.0.1:8080 (rebuilds and reloads on every change)"
-trunk serve "${release[@]}"
+# Its own output folder, so the release build in dist/ (what the e2e tests and demo.sh serve)
+# stays as it was.
+trunk serve --dist target/trunk-dev "${release[@]}"
