@@ -2,7 +2,7 @@
 
 use crate::api::{decode, ApiErrorEnvelope, DecodeError, ErrorType};
 
-use super::config::ApiKey;
+use super::key::ApiKey;
 use super::transport::{HttpResponse, TransportError};
 
 /// Response header carrying the request id.

@@ -11,6 +11,7 @@ mod config;
 mod endpoints;
 mod error;
 mod http_date;
+mod key;
 mod paginate;
 mod query;
 pub mod retry;
@@ -18,12 +19,12 @@ mod trajectory_client;
 mod transport;
 
 pub use config::{
-    ApiKey, ClientConfig, InvalidApiKey, RetryPolicy, API_KEY_HEADER, API_VERSION_HEADER,
-    DEFAULT_API_VERSION, DEFAULT_BASE_URL,
+    ClientConfig, RetryPolicy, API_VERSION_HEADER, DEFAULT_API_VERSION, DEFAULT_BASE_URL,
 };
 pub use endpoints::{AgentRunFilter, BenchmarkRunFilter, REMAINING_WORK_MAX_LIMIT};
 pub use error::{ApiError, HttpError, REQUEST_ID_HEADER};
 pub use http_date::parse_http_date_ms;
+pub use key::{ApiKey, InvalidApiKey, API_KEY_HEADER};
 pub use paginate::{PageProgress, Paginator, PartialList, MAX_PAGE_LIMIT};
 pub use query::percent_encode;
 pub use trajectory_client::TrajectoryClient;

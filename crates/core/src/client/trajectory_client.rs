@@ -4,8 +4,9 @@ use serde::de::DeserializeOwned;
 
 use crate::api::decode;
 
-use super::config::{ClientConfig, API_KEY_HEADER, API_VERSION_HEADER};
+use super::config::{ClientConfig, API_VERSION_HEADER};
 use super::error::{decode_error, http_error, scrub, ApiError};
+use super::key::API_KEY_HEADER;
 use super::retry::{response_is_retryable, retry_delay_ms, transport_error_is_retryable};
 use super::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 

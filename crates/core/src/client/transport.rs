@@ -25,7 +25,7 @@ impl fmt::Debug for HttpRequest {
             .headers
             .iter()
             .map(|(name, value)| {
-                if name.eq_ignore_ascii_case(super::config::API_KEY_HEADER) {
+                if name.eq_ignore_ascii_case(super::key::API_KEY_HEADER) {
                     (name.as_str(), "***")
                 } else {
                     (name.as_str(), value.as_str())
