@@ -6,7 +6,8 @@
 //!   for a new comparison and replace for view tweaks;
 //! - [`loader`]: runs, their trajectory rewards and trajectories and their benchmark's tasks,
 //!   loaded page by page with progress, cancellation, partial results and resumable retries;
-//! - [`files`]: run folders opened from disk, grouped and parsed by the core;
+//! - [`files`]: run folders opened from disk: read from the browser, grouped and parsed by the
+//!   core in its pure half ([`files::grouping`]);
 //! - [`report`]: the run set and the report as memos over the loaded data and the view, the
 //!   report first without and then with the bootstrap.
 //!
