@@ -54,7 +54,8 @@ step "clippy viewer (wasm32, all targets)" env RUSTFLAGS="--cfg erase_components
 step "native tests (core, server, cli)" \
   cargo test --locked --workspace --exclude eval-compare-viewer --exclude eval-compare-e2e
 # The viewer's native tests: its pure modules' unit tests (route table, table window, badges,
-# chart previews), the failure explanations and the chart snapshots (tests/chart_snapshots.rs);
+# chart previews), the formats, the failure explanations, the run-folder grouping and the chart
+# snapshots (tests/chart_snapshots.rs);
 # its browser test files are wasm32-only and compile to empty test binaries here.
 step "viewer native tests (unit, chart snapshots)" \
   cargo test --locked -p eval-compare-viewer --tests

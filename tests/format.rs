@@ -1,11 +1,9 @@
-//! Display formatting of API values.
-#![cfg(target_arch = "wasm32")]
+//! Display formatting of API values. Pure logic: native tests (scripts/test.sh's "viewer native
+//! tests" step).
+#![cfg(not(target_arch = "wasm32"))]
 
 use eval_compare_core::api::{EvalRun, EvalRunStatus};
 use eval_compare_viewer::format;
-use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn run(extra: serde_json::Value) -> EvalRun {
     let mut json = serde_json::json!({
@@ -19,7 +17,7 @@ fn run(extra: serde_json::Value) -> EvalRun {
     serde_json::from_value(json).expect("a valid EvalRun")
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn reward_means_have_three_decimals_and_missing_ones_a_dash() {
     assert_eq!(format::reward_mean(Some(0.5)), "0.500");
     assert_eq!(format::reward_mean(Some(0.12345)), "0.123");
@@ -27,7 +25,7 @@ fn reward_means_have_three_decimals_and_missing_ones_a_dash() {
     assert_eq!(format::reward_mean(Some(f64::NAN)), "—");
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn timestamps_show_date_and_minutes() {
     assert_eq!(
         format::timestamp("2026-10-01T08:30:59Z"),
@@ -45,7 +43,7 @@ fn timestamps_show_date_and_minutes() {
     assert_eq!(format::timestamp("2026-10-01"), "2026-10-01");
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn a_checkpoint_shows_its_step_and_a_baseline_its_model() {
     let checkpoint = run(serde_json::json!({"step": 200, "base_model_slug": "m-7b"}));
     assert_eq!(format::evaluated_model(&checkpoint), "checkpoint, step 200");
@@ -54,7 +52,7 @@ fn a_checkpoint_shows_its_step_and_a_baseline_its_model() {
     assert_eq!(format::evaluated_model(&run(serde_json::json!({}))), "—");
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn rollouts_and_task_counts_show_when_recorded() {
     let both = run(serde_json::json!({
         "total_rollouts": 90,
@@ -80,7 +78,7 @@ fn rollouts_and_task_counts_show_when_recorded() {
     );
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn a_run_without_a_name_is_shown_by_id() {
     assert_eq!(
         format::run_name(&run(serde_json::json!({"display_name": "Base"}))),
@@ -93,7 +91,7 @@ fn a_run_without_a_name_is_shown_by_id() {
     assert_eq!(format::run_name(&run(serde_json::json!({}))), "er_1");
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn statuses_map_to_labels_and_styles() {
     assert_eq!(
         format::status_label(Some(&EvalRunStatus::Registered)),
@@ -109,7 +107,7 @@ fn statuses_map_to_labels_and_styles() {
     );
 }
 
-#[wasm_bindgen_test]
+#[test]
 fn percent_done_is_bounded_and_needs_a_total() {
     assert_eq!(format::percent_done(30, 120), Some(25.0));
     assert_eq!(format::percent_done(200, 120), Some(100.0));

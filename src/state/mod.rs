@@ -7,7 +7,8 @@
 //! - [`loader`]: the reactive wrapper of the core's load engine (runs, their trajectory rewards
 //!   and trajectories and their benchmark's tasks, page by page with progress, cancellation,
 //!   partial results and resumable retries; running runs refreshed);
-//! - [`files`]: run folders opened from disk, grouped and parsed by the core;
+//! - [`files`]: run folders opened from disk: read from the browser, grouped and parsed by the
+//!   core in its pure half ([`files::grouping`]);
 //! - [`report`]: the run set and the report as memos over the loaded data and the view, the
 //!   report first without and then with the bootstrap;
 //! - [`history`]: the app's own history router (pushState, popstate, clicked links);

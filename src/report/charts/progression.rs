@@ -2,6 +2,7 @@
 //! and the baseline's mean with its band, from the report's progression.
 
 use eval_compare_core::report::Report;
+use eval_compare_core::text::{mean, minus_sign};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -110,13 +111,19 @@ impl ProgressionSeries {
     }
 }
 
-fn mean_label(mean: f64, interval: Option<(f64, f64)>, level: f64) -> String {
+/// A mean with its interval for the text alternative, e.g. `0.500 (95% CI −0.075 to 1.075)`:
+/// the core's mean format, negatives with the minus sign as on the rest of the page.
+fn mean_label(value: f64, interval: Option<(f64, f64)>, level: f64) -> String {
+    let text = |value: f64| minus_sign(mean(value));
     match interval {
         Some((lower, upper)) => format!(
-            "{mean:.3} ({} CI {lower:.3} to {upper:.3})",
-            level_label(level)
+            "{} ({} CI {} to {})",
+            text(value),
+            level_label(level),
+            text(lower),
+            text(upper)
         ),
-        None => format!("{mean:.3}"),
+        None => text(value),
     }
 }
 

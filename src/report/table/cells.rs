@@ -1,6 +1,7 @@
 //! Cells of the per-task table: a run's mean with its sample counts and badges, and a delta.
 
 use eval_compare_core::report::TaskCell;
+use eval_compare_core::text::{mean, minus_sign};
 use leptos::prelude::*;
 
 use super::badges::CompactBadges;
@@ -9,8 +10,8 @@ use crate::format;
 /// A delta with its sign and three decimals (`+0.250`, `−0.125`, `0.000`), or `unpaired`.
 pub fn delta_text(delta: Option<f64>) -> String {
     match delta {
-        Some(value) if value > 0.0 => format!("+{value:.3}"),
-        Some(value) if value < 0.0 => format!("\u{2212}{:.3}", value.abs()),
+        Some(value) if value > 0.0 => format!("+{}", mean(value)),
+        Some(value) if value < 0.0 => minus_sign(mean(value)),
         Some(_) => "0.000".to_owned(),
         None => "unpaired".to_owned(),
     }
@@ -58,4 +59,20 @@ pub fn RunCellView(
         </span>
     }
     .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deltas_have_their_sign_and_three_decimals() {
+        assert_eq!(delta_text(Some(0.25)), "+0.250");
+        assert_eq!(delta_text(Some(-0.125)), "\u{2212}0.125");
+        assert_eq!(delta_text(Some(0.0)), "0.000");
+        // The sign is the delta's, even where the rounding shows no digit.
+        assert_eq!(delta_text(Some(0.0004)), "+0.000");
+        assert_eq!(delta_text(Some(-0.0004)), "\u{2212}0.000");
+        assert_eq!(delta_text(None), "unpaired");
+    }
 }

@@ -16,7 +16,7 @@ use eval_compare_core::model::{
     Trajectory,
 };
 use eval_compare_core::report::{Report, Role, RunSummary, TaskCell, TaskRow};
-use eval_compare_core::text::noun;
+use eval_compare_core::text::{mean, noun};
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
@@ -304,7 +304,7 @@ impl TrajectoryLine {
 pub fn reward_text(trajectory: &Trajectory<'_>) -> (String, Option<&'static str>) {
     let shown = match trajectory.reward_state() {
         RewardState::Missing => "no reward".to_owned(),
-        RewardState::Valid(value) => format!("{value:.3}"),
+        RewardState::Valid(value) => mean(value),
         RewardState::Invalid => match trajectory.reward {
             Some(raw) => format!("{raw}"),
             None => "no reward".to_owned(),

@@ -7,5 +7,7 @@ mod numbers;
 mod plural;
 
 pub use missing::{why, StatText};
-pub use numbers::{count, interval_points, mean, p_value, points, signed_points, MISSING};
+pub use numbers::{
+    count, interval_points, mean, minus_sign, p_value, points, signed_points, MISSING,
+};
 pub use plural::{noun, plural};

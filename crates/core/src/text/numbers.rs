@@ -1,4 +1,5 @@
-//! Number formats: counts, reward differences in points, p-values and mean rewards.
+//! Number formats: counts, reward differences in points, p-values and mean rewards, and the
+//! minus sign the page writes negative numbers with.
 
 use crate::stats::Interval;
 
@@ -32,14 +33,25 @@ pub fn points(delta: f64) -> String {
     }
 }
 
+/// A formatted number as the page writes it: a leading ASCII hyphen becomes the minus sign
+/// (U+2212), e.g. `minus_sign(mean(-0.075))` is `−0.075`; any other text is returned as it is.
+pub fn minus_sign(text: String) -> String {
+    match text.strip_prefix('-') {
+        Some(magnitude) => format!("\u{2212}{magnitude}"),
+        None => text,
+    }
+}
+
 /// A reward difference in points with its sign: `+4.1`, `−1.0` (with the minus sign U+2212),
 /// `0.0`.
 pub fn signed_points(delta: f64) -> String {
     let text = points(delta);
-    match text.strip_prefix('-') {
-        Some(magnitude) => format!("\u{2212}{magnitude}"),
-        None if text == "0.0" => text,
-        None => format!("+{text}"),
+    if text.starts_with('-') {
+        minus_sign(text)
+    } else if text == "0.0" {
+        text
+    } else {
+        format!("+{text}")
     }
 }
 
@@ -115,5 +127,15 @@ mod tests {
     fn means_have_three_decimals() {
         assert_eq!(mean(0.483_218), "0.483");
         assert_eq!(mean(1.0), "1.000");
+        assert_eq!(mean(-0.075), "-0.075");
+    }
+
+    #[test]
+    fn the_minus_sign_replaces_a_leading_hyphen_only() {
+        assert_eq!(minus_sign(mean(-0.075)), "\u{2212}0.075");
+        assert_eq!(minus_sign(mean(1.075)), "1.075");
+        assert_eq!(minus_sign(points(-0.02)), "\u{2212}2.0");
+        assert_eq!(minus_sign("0.0".to_owned()), "0.0");
+        assert_eq!(minus_sign("a-b".to_owned()), "a-b");
     }
 }

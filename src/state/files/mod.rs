@@ -1,18 +1,15 @@
-//! Run folders opened from disk: the files picked or dropped, grouped by folder, parsed by the
-//! core (`run_folder`), and kept for this page's life so a report can be computed from them
-//! with no server at all.
+//! Run folders opened from disk: the files picked or dropped, read from the browser here,
+//! grouped by folder and parsed by the core in [`grouping`] (pure, tested natively), and kept
+//! for this page's life ([`FileRuns`]) so a report can be computed from them with no server at
+//! all.
 //!
 //! A folder holds `run.json`, `trajectory-rewards.json`, `trajectories.json` and optionally
 //! `tasks.json`. A folder that cannot be read is reported by folder, file and JSON path; the
 //! other folders are kept.
 
-use std::collections::BTreeMap;
+pub mod grouping;
 
-use eval_compare_core::model::{ModelError, RunSet, SourceKind};
-use eval_compare_core::run_folder::{
-    parse_run_folder, run_set_from_folders, RunFolder, RunFolderFiles, REWARDS_FILE, RUN_FILE,
-    TASKS_FILE, TRAJECTORIES_FILE,
-};
+use eval_compare_core::model::{ModelError, RunSet};
 use js_sys::{Promise, Reflect, Uint8Array};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -21,46 +18,9 @@ use web_sys::{
     DataTransfer, File, FileList, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry,
 };
 
+use self::grouping::{is_run_folder_file, missing_runs, open_files, run_set_of};
+pub use self::grouping::{FileIssue, OpenedRun, PickedFile};
 use super::shared::Shared;
-
-/// The folder name given to files picked one by one, outside any folder.
-pub const LOOSE_FILES: &str = "(picked files)";
-
-/// One file read from disk.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PickedFile {
-    /// Its path relative to what was opened, e.g. `runs/base/run.json`, or just its name.
-    pub path: String,
-    /// Its contents.
-    pub bytes: Vec<u8>,
-}
-
-/// The run-folder files of one folder.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct FolderFiles {
-    /// The folder's path (or [`LOOSE_FILES`]).
-    pub folder: String,
-    /// Contents by file name (only the run-folder names).
-    pub files: BTreeMap<String, Vec<u8>>,
-}
-
-/// A run opened from a folder.
-#[derive(Debug, Clone, PartialEq)]
-pub struct OpenedRun {
-    /// The folder it came from.
-    pub folder: String,
-    /// Its parsed files.
-    pub run: RunFolder,
-}
-
-/// A folder (or file) that could not be used, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileIssue {
-    /// The folder.
-    pub folder: String,
-    /// What is wrong, naming the file and the JSON path when it is a parse error.
-    pub message: String,
-}
 
 /// Why the browser could not read a dropped folder or a file.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -71,112 +31,6 @@ pub enum ReadError {
     /// A file could not be read (the browser's reason).
     #[error("the file could not be read ({0})")]
     File(String),
-}
-
-fn is_run_folder_file(name: &str) -> bool {
-    [RUN_FILE, REWARDS_FILE, TRAJECTORIES_FILE, TASKS_FILE].contains(&name)
-}
-
-/// Groups files by their folder, keeping the run-folder files only. Folders without any are
-/// left out (parents of run folders, unrelated files).
-pub fn group_by_folder(files: Vec<PickedFile>) -> Vec<FolderFiles> {
-    let mut groups: BTreeMap<String, FolderFiles> = BTreeMap::new();
-    for file in files {
-        let path = file.path.trim_start_matches('/');
-        let (folder, name) = match path.rsplit_once('/') {
-            Some((folder, name)) => (folder.to_owned(), name),
-            None => (LOOSE_FILES.to_owned(), path),
-        };
-        if !is_run_folder_file(name) {
-            continue;
-        }
-        let group = groups.entry(folder.clone()).or_insert_with(|| FolderFiles {
-            folder,
-            files: BTreeMap::new(),
-        });
-        group.files.insert(name.to_owned(), file.bytes);
-    }
-    groups.into_values().collect()
-}
-
-/// Parses each folder with the core; a folder that fails is reported and the others kept.
-pub fn parse_folders(groups: &[FolderFiles]) -> (Vec<OpenedRun>, Vec<FileIssue>) {
-    let mut runs = Vec::new();
-    let mut issues = Vec::new();
-    for group in groups {
-        let file = |name: &str| group.files.get(name).map(Vec::as_slice);
-        let missing: Vec<&str> = [RUN_FILE, REWARDS_FILE, TRAJECTORIES_FILE]
-            .into_iter()
-            .filter(|name| file(name).is_none())
-            .collect();
-        let (Some(run), Some(rewards), Some(trajectories)) =
-            (file(RUN_FILE), file(REWARDS_FILE), file(TRAJECTORIES_FILE))
-        else {
-            issues.push(FileIssue {
-                folder: group.folder.clone(),
-                message: format!(
-                    "no {} here; a run folder holds {RUN_FILE}, {REWARDS_FILE} and {TRAJECTORIES_FILE} (and optionally {TASKS_FILE})",
-                    missing.join(", ")
-                ),
-            });
-            continue;
-        };
-        let parsed = parse_run_folder(RunFolderFiles {
-            run,
-            rewards,
-            trajectories,
-            tasks: file(TASKS_FILE),
-        });
-        match parsed {
-            Ok(run) => runs.push(OpenedRun {
-                folder: group.folder.clone(),
-                run,
-            }),
-            Err(error) => issues.push(FileIssue {
-                folder: group.folder.clone(),
-                message: error.to_string(),
-            }),
-        }
-    }
-    (runs, issues)
-}
-
-/// Adds `opened` to `runs`: a run id already open is replaced by the newer folder (with an issue
-/// saying so).
-pub fn merge_runs(runs: &mut Vec<OpenedRun>, opened: Vec<OpenedRun>, issues: &mut Vec<FileIssue>) {
-    for run in opened {
-        let id = run.run.run.eval_run_id.clone();
-        match runs
-            .iter_mut()
-            .find(|known| known.run.run.eval_run_id == id)
-        {
-            Some(known) => {
-                issues.push(FileIssue {
-                    folder: run.folder.clone(),
-                    message: format!(
-                        "run {id} was already open from {}; this folder replaces it",
-                        known.folder
-                    ),
-                });
-                *known = run;
-            }
-            None => runs.push(run),
-        }
-    }
-}
-
-/// The run set of `run_ids` (baseline first) from opened runs, built as the CLI builds it from
-/// folders; `None` when a run is not open.
-pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
-    let folders: Vec<RunFolder> = run_ids
-        .iter()
-        .map(|id| {
-            runs.iter()
-                .find(|opened| &opened.run.run.eval_run_id == id)
-                .map(|opened| opened.run.clone())
-        })
-        .collect::<Option<_>>()?;
-    Some(run_set_from_folders(&folders, SourceKind::Files))
 }
 
 /// The runs opened in this browser, shared by the files pages. `Copy`; provided as context.
@@ -220,18 +74,8 @@ impl FileRuns {
 
     /// Groups, parses and adds files; the issues replace the previous ones.
     pub fn add_files(&self, files: Vec<PickedFile>) {
-        let groups = group_by_folder(files);
-        let (opened, mut issues) = parse_folders(&groups);
-        if groups.is_empty() {
-            issues.push(FileIssue {
-                folder: LOOSE_FILES.to_owned(),
-                message: format!(
-                    "none of these files is a run-folder file ({RUN_FILE}, {REWARDS_FILE}, {TRAJECTORIES_FILE}, {TASKS_FILE})"
-                ),
-            });
-        }
         let mut runs: Vec<OpenedRun> = self.runs.with_untracked(|runs| runs.to_vec());
-        merge_runs(&mut runs, opened, &mut issues);
+        let issues = open_files(&mut runs, files);
         self.runs.set(Shared::new(runs));
         self.issues.set(issues);
     }
@@ -262,13 +106,7 @@ impl FileRuns {
 
     /// The ids of `run_ids` not open (tracked).
     pub fn missing(&self, run_ids: &[String]) -> Vec<String> {
-        self.runs.with(|runs| {
-            run_ids
-                .iter()
-                .filter(|id| !runs.iter().any(|opened| &opened.run.run.eval_run_id == *id))
-                .cloned()
-                .collect()
-        })
+        self.runs.with(|runs| missing_runs(runs, run_ids))
     }
 }
 
