@@ -2,7 +2,7 @@
 //! and the baseline's mean with its band, from the report's progression.
 
 use eval_compare_core::report::Report;
-use eval_compare_core::text::{mean, minus_sign};
+use eval_compare_core::text::mean;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -114,7 +114,7 @@ impl ProgressionSeries {
 /// A mean with its interval for the text alternative, e.g. `0.500 (95% CI −0.075 to 1.075)`:
 /// the core's mean format, negatives with the minus sign as on the rest of the page.
 fn mean_label(value: f64, interval: Option<(f64, f64)>, level: f64) -> String {
-    let text = |value: f64| minus_sign(mean(value));
+    let text = mean;
     match interval {
         Some((lower, upper)) => format!(
             "{} ({} CI {} to {})",

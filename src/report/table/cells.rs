@@ -1,7 +1,7 @@
 //! Cells of the per-task table: a run's mean with its sample counts and badges, and a delta.
 
 use eval_compare_core::report::TaskCell;
-use eval_compare_core::text::{mean, minus_sign};
+use eval_compare_core::text::mean;
 use leptos::prelude::*;
 
 use super::badges::CompactBadges;
@@ -11,7 +11,7 @@ use crate::format;
 pub fn delta_text(delta: Option<f64>) -> String {
     match delta {
         Some(value) if value > 0.0 => format!("+{}", mean(value)),
-        Some(value) if value < 0.0 => minus_sign(mean(value)),
+        Some(value) if value < 0.0 => mean(value),
         Some(_) => "0.000".to_owned(),
         None => "unpaired".to_owned(),
     }

@@ -34,7 +34,7 @@ pub fn points(delta: f64) -> String {
 }
 
 /// A formatted number as the page writes it: a leading ASCII hyphen becomes the minus sign
-/// (U+2212), e.g. `minus_sign(mean(-0.075))` is `−0.075`; any other text is returned as it is.
+/// (U+2212), e.g. `minus_sign("-0.075")` is `−0.075`; any other text is returned as it is.
 pub fn minus_sign(text: String) -> String {
     match text.strip_prefix('-') {
         Some(magnitude) => format!("\u{2212}{magnitude}"),
@@ -73,9 +73,10 @@ pub fn p_value(p: f64) -> String {
     }
 }
 
-/// A mean reward (or a pass@k, a correlation) with three decimals, e.g. `0.483`.
+/// A mean reward (or a pass@k, a correlation) with three decimals, e.g. `0.483`; a negative one
+/// with the minus sign (U+2212), `−0.075`, like every number a person reads.
 pub fn mean(value: f64) -> String {
-    format!("{value:.3}")
+    minus_sign(format!("{value:.3}"))
 }
 
 #[cfg(test)]
@@ -127,13 +128,13 @@ mod tests {
     fn means_have_three_decimals() {
         assert_eq!(mean(0.483_218), "0.483");
         assert_eq!(mean(1.0), "1.000");
-        assert_eq!(mean(-0.075), "-0.075");
+        assert_eq!(mean(-0.075), "\u{2212}0.075");
     }
 
     #[test]
     fn the_minus_sign_replaces_a_leading_hyphen_only() {
-        assert_eq!(minus_sign(mean(-0.075)), "\u{2212}0.075");
-        assert_eq!(minus_sign(mean(1.075)), "1.075");
+        assert_eq!(minus_sign("-0.075".to_owned()), "\u{2212}0.075");
+        assert_eq!(minus_sign("1.075".to_owned()), "1.075");
         assert_eq!(minus_sign(points(-0.02)), "\u{2212}2.0");
         assert_eq!(minus_sign("0.0".to_owned()), "0.0");
         assert_eq!(minus_sign("a-b".to_owned()), "a-b");
