@@ -128,12 +128,7 @@ pub fn to_csv(report: &Report) -> String {
     let mut out = String::new();
     push_line(&mut out, header.iter().map(String::as_str));
     for row in &report.tasks {
-        let categories: Vec<&str> = row
-            .categories
-            .iter()
-            .filter_map(|&c| report.categories.get(c as usize))
-            .map(String::as_str)
-            .collect();
+        let categories = row.category_labels(&report.categories);
         let mut cells = vec![
             row.task_id.clone(),
             row.label.clone().unwrap_or_default(),

@@ -56,6 +56,16 @@ impl TaskRow {
     pub fn has_failure(&self) -> bool {
         self.cells.iter().any(|cell| cell.classes.failed > 0)
     }
+
+    /// The labels of the task's categories, from the report's list (`categories`, as this row's
+    /// indices refer to it); an index outside the list is skipped.
+    pub fn category_labels<'a>(&self, categories: &'a [String]) -> Vec<&'a str> {
+        self.categories
+            .iter()
+            .filter_map(|&c| categories.get(c as usize))
+            .map(String::as_str)
+            .collect()
+    }
 }
 
 /// Rows for every task that at least one of `runs` attempted, in task order.
