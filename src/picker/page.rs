@@ -18,7 +18,7 @@ use crate::picker::run_chooser::{chooser_view, RunChooser};
 use crate::route::{ReportPage, ReportPrefetch, Route};
 use crate::state::async_load::{use_load, LoadState};
 use crate::state::source::use_source_settings;
-use crate::state::url::use_url_state;
+use crate::state::url::{use_url_state, UrlState};
 use crate::transport::FetchTransport;
 
 /// The picker, reading the API and key of the source settings in context.
@@ -123,7 +123,43 @@ fn Picker(overview: Overview, config: ClientConfig) -> impl IntoView {
         })
     });
 
-    let agent_select = move || {
+    let runs_of_bench = move || {
+        let id = bench_id.get()?;
+        overview.with_value(|overview| {
+            overview
+                .agents
+                .get(agent_index.get())?
+                .benchmarks
+                .iter()
+                .find(|entry| entry.benchmark.bench_id == id)
+                .cloned()
+        })
+    };
+
+    view! {
+        <div class="picker-controls">
+            <AgentSelect overview agent_index url/>
+            <VersionChoice overview agent_index bench_id url/>
+        </div>
+        {move || {
+            runs_of_bench()
+                .map(|entry| {
+                    view! { <BenchmarkPicker entry config=config.clone()/> }
+                })
+        }}
+    }
+    .into_any()
+}
+
+/// The agent chooser: choosing one writes it to the URL (its default version follows).
+#[component]
+fn AgentSelect(
+    overview: StoredValue<Overview>,
+    /// The agent shown.
+    agent_index: Memo<usize>,
+    url: UrlState,
+) -> impl IntoView {
+    move || {
         overview.with_value(|all| {
             let options = all
                 .agents
@@ -155,9 +191,21 @@ fn Picker(overview: Overview, config: ClientConfig) -> impl IntoView {
                 </label>
             }
         })
-    };
+    }
+}
 
-    let version_choice = move || {
+/// The chosen agent's benchmark versions, one radio each; choosing one writes it to the URL and
+/// clears the runs chosen in another version.
+#[component]
+fn VersionChoice(
+    overview: StoredValue<Overview>,
+    /// The agent shown.
+    agent_index: Memo<usize>,
+    /// The version shown.
+    bench_id: Memo<Option<String>>,
+    url: UrlState,
+) -> impl IntoView {
+    move || {
         let index = agent_index.get();
         overview.with_value(|overview| {
             let Some(agent) = overview.agents.get(index) else {
@@ -213,31 +261,7 @@ fn Picker(overview: Overview, config: ClientConfig) -> impl IntoView {
             }
             .into_any()
         })
-    };
-
-    let runs_of_bench = move || {
-        let id = bench_id.get()?;
-        overview.with_value(|overview| {
-            overview
-                .agents
-                .get(agent_index.get())?
-                .benchmarks
-                .iter()
-                .find(|entry| entry.benchmark.bench_id == id)
-                .cloned()
-        })
-    };
-
-    view! {
-        <div class="picker-controls">{agent_select} {version_choice}</div>
-        {move || {
-            runs_of_bench()
-                .map(|entry| {
-                    view! { <BenchmarkPicker entry config=config.clone()/> }
-                })
-        }}
     }
-    .into_any()
 }
 
 /// An agent's name with its production model.
@@ -283,5 +307,29 @@ fn BenchmarkPicker(entry: BenchmarkRuns, config: ClientConfig) -> impl IntoView 
             </header>
             {body}
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(slug: Option<&str>) -> AgentRuns {
+        let agent = serde_json::from_value(serde_json::json!({
+            "agent_id": "ag1", "organization_id": "org", "name": "Coder",
+            "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
+            "benchmark_count": 0, "production_model_slug": slug, "is_deployed": false
+        }))
+        .expect("a valid AgentListItem");
+        AgentRuns {
+            agent,
+            benchmarks: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn an_agent_is_named_with_its_production_model_when_it_has_one() {
+        assert_eq!(agent_label(&agent(Some("model-x"))), "Coder · model-x");
+        assert_eq!(agent_label(&agent(None)), "Coder");
     }
 }

@@ -160,25 +160,54 @@ pub fn RunChooser(
         on_candidate,
     };
 
-    let live = RwSignal::new(HashMap::<String, EvalProgress>::new());
-    let running: Vec<String> = rows
-        .iter()
-        .filter(|row| row.run.status == Some(EvalRunStatus::Running))
-        .map(|row| row.run.eval_run_id.clone())
-        .collect();
-    if let Some(config) = live_from.filter(|_| !running.is_empty()) {
-        spawn_scoped(poll_progress(config, running, live));
-    }
+    let live = live_progress(&rows, live_from);
 
+    let open_report =
+        Callback::new(move |()| url.push(compare, &chosen_view.with_value(|view| view())));
+    view! {
+        <RunTable rows selection live/>
+        <CompareBar
+            baseline=baseline.into()
+            candidates=candidates.into()
+            names
+            on_compare=open_report
+            on_intent=on_compare_intent
+        />
+    }
+}
+
+/// "N candidates: " before the chosen candidates' names.
+pub fn candidates_label(count: usize) -> String {
+    format!(
+        "{count} {}: ",
+        noun(count as u64, "candidate", "candidates")
+    )
+}
+
+/// The bar under the table: the chosen runs by name, and Compare once a baseline and a
+/// candidate are chosen.
+#[component]
+fn CompareBar(
+    /// The baseline's run id.
+    baseline: Signal<Option<String>>,
+    /// The candidates' run ids.
+    candidates: Signal<Vec<String>>,
+    /// Run names by id.
+    names: StoredValue<HashMap<String, String>>,
+    /// Opens the report of the choice.
+    on_compare: Callback<()>,
+    /// Called when the user is about to press Compare.
+    on_intent: Option<Callback<()>>,
+) -> impl IntoView {
     let can_compare =
         move || baseline.with(Option::is_some) && candidates.with(|cands| !cands.is_empty());
     let open_report = move |_| {
         if can_compare() {
-            url.push(compare, &chosen_view.with_value(|view| view()));
+            on_compare.run(());
         }
     };
     let intent = move || {
-        if let Some(callback) = on_compare_intent {
+        if let Some(callback) = on_intent {
             callback.run(());
         }
     };
@@ -194,17 +223,12 @@ pub fn RunChooser(
         let cands = if cands.is_empty() {
             view! { <span class="muted">"no candidate chosen"</span> }.into_any()
         } else {
-            let label = format!(
-                "{} {}: ",
-                cands.len(),
-                noun(cands.len() as u64, "candidate", "candidates")
-            );
+            let label = candidates_label(cands.len());
             view! { <span>{label}<strong>{cands.join(", ")}</strong></span> }.into_any()
         };
         view! { {base}" · "{cands} }
     };
     view! {
-        <RunTable rows selection live/>
         <div class="compare-bar" role="region" aria-label="Chosen runs">
             <p class="compare-summary" aria-live="polite">{summary}</p>
             <button
@@ -219,6 +243,24 @@ pub fn RunChooser(
             </button>
         </div>
     }
+}
+
+/// The latest progress of the running runs among `rows`, read from `live_from` (polled while
+/// any runs; nothing without a source).
+fn live_progress(
+    rows: &[RunRow],
+    live_from: Option<ClientConfig>,
+) -> RwSignal<HashMap<String, EvalProgress>> {
+    let live = RwSignal::new(HashMap::<String, EvalProgress>::new());
+    let running: Vec<String> = rows
+        .iter()
+        .filter(|row| row.run.status == Some(EvalRunStatus::Running))
+        .map(|row| row.run.eval_run_id.clone())
+        .collect();
+    if let Some(config) = live_from.filter(|_| !running.is_empty()) {
+        spawn_scoped(poll_progress(config, running, live));
+    }
+    live
 }
 
 /// Reads the progress of `running` every [`PROGRESS_POLL_MS`] until none is running; a failed
@@ -246,5 +288,100 @@ async fn poll_progress(
             }
         }
         running = still_running;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eval_compare_core::view_state::RowFilter;
+
+    fn row(id: &str, step: Option<i64>, created: &str) -> RunRow {
+        let run = serde_json::from_value(serde_json::json!({
+            "eval_run_id": id, "bench_id": "b2", "agent_id": "ag", "options": {},
+            "status": "completed", "step": step,
+            "training_run_id": step.map(|_| "tr_1"),
+            "created_at": created, "updated_at": created
+        }))
+        .expect("a valid EvalRun");
+        RunRow {
+            run,
+            progress: None,
+        }
+    }
+
+    fn rows() -> Vec<RunRow> {
+        vec![
+            row("er_other_new", None, "2026-10-05T00:00:00Z"),
+            row("er_s400", Some(400), "2026-10-02T00:00:00Z"),
+            row("er_other_old", None, "2026-10-01T00:00:00Z"),
+            row("er_s100", Some(100), "2026-10-03T00:00:00Z"),
+        ]
+    }
+
+    #[test]
+    fn candidates_are_ordered_checkpoints_by_step_then_other_runs_oldest_first() {
+        assert_eq!(
+            candidate_order(&rows()),
+            ["er_s100", "er_s400", "er_other_old", "er_other_new"]
+        );
+        let mut chosen = vec![
+            "er_unknown".to_owned(),
+            "er_other_old".to_owned(),
+            "er_s100".to_owned(),
+        ];
+        sort_candidates(&mut chosen, &candidate_order(&rows()));
+        assert_eq!(chosen, ["er_s100", "er_other_old", "er_unknown"]);
+    }
+
+    #[test]
+    fn the_chooser_keeps_the_comparison_and_drops_the_report_tweaks() {
+        let view = ViewState {
+            agent: Some("ag".to_owned()),
+            baseline: Some("er_other_old".to_owned()),
+            candidates: vec!["er_s100".to_owned()],
+            seed: 7,
+            filter: RowFilter::Failed,
+            task: Some("t1".to_owned()),
+            focus: 1,
+            ..ViewState::default()
+        };
+        let kept = chooser_view(&view);
+        assert_eq!(kept.baseline, view.baseline);
+        assert_eq!(kept.candidates, view.candidates);
+        assert_eq!((kept.agent.as_deref(), kept.seed), (Some("ag"), 7));
+        assert_eq!(
+            (kept.filter, kept.task, kept.focus),
+            (RowFilter::default(), None, 0)
+        );
+    }
+
+    #[test]
+    fn the_urls_choice_is_kept_when_it_names_runs_of_the_table() {
+        let view = ViewState {
+            bench: Some("b2".to_owned()),
+            baseline: Some("er_other_old".to_owned()),
+            candidates: vec!["er_s400".to_owned(), "er_gone".to_owned()],
+            ..ViewState::default()
+        };
+        assert_eq!(
+            initial_choice(&rows(), view.clone(), Some("b2")),
+            (Some("er_other_old".to_owned()), vec!["er_s400".to_owned()])
+        );
+        // Another benchmark version, or no run of the table: the defaults.
+        assert_eq!(
+            initial_choice(&rows(), view, Some("b3")),
+            default_selection(&rows())
+        );
+        assert_eq!(
+            initial_choice(&rows(), ViewState::default(), None),
+            default_selection(&rows())
+        );
+    }
+
+    #[test]
+    fn the_summary_counts_the_candidates() {
+        assert_eq!(candidates_label(1), "1 candidate: ");
+        assert_eq!(candidates_label(3), "3 candidates: ");
     }
 }

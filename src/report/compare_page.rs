@@ -302,3 +302,42 @@ pub fn ReportView(
         </div>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(baseline: Option<&str>, candidates: &[&str]) -> ViewState {
+        ViewState {
+            baseline: baseline.map(str::to_owned),
+            candidates: candidates.iter().map(|id| (*id).to_owned()).collect(),
+            ..ViewState::default()
+        }
+    }
+
+    #[test]
+    fn a_plan_is_the_baseline_then_the_candidates() {
+        assert_eq!(
+            plan_of(&view(Some("er_base"), &["er_a", "er_b"])),
+            Ok(vec![
+                "er_base".to_owned(),
+                "er_a".to_owned(),
+                "er_b".to_owned()
+            ])
+        );
+    }
+
+    #[test]
+    fn a_link_without_a_comparison_says_what_is_missing() {
+        assert_eq!(
+            plan_of(&view(None, &["er_a"])),
+            Err("This link names no baseline run.".to_owned())
+        );
+        assert!(plan_of(&view(Some("er_base"), &[]))
+            .expect_err("no candidate")
+            .contains("no candidate"));
+        assert!(plan_of(&view(Some("er_a"), &["er_a"]))
+            .expect_err("compared with itself")
+            .contains("not compared with itself"));
+    }
+}

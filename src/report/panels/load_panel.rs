@@ -192,9 +192,25 @@ fn RunLoadView(run: RunProgress, base_url: String) -> impl IntoView {
     }
 }
 
-/// One list: a bar (items of the known total, full once complete) and "N pages · M items".
-#[component]
-fn ListLoadView(list: ListProgress) -> impl IntoView {
+/// The bar of one list's progress.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ListBar {
+    /// `value` of `max` read.
+    Measured {
+        /// Items read (all of them once complete).
+        value: f64,
+        /// Items there are.
+        max: f64,
+    },
+    /// Loading, how much there is unknown.
+    Indeterminate,
+    /// Stopped with an unknown total: no bar.
+    Hidden,
+}
+
+/// One list's progress in words, "N pages · M items · state", and its bar: full once complete,
+/// items of the known total, indeterminate while loading an unknown total, none once stopped.
+pub fn list_line(list: &ListProgress) -> (String, ListBar) {
     let state = match &list.phase {
         Phase::Waiting => "waiting",
         Phase::Loading => "loading",
@@ -212,29 +228,96 @@ fn ListLoadView(list: ListProgress) -> impl IntoView {
         "{} · {items} items · {state}",
         plural(u64::from(list.pages), "page", "pages")
     );
-    // Complete: full. Known total: items of it. Unknown total: indeterminate while loading,
-    // no bar once stopped.
     let bar = match (&list.phase, list.total) {
-        (Phase::Complete, _) => Some(Some((1.0, 1.0))),
-        (_, Some(total)) if total > 0 => {
-            Some(Some(((list.items as f64).min(total as f64), total as f64)))
-        }
-        (Phase::Waiting | Phase::Loading, _) => Some(None),
-        _ => None,
+        (Phase::Complete, _) => ListBar::Measured {
+            value: 1.0,
+            max: 1.0,
+        },
+        (_, Some(total)) if total > 0 => ListBar::Measured {
+            value: (list.items as f64).min(total as f64),
+            max: total as f64,
+        },
+        (Phase::Waiting | Phase::Loading, _) => ListBar::Indeterminate,
+        _ => ListBar::Hidden,
     };
+    (text, bar)
+}
+
+/// One list: a bar (items of the known total, full once complete) and "N pages · M items".
+#[component]
+fn ListLoadView(list: ListProgress) -> impl IntoView {
+    let (text, bar) = list_line(&list);
     let label = format!("{}: {text}", list.kind.label());
     view! {
         <li class="load-list">
             <span class="load-list-name">{list.kind.label()}</span>
             {match bar {
-                Some(Some((value, max))) => {
+                ListBar::Measured { value, max } => {
                     view! { <progress max=max value=value aria-label=label.clone()></progress> }
                         .into_any()
                 }
-                Some(None) => view! { <progress aria-label=label.clone()></progress> }.into_any(),
-                None => view! { <span class="load-list-bar-none"></span> }.into_any(),
+                ListBar::Indeterminate => {
+                    view! { <progress aria-label=label.clone()></progress> }.into_any()
+                }
+                ListBar::Hidden => view! { <span class="load-list-bar-none"></span> }.into_any(),
             }}
             <span class="load-list-text">{text}</span>
         </li>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(kind: ListKind, items: usize, total: Option<u64>, phase: Phase) -> ListProgress {
+        ListProgress {
+            kind,
+            pages: 2,
+            items,
+            total,
+            phase,
+        }
+    }
+
+    #[test]
+    fn a_known_total_is_measured_and_a_complete_list_is_full() {
+        let (text, bar) = list_line(&list(ListKind::Rewards, 150, Some(400), Phase::Loading));
+        assert_eq!(text, "2 pages · 150 of at most 400 items · loading");
+        assert_eq!(
+            bar,
+            ListBar::Measured {
+                value: 150.0,
+                max: 400.0
+            }
+        );
+        let (text, bar) = list_line(&list(ListKind::Rewards, 380, Some(400), Phase::Complete));
+        assert_eq!(text, "2 pages · 380 of at most 400 items · done");
+        assert_eq!(
+            bar,
+            ListBar::Measured {
+                value: 1.0,
+                max: 1.0
+            }
+        );
+    }
+
+    #[test]
+    fn tasks_have_no_total_and_an_unknown_one_is_indeterminate_then_hidden() {
+        let (text, bar) = list_line(&list(ListKind::Tasks, 1_200, Some(400), Phase::Waiting));
+        assert_eq!(text, "2 pages · 1,200 items · waiting");
+        assert_eq!(
+            bar,
+            ListBar::Measured {
+                value: 400.0,
+                max: 400.0
+            },
+            "the bar is capped at the total"
+        );
+        let (_, bar) = list_line(&list(ListKind::Rewards, 10, None, Phase::Loading));
+        assert_eq!(bar, ListBar::Indeterminate);
+        let (text, bar) = list_line(&list(ListKind::Rewards, 10, None, Phase::Cancelled));
+        assert_eq!(text, "2 pages · 10 items · stopped: cancelled");
+        assert_eq!(bar, ListBar::Hidden);
     }
 }

@@ -78,6 +78,49 @@ fn check_setting(param: &str, typed: &str) -> Result<ViewState, String> {
     }
 }
 
+/// `view` with the settings as typed in the form (seed, resamples B, confidence level), or why
+/// the first refused one is refused, named by its field.
+pub fn apply_settings(
+    view: &ViewState,
+    seed: &str,
+    resamples: &str,
+    level: &str,
+) -> Result<ViewState, String> {
+    let mut next = view.clone();
+    next.seed = check_setting("seed", seed)
+        .map_err(|why| format!("Seed: {why}"))?
+        .seed;
+    next.resamples = check_setting("B", resamples)
+        .map_err(|why| format!("Resamples: {why}"))?
+        .resamples;
+    next.confidence_percent = check_setting("ci", level)
+        .map_err(|why| format!("Confidence level: {why}"))?
+        .confidence_percent;
+    Ok(next)
+}
+
+/// The line under the settings: the bootstrap being computed, or how long the report took.
+pub fn settings_status(pending: bool, resamples: u32, timings: Option<ReportTimings>) -> String {
+    match timings {
+        _ if pending => format!(
+            "Computing the bootstrap (B = {})…",
+            count(u64::from(resamples))
+        ),
+        Some(ReportTimings {
+            first_ms,
+            full_ms: Some(full_ms),
+            ..
+        }) => format!(
+            "Computed in this browser: {first_ms:.0} ms without the bootstrap, {full_ms:.0} ms with B = {}.",
+            count(u64::from(resamples))
+        ),
+        Some(ReportTimings { first_ms, .. }) => {
+            format!("Computed in this browser in {first_ms:.0} ms.")
+        }
+        None => String::new(),
+    }
+}
+
 /// The settings the numbers are computed with. A value is applied when the form is submitted
 /// (Apply or Enter); one the URL codec would refuse is shown as an error and not applied.
 #[component]
@@ -107,24 +150,17 @@ pub fn ReportSettingsForm(
     });
     let apply = move |event: SubmitEvent| {
         event.prevent_default();
-        let mut next = view.get_untracked();
-        let checked = check_setting("seed", &seed.get_untracked())
-            .map_err(|why| format!("Seed: {why}"))
-            .and_then(|s| {
-                next.seed = s.seed;
-                check_setting("B", &resamples.get_untracked())
-                    .map_err(|why| format!("Resamples: {why}"))
-            })
-            .and_then(|s| {
-                next.resamples = s.resamples;
-                check_setting("ci", &level.get_untracked())
-                    .map_err(|why| format!("Confidence level: {why}"))
-            })
-            .map(|s| next.confidence_percent = s.confidence_percent);
-        match checked {
-            Ok(()) => {
+        let current = view.get_untracked();
+        let typed = apply_settings(
+            &current,
+            &seed.get_untracked(),
+            &resamples.get_untracked(),
+            &level.get_untracked(),
+        );
+        match typed {
+            Ok(next) => {
                 error.set(None);
-                if next != view.get_untracked() {
+                if next != current {
                     on_change.run(next);
                 }
             }
@@ -139,23 +175,11 @@ pub fn ReportSettingsForm(
         }
     };
     let status = move || {
-        let pending = bootstrap_pending.get();
-        let b = view.with(|view| view.resamples);
-        match timings.get() {
-            _ if pending => format!("Computing the bootstrap (B = {})…", count(u64::from(b))),
-            Some(ReportTimings {
-                first_ms,
-                full_ms: Some(full_ms),
-                ..
-            }) => format!(
-                "Computed in this browser: {first_ms:.0} ms without the bootstrap, {full_ms:.0} ms with B = {}.",
-                count(u64::from(b))
-            ),
-            Some(ReportTimings { first_ms, .. }) => {
-                format!("Computed in this browser in {first_ms:.0} ms.")
-            }
-            None => String::new(),
-        }
+        settings_status(
+            bootstrap_pending.get(),
+            view.with(|view| view.resamples),
+            timings.get(),
+        )
     };
     view! {
         <section class="panel settings" aria-labelledby="settings-title">
@@ -228,5 +252,67 @@ fn WholeNumberField(
                 on:input=move |event| value.set(event_target_value(&event))
             />
         </label>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_settings_are_applied_when_the_url_codec_accepts_them() {
+        let view = ViewState::default();
+        let next = apply_settings(&view, " 7 ", "2000", "90").expect("valid settings");
+        assert_eq!(
+            (next.seed, next.resamples, next.confidence_percent),
+            (7, 2000, 90)
+        );
+        assert_eq!(
+            ViewState {
+                seed: view.seed,
+                resamples: view.resamples,
+                confidence_percent: view.confidence_percent,
+                ..next
+            },
+            view,
+            "nothing else changes"
+        );
+    }
+
+    #[test]
+    fn the_first_refused_setting_is_named() {
+        let view = ViewState::default();
+        let refused = |seed, b, ci| apply_settings(&view, seed, b, ci).expect_err("refused");
+        assert!(refused("x", "y", "z").starts_with("Seed: "));
+        assert!(refused("1", "y", "z").starts_with("Resamples: "));
+        assert!(refused("1", "2000", "120").starts_with("Confidence level: "));
+    }
+
+    #[test]
+    fn the_status_says_what_is_computing_or_how_long_it_took() {
+        let first = ReportTimings {
+            first_at_ms: 10.0,
+            first_ms: 12.4,
+            full_ms: None,
+            full_at_ms: None,
+        };
+        assert_eq!(
+            settings_status(true, 10_000, Some(first)),
+            "Computing the bootstrap (B = 10,000)…"
+        );
+        assert_eq!(
+            settings_status(false, 10_000, Some(first)),
+            "Computed in this browser in 12 ms."
+        );
+        let full = ReportTimings {
+            full_ms: Some(840.6),
+            full_at_ms: Some(900.0),
+            ..first
+        };
+        assert_eq!(
+            settings_status(false, 2_000, Some(full)),
+            "Computed in this browser: 12 ms without the bootstrap, 841 ms with B = 2,000."
+        );
+        assert_eq!(settings_status(false, 2_000, None), "");
     }
 }

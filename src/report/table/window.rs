@@ -78,6 +78,12 @@ pub fn scroll_to_show(position: usize, scrolled_px: f64, viewport_px: f64) -> f6
     }
 }
 
+/// The scroll offset of the body (same frame as [`row_window`]) that puts row `position` in the
+/// middle of a viewport of `viewport_px`, or as near as the top allows.
+pub fn scroll_to_center(position: usize, viewport_px: f64) -> f64 {
+    (position as f64 * ROW_HEIGHT_PX - viewport_px / 2.0).max(0.0)
+}
+
 /// How many rows one Page Up / Page Down moves in a viewport of `viewport_px`.
 pub fn page_rows(viewport_px: f64) -> usize {
     ((viewport_px / ROW_HEIGHT_PX).floor() as usize)
@@ -138,6 +144,13 @@ mod tests {
         assert_eq!(scroll_to_show(20, 0.0, 480.0), 21.0 * 48.0 - 480.0);
         // Above: its top edge meets the viewport's.
         assert_eq!(scroll_to_show(2, 1_000.0, 480.0), 96.0);
+    }
+
+    #[test]
+    fn centering_a_row_puts_it_mid_viewport_but_never_above_the_top() {
+        assert_eq!(scroll_to_center(100, 480.0), 100.0 * 48.0 - 240.0);
+        assert_eq!(scroll_to_center(2, 480.0), 0.0);
+        assert_eq!(scroll_to_center(0, 0.0), 0.0);
     }
 
     #[test]

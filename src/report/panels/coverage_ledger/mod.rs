@@ -1,0 +1,91 @@
+//! The coverage ledger: what each run attempted, scored and lost, how many tasks each candidate
+//! pairs with the baseline, which tasks are unpaired, and the warnings. Read it before believing
+//! a mean.
+//!
+//! [`CoverageLedger`] lays out the sections: [`run_counts`] (the table per run),
+//! [`outcome_bars`] (trajectories by outcome), [`pairing`] (each candidate against the
+//! baseline) and the warnings; [`words`] makes their sentences from the core's figures.
+
+pub mod outcome_bars;
+pub mod pairing;
+pub mod run_counts;
+pub mod words;
+
+use std::sync::Arc;
+
+use eval_compare_core::report::Report;
+use leptos::prelude::*;
+
+use outcome_bars::{OutcomeBar, OutcomeLegend};
+use pairing::Pairings;
+pub use pairing::UNPAIRED_SHOWN;
+use run_counts::RunCountsTable;
+use words::{run_name, union_summary};
+pub use words::{unpaired_tasks, UnpairedTask};
+
+/// The ledger: counts per run (a table and a stacked bar of trajectories by outcome class),
+/// each candidate's paired tasks and unpaired ones, and the coverage warnings.
+#[component]
+pub fn CoverageLedger(
+    /// The report.
+    #[prop(into)]
+    report: Signal<Arc<Report>>,
+) -> impl IntoView {
+    let summary = move || report.with(|report| union_summary(&report.coverage));
+    let bars = move || {
+        report.with(|report| {
+            report
+                .coverage
+                .runs
+                .iter()
+                .map(|run| {
+                    let name = run_name(report, run.run);
+                    view! { <OutcomeBar run=run.clone() name/> }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <section class="panel coverage" aria-labelledby="coverage-title">
+            <h3 id="coverage-title" class="panel-title">"Coverage"</h3>
+            <p class="muted">{summary}</p>
+            <RunCountsTable report/>
+            <h4 class="subheading">"Trajectories by outcome"</h4>
+            <OutcomeLegend/>
+            <div class="outcome-bars">{bars}</div>
+            <h4 class="subheading">"Pairing with the baseline"</h4>
+            <div class="pairs">
+                <Pairings report/>
+            </div>
+            <CoverageWarnings report/>
+        </section>
+    }
+}
+
+/// The coverage warnings, when there are any.
+#[component]
+fn CoverageWarnings(report: Signal<Arc<Report>>) -> impl IntoView {
+    move || {
+        report.with(|report| {
+            let warnings = &report.coverage.warnings;
+            (!warnings.is_empty()).then(|| {
+                let items = warnings
+                    .iter()
+                    .map(|warning| {
+                        view! {
+                            <li class="finding">
+                                <span class="severity severity-caution">"warning"</span>
+                                <code class="finding-code">{warning.code.clone()}</code>
+                                <span class="finding-message">{warning.message.clone()}</span>
+                            </li>
+                        }
+                    })
+                    .collect_view();
+                view! {
+                    <h4 class="subheading">"Coverage warnings"</h4>
+                    <ul class="findings">{items}</ul>
+                }
+            })
+        })
+    }
+}

@@ -1,0 +1,307 @@
+//! What a headline card says, made from the core's report: every statistic of the card as text
+//! (a missing value in words, never NaN). Plain functions, tested natively.
+
+use eval_compare_core::model::Analysis;
+use eval_compare_core::report::{CandidateResult, PairedAnalysis, Report, Verdict};
+
+use crate::components::stat_text::{
+    count, interval_points, mean, optional_mean, p_value, points, signed_points, StatText,
+};
+use crate::format::capitalized;
+
+/// Label and CSS modifier of a verdict.
+pub fn verdict_label(verdict: Verdict) -> (&'static str, &'static str) {
+    match verdict {
+        Verdict::Better => ("better", "verdict-better"),
+        Verdict::Worse => ("worse", "verdict-worse"),
+        Verdict::Inconclusive => ("no significant difference", "verdict-inconclusive"),
+        Verdict::NotComputable => ("not computable", "verdict-none"),
+    }
+}
+
+/// The name of an analysis in the card's labels.
+pub fn analysis_name(analysis: Analysis) -> &'static str {
+    match analysis {
+        Analysis::Primary => "primary",
+        Analysis::Sensitivity => "sensitivity",
+    }
+}
+
+/// The texts of one candidate's card.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardText {
+    /// The candidate run's name.
+    pub title: String,
+    /// The candidate run's id.
+    pub run_id: String,
+    /// The verdict's label.
+    pub verdict: &'static str,
+    /// The verdict's CSS modifier.
+    pub modifier: &'static str,
+    /// The report's sentence about the candidate (without its final period).
+    pub sentence: String,
+    /// Label of the Δ: which analysis the headline uses.
+    pub delta_label: String,
+    /// Δ in points with its interval.
+    pub delta: String,
+    /// The p-values that apply, one text each.
+    pub p_values: Vec<String>,
+    /// Wins / ties / losses.
+    pub win_tie_loss: String,
+    /// Mean rewards, baseline → candidate.
+    pub means: String,
+    /// Minimum detectable effect.
+    pub mde: String,
+    /// Label of the tasks needed: the target effect.
+    pub needed_label: String,
+    /// Tasks needed to detect the target effect.
+    pub needed: String,
+    /// Correlation of the two runs' task scores.
+    pub correlation: String,
+    /// Label of the other analysis' Δ.
+    pub other_label: String,
+    /// The other analysis' Δ.
+    pub other_delta: String,
+}
+
+/// The texts of the card of candidate `index`, when the report has it (and its runs).
+pub fn card_text(report: &Report, index: usize) -> Option<CardText> {
+    let candidate = report.candidates.get(index)?;
+    let run = report.run_of(candidate)?;
+    let baseline = report.baseline()?;
+    let (verdict, modifier) = verdict_label(candidate.verdict);
+    let headline = report.headline(candidate);
+    let other = match headline.analysis {
+        Analysis::Primary => &candidate.sensitivity,
+        Analysis::Sensitivity => &candidate.primary,
+    };
+    let level = (report.settings.level * 100.0).round();
+    let several = report.candidates.len() > 1;
+    let delta = StatText::and_then(&headline.estimate, |estimate| {
+        let interval = StatText::of(&estimate.t_interval, interval_points);
+        StatText::Value(match interval {
+            StatText::Value(interval) => format!(
+                "{} points ({level}% CI {interval})",
+                signed_points(estimate.delta)
+            ),
+            StatText::Missing(reason) => format!(
+                "{} points (no interval: {reason})",
+                signed_points(estimate.delta)
+            ),
+        })
+    })
+    .text();
+    let win_tie_loss = StatText::of(&headline.win_tie_loss, |w| {
+        format!(
+            "{} / {} / {}",
+            count(w.wins as u64),
+            count(w.ties as u64),
+            count(w.losses as u64)
+        )
+    })
+    .text();
+    let other_delta = StatText::and_then(&other.estimate, |estimate| {
+        StatText::Value(format!(
+            "{} points{} on {}",
+            signed_points(estimate.delta),
+            match &estimate.t_interval {
+                Ok(ci) => format!(" ({level}% CI {})", interval_points(ci)),
+                Err(_) => String::new(),
+            },
+            match other.analysis {
+                Analysis::Primary => format!("{} paired tasks", count(other.n as u64)),
+                Analysis::Sensitivity =>
+                    format!("{} tasks, failed and absent as 0", count(other.n as u64)),
+            }
+        ))
+    })
+    .text();
+    let correlation = StatText::and_then(&headline.estimate, |estimate| {
+        StatText::of(&estimate.correlation, |r| mean(*r))
+    })
+    .text();
+    let means = format!(
+        "{} → {} (task-weighted) · platform {} → {} (pooled)",
+        optional_mean(baseline.task_weighted_mean),
+        optional_mean(run.task_weighted_mean),
+        optional_mean(baseline.platform_reward_mean),
+        optional_mean(run.platform_reward_mean),
+    );
+    Some(CardText {
+        title: run.name.clone(),
+        run_id: run.id.clone(),
+        verdict,
+        modifier,
+        sentence: candidate.sentence.clone(),
+        delta_label: format!("Δ ({} analysis)", analysis_name(headline.analysis)),
+        delta,
+        p_values: p_values_line(headline, candidate, several),
+        win_tie_loss,
+        means,
+        mde: StatText::of(&headline.mde, |m| format!("{} points", points(m.mde))).text(),
+        needed_label: format!(
+            "Tasks needed to detect {} points",
+            signed_points(report.settings.target_delta)
+        ),
+        needed: StatText::of(&headline.tasks_needed, |n| count(*n)).text(),
+        correlation,
+        other_label: format!("{} Δ", capitalized(analysis_name(other.analysis))),
+        other_delta,
+    })
+}
+
+/// The p-values that apply: t, Wilcoxon (Pratt), sign, McNemar when present, and Holm and BH
+/// adjusted ones when several candidates are compared.
+pub fn p_values_line(
+    analysis: &PairedAnalysis,
+    candidate: &CandidateResult,
+    several: bool,
+) -> Vec<String> {
+    let mut parts = vec![
+        format!(
+            "t {}",
+            StatText::of(&analysis.t_test, |t| p_value(t.p_value)).text()
+        ),
+        format!(
+            "Wilcoxon (Pratt) {}",
+            StatText::of(&analysis.wilcoxon_pratt, |w| p_value(w.p_value)).text()
+        ),
+        format!(
+            "sign {}",
+            StatText::of(&analysis.sign_test, |s| p_value(s.p_value)).text()
+        ),
+    ];
+    if let Some(mcnemar) = &analysis.mcnemar {
+        parts.push(format!(
+            "McNemar {}",
+            StatText::of(mcnemar, |m| p_value(m.p_exact)).text()
+        ));
+    }
+    if several {
+        parts.push(format!(
+            "Holm {}",
+            StatText::of(&candidate.p_holm, |p| p_value(*p)).text()
+        ));
+        parts.push(format!(
+            "BH {}",
+            StatText::of(&candidate.p_bh, |p| p_value(*p)).text()
+        ));
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eval_compare_core::model::{RunIdx, SourceKind};
+    use eval_compare_core::report::{build_report, ReportSettings};
+    use eval_compare_core::run_folder::{run_set_from_folders, RunFolder};
+    use serde_json::json;
+
+    /// A run folder with one graded trajectory per listed task.
+    fn folder(id: &str, scores: &[(&str, f64)]) -> RunFolder {
+        let run = serde_json::from_value(json!({
+            "eval_run_id": id, "bench_id": "b_1", "agent_id": "a_1", "options": {},
+            "status": "completed", "created_at": "2026-01-01T00:00:00Z",
+            "updated_at": "2026-01-01T00:00:00Z"
+        }))
+        .expect("a run");
+        let item = |i: usize, task: &str, reward: f64| {
+            json!({
+                "trajectory_id": format!("{id}-{i}"), "organization_id": "org", "source": "eval",
+                "status": "completed", "termination_reason": "ENV_DONE", "reward": reward,
+                "created_at": "2026-01-01T00:00:00Z", "task_id": task
+            })
+        };
+        let rewards = scores
+            .iter()
+            .enumerate()
+            .map(|(i, (task, reward))| {
+                serde_json::from_value(item(i, task, *reward)).expect("a record")
+            })
+            .collect();
+        let trajectories = scores
+            .iter()
+            .enumerate()
+            .map(|(i, (task, reward))| {
+                serde_json::from_value(item(i, task, *reward)).expect("a record")
+            })
+            .collect();
+        RunFolder {
+            run,
+            rewards,
+            trajectories,
+            tasks: None,
+            truncated_files: Vec::new(),
+        }
+    }
+
+    fn report() -> Report {
+        let tasks = ["t1", "t2", "t3", "t4", "t5", "t6"];
+        let base = [0.2, 0.4, 0.5, 0.1, 0.9, 0.3];
+        let cand = [0.5, 0.4, 0.9, 0.3, 1.0, 0.2];
+        let zip = |rewards: &[f64; 6]| -> Vec<(&str, f64)> {
+            tasks.iter().copied().zip(rewards.iter().copied()).collect()
+        };
+        let folders = [
+            folder("base", &zip(&base)),
+            folder("cand", &zip(&cand)),
+            // Pairs with the baseline on one task only: no interval, no test.
+            folder("lonely", &[("t1", 0.6)]),
+        ];
+        let set = run_set_from_folders(&folders, SourceKind::Files).expect("a run set");
+        let settings = ReportSettings {
+            resamples: 0,
+            ..ReportSettings::default()
+        };
+        build_report(&set, RunIdx(0), &[RunIdx(1), RunIdx(2)], &settings).expect("a report")
+    }
+
+    #[test]
+    fn a_card_says_the_candidates_delta_tests_and_means() {
+        let report = report();
+        let text = card_text(&report, 0).expect("the first candidate");
+        assert_eq!(
+            (text.title.as_str(), text.run_id.as_str()),
+            ("cand", "cand")
+        );
+        assert_eq!(text.sentence, report.candidates[0].sentence);
+        assert_eq!(text.delta_label, "Δ (primary analysis)");
+        assert!(text.delta.contains("points (95% CI "), "{}", text.delta);
+        let names: Vec<&str> = text
+            .p_values
+            .iter()
+            .map(|p| p.rsplit_once(' ').map_or(p.as_str(), |(name, _)| name))
+            .collect();
+        assert_eq!(names[..3], ["t", "Wilcoxon (Pratt)", "sign"]);
+        assert_eq!(
+            names[names.len() - 2..],
+            ["Holm", "BH"],
+            "several candidates: adjusted p-values"
+        );
+        assert_eq!(text.other_label, "Sensitivity Δ");
+        assert!(text.means.ends_with("(pooled)"), "{}", text.means);
+    }
+
+    #[test]
+    fn what_cannot_be_computed_is_said_in_words_never_nan() {
+        let report = report();
+        let text = card_text(&report, 1).expect("the lonely candidate");
+        assert_eq!(text.verdict, "not computable");
+        assert_eq!(text.modifier, "verdict-none");
+        let all = format!("{text:?}");
+        assert!(!all.contains("NaN"), "{all}");
+        assert!(all.contains("not enough data"), "{all}");
+        assert!(card_text(&report, 2).is_none(), "no third candidate");
+    }
+
+    #[test]
+    fn every_verdict_has_a_label_and_a_modifier() {
+        assert_eq!(verdict_label(Verdict::Better), ("better", "verdict-better"));
+        assert_eq!(verdict_label(Verdict::Worse), ("worse", "verdict-worse"));
+        assert_eq!(
+            verdict_label(Verdict::Inconclusive).0,
+            "no significant difference"
+        );
+    }
+}

@@ -1,0 +1,161 @@
+//! The headline of each candidate: its sentence, Δ with its interval, the tests that apply, and
+//! a details expander with every statistic of both analyses.
+//!
+//! [`card_text`] makes what a card says from the report; the cards here only lay it out, and
+//! [`details`] is the expander's table.
+
+pub mod card_text;
+pub mod details;
+
+use std::sync::Arc;
+
+use eval_compare_core::report::Report;
+use leptos::prelude::*;
+
+use crate::components::disclosure::toggled_open;
+pub use card_text::verdict_label;
+use card_text::{card_text, CardText};
+use details::DetailsTable;
+
+/// One card per candidate, in report order; the focused one is marked.
+#[component]
+pub fn HeadlineCards(
+    /// The report.
+    #[prop(into)]
+    report: Signal<Arc<Report>>,
+    /// Index of the focused candidate.
+    #[prop(into)]
+    focus: Signal<usize>,
+    /// True while the bootstrap of this report is still being computed.
+    #[prop(into)]
+    bootstrap_pending: Signal<bool>,
+) -> impl IntoView {
+    // Cards are made once per candidate and update in place as the report is recomputed.
+    let count = Memo::new(move |_| report.with(|report| report.candidates.len()));
+    view! {
+        <section class="headlines" aria-label="Headline per candidate">
+            {move || {
+                (0..count.get())
+                    .map(|index| {
+                        view! {
+                            <HeadlineCard
+                                report
+                                index
+                                focused=Signal::derive(move || focus.get() == index)
+                                bootstrap_pending
+                            />
+                        }
+                    })
+                    .collect_view()
+            }}
+        </section>
+    }
+}
+
+/// The card of candidate `index`: verdict, sentence, Δ and interval, p-values (adjusted when
+/// several candidates), wins/ties/losses, means, power, the other analysis' Δ, and details.
+#[component]
+pub fn HeadlineCard(
+    /// The report.
+    #[prop(into)]
+    report: Signal<Arc<Report>>,
+    /// Position of the candidate in [`Report::candidates`].
+    index: usize,
+    /// Whether the table and per-task charts show this candidate.
+    #[prop(into)]
+    focused: Signal<bool>,
+    /// True while the bootstrap is still being computed.
+    #[prop(into)]
+    bootstrap_pending: Signal<bool>,
+) -> impl IntoView {
+    let details_open = RwSignal::new(false);
+    move || {
+        report.with(|report| {
+            let text = card_text(report, index)?;
+            let details =
+                view! { <DetailsTable report=Arc::clone(report) index bootstrap_pending/> };
+            Some(card(text, details, focused, details_open))
+        })
+    }
+}
+
+/// A card laid out from its texts, with the details table in its expander.
+fn card(
+    text: CardText,
+    details: impl IntoView + 'static,
+    focused: Signal<bool>,
+    details_open: RwSignal<bool>,
+) -> impl IntoView {
+    let CardText {
+        title,
+        run_id,
+        verdict,
+        modifier,
+        sentence,
+        delta_label,
+        delta,
+        p_values,
+        win_tie_loss,
+        means,
+        mde,
+        needed_label,
+        needed,
+        correlation,
+        other_label,
+        other_delta,
+    } = text;
+    view! {
+        <article class=format!("headline-card {modifier}") class:focused=move || focused.get() data-run-id=run_id>
+            <header class="headline-head">
+                <h3 class="headline-title">{title}</h3>
+                <span class=format!("verdict-badge {modifier}")>{verdict}</span>
+                {move || focused.get().then(|| view! { <span class="focus-mark">"in focus"</span> })}
+            </header>
+            <p class="headline-sentence">{sentence}"."</p>
+            <dl class="headline-stats">
+                <div>
+                    <dt>{delta_label}</dt>
+                    <dd class="headline-delta">{delta}</dd>
+                </div>
+                <div>
+                    <dt>"p-values"</dt>
+                    <dd class="p-list">
+                        {p_values.into_iter().map(|p| view! { <span>{p}</span> }).collect_view()}
+                    </dd>
+                </div>
+                <div>
+                    <dt>"Wins / ties / losses"</dt>
+                    <dd>{win_tie_loss}</dd>
+                </div>
+                <div>
+                    <dt>"Mean reward, baseline → candidate"</dt>
+                    <dd>{means}</dd>
+                </div>
+                <div>
+                    <dt>"Minimum detectable effect"</dt>
+                    <dd>{mde}</dd>
+                </div>
+                <div>
+                    <dt>{needed_label}</dt>
+                    <dd>{needed}</dd>
+                </div>
+                <div>
+                    <dt>"Correlation of task scores"</dt>
+                    <dd>{correlation}</dd>
+                </div>
+                <div>
+                    <dt>{other_label}</dt>
+                    <dd>{other_delta}</dd>
+                </div>
+            </dl>
+            <details
+                class="headline-details"
+                prop:open=move || details_open.get()
+                on:toggle=move |event| details_open.set(toggled_open(&event))
+            >
+                <summary>"Details"</summary>
+                {details}
+            </details>
+        </article>
+    }
+}

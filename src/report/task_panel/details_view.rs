@@ -1,0 +1,136 @@
+//! A trajectory's details as shown once fetched (or already in the run set): the recorded error
+//! message and the reward components with their weights, bounds and the grader's explanation.
+
+use eval_compare_core::model::RewardComponent;
+use leptos::prelude::*;
+
+use super::details::TrajectoryDetails;
+use crate::format;
+
+/// A fetched trajectory's error message and reward components.
+#[component]
+pub fn DetailsView(
+    /// What was fetched.
+    details: TrajectoryDetails,
+) -> impl IntoView {
+    let error = match details.error {
+        Some(error) => view! {
+            <div class="details-message">
+                <span class="details-label">"Error"</span>
+                <pre class="details-error-text">{error}</pre>
+            </div>
+        }
+        .into_any(),
+        None => view! { <p class="muted details-message">"No error recorded."</p> }.into_any(),
+    };
+    view! {
+        {error}
+        <ComponentsView components=details.components/>
+    }
+}
+
+/// Reward components: name, value, scaled value, weight (0 = informative only), bounds and the
+/// grader's explanation.
+#[component]
+pub fn ComponentsView(
+    /// The components in logged order.
+    components: Vec<RewardComponent>,
+) -> impl IntoView {
+    if components.is_empty() {
+        return view! { <p class="muted details-message">"No reward components recorded."</p> }
+            .into_any();
+    }
+    let rows = components
+        .into_iter()
+        .map(|component| {
+            let weight = match component.weight {
+                Some(0.0) => view! {
+                    "0 "<span class="pill pill-neutral">"informative only"</span>
+                }
+                .into_any(),
+                Some(weight) => number(weight).into_any(),
+                None => format::MISSING.into_any(),
+            };
+            let bounds = component
+                .score_range
+                .map_or_else(|| format::MISSING.to_owned(), |(low, high)| {
+                    format!("[{}, {}]", number(low), number(high))
+                });
+            let threshold = component.threshold.map(|threshold| {
+                let outcome = match component.passed {
+                    Some(true) => ": passed",
+                    Some(false) => ": not passed",
+                    None => "",
+                };
+                format!("threshold {}{outcome}", number(threshold))
+            });
+            let explanation = component.explanation.clone().filter(|text| !text.trim().is_empty());
+            view! {
+                <tr>
+                    <th scope="row" class="component-name">{component.name.clone()}</th>
+                    <td class="num">{component.value.map_or_else(|| "no value".to_owned(), number)}</td>
+                    <td class="num">{component.scaled_value.map_or_else(|| format::MISSING.to_owned(), number)}</td>
+                    <td class="num component-weight">{weight}</td>
+                    <td class="num">{bounds}</td>
+                    <td class="component-explanation">
+                        {threshold.map(|text| view! { <span class="component-threshold">{text}</span> })}
+                        {explanation.unwrap_or_default()}
+                    </td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="components">
+            <caption>"Reward components"</caption>
+            <colgroup>
+                <col class="col-name"/>
+                <col class="col-value"/>
+                <col class="col-scaled"/>
+                <col class="col-weight"/>
+                <col class="col-bounds"/>
+                <col class="col-explanation"/>
+            </colgroup>
+            <thead>
+                <tr>
+                    <th scope="col">"Name"</th>
+                    <th scope="col" class="num">"Value"</th>
+                    <th scope="col" class="num">"Scaled"</th>
+                    <th scope="col" class="num">"Weight"</th>
+                    <th scope="col" class="num">"Bounds"</th>
+                    <th scope="col">"Explanation"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+    .into_any()
+}
+
+/// A component number with up to four decimals, trailing zeros dropped (`1`, `0.85`, `0.3333`).
+pub fn number(value: f64) -> String {
+    if !value.is_finite() {
+        return format!("{value}");
+    }
+    let text = format!("{value:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    match text {
+        "-0" | "" => "0".to_owned(),
+        other => other.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_have_up_to_four_decimals_without_trailing_zeros() {
+        assert_eq!(number(1.0), "1");
+        assert_eq!(number(0.85), "0.85");
+        assert_eq!(number(1.0 / 3.0), "0.3333");
+        assert_eq!(number(-0.00001), "0");
+        assert_eq!(number(0.0), "0");
+        assert_eq!(number(-2.5), "-2.5");
+    }
+}
