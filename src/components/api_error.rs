@@ -12,6 +12,21 @@ pub fn is_access_refused(error: &ApiError) -> bool {
     matches!(error.status(), Some(401 | 403))
 }
 
+/// "Enter API key": opens the source settings at the key field (for a refused key).
+#[component]
+pub fn EnterKeyButton() -> impl IntoView {
+    let source = use_source_settings();
+    view! {
+        <button
+            class="button button-secondary"
+            type="button"
+            on:click=move |_| source.open_key_field()
+        >
+            "Enter API key"
+        </button>
+    }
+}
+
 /// The error panel of one failed API call: what failed, the details, what to do, and Retry.
 ///
 /// On 401 or 403 it says the API wants a (different) key and offers a button that opens the
@@ -29,7 +44,6 @@ pub fn ApiErrorPanel(
     #[prop(optional, into)]
     context: Option<String>,
 ) -> impl IntoView {
-    let source = use_source_settings();
     let explanation = explain(&error, &base_url);
     let refused = is_access_refused(&error);
     let hint = if refused {
@@ -46,18 +60,7 @@ pub fn ApiErrorPanel(
             <p class="error-message">{explanation.message}</p>
             <p class="error-hint">{hint}</p>
             <div class="button-row">
-                {refused
-                    .then(|| {
-                        view! {
-                            <button
-                                class="button button-secondary"
-                                type="button"
-                                on:click=move |_| source.open_key_field()
-                            >
-                                "Enter API key"
-                            </button>
-                        }
-                    })}
+                {refused.then(|| view! { <EnterKeyButton/> })}
                 <button class="button" type="button" on:click=move |_| on_retry.run(())>
                     "Retry"
                 </button>

@@ -4,10 +4,9 @@
 use eval_compare_core::client::ApiError;
 use leptos::prelude::*;
 
-use crate::components::api_error::is_access_refused;
+use crate::components::api_error::{is_access_refused, EnterKeyButton};
 use crate::components::stat_text::{count, plural};
 use crate::failure::explain;
-use crate::state::source::use_source_settings;
 use eval_compare_core::load::{ListKind, ListProgress, Phase, RunProgress};
 
 /// Shown while the runs load, and afterwards as long as something stopped early (the report
@@ -28,7 +27,6 @@ pub fn LoadPanel(
     #[prop(into)]
     base_url: Signal<String>,
 ) -> impl IntoView {
-    let source = use_source_settings();
     let stopped = move || progress.with(|runs| runs.iter().any(RunProgress::has_stopped));
     let refused = move || {
         progress.with(|runs| {
@@ -53,18 +51,7 @@ pub fn LoadPanel(
                     </h3>
                     <div class="button-row">
                         {move || {
-                            refused()
-                                .then(|| {
-                                    view! {
-                                        <button
-                                            class="button button-secondary"
-                                            type="button"
-                                            on:click=move |_| source.open_key_field()
-                                        >
-                                            "Enter API key"
-                                        </button>
-                                    }
-                                })
+                            refused().then(|| view! { <EnterKeyButton/> })
                         }}
                         {move || {
                             if loading.get() {
