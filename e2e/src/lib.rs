@@ -10,8 +10,9 @@
 //! `cargo build -p eval-compare-cli`).
 //!
 //! [`page`] reads and drives the viewer's pages; [`cli`] runs `eval-compare report` and
-//! formats its JSON values the way the viewer shows them.
+//! formats its JSON values the way the viewer shows them; [`cdp`] sends DevTools commands.
 
+pub mod cdp;
 pub mod cli;
 pub mod page;
 

@@ -6,9 +6,11 @@ use std::time::Duration;
 use clap::Parser;
 
 use crate::config::{Config, DemoConfig, Mode};
+use crate::connections::ConnectionLimits;
 use crate::dataset::DEFAULT_SEED;
 use crate::demo_key::ApiKey;
 use crate::faults::FaultSpec;
+use crate::proxy::ProxyLimits;
 
 const FAULT_HELP: &str = "Inject a fault into API responses (repeatable; off by default).
 Syntax: KIND[:OPTION=VALUE]...
@@ -65,6 +67,29 @@ pub struct Cli {
     #[arg(long, value_name = "SECS", default_value_t = 1800)]
     pub running_eval_secs: u64,
 
+    /// Seconds the proxy waits for a whole upstream answer, body included (Chronicle's
+    /// progress stream has an hour); then 504, or the body is cut.
+    #[arg(long, value_name = "SECS", default_value_t = ProxyLimits::DEFAULT_TIMEOUT.as_secs(), requires = "upstream")]
+    pub upstream_timeout: u64,
+
+    /// The largest upstream answer the proxy passes on, in bytes; a larger one is refused
+    /// with 502 (or cut, when it declared no length).
+    #[arg(long, value_name = "BYTES", default_value_t = ProxyLimits::DEFAULT_MAX_BODY_BYTES, requires = "upstream")]
+    pub upstream_max_body: u64,
+
+    /// Seconds a client may take to send a request's headers (also the longest a kept-alive
+    /// connection waits for its next request).
+    #[arg(long, value_name = "SECS", default_value_t = ConnectionLimits::DEFAULT_HEADER_READ_TIMEOUT.as_secs())]
+    pub header_read_timeout: u64,
+
+    /// Seconds a connection may go without a byte read or written before it is closed.
+    #[arg(long, value_name = "SECS", default_value_t = ConnectionLimits::DEFAULT_IDLE_TIMEOUT.as_secs())]
+    pub idle_timeout: u64,
+
+    /// The most connections open at once; further clients wait until one closes.
+    #[arg(long, value_name = "N", default_value_t = ConnectionLimits::DEFAULT_MAX_CONNECTIONS)]
+    pub max_connections: usize,
+
     #[arg(long = "fault", value_name = "SPEC", long_help = FAULT_HELP, help = "Inject a fault into API responses (repeatable; see --help)")]
     pub faults: Vec<FaultSpec>,
 }
@@ -75,6 +100,10 @@ impl Cli {
         let mode = match &self.upstream {
             Some(upstream) => Mode::Proxy {
                 upstream: upstream.clone(),
+                limits: ProxyLimits {
+                    timeout: Duration::from_secs(self.upstream_timeout),
+                    max_body_bytes: self.upstream_max_body,
+                },
             },
             None => Mode::Demo(DemoConfig {
                 seed: self.seed,
@@ -86,6 +115,15 @@ impl Cli {
             mode,
             dist: self.dist.clone(),
             faults: self.faults.clone(),
+        }
+    }
+
+    /// The connection limits these flags describe.
+    pub fn connection_limits(&self) -> ConnectionLimits {
+        ConnectionLimits {
+            header_read_timeout: Duration::from_secs(self.header_read_timeout),
+            idle_timeout: Duration::from_secs(self.idle_timeout),
+            max_connections: self.max_connections,
         }
     }
 }
@@ -119,9 +157,17 @@ mod tests {
             "--fault",
             "429:nth=1",
         ]);
-        assert!(matches!(cli.config().mode, Mode::Proxy { .. }));
+        assert!(matches!(
+            cli.config().mode,
+            Mode::Proxy { limits, .. } if limits == ProxyLimits::default()
+        ));
+        assert_eq!(cli.connection_limits(), ConnectionLimits::default());
         assert_eq!(cli.faults.len(), 2);
         assert!(Cli::try_parse_from(["x", "--demo", "--upstream", "http://h"]).is_err());
         assert!(Cli::try_parse_from(["x", "--fault", "nonsense"]).is_err());
+        assert!(
+            Cli::try_parse_from(["x", "--upstream-timeout", "5"]).is_err(),
+            "proxy limits need a proxy"
+        );
     }
 }

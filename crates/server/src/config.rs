@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::demo_key::ApiKey;
 use crate::faults::FaultSpec;
+use crate::proxy::ProxyLimits;
 
 /// The demo's settings.
 #[derive(Debug, Clone)]
@@ -26,6 +27,8 @@ pub enum Mode {
     Proxy {
         /// Upstream base URL.
         upstream: String,
+        /// Size and time limits of the upstream's answers.
+        limits: ProxyLimits,
     },
 }
 

@@ -106,6 +106,38 @@ impl ApiError {
         )
     }
 
+    /// 405 from the proxy, which forwards only reads.
+    pub fn proxy_read_only(method: &str, path: &str) -> Self {
+        Self::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            ErrorType::InvalidRequest,
+            "invalid_request",
+            format!("{path} does not accept {method}; the proxy forwards only reads (GET, HEAD)."),
+        )
+    }
+
+    /// 413 for a request with a body: every endpoint of this server only reads.
+    pub fn body_not_accepted() -> Self {
+        Self::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorType::InvalidRequest,
+            "request_body_not_accepted",
+            "This server only serves reads: a request must not have a body.",
+        )
+    }
+
+    /// 502: the upstream's answer is not passed on (its type or size); retrying does not help.
+    pub fn upstream_refused(message: impl Into<String>) -> Self {
+        let mut error = Self::new(
+            StatusCode::BAD_GATEWAY,
+            ErrorType::Dependency,
+            "upstream_response_refused",
+            message,
+        );
+        error.should_retry = Some(false);
+        error
+    }
+
     /// 422 `validation_error`: a parameter has an invalid value.
     pub fn validation(param: impl Into<String>, message: impl Into<String>) -> Self {
         Self::new(
@@ -216,9 +248,6 @@ pub enum StartupError {
     /// The HTTP client for the proxy could not be built.
     #[error("cannot build the upstream HTTP client: {0}")]
     Client(#[source] reqwest::Error),
-    /// Serving failed.
-    #[error("server error: {0}")]
-    Serve(#[source] std::io::Error),
     /// Writing the start-up line failed.
     #[error("cannot write to stdout: {0}")]
     Stdout(#[source] std::io::Error),

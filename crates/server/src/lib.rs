@@ -13,6 +13,7 @@
 pub mod api_version;
 pub mod cli;
 pub mod config;
+pub mod connections;
 pub mod dataset;
 pub mod demo;
 pub mod demo_key;
@@ -20,6 +21,8 @@ pub mod error;
 pub mod faults;
 pub mod proxy;
 pub mod request_id;
+pub mod request_limits;
+pub mod security_headers;
 pub mod viewer;
 
 use std::future::Future;
@@ -30,10 +33,13 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 pub use config::{Config, DemoConfig, Mode};
+pub use connections::ConnectionLimits;
 pub use error::StartupError;
+pub use proxy::ProxyLimits;
 
 /// The application: API routes (demo or proxy), the viewer as fallback, and the middleware
-/// (request ids on every response, faults, the demo key, the contract version check).
+/// (security headers and request ids on every response, no request bodies, faults, the demo
+/// key, the contract version check).
 pub fn app(config: &Config) -> Result<Router, StartupError> {
     let api = match &config.mode {
         Mode::Demo(demo) => {
@@ -45,8 +51,8 @@ pub fn app(config: &Config) -> Result<Router, StartupError> {
             }
             router
         }
-        Mode::Proxy { upstream } => {
-            let upstream = proxy::Upstream::new(upstream)?;
+        Mode::Proxy { upstream, limits } => {
+            let upstream = proxy::Upstream::new(upstream, *limits)?;
             Router::new()
                 .route("/api/{*rest}", any(proxy::forward))
                 .route("/v1/{*rest}", any(proxy::forward))
@@ -58,20 +64,33 @@ pub fn app(config: &Config) -> Result<Router, StartupError> {
     if !faults.is_empty() {
         app = app.layer(from_fn_with_state(faults, faults::inject));
     }
-    Ok(app.layer(from_fn_with_state(
-        request_id::RequestIds::new(),
-        request_id::add_request_id,
-    )))
+    Ok(app
+        .layer(from_fn(request_limits::refuse_request_bodies))
+        .layer(from_fn_with_state(
+            request_id::RequestIds::new(),
+            request_id::add_request_id,
+        ))
+        .layer(from_fn(security_headers::add_security_headers)))
 }
 
-/// Serves `app` on `listener` until `shutdown` completes.
+/// Serves `app` on `listener` with the default [`ConnectionLimits`] until `shutdown`
+/// completes.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), StartupError> {
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
-        .map_err(StartupError::Serve)
+    serve_with_limits(listener, app, ConnectionLimits::default(), shutdown).await
+}
+
+/// Serves `app` on `listener` within `limits` until `shutdown` completes (then lets open
+/// requests finish, for a few seconds at most).
+pub async fn serve_with_limits(
+    listener: TcpListener,
+    app: Router,
+    limits: ConnectionLimits,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), StartupError> {
+    connections::serve_connections(listener, app, limits, shutdown).await;
+    Ok(())
 }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use eval_compare_server::cli::Cli;
-use eval_compare_server::{app, serve, Mode, StartupError};
+use eval_compare_server::{app, serve_with_limits, Mode, StartupError};
 use tokio::net::TcpListener;
 
 #[tokio::main]
@@ -43,12 +43,12 @@ async fn run(cli: Cli) -> Result<(), StartupError> {
             },
             config.dist.display()
         ),
-        Mode::Proxy { upstream } => eprintln!(
-            "proxying /api/ and /v1/ to {upstream}, viewer from {}",
+        Mode::Proxy { upstream, .. } => eprintln!(
+            "proxying reads of /api/ and /v1/ to {upstream}, viewer from {}",
             config.dist.display()
         ),
     }
-    serve(listener, app, async {
+    serve_with_limits(listener, app, cli.connection_limits(), async {
         // Without a Ctrl-C handler the server runs until it is killed.
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;

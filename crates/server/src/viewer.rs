@@ -5,6 +5,10 @@
 //! build's files live in a folder named by their content hash (`/pkg-<hash>/`), so browsers may
 //! keep them for good; `index.html` is revalidated on every visit. Without a build, a page says
 //! how to make one.
+//!
+//! `index.html` (at `/`, `/index.html` and every client route) is read on each request and
+//! carries the page's Content-Security-Policy with the hashes of its inline scripts
+//! ([`crate::security_headers::page_policy`]), so a rebuilt viewer is served with its own.
 
 use std::path::{Path, PathBuf};
 
@@ -13,9 +17,12 @@ use axum::handler::HandlerWithoutStateExt;
 use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
 use axum::Router;
 use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
+
+use crate::security_headers::{inline_script_hashes, page_policy};
 
 /// A router serving `dist`, for use as the application's fallback.
 pub fn router(dist: PathBuf) -> Router {
@@ -24,10 +31,18 @@ pub fn router(dist: PathBuf) -> Router {
         let dist = index_dir.clone();
         async move { client_route(&dist, uri.path()).await }
     };
+    let index_dir = dist.clone();
+    let index = move || {
+        let dist = index_dir.clone();
+        async move { index_page(&dist).await }
+    };
     Router::new()
+        .route("/", get(index.clone()))
+        .route("/index.html", get(index))
         .fallback_service(
             ServeDir::new(dist)
                 .precompressed_gzip()
+                .append_index_html_on_directories(false)
                 .fallback(fallback.into_service()),
         )
         .layer(middleware::from_fn(cache_build_files))
@@ -65,17 +80,29 @@ async fn client_route(dist: &Path, path: &str) -> Response {
         )
             .into_response();
     }
-    match tokio::fs::read(dist.join("index.html")).await {
-        Ok(html) => (
-            [
-                (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            html,
-        )
-            .into_response(),
-        Err(_) => not_built(dist),
+    index_page(dist).await
+}
+
+/// `index.html` with the policy allowing exactly its inline scripts.
+async fn index_page(dist: &Path) -> Response {
+    let Ok(html) = tokio::fs::read(dist.join("index.html")).await else {
+        return not_built(dist);
+    };
+    let policy = page_policy(&inline_script_hashes(&String::from_utf8_lossy(&html)));
+    let mut response = (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        html,
+    )
+        .into_response();
+    if let Ok(policy) = HeaderValue::from_str(&policy) {
+        response
+            .headers_mut()
+            .insert(header::CONTENT_SECURITY_POLICY, policy);
     }
+    response
 }
 
 fn escape(text: &str) -> String {
@@ -100,7 +127,10 @@ fn not_built(dist: &Path) -> Response {
     );
     (
         StatusCode::SERVICE_UNAVAILABLE,
-        [(header::CACHE_CONTROL, "no-store")],
+        [
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+            (header::CONTENT_SECURITY_POLICY, page_policy(&[])),
+        ],
         Html(page),
     )
         .into_response()

@@ -64,6 +64,11 @@ fn help_documents_every_flag() {
         "--demo-key",
         "--fault",
         "--running-eval-secs",
+        "--upstream-timeout",
+        "--upstream-max-body",
+        "--header-read-timeout",
+        "--idle-timeout",
+        "--max-connections",
     ] {
         assert!(help.contains(flag), "{flag} missing from --help");
     }

@@ -380,3 +380,154 @@ async fn explains_a_missing_viewer_build_and_keeps_serving_the_api() {
     );
     get_json(&c, &server.base, "/api/v1/agents", 200).await;
 }
+
+/// The `'sha256-…'` source of a script's text, computed here independently of the server.
+fn hash_source(script: &str) -> String {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(script))
+    )
+}
+
+#[tokio::test]
+async fn security_headers_on_every_kind_of_response() {
+    let dist = temp_dir("csp-dist");
+    let preload = "\n      if (/^\\/compare$/.test(location.pathname)) { preload(); }\n    ";
+    let boot = "\n      import init from \"/pkg-1/app.js\";\n      await init();\n    ";
+    std::fs::write(
+        dist.join("index.html"),
+        format!(
+            "<!doctype html><head><!-- <script>commented()</script> -->\
+             <script>{preload}</script><script src=\"/pkg-1/app.js\"></script>\
+             <script type=\"module\">{boot}</script></head><body></body>"
+        ),
+    )
+    .unwrap();
+    std::fs::create_dir(dist.join("pkg-1")).unwrap();
+    std::fs::write(dist.join("pkg-1/app.js"), "export default 1").unwrap();
+    let mut config = with_faults(demo(1), &["5xx:path=/benchmarks"]);
+    config.dist = dist.clone();
+    let server = start(config).await;
+    let not_built = start(demo(1)).await;
+    let c = client();
+    let page_policy = format!(
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' {} {}; style-src 'self'; \
+         style-src-attr 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; \
+         object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+        hash_source(preload),
+        hash_source(boot)
+    );
+    let locked = "default-src 'none'; frame-ancestors 'none'";
+    let cases: [(&str, &str, &str, u16, &str); 14] = [
+        ("GET", &server.base, "/", 200, &page_policy),
+        ("GET", &server.base, "/index.html", 200, &page_policy),
+        (
+            "GET",
+            &server.base,
+            "/compare?baseline=a",
+            200,
+            &page_policy,
+        ),
+        (
+            "HEAD",
+            &server.base,
+            "/runs/eval_base_v2",
+            200,
+            &page_policy,
+        ),
+        ("GET", &server.base, "/pkg-1/app.js", 200, locked),
+        ("GET", &server.base, "/missing.wasm", 404, locked),
+        ("GET", &server.base, "/api/v1/agents", 200, locked),
+        ("GET", &server.base, "/api/v1/eval/eval_nope", 404, locked),
+        ("GET", &server.base, "/api/v1/nope", 404, locked),
+        ("GET", &server.base, "/v1/backtests/jobs", 200, locked),
+        ("DELETE", &server.base, "/api/v1/agents", 405, locked),
+        ("GET", &server.base, "/api/v1/benchmarks", 503, locked),
+        ("POST", &server.base, "/", 405, locked),
+        ("GET", &not_built.base, "/compare", 503, ""),
+    ];
+    for (method, base, path, status, policy) in cases {
+        let response = c
+            .request(method.parse().unwrap(), format!("{base}{path}"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), status, "{method} {path}");
+        let headers = response.headers();
+        let header = |name: &str| {
+            headers
+                .get(name)
+                .map(|v| v.to_str().unwrap().to_owned())
+                .unwrap_or_else(|| panic!("{method} {path}: no {name}"))
+        };
+        assert_eq!(header("x-content-type-options"), "nosniff", "{path}");
+        assert_eq!(header("referrer-policy"), "no-referrer", "{path}");
+        let csp = header("content-security-policy");
+        if policy.is_empty() {
+            // The page explaining a missing build runs no script at all.
+            assert!(
+                csp.contains("script-src 'self' 'wasm-unsafe-eval';"),
+                "{csp}"
+            );
+            assert!(!csp.contains("sha256"), "{csp}");
+        } else {
+            assert_eq!(csp, policy, "{method} {path}");
+        }
+    }
+    // The policy follows the file: a rebuilt page is served with its own hashes.
+    std::fs::write(dist.join("index.html"), "<script>rebuilt()</script>").unwrap();
+    let response = c.get(format!("{}/", server.base)).send().await.unwrap();
+    let csp = response.headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(csp.contains(&hash_source("rebuilt()")), "{csp}");
+    assert!(!csp.contains(&hash_source(preload)), "{csp}");
+    std::fs::remove_dir_all(dist).unwrap();
+}
+
+#[tokio::test]
+async fn request_bodies_are_refused_before_they_are_read() {
+    let server = start(demo(1)).await;
+    let c = client();
+    for (method, path) in [
+        ("POST", "/api/v1/agents"),
+        ("GET", "/api/v1/agents"),
+        ("PUT", "/v1/backtests/jobs"),
+        ("POST", "/compare"),
+    ] {
+        let response = c
+            .request(method.parse().unwrap(), format!("{}{path}", server.base))
+            .body(vec![b'x'; 256 * 1024])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 413, "{method} {path}");
+        assert!(response.headers().contains_key("x-request-id"));
+        assert_eq!(response.headers()["x-content-type-options"], "nosniff");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "request_body_not_accepted");
+        assert_eq!(body["error"]["type"], "invalid_request_error");
+    }
+    // A chunked body (no length) too.
+    let chunks = futures::stream::iter(
+        [b"a".as_slice(), b"b"].map(|c| Ok::<_, std::io::Error>(bytes::Bytes::from_static(c))),
+    );
+    let response = c
+        .post(format!("{}/api/v1/agents", server.base))
+        .body(reqwest::Body::wrap_stream(chunks))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 413);
+    // An empty body is no body.
+    let response = c
+        .get(format!("{}/api/v1/agents", server.base))
+        .header("content-length", "0")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+}

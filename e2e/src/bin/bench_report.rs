@@ -33,9 +33,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use eval_compare_e2e::cdp::run_before_page_scripts;
 use eval_compare_e2e::page::{finish, poll, wait_js};
 use eval_compare_e2e::{viewer_dist, workspace_root, BoxError, ChromeDriver, Server};
-use fantoccini::wd::WebDriverCompatibleCommand;
 use fantoccini::{Client, Locator};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -478,31 +478,6 @@ fn download_sizes(dist: &Path) -> Result<(), BoxError> {
     Ok(())
 }
 
-/// A Chrome DevTools Protocol command through chromedriver (`goog/cdp/execute`).
-#[derive(Debug)]
-struct Cdp {
-    cmd: &'static str,
-    params: Value,
-}
-
-impl WebDriverCompatibleCommand for Cdp {
-    fn endpoint(
-        &self,
-        base_url: &url::Url,
-        session_id: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
-        base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
-        ))
-    }
-
-    fn method_and_body(&self, _request_url: &url::Url) -> (http::Method, Option<String>) {
-        let body = json!({ "cmd": self.cmd, "params": self.params });
-        (http::Method::POST, Some(body.to_string()))
-    }
-}
-
 /// Opens the picker, lets it choose its default comparison, clicks Compare and returns the
 /// report's URL (path and query).
 async fn default_link(browser: &Client, base: &str) -> Result<String, BoxError> {
@@ -546,12 +521,7 @@ async fn measure_in(
     link: &str,
     options: &Options,
 ) -> Result<(Figures, Collected), BoxError> {
-    browser
-        .issue_cmd(Cdp {
-            cmd: "Page.addScriptToEvaluateOnNewDocument",
-            params: json!({ "source": PROBE_JS }),
-        })
-        .await?;
+    run_before_page_scripts(browser, PROBE_JS).await?;
     tokio::time::sleep(options.settle).await;
     let load1 = load1();
     browser.goto(link).await?;

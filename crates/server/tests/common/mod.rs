@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use eval_compare_server::faults::FaultSpec;
-use eval_compare_server::{app, serve, Config, DemoConfig, Mode};
+use eval_compare_server::{app, serve_with_limits, Config, ConnectionLimits, DemoConfig, Mode};
 use serde_json::Value;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
 
 /// A server running in this process.
 pub struct TestServer {
@@ -48,15 +49,42 @@ pub fn with_faults(mut config: Config, faults: &[&str]) -> Config {
 
 /// Starts `config` on a free loopback port.
 pub async fn start(config: Config) -> TestServer {
+    start_with_limits(config, ConnectionLimits::default()).await
+}
+
+/// Starts `config` on a free loopback port within `limits`.
+pub async fn start_with_limits(config: Config, limits: ConnectionLimits) -> TestServer {
     let router = app(&config).unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let task = tokio::spawn(async move {
-        serve(listener, router, std::future::pending())
+        serve_with_limits(listener, router, limits, std::future::pending())
             .await
             .unwrap();
     });
     TestServer { base, task }
+}
+
+/// Sends `request` as it is (no URL normalisation, unlike HTTP clients) to the server at
+/// `base` and reads the answer until the server closes (send `Connection: close`); returns
+/// the status and the whole answer.
+pub async fn raw_request(base: &str, request: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(base.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+        .await
+        .unwrap()
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, answer)
 }
 
 /// An HTTP client.
