@@ -4,7 +4,8 @@
 //! (`EvalTrajectoryReward` items), `trajectories.json` (`TrajectoryMetadata` items) and
 //! optionally `tasks.json` (`BenchmarkSpecTask` items). Each list file may be one JSON array of
 //! items, a JSON array of the API's pages, or JSON Lines of pages (or of items); the layout is
-//! detected from the contents. The CLI reads the bytes from disk, the viewer from dropped files.
+//! detected from the contents. Every file may start with a UTF-8 byte order mark, which is
+//! skipped. The CLI reads the bytes from disk, the viewer from dropped files.
 
 mod list;
 
@@ -102,11 +103,12 @@ pub struct FolderFile {
 
 /// Parses a run folder from its files' contents.
 pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolderError> {
-    let run: EvalRun = decode(files.run).map_err(|source| RunFolderError::Decode {
-        file: RUN_FILE.to_owned(),
-        line: None,
-        source,
-    })?;
+    let run: EvalRun =
+        decode(list::strip_bom(files.run)).map_err(|source| RunFolderError::Decode {
+            file: RUN_FILE.to_owned(),
+            line: None,
+            source,
+        })?;
     let rewards = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, files.rewards)?;
     let trajectories = parse_list::<TrajectoryMetadata>(TRAJECTORIES_FILE, files.trajectories)?;
     let tasks = files
