@@ -308,3 +308,34 @@ fn a_task_listed_twice_keeps_its_first_listing_and_is_a_coverage_warning() {
          keeps its first listing."
     );
 }
+
+#[test]
+fn a_run_id_a_comparison_cannot_name_is_refused_with_the_reason() {
+    let refused = |id: &str| {
+        let run = RUN.replace("\"er_1\"", &serde_json::to_string(id).unwrap());
+        parse_run_folder(RunFolderFiles {
+            run: run.as_bytes(),
+            rewards: b"[]",
+            trajectories: b"[]",
+            tasks: None,
+        })
+        .unwrap_err()
+        .to_string()
+    };
+    assert_eq!(
+        refused("er\u{1b}[31m"),
+        "run.json: the run id `er\\u{1B}[31m` cannot be compared: contains the control character U+001B"
+    );
+    assert_eq!(
+        refused(" "),
+        "run.json: the run id ` ` cannot be compared: only white space"
+    );
+    assert_eq!(
+        refused(&"x".repeat(300)),
+        format!(
+            "run.json: the run id `{}…` cannot be compared: 300 characters long, over the limit \
+             of 256 for an id",
+            "x".repeat(64)
+        )
+    );
+}
