@@ -172,7 +172,7 @@ fn kind_of(file_type: &std::fs::FileType) -> &'static str {
 /// A size in bytes for a message, e.g. `2 GiB` or `3,000 bytes`.
 fn bytes_text(bytes: u64) -> String {
     const GIB: u64 = 1024 * 1024 * 1024;
-    if bytes >= GIB && bytes % GIB == 0 {
+    if bytes >= GIB && bytes.is_multiple_of(GIB) {
         format!("{} GiB", bytes / GIB)
     } else {
         format!("{} bytes", eval_compare_core::text::count(bytes))
