@@ -237,6 +237,20 @@ mod tests {
         assert!(error.to_string().contains(REWARDS_FILE), "{error}");
     }
 
+    /// Reads `dir` on a thread, failing the test after 10 s instead of hanging on a read that
+    /// never ends.
+    fn read_within_seconds(dir: &Path) -> CliError {
+        let dir = dir.to_owned();
+        let (sent, received) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sent.send(read_run_folder(&dir));
+        });
+        received
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the read did not end")
+            .unwrap_err()
+    }
+
     /// A folder with the real run's files, `run.json` left out.
     fn folder_without_run_json() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
@@ -255,7 +269,7 @@ mod tests {
             .status()
             .unwrap();
         assert!(made.success());
-        let error = read_run_folder(dir.path()).unwrap_err();
+        let error = read_within_seconds(dir.path());
         assert_eq!(error.exit(), Exit::UnreadableInput);
         let text = error.to_string();
         assert!(
@@ -270,7 +284,7 @@ mod tests {
         let dir = folder_without_run_json();
         std::fs::copy(Path::new(REAL).join(RUN_FILE), dir.path().join(RUN_FILE)).unwrap();
         std::os::unix::fs::symlink("/dev/zero", dir.path().join(TASKS_FILE)).unwrap();
-        let error = read_run_folder(dir.path()).unwrap_err();
+        let error = read_within_seconds(dir.path());
         assert_eq!(error.exit(), Exit::UnreadableInput);
         let text = error.to_string();
         assert!(
