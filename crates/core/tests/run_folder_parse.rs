@@ -278,7 +278,7 @@ fn a_task_listed_twice_keeps_its_first_listing_and_is_a_coverage_warning() {
       {"task_id": "a", "label": "A", "task_categories": [{"task_category_id": "c1", "label": "One"}]},
       {"task_id": "b", "label": "B"},
       {"task_id": "a", "label": "A", "task_categories": [{"task_category_id": "c2", "label": "Two"}]},
-      {"task_id": "b", "label": "B"}
+      {"task_id": "b", "label": "B, relabelled"}
     ]"#;
     let folder = parse_run_folder(RunFolderFiles {
         run: RUN.as_bytes(),
@@ -291,7 +291,9 @@ fn a_task_listed_twice_keeps_its_first_listing_and_is_a_coverage_warning() {
     let a = set.task(set.find_task("a").unwrap()).unwrap();
     let first_category = set.categories()[a.categories[0] as usize].id.as_str();
     assert_eq!((a.categories.len(), first_category), (1, "c1"));
-    // `b` is repeated identically: not a conflict.
+    // `b` is repeated with only another label: the first kept, not a conflict.
+    let b = set.task(set.find_task("b").unwrap()).unwrap();
+    assert_eq!(b.label.as_deref(), Some("B"));
     assert_eq!(set.task_list_conflicts().count, 1);
     assert_eq!(set.task_list_conflicts().examples, ["a"]);
     let warnings =
@@ -304,8 +306,8 @@ fn a_task_listed_twice_keeps_its_first_listing_and_is_a_coverage_warning() {
         .unwrap_or_else(|| panic!("{warnings:?}"));
     assert_eq!(
         warning.message,
-        "1 task listing repeats a task id with another label, split or categories (a); each task \
-         keeps its first listing."
+        "1 task listing repeats a task id with another split or categories (a); each task keeps \
+         its first listing."
     );
 }
 

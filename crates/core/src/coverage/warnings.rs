@@ -192,7 +192,7 @@ fn per_run(set: &RunSet, run: &RunCoverage, warnings: &mut Vec<CoverageWarning>)
 /// How many task ids a task-list conflict warning names.
 const LISTED_TASKS: usize = 5;
 
-/// Tasks listed twice with another label, split or categories (which changes clusters).
+/// Tasks listed twice with another split or categories (which changes clusters).
 fn task_list(set: &RunSet, ledger: &Coverage, warnings: &mut Vec<CoverageWarning>) {
     let conflicts = set.task_list_conflicts();
     if conflicts.count == 0 {
@@ -212,8 +212,8 @@ fn task_list(set: &RunSet, ledger: &Coverage, warnings: &mut Vec<CoverageWarning
         "TASK_LIST_CONFLICTS",
         ledger.runs.iter().map(|run| run.run).collect(),
         format!(
-            "{} {} a task id with another label, split or categories ({}); each task keeps \
-             its first listing.",
+            "{} {} a task id with another split or categories ({}); each task keeps its \
+             first listing.",
             conflicts.count,
             noun(
                 conflicts.count,

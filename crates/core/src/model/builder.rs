@@ -45,7 +45,7 @@ impl RunSetBuilder {
 
     /// Adds a task from a benchmark task list. A task listed twice keeps the first label, split
     /// and categories it was given; a later listing fills only what is missing, and one that
-    /// disagrees is counted in [`RunSet::task_list_conflicts`].
+    /// gives another split or categories is counted in [`RunSet::task_list_conflicts`].
     pub fn add_task(&mut self, input: TaskInput) -> Result<TaskIdx, ModelError> {
         let categories = input
             .categories
@@ -56,8 +56,10 @@ impl RunSetBuilder {
         if let Some(task) = self.tasks.get_mut(index as usize) {
             let listed_before = task.listed;
             task.listed = true;
-            let conflict = fill(&mut task.label, input.label)
-                | fill(&mut task.split, input.split)
+            // Another label only changes what is shown; another split or categories changes
+            // the analysis (clusters), so that is a conflict.
+            fill(&mut task.label, input.label);
+            let conflict = fill(&mut task.split, input.split)
                 | fill_categories(&mut task.categories, categories);
             if listed_before && conflict {
                 self.task_conflicts.record(&task.id);

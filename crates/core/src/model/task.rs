@@ -60,11 +60,13 @@ pub struct TaskInput {
 /// How many task ids a [`TaskListConflicts`] keeps as examples.
 pub const TASK_CONFLICT_EXAMPLES: usize = 20;
 
-/// Tasks listed more than once (in one task list, or in the lists of several runs) with a
-/// different label, split or categories.
+/// Tasks listed more than once (in one task list, or in the lists of several runs) with
+/// another split or other categories.
 ///
-/// The rule: a task's first listing decides each of its fields; a later listing only fills a
-/// field the first left empty, and one that gives a field another value is counted here.
+/// The rule: a task's first listing decides each of its fields (label, split, categories); a
+/// later listing only fills a field the first left empty. One that gives the split or the
+/// categories another value is counted here (they change the analysis: categories are the
+/// clusters); another label only changes what is shown (benchmark versions relabel tasks).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct TaskListConflicts {
     /// Later listings that disagreed with the first.
