@@ -6,18 +6,28 @@ use eval_compare_core::client::{ApiError, PageProgress, TrajectoryClient, Transp
 use eval_compare_core::load::{load_runs, ListKind, LoadEvent, LoadFailure, LoadStore, Phase};
 use eval_compare_core::model::RunSet;
 use eval_compare_core::run_folder::RunFolder;
-use eval_compare_core::text::noun;
+use eval_compare_core::text::{noun, visible};
+use eval_compare_core::view_state::check_id;
 
 use crate::error::CliError;
 use crate::progress::Progress;
 
 /// Reads the runs `run_ids` completely into a store, or fails on the first record or list (in
-/// argument order) that could not be read: nothing partial is returned.
+/// argument order) that could not be read: nothing partial is returned. A run id that breaks
+/// the rule every compared id follows ([`check_id`]) is a usage error, before any request.
 pub async fn load_complete<T: Transport>(
     client: &TrajectoryClient<T>,
     run_ids: &[String],
     progress: &Progress,
 ) -> Result<LoadStore, CliError> {
+    for id in run_ids {
+        check_id(id).map_err(|reason| {
+            CliError::Usage(format!(
+                "run id `{}` cannot be compared: {reason}",
+                visible(id)
+            ))
+        })?;
+    }
     let store = LoadStore::new();
     let notify = |event: LoadEvent<'_>| report_event(progress, event);
     load_runs(client, &store, run_ids, &notify).await;

@@ -34,6 +34,14 @@ pub enum CliError {
         /// The failure.
         source: std::io::Error,
     },
+    /// A file that is not read: not a regular file, or over the size cap.
+    #[error("cannot read {}: {why}", .path.display())]
+    InputFile {
+        /// The file.
+        path: PathBuf,
+        /// Why it is not read.
+        why: String,
+    },
     /// A run folder file that does not decode (the source names the file and JSON path).
     #[error("run folder {}: {source}", .folder.display())]
     Folder {
@@ -81,6 +89,7 @@ impl CliError {
             }
             CliError::NoFolder { .. }
             | CliError::ReadFile { .. }
+            | CliError::InputFile { .. }
             | CliError::Folder { .. }
             | CliError::Model(_) => Exit::UnreadableInput,
             CliError::Api { .. } | CliError::TransportSetup(_) => Exit::Api,

@@ -1,7 +1,12 @@
 //! Run folders on disk: reading one for a report, writing one for an export. Parsing and
 //! encoding are the core's ([`eval_compare_core::run_folder`]); this module only does the IO.
+//!
+//! Only regular files are read (a symbolic link is followed first): a FIFO would block the read
+//! forever and a device such as `/dev/zero` never ends. Each file is read up to
+//! [`MAX_FILE_BYTES`] and no further.
 
-use std::io::ErrorKind;
+use std::fs::File;
+use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
 use eval_compare_core::run_folder::{
@@ -10,6 +15,10 @@ use eval_compare_core::run_folder::{
 };
 
 use crate::error::CliError;
+
+/// Largest run folder file read: 2 GiB. A larger file is refused before it is read; the real
+/// exports are far smaller (a 100,000-task run's trajectories are about 100 MB).
+pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 
 /// Reads and parses the run folder `dir` (`tasks.json` is optional).
 pub fn read_run_folder(dir: &Path) -> Result<RunFolder, CliError> {
@@ -30,15 +39,10 @@ pub fn read_run_folder(dir: &Path) -> Result<RunFolder, CliError> {
     let rewards = read_file(&dir.join(REWARDS_FILE))?;
     let trajectories = read_file(&dir.join(TRAJECTORIES_FILE))?;
     let tasks_path = dir.join(TASKS_FILE);
-    let tasks = match std::fs::read(&tasks_path) {
+    let tasks = match read_input(&tasks_path, MAX_FILE_BYTES) {
         Ok(bytes) => Some(bytes),
-        Err(error) if error.kind() == ErrorKind::NotFound => None,
-        Err(source) => {
-            return Err(CliError::ReadFile {
-                path: tasks_path,
-                source,
-            })
-        }
+        Err(CliError::ReadFile { source, .. }) if source.kind() == ErrorKind::NotFound => None,
+        Err(error) => return Err(error),
     };
     parse_run_folder(RunFolderFiles {
         run: &run,
@@ -91,10 +95,88 @@ pub fn write_run_folder(dir: &Path, folder: &RunFolder) -> Result<Vec<PathBuf>, 
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|source| CliError::ReadFile {
+    read_input(path, MAX_FILE_BYTES)
+}
+
+/// Reads the regular file at `path` (after following links), refusing anything else and any
+/// file over `cap` bytes, without reading past the cap.
+fn read_input(path: &Path, cap: u64) -> Result<Vec<u8>, CliError> {
+    let io_error = |source| CliError::ReadFile {
         path: path.to_owned(),
         source,
-    })
+    };
+    let refused = |why: String| CliError::InputFile {
+        path: path.to_owned(),
+        why,
+    };
+    // Checked before opening: opening a FIFO blocks until something writes to it.
+    let metadata = std::fs::metadata(path).map_err(io_error)?;
+    if !metadata.is_file() {
+        return Err(refused(format!(
+            "not a regular file ({}); a run folder holds plain files",
+            kind_of(&metadata.file_type())
+        )));
+    }
+    let too_large = |size: String| {
+        refused(format!(
+            "{size} is over the limit of {} for a run folder file",
+            bytes_text(cap)
+        ))
+    };
+    if metadata.len() > cap {
+        return Err(too_large(bytes_text(metadata.len())));
+    }
+    let file = File::open(path).map_err(io_error)?;
+    // The file opened may not be the one checked (replaced in between): check it again.
+    if !file.metadata().map_err(io_error)?.is_file() {
+        return Err(refused("not a regular file".to_owned()));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or_default());
+    file.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io_error)?;
+    if bytes.len() as u64 > cap {
+        return Err(refused(format!(
+            "it grew past the limit of {} for a run folder file while being read",
+            bytes_text(cap)
+        )));
+    }
+    Ok(bytes)
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a directory"
+    } else {
+        "something other than a file"
+    }
+}
+
+/// A size in bytes for a message, e.g. `2 GiB` or `3,000 bytes`.
+fn bytes_text(bytes: u64) -> String {
+    const GIB: u64 = 1024 * 1024 * 1024;
+    if bytes >= GIB && bytes.is_multiple_of(GIB) {
+        format!("{} GiB", bytes / GIB)
+    } else {
+        format!("{} bytes", eval_compare_core::text::count(bytes))
+    }
 }
 
 fn no_folder(dir: &Path, why: &str) -> CliError {
@@ -153,6 +235,99 @@ mod tests {
         let error = read_run_folder(dir.path()).unwrap_err();
         assert_eq!(error.exit(), Exit::UnreadableInput);
         assert!(error.to_string().contains(REWARDS_FILE), "{error}");
+    }
+
+    /// Reads `dir` on a thread, failing the test after 10 s instead of hanging on a read that
+    /// never ends.
+    fn read_within_seconds(dir: &Path) -> CliError {
+        let dir = dir.to_owned();
+        let (sent, received) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = sent.send(read_run_folder(&dir));
+        });
+        received
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the read did not end")
+            .unwrap_err()
+    }
+
+    /// A folder with the real run's files, `run.json` left out.
+    fn folder_without_run_json() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [REWARDS_FILE, TRAJECTORIES_FILE] {
+            std::fs::copy(Path::new(REAL).join(name), dir.path().join(name)).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = folder_without_run_json();
+        let fifo = dir.path().join(RUN_FILE);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let error = read_within_seconds(dir.path());
+        assert_eq!(error.exit(), Exit::UnreadableInput);
+        let text = error.to_string();
+        assert!(
+            text.contains("run.json: not a regular file (a FIFO)"),
+            "{text}"
+        );
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_link_to_a_device_is_refused_without_reading() {
+        let dir = folder_without_run_json();
+        std::fs::copy(Path::new(REAL).join(RUN_FILE), dir.path().join(RUN_FILE)).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join(TASKS_FILE)).unwrap();
+        let error = read_within_seconds(dir.path());
+        assert_eq!(error.exit(), Exit::UnreadableInput);
+        let text = error.to_string();
+        assert!(
+            text.contains("tasks.json: not a regular file (a character device)"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_directory_in_place_of_a_file_is_refused() {
+        let dir = folder_without_run_json();
+        std::fs::create_dir(dir.path().join(RUN_FILE)).unwrap();
+        let error = read_run_folder(dir.path()).unwrap_err();
+        assert_eq!(error.exit(), Exit::UnreadableInput);
+        assert!(error.to_string().contains("(a directory)"), "{error}");
+    }
+
+    #[test]
+    fn a_file_over_the_cap_is_refused_before_it_is_read() {
+        let dir = folder_without_run_json();
+        // Sparse: the size is on record, no byte is on disk.
+        let file = File::create(dir.path().join(RUN_FILE)).unwrap();
+        file.set_len(MAX_FILE_BYTES + 1).unwrap();
+        let error = read_run_folder(dir.path()).unwrap_err();
+        assert_eq!(error.exit(), Exit::UnreadableInput);
+        let text = error.to_string();
+        assert!(
+            text.contains("run.json: 2,147,483,649 bytes is over the limit of 2 GiB"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn reading_stops_at_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("list.json");
+        std::fs::write(&path, b"[1,2,3]").unwrap();
+        assert_eq!(read_input(&path, 7).unwrap(), b"[1,2,3]");
+        let error = read_input(&path, 6).unwrap_err();
+        assert!(
+            error.to_string().contains("over the limit of 6 bytes"),
+            "{error}"
+        );
     }
 
     #[test]

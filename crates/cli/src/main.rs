@@ -24,6 +24,7 @@ mod report_inputs;
 use std::process::ExitCode;
 
 use clap::Parser;
+use eval_compare_core::text::visible;
 
 use args::{Cli, Command};
 use error::CliError;
@@ -35,7 +36,8 @@ fn main() -> ExitCode {
     let exit = match run(&cli) {
         Ok(exit) => exit,
         Err(error) => {
-            eprintln!("eval-compare: error: {error}");
+            // The message may quote API data: its hidden characters are shown, never sent.
+            eprintln!("eval-compare: error: {}", visible(&error.to_string()));
             error.exit()
         }
     };

@@ -1,10 +1,12 @@
 //! Load progress on stderr: one live line per list on a terminal, one summary line per list
-//! otherwise (CI logs), nothing with `--quiet`.
+//! otherwise (CI logs), nothing with `--quiet`. Labels and messages may quote API data (run ids,
+//! error bodies): their control and invisible characters are written as visible escapes
+//! ([`visible`]), so nothing from the data reaches the terminal as a control sequence.
 
 use std::io::{IsTerminal, Write};
 
 use eval_compare_core::client::PageProgress;
-use eval_compare_core::text::noun;
+use eval_compare_core::text::{noun, visible};
 
 /// Where progress goes.
 #[derive(Debug, Clone, Copy)]
@@ -40,8 +42,10 @@ impl Progress {
                 ""
             };
             self.write(&format!(
-                "\r\x1b[2K{label}: page {}, {} items{more}",
-                progress.pages_read, progress.items_read
+                "\r\x1b[2K{}: page {}, {} items{more}",
+                visible(label),
+                progress.pages_read,
+                progress.items_read
             ));
         }
     }
@@ -79,13 +83,13 @@ impl Progress {
         } else {
             ""
         };
-        self.write(&format!("{clear}eval-compare: {text}\n"));
+        self.write(&format!("{clear}eval-compare: {}\n", visible(text)));
     }
 
     fn line(&self, text: &str) {
         if self.enabled {
             let clear = if self.live { "\r\x1b[2K" } else { "" };
-            self.write(&format!("{clear}{text}\n"));
+            self.write(&format!("{clear}{}\n", visible(text)));
         }
     }
 

@@ -321,3 +321,32 @@ fn a_bad_server_url_or_run_id_exits_2() {
     let bad_id = export(&server, "..", &dir.path().join("x"));
     assert_eq!(bad_id.code, 2, "{}", bad_id.stderr);
 }
+
+#[test]
+fn a_run_id_with_a_control_character_is_refused_and_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = DemoServer::start(None, &[]);
+    for id in ["eval_\u{1b}]0;pwned\u{7}", " ", &"x".repeat(300)] {
+        let refused = export(&server, id, &dir.path().join("x"));
+        assert_eq!(refused.code, 2, "{}", refused.stderr);
+        assert!(
+            refused.stderr.contains("cannot be compared"),
+            "{}",
+            refused.stderr
+        );
+        assert!(
+            !refused.stderr.contains(['\u{1b}', '\u{7}']),
+            "{:?}",
+            refused.stderr
+        );
+    }
+    let shown = export(&server, "eval_\u{1b}[2J", &dir.path().join("x"));
+    assert!(
+        shown.stderr.contains(
+            "run id `eval_\\u{1B}[2J` cannot be compared: contains the control character U+001B"
+        ),
+        "{}",
+        shown.stderr
+    );
+    assert!(!dir.path().join("x").exists());
+}

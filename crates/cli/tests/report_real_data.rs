@@ -253,3 +253,54 @@ fn help_documents_the_exit_codes() {
         assert!(output.stdout.contains("TRAJECTORY_API_KEY"));
     }
 }
+
+#[test]
+fn hostile_names_reach_stdout_escaped_and_stderr_without_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let hostile = dir.path().join("hostile");
+    std::fs::create_dir(&hostile).unwrap();
+    for entry in std::fs::read_dir(swe_bench_pro(GPT5)).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), hostile.join(entry.file_name())).unwrap();
+    }
+    let run_path = hostile.join("run.json");
+    let mut run_json: Value =
+        serde_json::from_str(&std::fs::read_to_string(&run_path).unwrap()).unwrap();
+    run_json["display_name"] = Value::from("gpt|5<script>x</script>\u{1b}]0;title\u{7}\0\u{202E}");
+    std::fs::write(&run_path, run_json.to_string()).unwrap();
+
+    let output = run(eval_compare()
+        .args(["report", "--resamples", "0"])
+        .arg(swe_bench_pro(CLAUDE))
+        .arg(&hostile));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    for raw in ['\u{1b}', '\u{7}', '\0', '\u{202E}'] {
+        assert!(!output.stdout.contains(raw), "raw {raw:?} on stdout");
+        assert!(!output.stderr.contains(raw), "raw {raw:?} on stderr");
+    }
+    assert!(!output.stdout.contains("<script>"));
+    assert!(
+        output.stdout.contains(
+            "gpt\\|5&lt;script&gt;x&lt;/script&gt;\\u{1B}\\]0;title\\u{7}\\u{0}\\u{202E}"
+        ),
+        "{}",
+        output.stdout
+    );
+
+    // A run id with a control character is refused, and the message shows it escaped.
+    run_json["eval_run_id"] = Value::from("er_\u{1b}[2J");
+    std::fs::write(&run_path, run_json.to_string()).unwrap();
+    let refused = run(eval_compare()
+        .arg("report")
+        .arg(swe_bench_pro(CLAUDE))
+        .arg(&hostile));
+    assert_eq!(refused.code, 3, "{}", refused.stderr);
+    assert!(!refused.stderr.contains('\u{1b}'), "{:?}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("the run id `er_\\u{1B}[2J` cannot be compared"),
+        "{}",
+        refused.stderr
+    );
+}

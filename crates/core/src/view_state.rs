@@ -502,12 +502,41 @@ fn looks_like_secret(key: &str) -> bool {
     .any(|s| k == *s)
 }
 
-/// Validates an identifier: non-empty, bounded, no control characters.
-fn identifier(value: &str) -> Result<String, String> {
+/// The one rule for an identifier (run, agent, benchmark, task, category) in a link, checked
+/// the same when a link is read and when a run is opened to be compared (a run folder's
+/// `run.json`, the CLI's run id arguments): 1 to [`MAX_ID_LEN`] characters, not only white
+/// space, no white space at either end, no control characters. An id is compared exactly as
+/// written, so it is never trimmed: an id the rule refuses is refused, not changed. The error
+/// says why in plain words.
+pub fn check_id(value: &str) -> Result<(), String> {
     if value.is_empty() {
         return Err("empty value".into());
     }
-    printable_text(value, MAX_ID_LEN)
+    if value.trim().is_empty() {
+        return Err("only white space".into());
+    }
+    if value.trim() != value {
+        return Err("starts or ends with white space".into());
+    }
+    let length = value.chars().count();
+    if length > MAX_ID_LEN {
+        return Err(format!(
+            "{length} characters long, over the limit of {MAX_ID_LEN} for an id"
+        ));
+    }
+    if let Some(control) = value.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "contains the control character U+{:04X}",
+            u32::from(control)
+        ));
+    }
+    Ok(())
+}
+
+/// An identifier read from a link: [`check_id`]'s rule.
+fn identifier(value: &str) -> Result<String, String> {
+    check_id(value)?;
+    Ok(value.to_owned())
 }
 
 fn printable_text(value: &str, max: usize) -> Result<String, String> {
@@ -635,6 +664,44 @@ mod tests {
         );
         assert_eq!(parsed.state, ViewState::default());
         assert_eq!(parsed.issues.len(), 9, "{:?}", parsed.issues);
+    }
+
+    #[test]
+    fn ids_follow_one_rule_with_a_reason() {
+        let reason = |query: &str| {
+            let parsed = ViewState::from_query(query);
+            assert_eq!(parsed.state, ViewState::default(), "{query}");
+            assert_eq!(parsed.issues.len(), 1, "{query}: {:?}", parsed.issues);
+            parsed.issues[0].to_string()
+        };
+        assert_eq!(reason("base="), "ignored `base`: empty value");
+        assert_eq!(reason("base=%20"), "ignored `base`: only white space");
+        assert_eq!(reason("base=+%09+"), "ignored `base`: only white space");
+        assert_eq!(
+            reason("base=er_1%20"),
+            "ignored `base`: starts or ends with white space"
+        );
+        assert_eq!(
+            reason("cand=a,%1B%5B2J"),
+            "ignored `cand`: contains the control character U+001B"
+        );
+        assert_eq!(
+            reason(&format!("base={}", "a".repeat(MAX_ID_LEN + 1))),
+            "ignored `base`: 257 characters long, over the limit of 256 for an id"
+        );
+        // The longest id, and ids with invisible (not control) characters, are accepted.
+        let longest = "é".repeat(MAX_ID_LEN);
+        for id in [longest.as_str(), "er_\u{202E}1", "a b"] {
+            assert_eq!(check_id(id), Ok(()));
+            let state = ViewState {
+                baseline: Some(id.to_owned()),
+                candidates: vec!["other".to_owned()],
+                ..ViewState::default()
+            };
+            let parsed = ViewState::from_query(&state.to_query());
+            assert!(parsed.issues.is_empty(), "{:?}", parsed.issues);
+            assert_eq!(parsed.state, state);
+        }
     }
 
     #[test]

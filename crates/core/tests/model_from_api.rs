@@ -3,8 +3,10 @@
 #![allow(clippy::unwrap_used)]
 
 use eval_compare_core::api::{EvalRun, EvalTrajectoryReward, TrajectoryMetadata};
+use eval_compare_core::coverage::coverage;
 use eval_compare_core::model::{
-    classify_metadata, run_info_from_api, ApiRun, OutcomeClass, RunSetBuilder, TrajectoryFlags,
+    classify_metadata, run_info_from_api, ApiRun, DuplicateConflict, OutcomeClass, RunIdx,
+    RunSetBuilder, TrajectoryFlags,
 };
 use serde_json::{json, Value};
 
@@ -218,6 +220,18 @@ fn rewards_and_metadata_join_with_every_gap_counted() {
     assert_eq!(join.reward_mismatches, 1);
     assert_eq!(join.duplicate_reward_items, 2);
     assert_eq!(join.duplicate_metadata_items, 1);
+    // t_ok is repeated with another reward (a conflict); t_reward_only with the same one, and
+    // the repeated t_ok metadata without a reward (quiet counts).
+    assert_eq!(join.conflicting_duplicates, 1);
+    assert_eq!(
+        join.conflicting_duplicate_examples,
+        [DuplicateConflict {
+            trajectory_id: "t_ok".to_owned(),
+            listing: "trajectory-rewards".to_owned(),
+            kept: Some(1.0),
+            ignored: Some(0.0),
+        }]
+    );
     assert_eq!(join.task_conflict_examples[0].trajectory_id, "t_conflict");
     assert_eq!(
         join.task_conflict_examples[0].metadata_task.as_deref(),
@@ -290,5 +304,83 @@ fn benchmark_tasks_bring_labels_and_categories() {
     assert_eq!(
         (b.name(), b.split.as_deref(), b.cluster()),
         ("b", Some("weird_split"), None)
+    );
+}
+
+/// The coverage warnings of one run joined from `rewards` and `trajectories`.
+fn warnings_of(
+    rewards: &[EvalTrajectoryReward],
+    trajectories: &[TrajectoryMetadata],
+) -> Vec<(String, String)> {
+    let run = eval_run("er_dup");
+    let mut builder = RunSetBuilder::new();
+    builder
+        .add_api_run(ApiRun {
+            run: &run,
+            rewards,
+            trajectories,
+            source: eval_compare_core::model::SourceKind::Api,
+            incomplete_load: None,
+        })
+        .unwrap();
+    let set = builder.build();
+    coverage(&set, RunIdx(0), &[])
+        .unwrap()
+        .warnings
+        .into_iter()
+        .map(|warning| (warning.code, warning.message))
+        .collect()
+}
+
+#[test]
+fn repeated_trajectories_with_other_rewards_are_a_coverage_warning_naming_them() {
+    let done = || json!({"termination_reason": "ENV_DONE"});
+    let rewards = vec![
+        reward("t1", Some("a"), 1.0),
+        reward("t1", Some("a"), 0.0),
+        reward("t2", Some("b"), 0.5),
+        reward("t2", Some("b"), 0.5),
+    ];
+    let trajectories = vec![
+        metadata("t1", Some("a"), done()),
+        metadata("t2", Some("b"), done()),
+        metadata(
+            "t3",
+            Some("c"),
+            json!({"termination_reason": "ENV_DONE", "reward": 1.0}),
+        ),
+        metadata(
+            "t3",
+            Some("c"),
+            json!({"termination_reason": "ENV_DONE", "reward": 0.0}),
+        ),
+    ];
+    let warnings = warnings_of(&rewards, &trajectories);
+    let (_, message) = warnings
+        .iter()
+        .find(|(code, _)| code == "DUPLICATE_TRAJECTORY_CONFLICTS")
+        .unwrap_or_else(|| panic!("{warnings:?}"));
+    assert_eq!(
+        message,
+        "Step 400: 2 repeated trajectory ids carry another reward than its first item (the \
+         first is used): t3 in trajectories (1 kept, 0 ignored), t1 in trajectory-rewards (1 \
+         kept, 0 ignored)."
+    );
+}
+
+#[test]
+fn identical_repeats_are_only_counted() {
+    let rewards = vec![reward("t1", Some("a"), 1.0), reward("t1", Some("a"), 1.0)];
+    let trajectories = vec![metadata(
+        "t1",
+        Some("a"),
+        json!({"termination_reason": "ENV_DONE"}),
+    )];
+    let warnings = warnings_of(&rewards, &trajectories);
+    let codes: Vec<&str> = warnings.iter().map(|(code, _)| code.as_str()).collect();
+    assert!(codes.contains(&"JOIN_ISSUES"), "{codes:?}");
+    assert!(
+        !codes.contains(&"DUPLICATE_TRAJECTORY_CONFLICTS"),
+        "{codes:?}"
     );
 }

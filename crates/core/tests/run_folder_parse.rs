@@ -246,3 +246,98 @@ fn a_truncated_file_marks_the_run_incomplete_and_a_bad_run_names_run_json() {
         "{error}"
     );
 }
+
+#[test]
+fn every_file_may_start_with_a_byte_order_mark() {
+    let bom = |text: &str| format!("\u{feff}{text}");
+    let rewards_text = r#"[{"trajectory_id": "t1", "reward": 1.0, "task_id": "a"}]"#;
+    let tasks_text = r#"[{"task_id": "a", "label": "A"}]"#;
+    let (run, rewards, trajectories, tasks) = (
+        bom(RUN),
+        bom(rewards_text),
+        bom(TRAJECTORIES),
+        bom(tasks_text),
+    );
+    let folder = parse_run_folder(RunFolderFiles {
+        run: run.as_bytes(),
+        rewards: rewards.as_bytes(),
+        trajectories: trajectories.as_bytes(),
+        tasks: Some(tasks.as_bytes()),
+    })
+    .unwrap();
+    assert_eq!(folder.run.eval_run_id, "er_1");
+    assert_eq!(folder.rewards.len(), 1);
+    assert_eq!(folder.trajectories.len(), 2);
+    assert_eq!(folder.tasks.as_ref().map(Vec::len), Some(1));
+}
+
+#[test]
+fn a_task_listed_twice_keeps_its_first_listing_and_is_a_coverage_warning() {
+    let rewards_text = r#"[{"trajectory_id": "t1", "reward": 1.0, "task_id": "a"}]"#;
+    let tasks_text = r#"[
+      {"task_id": "a", "label": "A", "task_categories": [{"task_category_id": "c1", "label": "One"}]},
+      {"task_id": "b", "label": "B"},
+      {"task_id": "a", "label": "A", "task_categories": [{"task_category_id": "c2", "label": "Two"}]},
+      {"task_id": "b", "label": "B, relabelled"}
+    ]"#;
+    let folder = parse_run_folder(RunFolderFiles {
+        run: RUN.as_bytes(),
+        rewards: rewards_text.as_bytes(),
+        trajectories: TRAJECTORIES.as_bytes(),
+        tasks: Some(tasks_text.as_bytes()),
+    })
+    .unwrap();
+    let set = run_set_from_folders(&[folder], eval_compare_core::model::SourceKind::Files).unwrap();
+    let a = set.task(set.find_task("a").unwrap()).unwrap();
+    let first_category = set.categories()[a.categories[0] as usize].id.as_str();
+    assert_eq!((a.categories.len(), first_category), (1, "c1"));
+    // `b` is repeated with only another label: the first kept, not a conflict.
+    let b = set.task(set.find_task("b").unwrap()).unwrap();
+    assert_eq!(b.label.as_deref(), Some("B"));
+    assert_eq!(set.task_list_conflicts().count, 1);
+    assert_eq!(set.task_list_conflicts().examples, ["a"]);
+    let warnings =
+        eval_compare_core::coverage::coverage(&set, eval_compare_core::model::RunIdx(0), &[])
+            .unwrap()
+            .warnings;
+    let warning = warnings
+        .iter()
+        .find(|warning| warning.code == "TASK_LIST_CONFLICTS")
+        .unwrap_or_else(|| panic!("{warnings:?}"));
+    assert_eq!(
+        warning.message,
+        "1 task listing repeats a task id with another split or categories (a); each task keeps \
+         its first listing."
+    );
+}
+
+#[test]
+fn a_run_id_a_comparison_cannot_name_is_refused_with_the_reason() {
+    let refused = |id: &str| {
+        let run = RUN.replace("\"er_1\"", &serde_json::to_string(id).unwrap());
+        parse_run_folder(RunFolderFiles {
+            run: run.as_bytes(),
+            rewards: b"[]",
+            trajectories: b"[]",
+            tasks: None,
+        })
+        .unwrap_err()
+        .to_string()
+    };
+    assert_eq!(
+        refused("er\u{1b}[31m"),
+        "run.json: the run id `er\\u{1B}[31m` cannot be compared: contains the control character U+001B"
+    );
+    assert_eq!(
+        refused(" "),
+        "run.json: the run id ` ` cannot be compared: only white space"
+    );
+    assert_eq!(
+        refused(&"x".repeat(300)),
+        format!(
+            "run.json: the run id `{}…` cannot be compared: 300 characters long, over the limit \
+             of 256 for an id",
+            "x".repeat(64)
+        )
+    );
+}

@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{OutcomeClass, RunIdx, RunSet};
+use crate::model::{JoinReport, OutcomeClass, RunIdx, RunSet};
+use crate::text::noun;
 
 use super::{Coverage, MissingnessCheck, PairCoverage, RunCoverage};
 
@@ -31,6 +32,8 @@ impl CoverageWarning {
 
 /// How many unknown ending names a warning lists.
 const LISTED_ENDINGS: usize = 5;
+/// How many repeated trajectory ids with another reward a warning names.
+const LISTED_DUPLICATES: usize = 3;
 
 pub(super) fn collect(set: &RunSet, ledger: &Coverage) -> Vec<CoverageWarning> {
     let mut warnings = Vec::new();
@@ -44,6 +47,7 @@ pub(super) fn collect(set: &RunSet, ledger: &Coverage) -> Vec<CoverageWarning> {
             .find(|run| run.run == index)
             .map_or_else(|| format!("run {}", index.0), |run| run.name.clone())
     };
+    task_list(set, ledger, &mut warnings);
     for pair in &ledger.comparisons {
         per_pair(
             pair,
@@ -148,6 +152,26 @@ fn per_run(set: &RunSet, run: &RunCoverage, warnings: &mut Vec<CoverageWarning>)
             ),
         ));
     }
+    if let Some(join) = run
+        .join
+        .as_ref()
+        .filter(|join| join.conflicting_duplicates > 0)
+    {
+        warnings.push(CoverageWarning::new(
+            "DUPLICATE_TRAJECTORY_CONFLICTS",
+            runs.clone(),
+            format!(
+                "{name}: {} {} another reward than its first item (the first is used): {}.",
+                join.conflicting_duplicates,
+                noun(
+                    join.conflicting_duplicates,
+                    "repeated trajectory id carries",
+                    "repeated trajectory ids carry"
+                ),
+                duplicate_examples(join)
+            ),
+        ));
+    }
     if let Some(join) = run.join.as_ref().filter(|join| !join.is_clean()) {
         warnings.push(CoverageWarning::new(
             "JOIN_ISSUES",
@@ -163,6 +187,67 @@ fn per_run(set: &RunSet, run: &RunCoverage, warnings: &mut Vec<CoverageWarning>)
             ),
         ));
     }
+}
+
+/// How many task ids a task-list conflict warning names.
+const LISTED_TASKS: usize = 5;
+
+/// Tasks listed twice with another split or categories (which changes clusters).
+fn task_list(set: &RunSet, ledger: &Coverage, warnings: &mut Vec<CoverageWarning>) {
+    let conflicts = set.task_list_conflicts();
+    if conflicts.count == 0 {
+        return;
+    }
+    let mut named: Vec<&str> = conflicts
+        .examples
+        .iter()
+        .take(LISTED_TASKS)
+        .map(String::as_str)
+        .collect();
+    let more = conflicts.examples.len() > LISTED_TASKS;
+    if more {
+        named.push("…");
+    }
+    warnings.push(CoverageWarning::new(
+        "TASK_LIST_CONFLICTS",
+        ledger.runs.iter().map(|run| run.run).collect(),
+        format!(
+            "{} {} a task id with another split or categories ({}); each task keeps its \
+             first listing.",
+            conflicts.count,
+            noun(
+                conflicts.count,
+                "task listing repeats",
+                "task listings repeat"
+            ),
+            named.join(", ")
+        ),
+    ));
+}
+
+/// The first repeated trajectory ids with another reward, e.g. `t1 in trajectory-rewards
+/// (1 kept, 0 ignored)`.
+fn duplicate_examples(join: &JoinReport) -> String {
+    let reward = |value: Option<f64>| value.map_or_else(|| "none".to_owned(), |v| v.to_string());
+    let mut parts: Vec<String> = join
+        .conflicting_duplicate_examples
+        .iter()
+        .take(LISTED_DUPLICATES)
+        .map(|example| {
+            format!(
+                "{} in {} ({} kept, {} ignored)",
+                example.trajectory_id,
+                example.listing,
+                reward(example.kept),
+                reward(example.ignored)
+            )
+        })
+        .collect();
+    let listed = parts.len() as u64;
+    if join.conflicting_duplicates > listed {
+        parts.push(format!("{} more", join.conflicting_duplicates - listed));
+    }
+    parts.join(", ")
 }
 
 /// Cut-off trajectories whose published reward is above 0 (scanned only when there are any).

@@ -7,7 +7,7 @@ use super::error::ModelError;
 use super::join::JoinReport;
 use super::run::{RunIdx, RunInfo};
 use super::run_set::{Run, RunSet};
-use super::task::{Category, CategoryIdx, Task, TaskIdx, TaskInput};
+use super::task::{Category, CategoryIdx, Task, TaskIdx, TaskInput, TaskListConflicts};
 use super::trajectory::{TrajectoryColumns, TrajectoryInput, NONE_U32};
 
 /// Collects runs, tasks and trajectories, then computes per-task aggregates in [`Self::build`].
@@ -23,6 +23,7 @@ pub struct RunSetBuilder {
     runs: Vec<PendingRun>,
     /// The last task interned: sources list a task's samples together, so most lookups hit it.
     last_task: Option<TaskIdx>,
+    task_conflicts: TaskListConflicts,
 }
 
 #[derive(Debug)]
@@ -43,7 +44,8 @@ impl RunSetBuilder {
     }
 
     /// Adds a task from a benchmark task list. A task listed twice keeps the first label, split
-    /// and categories it was given.
+    /// and categories it was given; a later listing fills only what is missing, and one that
+    /// gives another split or categories is counted in [`RunSet::task_list_conflicts`].
     pub fn add_task(&mut self, input: TaskInput) -> Result<TaskIdx, ModelError> {
         let categories = input
             .categories
@@ -52,15 +54,15 @@ impl RunSetBuilder {
             .collect::<Result<Vec<_>, _>>()?;
         let index = self.intern_task(&input.id)?;
         if let Some(task) = self.tasks.get_mut(index as usize) {
+            let listed_before = task.listed;
             task.listed = true;
-            if task.label.is_none() {
-                task.label = input.label;
-            }
-            if task.split.is_none() {
-                task.split = input.split;
-            }
-            if task.categories.is_empty() {
-                task.categories = categories;
+            // Another label only changes what is shown; another split or categories changes
+            // the analysis (clusters), so that is a conflict.
+            fill(&mut task.label, input.label);
+            let conflict = fill(&mut task.split, input.split)
+                | fill_categories(&mut task.categories, categories);
+            if listed_before && conflict {
+                self.task_conflicts.record(&task.id);
             }
         }
         Ok(index)
@@ -159,6 +161,7 @@ impl RunSetBuilder {
             tasks: self.tasks,
             task_index: self.task_index,
             categories: self.categories,
+            task_conflicts: self.task_conflicts,
         }
     }
 
@@ -286,4 +289,26 @@ fn add_to_totals(totals: &mut RunTotals, stats: &TaskStats, binary: &mut bool) {
     totals.zero_by_platform_rule += u64::from(stats.zero_by_platform_rule);
     totals.zero_without_grade += u64::from(stats.zero_without_grade);
     *binary &= stats.primary_binary;
+}
+
+/// Fills `field` from a later listing when it is empty; whether the listing disagreed.
+fn fill(field: &mut Option<String>, later: Option<String>) -> bool {
+    match (field.as_ref(), later) {
+        (None, later) => {
+            *field = later;
+            false
+        }
+        (Some(first), Some(later)) => *first != later,
+        (Some(_), None) => false,
+    }
+}
+
+/// [`fill`] for a task's categories (empty is missing).
+fn fill_categories(field: &mut Vec<CategoryIdx>, later: Vec<CategoryIdx>) -> bool {
+    if field.is_empty() {
+        *field = later;
+        false
+    } else {
+        !later.is_empty() && *field != later
+    }
 }

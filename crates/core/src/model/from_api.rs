@@ -9,7 +9,7 @@ use crate::api::{
 use super::builder::RunSetBuilder;
 use super::component::RewardComponent;
 use super::error::ModelError;
-use super::id_map::{IdMap, IdSet};
+use super::id_map::IdMap;
 use super::join::{JoinReport, TaskConflict, JOIN_EXAMPLES};
 use super::outcome::{
     classify_termination, classify_unended, rollout_status_is_active, trajectory_status_is_active,
@@ -21,7 +21,7 @@ use super::task::{Category, TaskInput};
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
 
 /// Rewards closer than this are the same number (metadata and trajectory-rewards agree).
-const REWARD_AGREEMENT: f64 = 1e-9;
+pub(super) const REWARD_AGREEMENT: f64 = 1e-9;
 
 /// One evaluation run as read from the Trajectory API or a run folder.
 #[derive(Debug, Clone)]
@@ -66,7 +66,8 @@ impl RunSetBuilder {
     /// - A reward without metadata has no known ending: it is classed "other" (enters the
     ///   primary analysis with its reward, flagged).
     /// - When the two listings name different tasks, the reward's task is used (flagged).
-    /// - A repeated trajectory id keeps its first item.
+    /// - A repeated trajectory id keeps its first item; a repeat with another reward is counted
+    ///   as a conflict, with examples.
     ///
     /// Everything found is counted in the run's [`JoinReport`].
     pub fn add_api_run(&mut self, source: ApiRun<'_>) -> Result<RunIdx, ModelError> {
@@ -100,29 +101,42 @@ fn join_into(
                 slot.insert(index);
                 metadata_is_first[index] = true;
             }
-            Entry::Occupied(_) => report.duplicate_metadata_items += 1,
+            Entry::Occupied(first) => {
+                report.duplicate_metadata_items += 1;
+                let kept = trajectories[*first.get()].reward;
+                report.repeated(
+                    &metadata.trajectory_id,
+                    "trajectories",
+                    kept,
+                    metadata.reward,
+                );
+            }
         }
     }
-    let mut matched = vec![false; trajectories.len()];
-    let mut unmatched_rewards: IdSet<&str> = IdSet::default();
+    // The reward used for each listed trajectory, once its first reward item was joined.
+    let mut matched: Vec<Option<f64>> = vec![None; trajectories.len()];
+    let mut unmatched_rewards: IdMap<&str, f64> = IdMap::default();
     for reward in rewards {
         let id = reward.trajectory_id.as_str();
         match metadata_by_id.get(id) {
             Some(&index) => {
-                if matched[index] {
+                if let Some(kept) = matched[index] {
                     report.duplicate_reward_items += 1;
+                    report.repeated(id, "trajectory-rewards", Some(kept), Some(reward.reward));
                     continue;
                 }
-                matched[index] = true;
+                matched[index] = Some(reward.reward);
                 report.matched += 1;
                 let metadata = &trajectories[index];
                 builder.add_trajectory(run, joined(reward, metadata, &mut report))?;
             }
             None => {
-                if !unmatched_rewards.insert(id) {
+                if let Some(&kept) = unmatched_rewards.get(id) {
                     report.duplicate_reward_items += 1;
+                    report.repeated(id, "trajectory-rewards", Some(kept), Some(reward.reward));
                     continue;
                 }
+                unmatched_rewards.insert(id, reward.reward);
                 report.rewards_without_metadata += 1;
                 builder.add_trajectory(
                     run,
@@ -140,7 +154,7 @@ fn join_into(
         }
     }
     for (index, metadata) in trajectories.iter().enumerate() {
-        if matched[index] || !metadata_is_first[index] {
+        if matched[index].is_some() || !metadata_is_first[index] {
             continue;
         }
         report.metadata_without_reward += 1;

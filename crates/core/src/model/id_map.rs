@@ -3,14 +3,11 @@
 //! Identifiers come from the user's own runs, so resistance to crafted collisions (what the
 //! standard hasher pays for) buys nothing here, while joins over millions of ids are hot.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// A hash map with [`IdHasher`].
 pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
-
-/// A hash set with [`IdHasher`].
-pub(crate) type IdSet<K> = HashSet<K, BuildHasherDefault<IdHasher>>;
 
 /// Hashes 8-byte words with a folded multiply: the 128-bit product of the state (mixed with
 /// the word) and an odd constant, high half xor low half, so every input bit reaches every

@@ -28,7 +28,7 @@ pub use component::{effective_reward, RewardComponent};
 pub use error::ModelError;
 pub use from_api::{classify_metadata, components_from_api, run_info_from_api, ApiRun};
 pub(crate) use id_map::IdMap;
-pub use join::{JoinReport, TaskConflict, JOIN_EXAMPLES};
+pub use join::{DuplicateConflict, JoinReport, TaskConflict, JOIN_EXAMPLES};
 pub use outcome::{
     classify_termination, classify_unended, rollout_status_is_active, trajectory_status_is_active,
     Exclusion, OutcomeClass, PrimaryValue, RewardState, Scoring, REWARD_BOUNDS, REWARD_BOUND_SLACK,
@@ -39,5 +39,7 @@ pub use run::{
 };
 pub use run_set::{Run, RunSet};
 pub use source::SourceKind;
-pub use task::{Category, CategoryIdx, Task, TaskIdx, TaskInput};
+pub use task::{
+    Category, CategoryIdx, Task, TaskIdx, TaskInput, TaskListConflicts, TASK_CONFLICT_EXAMPLES,
+};
 pub use trajectory::{Trajectory, TrajectoryFlags, TrajectoryInput};

@@ -7,7 +7,7 @@ use super::component::RewardComponent;
 use super::error::ModelError;
 use super::join::JoinReport;
 use super::run::{RunIdx, RunInfo};
-use super::task::{Category, Task, TaskIdx};
+use super::task::{Category, Task, TaskIdx, TaskListConflicts};
 use super::trajectory::{Trajectory, TrajectoryColumns, NONE_U32};
 
 /// Runs, tasks and trajectories from any source, with per-task aggregates precomputed.
@@ -18,6 +18,7 @@ pub struct RunSet {
     pub(crate) tasks: Vec<Task>,
     pub(crate) task_index: IdMap<Box<str>, TaskIdx>,
     pub(crate) categories: Vec<Category>,
+    pub(crate) task_conflicts: TaskListConflicts,
 }
 
 /// One run: identity, trajectories grouped by task, per-task aggregates and totals.
@@ -75,6 +76,12 @@ impl RunSet {
     /// All task categories, by index.
     pub fn categories(&self) -> &[Category] {
         &self.categories
+    }
+
+    /// Tasks listed more than once with another label, split or categories (the first
+    /// listing is used).
+    pub fn task_list_conflicts(&self) -> &TaskListConflicts {
+        &self.task_conflicts
     }
 
     /// Attaches reward components loaded later (e.g. on drill-down) to one trajectory.

@@ -56,3 +56,32 @@ pub struct TaskInput {
     /// Categories, in the source's order.
     pub categories: Vec<Category>,
 }
+
+/// How many task ids a [`TaskListConflicts`] keeps as examples.
+pub const TASK_CONFLICT_EXAMPLES: usize = 20;
+
+/// Tasks listed more than once (in one task list, or in the lists of several runs) with
+/// another split or other categories.
+///
+/// The rule: a task's first listing decides each of its fields (label, split, categories); a
+/// later listing only fills a field the first left empty. One that gives the split or the
+/// categories another value is counted here (they change the analysis: categories are the
+/// clusters); another label only changes what is shown (benchmark versions relabel tasks).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TaskListConflicts {
+    /// Later listings that disagreed with the first.
+    pub count: u64,
+    /// The ids of the first [`TASK_CONFLICT_EXAMPLES`] tasks concerned, each once.
+    pub examples: Vec<String>,
+}
+
+impl TaskListConflicts {
+    pub(crate) fn record(&mut self, task_id: &str) {
+        self.count += 1;
+        if self.examples.len() < TASK_CONFLICT_EXAMPLES
+            && !self.examples.iter().any(|id| id == task_id)
+        {
+            self.examples.push(task_id.to_owned());
+        }
+    }
+}

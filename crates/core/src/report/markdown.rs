@@ -1,10 +1,16 @@
 //! The report as markdown-friendly text (the CLI's `--format text`).
+//!
+//! Every string that comes from the data (ids, names, models, benchmarks, statuses, task labels,
+//! and the sentences and messages that quote them) goes through [`markdown_text`] or
+//! [`markdown_code`]: hidden characters are made visible and markup is escaped, so a hostile
+//! run can neither inject HTML, links or terminal sequences nor break a table. The report's own
+//! text (statistics, labels of rows) only has its cells' `|` escaped.
 
 use std::fmt::Write;
 
 use crate::audit::Severity;
 use crate::stats::Stat;
-use crate::text::{p_value, points, StatText};
+use crate::text::{markdown_code, markdown_text, p_value, points, StatText};
 
 use super::details::{detail_rows, DetailCells};
 use super::{CandidateResult, Report, Verdict};
@@ -57,7 +63,7 @@ fn headlines(out: &mut String, report: &Report) {
         let _ = writeln!(
             out,
             "- {}. Holm-adjusted p {} → **{verdict}**.",
-            c.sentence,
+            markdown_text(&c.sentence),
             p(&c.p_holm)
         );
     }
@@ -74,20 +80,25 @@ fn runs(out: &mut String, report: &Report) {
     for r in &report.runs {
         let _ = writeln!(
             out,
-            "| {:?} | {} | `{}` | {} | {} | {} | {} | {} | {} | {} |",
+            "| {:?} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.role,
-            cell(&r.name),
-            r.id,
-            cell(r.base_model.as_deref().unwrap_or("—")),
-            cell(r.bench_id.as_deref().unwrap_or("—")),
-            cell(r.status.as_deref().unwrap_or("—")),
+            markdown_text(&r.name),
+            markdown_code(&r.id),
+            markdown_text(r.base_model.as_deref().unwrap_or("—")),
+            markdown_text(r.bench_id.as_deref().unwrap_or("—")),
+            markdown_text(r.status.as_deref().unwrap_or("—")),
             r.tasks_scored,
             opt(r.task_weighted_mean),
             opt(r.pooled_mean),
             opt(r.platform_reward_mean),
         );
         if let Some(why) = &r.incomplete_load {
-            let _ = writeln!(out, "\n> Incomplete load of `{}`: {}\n", r.id, cell(why));
+            let _ = writeln!(
+                out,
+                "\n> Incomplete load of {}: {}\n",
+                markdown_code(&r.id),
+                markdown_text(why)
+            );
         }
     }
     out.push('\n');
@@ -101,7 +112,13 @@ fn comparability(out: &mut String, report: &Report) {
     };
     let _ = writeln!(out, "## Comparability: {verdict}\n");
     for f in &report.audit.findings {
-        let _ = writeln!(out, "- {:?} `{}`: {}", f.severity, f.code, f.message);
+        let _ = writeln!(
+            out,
+            "- {:?} {}: {}",
+            f.severity,
+            markdown_code(&f.code),
+            markdown_text(&f.message)
+        );
     }
     if report.audit.findings.is_empty() {
         let _ = writeln!(out, "No findings.");
@@ -126,7 +143,7 @@ fn coverage(out: &mut String, report: &Report) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            cell(&r.name),
+            markdown_text(&r.name),
             r.tasks_selected.map_or("—".to_owned(), |n| n.to_string()),
             r.tasks_attempted,
             r.tasks_scored,
@@ -155,7 +172,7 @@ fn coverage(out: &mut String, report: &Report) {
         let _ = writeln!(
             out,
             "- {}: {} paired of {} in the union; {} only in the baseline, {} only in the candidate.",
-            cell(name),
+            markdown_text(name),
             pair.paired,
             pair.union,
             pair.only_in_baseline.len(),
@@ -163,15 +180,20 @@ fn coverage(out: &mut String, report: &Report) {
         );
     }
     for w in &cov.warnings {
-        let _ = writeln!(out, "- Warning `{}`: {}", w.code, w.message);
+        let _ = writeln!(
+            out,
+            "- Warning {}: {}",
+            markdown_code(&w.code),
+            markdown_text(&w.message)
+        );
     }
     out.push('\n');
 }
 
 fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
     let name = report.run_of(c).map_or("candidate", |r| r.name.as_str());
-    let _ = writeln!(out, "## {} vs baseline\n", cell(name));
-    let _ = writeln!(out, "{}.\n", c.sentence);
+    let _ = writeln!(out, "## {} vs baseline\n", markdown_text(name));
+    let _ = writeln!(out, "{}.\n", markdown_text(&c.sentence));
     let _ = writeln!(out, "| statistic | primary | sensitivity |");
     let _ = writeln!(out, "|---|---|---|");
     for row in detail_rows(report, c, false) {
@@ -226,7 +248,7 @@ fn extremes(out: &mut String, report: &Report, c: &CandidateResult) {
         }
         let _ = writeln!(out, "{title}:");
         for (task, d) in list {
-            let _ = writeln!(out, "- `{}` {} points", cell(task), points(*d));
+            let _ = writeln!(out, "- {} {} points", markdown_code(task), points(*d));
         }
         out.push('\n');
     }
@@ -241,7 +263,8 @@ fn opt(value: Option<f64>) -> String {
     value.map_or("—".to_owned(), |v| format!("{v:.4}"))
 }
 
-/// Makes untrusted text safe inside a markdown table cell.
+/// The report's own text (a statistic's label or value) in a markdown table cell: its `|`
+/// escaped and its line breaks joined. Untrusted text goes through [`markdown_text`] instead.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }

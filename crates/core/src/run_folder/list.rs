@@ -168,7 +168,8 @@ fn first_element_is_page(body: &[u8]) -> bool {
     deserializer.deserialize_seq(FirstIsPage).unwrap_or(false)
 }
 
-fn strip_bom(bytes: &[u8]) -> &[u8] {
+/// `bytes` without a leading UTF-8 byte order mark.
+pub(super) fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }
 

@@ -4,7 +4,10 @@
 //! (`EvalTrajectoryReward` items), `trajectories.json` (`TrajectoryMetadata` items) and
 //! optionally `tasks.json` (`BenchmarkSpecTask` items). Each list file may be one JSON array of
 //! items, a JSON array of the API's pages, or JSON Lines of pages (or of items); the layout is
-//! detected from the contents. The CLI reads the bytes from disk, the viewer from dropped files.
+//! detected from the contents. Every file may start with a UTF-8 byte order mark, which is
+//! skipped. The run's id must be one a comparison can name
+//! ([`check_id`](crate::view_state::check_id)): a folder that could be opened but not compared
+//! is refused when it is read. The CLI reads the bytes from disk, the viewer from dropped files.
 
 mod list;
 
@@ -14,6 +17,8 @@ use crate::api::{
     decode, BenchmarkSpecTask, DecodeError, EvalRun, EvalTrajectoryReward, TrajectoryMetadata,
 };
 use crate::model::{ApiRun, ModelError, RunIdx, RunSet, RunSetBuilder, SourceKind};
+use crate::text::visible;
+use crate::view_state::check_id;
 
 pub use list::{parse_list, ListLayout, ParsedList};
 
@@ -25,6 +30,8 @@ pub const REWARDS_FILE: &str = "trajectory-rewards.json";
 pub const TRAJECTORIES_FILE: &str = "trajectories.json";
 /// File name of the benchmark's tasks (optional).
 pub const TASKS_FILE: &str = "tasks.json";
+/// How much of a refused run id an error quotes.
+pub const SHOWN_ID_CHARS: usize = 64;
 
 /// Why a run folder could not be read or written.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -52,6 +59,17 @@ pub enum RunFolderError {
         file: String,
         /// What is wrong.
         message: String,
+    },
+    /// The run's id breaks the rule every compared id follows
+    /// ([`check_id`](crate::view_state::check_id)).
+    #[error("{file}: the run id `{id}` cannot be compared: {reason}")]
+    RunId {
+        /// The file.
+        file: String,
+        /// The id, its hidden characters made visible, cut to [`SHOWN_ID_CHARS`] characters.
+        id: String,
+        /// What is wrong with it.
+        reason: String,
     },
     /// A file could not be written.
     #[error("could not write {file}: {message}")]
@@ -102,11 +120,19 @@ pub struct FolderFile {
 
 /// Parses a run folder from its files' contents.
 pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolderError> {
-    let run: EvalRun = decode(files.run).map_err(|source| RunFolderError::Decode {
-        file: RUN_FILE.to_owned(),
-        line: None,
-        source,
-    })?;
+    let run: EvalRun =
+        decode(list::strip_bom(files.run)).map_err(|source| RunFolderError::Decode {
+            file: RUN_FILE.to_owned(),
+            line: None,
+            source,
+        })?;
+    if let Err(reason) = check_id(&run.eval_run_id) {
+        return Err(RunFolderError::RunId {
+            file: RUN_FILE.to_owned(),
+            id: shown_id(&run.eval_run_id),
+            reason,
+        });
+    }
     let rewards = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, files.rewards)?;
     let trajectories = parse_list::<TrajectoryMetadata>(TRAJECTORIES_FILE, files.trajectories)?;
     let tasks = files
@@ -185,6 +211,17 @@ pub fn run_set_from_folders(
         folder.add_to(&mut builder, source)?;
     }
     Ok(builder.build())
+}
+
+/// A run id for an error message: hidden characters visible, long ids cut with `…`.
+fn shown_id(id: &str) -> String {
+    let shown = visible(id);
+    if shown.chars().count() > SHOWN_ID_CHARS {
+        let cut: String = shown.chars().take(SHOWN_ID_CHARS).collect();
+        format!("{cut}…")
+    } else {
+        shown.into_owned()
+    }
 }
 
 fn encode<T: Serialize + ?Sized>(

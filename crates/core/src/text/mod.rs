@@ -1,11 +1,14 @@
 //! The text layer every renderer shares (the CLI's markdown, the viewer's page and its charts):
-//! number formats, plurals and the words for a value that could not be computed. One home for
-//! each rule, so the report reads the same wherever it is shown.
+//! number formats, plurals, the words for a value that could not be computed, and the escaping
+//! of untrusted text for the terminal and markdown. One home for each rule, so the report reads
+//! the same wherever it is shown.
 
+mod escape;
 mod missing;
 mod numbers;
 mod plural;
 
+pub use escape::{is_hidden, markdown_code, markdown_text, visible};
 pub use missing::{why, StatText};
 pub use numbers::{
     count, interval_points, mean, minus_sign, p_value, points, signed_points, MISSING,
