@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use eval_compare_core::api::{EvalProgress, EvalRun, EvalRunStatus};
+use eval_compare_core::view_state::check_id;
 use leptos::prelude::*;
 
 use crate::components::status_badge::StatusBadge;
@@ -155,8 +156,13 @@ fn samples_detail(run: &EvalRun) -> Option<String> {
     }
 }
 
-/// The baseline radio and the candidate checkbox of one run.
+/// The baseline radio and the candidate checkbox of one run; disabled, saying why, for a run
+/// whose id no link can carry ([`check_id`]).
 fn pick_cells(selection: RunSelection, run_id: &str, name: &str) -> impl IntoView {
+    let refused = check_id(run_id)
+        .err()
+        .map(|why| format!("This run cannot be compared: its id is {why}"));
+    let disabled = refused.is_some();
     let is_baseline = {
         let run_id = run_id.to_owned();
         move || {
@@ -191,6 +197,8 @@ fn pick_cells(selection: RunSelection, run_id: &str, name: &str) -> impl IntoVie
                 type="radio"
                 name="baseline"
                 aria-label=format!("Use {name} as the baseline")
+                title=refused.clone()
+                disabled=disabled
                 prop:checked=is_baseline
                 on:change=choose_baseline
             />
@@ -199,6 +207,8 @@ fn pick_cells(selection: RunSelection, run_id: &str, name: &str) -> impl IntoVie
             <input
                 type="checkbox"
                 aria-label=format!("Compare {name} with the baseline")
+                title=refused
+                disabled=disabled
                 prop:checked=is_candidate
                 on:change=toggle_candidate
             />
