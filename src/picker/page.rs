@@ -5,6 +5,7 @@
 
 use eval_compare_core::client::{ApiError, ApiKey, ClientConfig, TrajectoryClient};
 use eval_compare_core::text::noun;
+use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
 use crate::components::api_error::ApiErrorPanel;
@@ -241,7 +242,7 @@ fn VersionChoice(
                         <label class="version-choice">
                             <input type="radio" name="bench" prop:checked=checked on:change=choose/>
                             <span class="version-name">{entry.benchmark.name.clone()}</span>
-                            <span class="version-id">{id.clone()}</span>
+                            <span class="version-id">{visible(&id).into_owned()}</span>
                             <span class="version-meta">
                                 {format!(
                                     "{runs} {} · created {}",

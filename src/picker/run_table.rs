@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use eval_compare_core::api::{EvalProgress, EvalRun, EvalRunStatus};
+use eval_compare_core::text::visible;
 use eval_compare_core::view_state::check_id;
 use leptos::prelude::*;
 
@@ -124,7 +125,7 @@ fn RunTableRow(
             {pick_cells}
             <td>
                 <span class="run-name">{name}</span>
-                <span class="run-id">{run_id}</span>
+                <span class="run-id">{visible(&run_id).into_owned()}</span>
             </td>
             <td>
                 {format::evaluated_model(&run)}

@@ -2,6 +2,7 @@
 //! Cancel while loading, and for whatever stopped: which run, which list, why, and Retry.
 
 use eval_compare_core::client::ApiError;
+use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
 use crate::components::api_error::{is_access_refused, EnterKeyButton};
@@ -168,7 +169,7 @@ fn RunLoadView(run: RunProgress, base_url: String) -> impl IntoView {
         <div class="load-run" data-run-id=run.run_id.clone()>
             <p class="load-run-title">
                 <span class="run-name">{title.clone()}</span>
-                <span class="run-id">{run.run_id.clone()}</span>
+                <span class="run-id">{visible(&run.run_id).into_owned()}</span>
             </p>
             {record.map(|text| view! { <p class="muted">{text}</p> })}
             {rollouts.map(|text| view! { <p class="run-detail">{text}</p> })}

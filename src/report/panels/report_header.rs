@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use eval_compare_core::api::EvalRunStatus;
 use eval_compare_core::report::{Report, Role, RunSummary};
+use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
 use crate::components::stat_text::{count, interval_mean, optional_mean, plural, StatText};
@@ -96,7 +97,7 @@ fn RunRow(run: RunSummary) -> impl IntoView {
             <th scope="row">
                 <span class="run-name">{run.name.clone()}</span>
                 {(run.role == Role::Baseline).then(|| view! { <span class="role role-baseline">"baseline"</span> })}
-                <span class="run-id">{run.id.clone()}</span>
+                <span class="run-id">{visible(&run.id).into_owned()}</span>
             </th>
             <td>
                 {evaluated}

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use eval_compare_core::report::{Report, TaskCell, TaskRow};
+use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
 use super::badges::cell_badges;
@@ -108,7 +109,7 @@ pub fn TaskRowView(
         >
             <th scope="row" class="task-name" title=name_title>
                 <span class="task-label">{name}</span>
-                {id_line.map(|id| view! { <span class="task-id">{id}</span> })}
+                {id_line.map(|id| view! { <span class="task-id">{visible(&id).into_owned()}</span> })}
             </th>
             <td class="task-category" title=categories.clone()>{categories.clone()}</td>
             {cells}

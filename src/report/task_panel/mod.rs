@@ -20,6 +20,7 @@ use std::sync::Arc;
 use eval_compare_core::client::ClientConfig;
 use eval_compare_core::model::{RunSet, SourceKind};
 use eval_compare_core::report::{Report, RunSummary};
+use eval_compare_core::text::visible;
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
@@ -188,7 +189,7 @@ fn PanelBody(
                     <h2 id="task-panel-title" class="task-panel-title" tabindex="-1" node_ref=heading>
                         {title}
                     </h2>
-                    <p class="task-panel-id">{task.clone()}</p>
+                    <p class="task-panel-id">{visible(&task).into_owned()}</p>
                     {move || categories().map(|text| view! { <p class="task-panel-categories">{text}</p> })}
                 </div>
                 <button

@@ -7,6 +7,7 @@ use eval_compare_core::client::ClientConfig;
 use eval_compare_core::model::RunSet;
 use eval_compare_core::report::{Report, Role, RunSummary, TaskCell, TaskRow};
 use eval_compare_core::text::noun;
+use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
 use super::details::{self, DetailLoader, DetailState};
@@ -158,7 +159,7 @@ pub fn RunSection(
                     {run.name.clone()}
                     <span class=format!("role-badge role-{role}")>{role}</span>
                 </h3>
-                <span class="panel-run-id">{run.id.clone()}</span>
+                <span class="panel-run-id">{visible(&run.id).into_owned()}</span>
                 {link}
             </header>
             {summary}
@@ -250,7 +251,7 @@ fn TrajectoryRows(
         .map(|text| view! { <span class="trajectory-flags">{text}</span> });
     view! {
         <tr class="trajectory-row" data-trajectory-id=id.clone()>
-            <td class="trajectory-id">{id.clone()}{flags}</td>
+            <td class="trajectory-id">{visible(&id).into_owned()}{flags}</td>
             <td>
                 <span class=format!("traj-class traj-class-{}", class_slug(line.class))>{line.class.label()}</span>
             </td>

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use eval_compare_core::coverage::PairCoverage;
 use eval_compare_core::report::Report;
+use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
 use super::words::{
@@ -128,7 +129,7 @@ fn UnpairedList(
                     view! {
                         <tr>
                             <th scope="row">
-                                <span class="mono">{task.task_id.clone()}</span>
+                                <span class="mono">{visible(&task.task_id).into_owned()}</span>
                                 {task.label.clone().map(|label| view! { <span class="run-detail">{label}</span> })}
                             </th>
                             <td>{task.baseline.clone()}</td>

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use eval_compare_core::coverage::RunCoverage;
 use eval_compare_core::report::Report;
+use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
 use super::words::run_name;
@@ -73,7 +74,7 @@ fn CoverageRow(run: RunCoverage, name: String) -> impl IntoView {
         <tr data-run-id=run.run_id.clone()>
             <th scope="row">
                 <span class="run-name">{name}</span>
-                <span class="run-id">{run.run_id.clone()}</span>
+                <span class="run-id">{visible(&run.run_id).into_owned()}</span>
             </th>
             <td class="num">{run.tasks_selected.map_or_else(|| "—".to_owned(), count)}</td>
             <td class="num">{count(run.tasks_attempted)}</td>
