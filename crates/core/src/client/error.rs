@@ -112,6 +112,7 @@ fn describe_transport(error: &TransportError) -> String {
         ),
         TransportError::Timeout => "the API did not answer in time; retry later".to_owned(),
         TransportError::Aborted => "the request was cancelled".to_owned(),
+        TransportError::Limit(detail) => format!("the request was stopped: {detail}"),
         TransportError::Other(detail) => format!("the request failed ({detail}); retry"),
     }
 }
