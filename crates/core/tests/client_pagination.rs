@@ -344,7 +344,7 @@ fn a_cursor_cycle_stops_with_the_pages_before_it_kept() {
     assert_eq!(partial.resume_cursor.as_deref(), Some("B"));
     let text = message(&partial);
     assert!(
-        text.contains("the list /api/v1/eval/er_1/trajectory-rewards does not end: page 3 gives as next_cursor \"A\", the cursor page 2 was read with (a cycle); stopped after 2 pages and 2 items read (kept)"),
+        text.contains("the list /api/v1/eval/er_1/trajectory-rewards does not end: page 3 gives as next_cursor \"A\", the cursor page 2 was read with (a cycle); stopped after 2 pages and 2 items read"),
         "{text}"
     );
     assert_eq!(client.transport().requests().len(), 3);
@@ -378,7 +378,7 @@ fn a_new_cursor_on_every_page_ends_at_the_cap() {
     );
     let text = message(&partial);
     assert!(
-        text.contains("does not end: more pages are announced beyond the cap of 8 pages, derived from run er_1's total_rollouts (10 items expected, in pages of 2, with 10% + 2 pages of headroom); stopped after 8 pages and 16 items read (kept)"),
+        text.contains("does not end: more pages are announced beyond the cap of 8 pages, derived from run er_1's total_rollouts (10 items expected, in pages of 2, with 10% + 2 pages of headroom); stopped after 8 pages and 16 items read"),
         "{text}"
     );
 }
@@ -421,7 +421,7 @@ fn a_page_repeating_an_earlier_one_stops_the_list() {
     assert_eq!(ids(&partial), ["a", "b", "c", "d"]);
     let text = message(&partial);
     assert!(
-        text.contains("does not end: page 3 repeats the items of page 1 (the same 2 items from first to last); stopped after 2 pages and 4 items read (kept)"),
+        text.contains("does not end: page 3 repeats the items of page 1 (the same 2 items from first to last); stopped after 2 pages and 4 items read"),
         "{text}"
     );
 }

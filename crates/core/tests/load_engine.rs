@@ -521,7 +521,7 @@ fn a_list_that_never_ends_fails_at_the_cap_from_total_rollouts_keeping_its_pages
     };
     let text = error.to_string();
     assert!(
-        text.contains("the list /api/v1/eval/er_1/trajectory-rewards does not end: more pages are announced beyond the cap of 8 pages, derived from run er_1's total_rollouts (1,000 items expected, in pages of 200, with 10% + 2 pages of headroom); stopped after 8 pages and 1,600 items read (kept)"),
+        text.contains("the list /api/v1/eval/er_1/trajectory-rewards does not end: more pages are announced beyond the cap of 8 pages, derived from run er_1's total_rollouts (1,000 items expected, in pages of 200, with 10% + 2 pages of headroom); stopped after 8 pages and 1,600 items read"),
         "{text}"
     );
     let trajectories = run.trajectories.borrow();

@@ -278,10 +278,10 @@ impl<T: Transport, P: CursorPage + DeserializeOwned> Paginator<'_, T, P> {
     }
 
     /// A list stopped because it would not end, in a message naming the list and what was
-    /// read (kept).
+    /// read.
     fn stopped(&self, why: String) -> ApiError {
         unexpected(format!(
-            "the list {} does not end: {why}; stopped after {} (kept)",
+            "the list {} does not end: {why}; stopped after {}",
             self.path,
             read_so_far(self.pages_before + self.pages_read, self.items_read)
         ))
