@@ -598,4 +598,14 @@ fn a_cursor_cycle_in_the_task_list_fails_it_naming_the_cycle() {
         missing.contains("the list /api/v1/benchmarks/b_1/tasks does not end: page 3 gives as next_cursor \"A\", the cursor page 2 was read with (a cycle)"),
         "{missing}"
     );
+    drop(tasks);
+
+    // Retry asks for the refused page only: the cycle is still recognised, nothing is read twice.
+    let before = transport.request_count();
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    assert_eq!(transport.urls_since(before).len(), 1);
+    let tasks = store.tasks("b_1");
+    let tasks = tasks.borrow();
+    assert_eq!((tasks.pages_read, tasks.items.len()), (2, 4));
+    assert!(matches!(tasks.phase, Phase::Failed(_)));
 }

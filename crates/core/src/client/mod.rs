@@ -26,7 +26,7 @@ pub use endpoints::{AgentRunFilter, BenchmarkRunFilter, REMAINING_WORK_MAX_LIMIT
 pub use error::{ApiError, HttpError, REQUEST_ID_HEADER};
 pub use http_date::parse_http_date_ms;
 pub use key::{ApiKey, InvalidApiKey, API_KEY_HEADER};
-pub use page_guard::{PageCap, DEFAULT_MAX_PAGES, MAX_PAGES_CEILING};
+pub use page_guard::{PageCap, PageGuard, DEFAULT_MAX_PAGES, MAX_PAGES_CEILING};
 pub use paginate::{PageProgress, Paginator, PartialList, MAX_PAGE_LIMIT};
 pub use query::percent_encode;
 pub use trajectory_client::TrajectoryClient;

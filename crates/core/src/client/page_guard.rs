@@ -98,7 +98,9 @@ pub(crate) enum Runaway {
     },
 }
 
-/// The cursors followed and the pages read so far by one paginator.
+/// The cursors followed and the pages read so far of one list; kept with a list that stopped
+/// (see [`ListLoad`](crate::load::ListLoad)), so a resumed read still recognises a cycle or a
+/// repeat instead of reading those pages again.
 ///
 /// A page is recognised by its [`CursorPage::fingerprint`]: its number of items and its first
 /// and last items (their JSON, hashed): in a list each item is listed once, so a page with the same first and last item
@@ -107,8 +109,8 @@ pub(crate) enum Runaway {
 /// it is not taken for a loop; that is also why pages of fewer than 2 items are not compared
 /// (a one-item page repeated by such a shift is no loop). The cursor set and the page cap end
 /// the reads this check cannot see.
-#[derive(Debug, Default)]
-pub(crate) struct PageGuard {
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PageGuard {
     cursors: HashMap<String, u32>,
     pages: HashMap<u64, u32>,
 }

@@ -145,6 +145,18 @@ impl<'c, T, P> Paginator<'c, T, P> {
         self
     }
 
+    /// Recognises the cursors and pages of `guard` (taken from a read that stopped, see
+    /// [`Paginator::take_guard`]) as already read.
+    pub fn with_guard(mut self, guard: PageGuard) -> Self {
+        self.guard = guard;
+        self
+    }
+
+    /// The cursors followed and pages read so far, to resume with [`Paginator::with_guard`].
+    pub fn take_guard(&mut self) -> PageGuard {
+        std::mem::take(&mut self.guard)
+    }
+
     /// Sets the page size (1 to the endpoint's maximum, 200 on most lists; the default is the
     /// maximum).
     pub fn with_limit(mut self, limit: u32) -> Result<Self, ApiError> {

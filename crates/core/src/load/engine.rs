@@ -27,7 +27,7 @@ pub async fn read_list<T, P>(
     T: Transport,
     P: CursorPage + DeserializeOwned,
 {
-    let (start, pages_before, items_before) = {
+    let (start, pages_before, items_before, followed) = {
         let mut list = list.borrow_mut();
         match &list.phase {
             Phase::Complete | Phase::Loading => return,
@@ -35,10 +35,12 @@ pub async fn read_list<T, P>(
             _ => {}
         }
         list.phase = Phase::Loading;
+        let followed = std::mem::take(&mut list.followed);
         (
             list.resume_cursor.clone(),
             list.pages_read,
             list.items.len(),
+            followed,
         )
     };
     notify(LoadEvent::Moved);
@@ -46,7 +48,8 @@ pub async fn read_list<T, P>(
     let mut paginator = match paginator {
         Ok(paginator) => paginator
             .with_cap(cap)
-            .continuing(start, pages_before, items_before),
+            .continuing(start, pages_before, items_before)
+            .with_guard(followed),
         Err(error) => {
             list.borrow_mut().phase = Phase::Failed(error);
             ended(kind, owner, list, notify);
@@ -67,7 +70,10 @@ pub async fn read_list<T, P>(
                     list.items.extend(page.into_items());
                     list.resume_cursor = paginator.cursor().map(str::to_owned);
                 }
-                Some(Err(error)) => list.phase = Phase::Failed(error),
+                Some(Err(error)) => {
+                    list.phase = Phase::Failed(error);
+                    list.followed = paginator.take_guard();
+                }
             }
             (list.pages_read, list.items.len())
         };
