@@ -2,10 +2,10 @@
 //! implements the transport with gloo-net, the CLI with reqwest, tests with a scripted fake.
 //!
 //! It sends the key as `X-API-Key` (only when set) and pins the contract version, follows cursor
-//! pagination with progress and resumable partial results (every read ends: see [`PageCap`]), retries connection failures,
-//! timeouts, 408, 429 and 5xx with deterministic backoff honouring `retry-after-ms`,
-//! `Retry-After` and `Trajectory-Should-Retry`, and maps failures to [`ApiError`]s that never
-//! contain the key.
+//! pagination with progress and resumable partial results (every read ends: see [`PageCap`]),
+//! retries connection failures, timeouts, 408, 429 and 5xx with deterministic backoff honouring
+//! `retry-after-ms`, `Retry-After` and `Trajectory-Should-Retry`, and maps failures to
+//! [`ApiError`]s that never contain the key (redacted before any excerpt is cut).
 
 mod config;
 mod endpoints;
