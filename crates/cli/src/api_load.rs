@@ -271,6 +271,38 @@ mod tests {
     }
 
     #[test]
+    fn a_list_that_would_never_end_fails_the_load_naming_it() {
+        let two = |a: &str, b: &str| [reward_item(a, "t1", 1.0), reward_item(b, "t2", 1.0)];
+        let transport = ScriptedTransport::default();
+        transport
+            .route(
+                "/trajectory-rewards?cursor=B",
+                vec![(200, page("er_1", &two("x5", "x6"), Some("A")))],
+            )
+            .route(
+                "/trajectory-rewards?cursor=A",
+                vec![(200, page("er_1", &two("x3", "x4"), Some("B")))],
+            )
+            .route(
+                "/trajectory-rewards",
+                vec![(200, page("er_1", &two("x1", "x2"), Some("A")))],
+            )
+            .route("/trajectories?", vec![(200, page("er_1", &[], None))])
+            .route("/benchmarks/b_1/tasks", vec![(200, page("b_1", &[], None))])
+            .route("/eval/er_1", vec![(200, RUN.to_owned())]);
+        let client = client_over(&transport);
+        let progress = Progress::silent();
+        let error = block_on(load_complete(&client, &ids(&["er_1"]), &progress)).unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.starts_with("could not read trajectory-rewards of run er_1 (GET /api/v1/eval/er_1/trajectory-rewards): page 3 failed (2 pages with 4 items read before it): the API's answer broke the contract: the list /api/v1/eval/er_1/trajectory-rewards does not end: page 3 gives as next_cursor \"A\", the cursor page 2 was read with (a cycle); stopped after 2 pages and 4 items read"),
+            "{text}"
+        );
+        assert_eq!(error.exit(), crate::exit_code::Exit::Api);
+        assert_eq!(transport.count("/trajectory-rewards"), 3);
+    }
+
+    #[test]
     fn a_missing_run_is_an_api_error_naming_the_run() {
         let transport = ScriptedTransport::default();
         transport.route("/eval/er_9", vec![(404, NOT_FOUND.to_owned())]);

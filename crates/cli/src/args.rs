@@ -116,6 +116,14 @@ pub struct ConnectionArgs {
     /// Seconds to wait for the next bytes of a response.
     #[arg(long, value_name = "SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub read_timeout: u64,
+    /// Seconds a whole request may take, from connecting to the last byte of the answer (a
+    /// slowly trickling answer is stopped; not retried).
+    #[arg(long, value_name = "SECS", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub request_timeout: u64,
+    /// Largest answer read per request, in MiB; a larger one is refused as it arrives (not
+    /// retried).
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub max_response_mib: u64,
     /// Retries of a request that failed in a retryable way (timeouts, 408, 429, 5xx).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub retries: u32,

@@ -6,7 +6,7 @@ use eval_compare_core::client::{ApiKey, ClientConfig, RetryPolicy, TrajectoryCli
 
 use crate::args::ConnectionArgs;
 use crate::error::CliError;
-use crate::http_transport::{HttpTransport, Timeouts};
+use crate::http_transport::{HttpTransport, Timeouts, MIB};
 
 /// The environment variable holding the API key.
 pub const API_KEY_ENV: &str = "TRAJECTORY_API_KEY";
@@ -49,6 +49,8 @@ pub fn client(
     let transport = HttpTransport::new(Timeouts {
         connect: Duration::from_secs(connection.connect_timeout),
         read: Duration::from_secs(connection.read_timeout),
+        request: Duration::from_secs(connection.request_timeout),
+        max_response_bytes: connection.max_response_mib * MIB,
     })
     .map_err(CliError::TransportSetup)?;
     Ok(TrajectoryClient::new(config, transport))
@@ -63,6 +65,8 @@ mod tests {
     const CONNECTION: ConnectionArgs = ConnectionArgs {
         connect_timeout: 1,
         read_timeout: 1,
+        request_timeout: 1,
+        max_response_mib: 1,
         retries: 0,
     };
 

@@ -5,13 +5,22 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use eval_compare_core::client::{HttpRequest, HttpResponse, Transport, TransportError};
 
-/// How long to wait for the API.
+/// One mebibyte, the unit of `--max-response-mib`.
+pub const MIB: u64 = 1024 * 1024;
+
+/// How long to wait for the API, and how much of an answer to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
     /// To establish a connection (TCP and TLS).
     pub connect: Duration,
     /// Between two reads of a response (reset by every read, so large pages are fine).
     pub read: Duration,
+    /// For the whole request, from connecting to the last byte of the body (a body trickling in
+    /// never resets it).
+    pub request: Duration,
+    /// Largest response body read, in bytes; a larger one is refused while it streams in,
+    /// never buffered past this.
+    pub max_response_bytes: u64,
 }
 
 /// Why the HTTP client could not be set up.
@@ -26,6 +35,8 @@ pub struct TransportSetupError(#[source] reqwest::Error);
 #[derive(Debug, Clone)]
 pub struct HttpTransport {
     client: reqwest::Client,
+    request_deadline: Duration,
+    max_response_bytes: u64,
 }
 
 impl HttpTransport {
@@ -38,12 +49,15 @@ impl HttpTransport {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(TransportSetupError)?;
-        Ok(Self { client })
+        Ok(Self {
+            client,
+            request_deadline: timeouts.request,
+            max_response_bytes: timeouts.max_response_bytes,
+        })
     }
-}
 
-impl Transport for HttpTransport {
-    async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
+    /// Sends the request and reads the whole answer, refusing a body over the size cap.
+    async fn exchange(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
         let mut builder = self.client.get(&request.url);
         for (name, value) in &request.headers {
             builder = builder.header(name, value);
@@ -58,12 +72,44 @@ impl Transport for HttpTransport {
                 Some((name.as_str().to_owned(), value.to_owned()))
             })
             .collect();
-        let body = response.bytes().await.map_err(transport_error)?.to_vec();
+        if response
+            .content_length()
+            .is_some_and(|length| length > self.max_response_bytes)
+        {
+            return Err(self.too_large());
+        }
+        let mut response = response;
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await.map_err(transport_error)? {
+            if (body.len() + chunk.len()) as u64 > self.max_response_bytes {
+                return Err(self.too_large());
+            }
+            body.extend_from_slice(&chunk);
+        }
         Ok(HttpResponse {
             status,
             headers,
             body,
         })
+    }
+
+    fn too_large(&self) -> TransportError {
+        TransportError::Limit(format!(
+            "the answer is larger than the {} allowed per response (--max-response-mib)",
+            size(self.max_response_bytes)
+        ))
+    }
+}
+
+impl Transport for HttpTransport {
+    async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
+        match tokio::time::timeout(self.request_deadline, self.exchange(request)).await {
+            Ok(outcome) => outcome,
+            Err(_) => Err(TransportError::Limit(format!(
+                "the answer did not complete within the request deadline of {} (--request-timeout)",
+                seconds(self.request_deadline)
+            ))),
+        }
     }
 
     async fn sleep(&self, ms: u64) {
@@ -76,6 +122,24 @@ impl Transport for HttpTransport {
             .map_or(0, |since| {
                 u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
             })
+    }
+}
+
+/// `64 MiB`, or a number of bytes when not a whole number of MiB.
+fn size(bytes: u64) -> String {
+    if bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+/// `120 s`, or milliseconds below a second.
+fn seconds(duration: Duration) -> String {
+    if duration.subsec_millis() == 0 {
+        format!("{} s", duration.as_secs())
+    } else {
+        format!("{} ms", duration.as_millis())
     }
 }
 
@@ -130,6 +194,8 @@ mod tests {
         Timeouts {
             connect: Duration::from_secs(2),
             read: Duration::from_millis(300),
+            request: Duration::from_secs(5),
+            max_response_bytes: MIB,
         }
     }
 
@@ -218,6 +284,115 @@ mod tests {
                 })
                 .await;
             assert_eq!(outcome, Err(TransportError::Timeout));
+        });
+    }
+
+    /// A one-connection server writing `head`, then `chunks` bytes-chunks of `chunk_size`
+    /// bytes, `pause` apart.
+    async fn stream_once(
+        head: &'static [u8],
+        chunks: usize,
+        chunk: &'static [u8],
+        pause: Duration,
+    ) -> String {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let mut buffer = [0u8; 1024];
+            let _ = socket.read(&mut buffer).await;
+            if socket.write_all(head).await.is_err() {
+                return;
+            }
+            for _ in 0..chunks {
+                if socket.write_all(chunk).await.is_err() || socket.flush().await.is_err() {
+                    return;
+                }
+                tokio::time::sleep(pause).await;
+            }
+        });
+        format!("http://{addr}/")
+    }
+
+    fn get(url: String) -> HttpRequest {
+        HttpRequest {
+            url,
+            headers: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_body_announced_over_the_cap_is_refused_before_it_is_read() {
+        runtime().block_on(async {
+            let url = stream_once(
+                b"HTTP/1.1 200 OK\r\ncontent-length: 2000000\r\n\r\n",
+                0,
+                b"",
+                Duration::ZERO,
+            )
+            .await;
+            let outcome = HttpTransport::new(quick()).unwrap().send(get(url)).await;
+            assert_eq!(
+                outcome,
+                Err(TransportError::Limit(
+                    "the answer is larger than the 1 MiB allowed per response (--max-response-mib)"
+                        .to_owned()
+                ))
+            );
+        });
+    }
+
+    #[test]
+    fn a_chunked_body_over_the_cap_is_refused_while_it_streams() {
+        runtime().block_on(async {
+            // 40 chunks of 100 bytes (chunk-size line included) for a cap of 1,000 bytes.
+            let url = stream_once(
+                b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n",
+                40,
+                b"5c\r\n                                                                                            \r\n",
+                Duration::from_millis(1),
+            )
+            .await;
+            let limits = Timeouts {
+                max_response_bytes: 1_000,
+                ..quick()
+            };
+            let outcome = HttpTransport::new(limits).unwrap().send(get(url)).await;
+            assert_eq!(
+                outcome,
+                Err(TransportError::Limit(
+                    "the answer is larger than the 1000 bytes allowed per response (--max-response-mib)"
+                        .to_owned()
+                ))
+            );
+        });
+    }
+
+    #[test]
+    fn a_body_trickling_in_stops_at_the_deadline_though_each_byte_is_in_time() {
+        runtime().block_on(async {
+            // A byte every 100 ms: the read timeout (300 ms) never fires.
+            let url = stream_once(
+                b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n",
+                100,
+                b" ",
+                Duration::from_millis(100),
+            )
+            .await;
+            let limits = Timeouts {
+                request: Duration::from_millis(700),
+                ..quick()
+            };
+            let started = std::time::Instant::now();
+            let outcome = HttpTransport::new(limits).unwrap().send(get(url)).await;
+            assert_eq!(
+                outcome,
+                Err(TransportError::Limit(
+                    "the answer did not complete within the request deadline of 700 ms (--request-timeout)"
+                        .to_owned()
+                ))
+            );
+            assert!(started.elapsed() < Duration::from_secs(3));
         });
     }
 

@@ -270,3 +270,66 @@ fn the_key_never_appears_in_errors() {
         errors[0]
     );
 }
+
+/// Longest excerpt of an unexpected body (characters), as documented in the client.
+const EXCERPT_CHARS: usize = 160;
+
+fn unexpected_body_message(key: &str, body: &str) -> String {
+    let config = ClientConfig::new("https://api.example.test")
+        .unwrap()
+        .with_api_key(ApiKey::new(key).unwrap())
+        .with_retry(RetryPolicy {
+            max_retries: 0,
+            ..RetryPolicy::default()
+        });
+    let client = TrajectoryClient::new(
+        config,
+        ScriptedTransport::new(vec![Ok(response(404, body))]),
+    );
+    block_on(client.eval_run("er_1")).unwrap_err().to_string()
+}
+
+#[test]
+fn a_key_straddling_the_excerpt_cut_is_redacted_whole() {
+    // The key starts so that the first 160 characters hold all but its last character: cutting
+    // before redacting would show that prefix.
+    let before = "a".repeat(EXCERPT_CHARS + 1 - SECRET.len());
+    let body = format!("{before}{SECRET} and more text after it");
+    let text = unexpected_body_message(SECRET, &body);
+    assert!(!text.contains(&SECRET[..SECRET.len() - 1]), "{text}");
+    assert!(!text.contains(&SECRET[..8]), "{text}");
+    assert!(text.contains(&format!("{before}***")), "{text}");
+}
+
+#[test]
+fn a_key_near_the_end_of_a_body_never_shows() {
+    // Near the end of a long body: cut away entirely, no prefix left.
+    let long = format!("{}{SECRET}", "b ".repeat(150));
+    let text = unexpected_body_message(SECRET, &long);
+    assert!(!text.contains(&SECRET[..4]), "{text}");
+    assert!(text.ends_with("…\""), "{text}");
+    // At the very end of a short body: redacted.
+    let short = format!("revoked key {SECRET}");
+    let text = unexpected_body_message(SECRET, &short);
+    assert!(text.contains("revoked key ***\""), "{text}");
+    // A key holding markup characters is redacted before tags are removed.
+    let key = "tk<b>Secret_42</b>";
+    let text = unexpected_body_message(key, &format!("<p>bad key {key}</p>"));
+    assert!(!text.contains("Secret_42"), "{text}");
+    assert!(text.contains("bad key ***"), "{text}");
+}
+
+#[test]
+fn the_excerpt_is_cut_between_characters() {
+    // Multi-byte characters across the cut: the excerpt keeps whole characters only.
+    let body = "é€😀".repeat(100);
+    let text = unexpected_body_message(SECRET, &body);
+    let excerpt = text
+        .split("the body begins: \"")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches('"');
+    assert_eq!(excerpt.chars().count(), EXCERPT_CHARS + 1, "{excerpt}");
+    assert!(excerpt.starts_with("é€😀é"), "{excerpt}");
+    assert!(excerpt.ends_with('…'), "{excerpt}");
+}

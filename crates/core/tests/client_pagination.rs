@@ -307,3 +307,210 @@ fn page_metadata_is_visible_to_the_callback() {
     assert_eq!(points.items.len(), 2);
     assert_eq!(active, [true, false]);
 }
+
+/// `count` reward ids `prefix0`, `prefix1`, … as one page's items.
+fn numbered(prefix: &str, count: usize) -> Vec<String> {
+    (0..count).map(|index| format!("{prefix}{index}")).collect()
+}
+
+fn page_of(ids: &[String], next: Option<&str>) -> Result<HttpResponse, TransportError> {
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    Ok(response(200, &rewards_page(&ids, next)))
+}
+
+fn message(list: &PartialList<eval_compare_core::api::EvalTrajectoryReward>) -> String {
+    match &list.error {
+        Some(error @ ApiError::UnexpectedResponse { .. }) => error.to_string(),
+        other => panic!("expected a contract error, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_cursor_cycle_stops_with_the_pages_before_it_kept() {
+    let client = client_with(vec![
+        Ok(response(200, &rewards_page(&["a"], Some("A")))),
+        Ok(response(200, &rewards_page(&["b"], Some("B")))),
+        Ok(response(200, &rewards_page(&["c"], Some("A")))),
+        Ok(response(200, &rewards_page(&["d"], Some("B")))),
+    ]);
+    let partial = block_on(
+        client
+            .trajectory_rewards("er_1")
+            .unwrap()
+            .collect_all(|_, _| {}),
+    );
+    assert_eq!(ids(&partial), ["a", "b"]);
+    assert_eq!(partial.pages_read, 2);
+    assert_eq!(partial.resume_cursor.as_deref(), Some("B"));
+    let text = message(&partial);
+    assert!(
+        text.contains("the list /api/v1/eval/er_1/trajectory-rewards does not end: page 3 gives as next_cursor \"A\", the cursor page 2 was read with (a cycle); stopped after 2 pages and 2 items read"),
+        "{text}"
+    );
+    assert_eq!(client.transport().requests().len(), 3);
+}
+
+#[test]
+fn a_new_cursor_on_every_page_ends_at_the_cap() {
+    let outcomes = (0..50)
+        .map(|index| {
+            page_of(
+                &numbered(&format!("p{index}-"), 2),
+                Some(&format!("c{index}")),
+            )
+        })
+        .collect();
+    let client = client_with(outcomes);
+    let pages = client
+        .trajectory_rewards("er_1")
+        .unwrap()
+        .with_limit(2)
+        .unwrap()
+        .with_cap(PageCap::expected(10, "run er_1's total_rollouts"));
+    let partial = block_on(pages.collect_all(|_, _| {}));
+    // 10 items in pages of 2 fill 5 pages; + 1 (10%) + 2 of headroom.
+    assert_eq!(partial.pages_read, 8);
+    assert_eq!(partial.items.len(), 16);
+    assert_eq!(
+        client.transport().requests().len(),
+        8,
+        "page 9 is never asked for"
+    );
+    let text = message(&partial);
+    assert!(
+        text.contains("does not end: more pages are announced beyond the cap of 8 pages, derived from run er_1's total_rollouts (10 items expected, in pages of 2, with 10% + 2 pages of headroom); stopped after 8 pages and 16 items read"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_list_of_unknown_length_ends_at_the_fixed_cap() {
+    let pages = DEFAULT_MAX_PAGES as usize;
+    let outcomes = (0..pages + 3)
+        .map(|index| page_of(&[format!("t{index}")], Some(&format!("c{index}"))))
+        .collect();
+    let client = client_with(outcomes);
+    let partial = block_on(
+        client
+            .trajectory_rewards("er_1")
+            .unwrap()
+            .collect_all(|_, _| {}),
+    );
+    assert_eq!(partial.items.len(), pages);
+    assert_eq!(client.transport().requests().len(), pages);
+    let text = message(&partial);
+    assert!(
+        text.contains("beyond the cap of 2,000 pages, the fixed cap for a list of unknown length"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_page_repeating_an_earlier_one_stops_the_list() {
+    let client = client_with(vec![
+        Ok(response(200, &rewards_page(&["a", "b"], Some("c2")))),
+        Ok(response(200, &rewards_page(&["c", "d"], Some("c3")))),
+        Ok(response(200, &rewards_page(&["a", "b"], Some("c4")))),
+    ]);
+    let partial = block_on(
+        client
+            .trajectory_rewards("er_1")
+            .unwrap()
+            .collect_all(|_, _| {}),
+    );
+    assert_eq!(ids(&partial), ["a", "b", "c", "d"]);
+    let text = message(&partial);
+    assert!(
+        text.contains("does not end: page 3 repeats the items of page 1 (the same 2 items from first to last); stopped after 2 pages and 4 items read"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_long_list_and_one_longer_than_planned_within_headroom_end_normally() {
+    // 1,000 planned: a cap of 8 pages of 200 (1,600 items).
+    for items in [1_000_usize, 1_300, 1_600] {
+        let pages = items.div_ceil(200);
+        let outcomes: Vec<_> = (0..pages)
+            .map(|page| {
+                let next = (page + 1 < pages).then(|| format!("c{page}"));
+                let size = (items - page * 200).min(200);
+                page_of(&numbered(&format!("p{page}-"), size), next.as_deref())
+            })
+            .collect();
+        let client = client_with(outcomes);
+        let pages_read = client
+            .trajectory_rewards("er_1")
+            .unwrap()
+            .with_cap(PageCap::expected(1_000, "run er_1's total_rollouts"));
+        let list = block_on(pages_read.collect_all(|_, _| {}));
+        assert!(list.is_complete(), "{items} items: {:?}", list.error);
+        assert_eq!(list.items.len(), items);
+    }
+}
+
+#[test]
+fn a_resumed_read_counts_the_pages_read_before_against_the_cap() {
+    let client = client_with(vec![
+        page_of(&numbered("a", 2), Some("c1")),
+        page_of(&numbered("b", 2), Some("c2")),
+    ]);
+    let partial = PartialList {
+        items: Vec::new(),
+        resume_cursor: Some("c0".to_owned()),
+        error: None,
+        pages_read: 7,
+    };
+    let pages = client
+        .trajectory_rewards("er_1")
+        .unwrap()
+        .with_limit(2)
+        .unwrap()
+        .with_cap(PageCap::expected(10, "run er_1's total_rollouts"));
+    let list = block_on(pages.resume(partial, |_, _| {}));
+    assert_eq!(list.pages_read, 8);
+    assert_eq!(client.transport().requests().len(), 1);
+    assert!(message(&list).contains("stopped after 8 pages and 2 items read"));
+}
+
+#[test]
+fn a_page_larger_than_the_limit_is_refused() {
+    let client = client_with(vec![
+        page_of(&numbered("a", 2), Some("c1")),
+        page_of(&numbered("b", 3), None),
+    ]);
+    let pages = client
+        .trajectory_rewards("er_1")
+        .unwrap()
+        .with_limit(2)
+        .unwrap();
+    let partial = block_on(pages.collect_all(|_, _| {}));
+    assert_eq!(partial.items.len(), 2, "the pages before are kept");
+    assert_eq!(partial.resume_cursor.as_deref(), Some("c1"));
+    let text = message(&partial);
+    assert!(
+        text.contains("the list /api/v1/eval/er_1/trajectory-rewards: page 2 holds 3 items, more than the limit of 2 asked for"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_cursor_quoted_in_a_message_never_shows_the_key() {
+    // The key at the start of a cycling cursor, and a long cursor cut short.
+    let cursor = format!("{SECRET}{}", "x".repeat(100));
+    let client = client_with(vec![
+        Ok(response(200, &rewards_page(&["a"], Some(&cursor)))),
+        Ok(response(200, &rewards_page(&["b"], Some("B")))),
+        Ok(response(200, &rewards_page(&["c"], Some(&cursor)))),
+    ]);
+    let partial = block_on(
+        client
+            .trajectory_rewards("er_1")
+            .unwrap()
+            .collect_all(|_, _| {}),
+    );
+    let text = message(&partial);
+    assert!(!text.contains(&SECRET[..SECRET.len() - 1]), "{text}");
+    assert!(text.contains("next_cursor \"***xxxxxxxx"), "{text}");
+    assert!(text.contains("x…\""), "{text}");
+}

@@ -452,3 +452,160 @@ fn the_run_set_equals_the_one_built_from_the_same_data_as_run_folders() {
     assert_eq!(ours, theirs);
     assert_eq!(ours.sources, [SourceKind::Api]);
 }
+
+/// Pages of 200 (the last one shorter) of `items` numbered items made by `item`, with a new
+/// cursor on each but the last; `forever` gives every page a next cursor.
+fn numbered_pages(
+    owner: &str,
+    items: usize,
+    forever: bool,
+    item: impl Fn(&str) -> String,
+) -> Vec<(u16, String)> {
+    let pages = items.div_ceil(200);
+    (0..pages)
+        .map(|index| {
+            let size = (items - index * 200).min(200);
+            let page_items: Vec<String> =
+                (0..size).map(|n| item(&format!("p{index}-{n}"))).collect();
+            let next = (forever || index + 1 < pages).then(|| format!("c{index}"));
+            (200, page(owner, &page_items, next.as_deref()))
+        })
+        .collect()
+}
+
+/// Run `er_1` on `b_1` planning 1,000 rollouts, with these rewards and trajectories pages.
+fn script_planned_run(
+    transport: &ScriptedTransport,
+    rewards: Vec<(u16, String)>,
+    trajectories: Vec<(u16, String)>,
+) {
+    transport.route("/eval/er_1/trajectory-rewards", rewards);
+    transport.route("eval_run_id=er_1", trajectories);
+    transport.route(
+        "/eval/er_1",
+        vec![(
+            200,
+            run_body("er_1", "completed")
+                .replace("\"total_rollouts\":3", "\"total_rollouts\":1000"),
+        )],
+    );
+    script_tasks(transport);
+}
+
+#[test]
+fn a_list_that_never_ends_fails_at_the_cap_from_total_rollouts_keeping_its_pages() {
+    let transport = ScriptedTransport::default();
+    // Rewards: a new cursor on every page, has_more forever. Trajectories: 1,300 for 1,000
+    // planned rollouts, within the headroom.
+    script_planned_run(
+        &transport,
+        numbered_pages("er_1", 200 * 30, true, |id| reward_item(id, "t1", 1.0)),
+        numbered_pages("er_1", 1_300, false, |id| trajectory_item(id, "t1")),
+    );
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_1"]);
+    let events = RefCell::new(0);
+    block_on(load_runs(&client, &store, &runs, &|_| {
+        *events.borrow_mut() += 1;
+    }));
+    assert!(*events.borrow() > 0);
+
+    // 1,000 planned rollouts in pages of 200: 5 pages + 1 (10%) + 2 of headroom.
+    assert_eq!(transport.count("/trajectory-rewards"), 8);
+    let run = store.get("er_1").unwrap();
+    let rewards = run.rewards.borrow().clone();
+    assert_eq!((rewards.pages_read, rewards.items.len()), (8, 1_600));
+    let Phase::Failed(error) = &rewards.phase else {
+        panic!("{:?}", rewards.phase);
+    };
+    let text = error.to_string();
+    assert!(
+        text.contains("the list /api/v1/eval/er_1/trajectory-rewards does not end: more pages are announced beyond the cap of 8 pages, derived from run er_1's total_rollouts (1,000 items expected, in pages of 200, with 10% + 2 pages of headroom); stopped after 8 pages and 1,600 items read"),
+        "{text}"
+    );
+    let trajectories = run.trajectories.borrow();
+    assert_eq!(trajectories.phase, Phase::Complete);
+    assert_eq!(trajectories.items.len(), 1_300);
+    match store.first_failure(&runs) {
+        Some(LoadFailure::List {
+            kind: ListKind::Rewards,
+            pages_read: 8,
+            items: 1_600,
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_long_list_of_the_planned_length_ends_without_a_false_alarm() {
+    let transport = ScriptedTransport::default();
+    script_planned_run(
+        &transport,
+        numbered_pages("er_1", 1_000, false, |id| reward_item(id, "t1", 1.0)),
+        numbered_pages("er_1", 1_000, false, |id| trajectory_item(id, "t1")),
+    );
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_1"]);
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    assert_eq!(store.first_failure(&runs), None);
+    let run = store.get("er_1").unwrap();
+    assert_eq!(run.rewards.borrow().items.len(), 1_000);
+    assert_eq!(run.rewards.borrow().pages_read, 5);
+}
+
+#[test]
+fn a_cursor_cycle_in_the_task_list_fails_it_naming_the_cycle() {
+    let transport = ScriptedTransport::default();
+    transport.route(
+        "/benchmarks/b_1/tasks?cursor=B",
+        vec![(
+            200,
+            page("b_1", &[task_item("t3"), task_item("t4")], Some("A")),
+        )],
+    );
+    transport.route(
+        "/benchmarks/b_1/tasks?cursor=A",
+        vec![(
+            200,
+            page("b_1", &[task_item("t2"), task_item("t5")], Some("B")),
+        )],
+    );
+    transport.route(
+        "/benchmarks/b_1/tasks",
+        vec![(
+            200,
+            page("b_1", &[task_item("t1"), task_item("t6")], Some("A")),
+        )],
+    );
+    script_run(
+        &transport,
+        "er_1",
+        vec![(200, page("er_1", &[reward_item("x3", "t3", 1.0)], None))],
+    );
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_1"]);
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    assert_eq!(transport.count("/tasks"), 3);
+    let tasks = store.tasks("b_1");
+    let tasks = tasks.borrow();
+    assert_eq!((tasks.pages_read, tasks.items.len()), (2, 4));
+    let missing = tasks.missing(ListKind::Tasks).unwrap();
+    assert!(
+        missing.contains("the list /api/v1/benchmarks/b_1/tasks does not end: page 3 gives as next_cursor \"A\", the cursor page 2 was read with (a cycle)"),
+        "{missing}"
+    );
+    drop(tasks);
+
+    // Retry asks for the refused page only: the cycle is still recognised, nothing is read twice.
+    let before = transport.request_count();
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    assert_eq!(transport.urls_since(before).len(), 1);
+    let tasks = store.tasks("b_1");
+    let tasks = tasks.borrow();
+    assert_eq!((tasks.pages_read, tasks.items.len()), (2, 4));
+    assert!(matches!(tasks.phase, Phase::Failed(_)));
+}

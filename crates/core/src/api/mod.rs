@@ -32,7 +32,7 @@ pub use eval_run::{
     ReasoningEffort, RecordedRunOptions, TrainingAlgorithm,
 };
 pub use organization::Organization;
-pub use page::{CursorPage, Page};
+pub use page::{page_fingerprint, CursorPage, Page};
 pub use progress::{
     EvalAttemptStatus, EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRemainingWorkPage,
 };

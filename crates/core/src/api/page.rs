@@ -26,6 +26,25 @@ pub trait CursorPage {
     fn next_cursor(&self) -> Option<&str>;
     /// Whether another page follows.
     fn has_more(&self) -> bool;
+    /// What tells this page from another: a hash of its length and its first and last items'
+    /// JSON; `None` for a page of fewer than 2 items (see [`page_fingerprint`]).
+    fn fingerprint(&self) -> Option<u64>;
+}
+
+/// A hash of `items`' length and the JSON of their first and last items; `None` for fewer than
+/// 2 items (or items that do not serialize). The paginator stops a list whose page repeats an
+/// earlier one by it.
+pub fn page_fingerprint<I: Serialize>(items: &[I]) -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+
+    if items.len() < 2 {
+        return None;
+    }
+    let first = serde_json::to_string(items.first()?).ok()?;
+    let last = serde_json::to_string(items.last()?).ok()?;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (items.len(), first, last).hash(&mut hasher);
+    Some(hasher.finish())
 }
 
 /// Implements [`CursorPage`] for a page struct with `items`, `next_cursor` and `has_more` fields.
@@ -45,12 +64,15 @@ macro_rules! impl_cursor_page {
             fn has_more(&self) -> bool {
                 self.has_more
             }
+            fn fingerprint(&self) -> Option<u64> {
+                $crate::api::page::page_fingerprint(&self.items)
+            }
         }
     };
 }
 pub(crate) use impl_cursor_page;
 
-impl<T> CursorPage for Page<T> {
+impl<T: Serialize> CursorPage for Page<T> {
     type Item = T;
     fn items(&self) -> &[T] {
         &self.items
@@ -63,5 +85,8 @@ impl<T> CursorPage for Page<T> {
     }
     fn has_more(&self) -> bool {
         self.has_more
+    }
+    fn fingerprint(&self) -> Option<u64> {
+        page_fingerprint(&self.items)
     }
 }

@@ -112,6 +112,7 @@ fn describe_transport(error: &TransportError) -> String {
         ),
         TransportError::Timeout => "the API did not answer in time; retry later".to_owned(),
         TransportError::Aborted => "the request was cancelled".to_owned(),
+        TransportError::Limit(detail) => format!("the request was stopped: {detail}"),
         TransportError::Other(detail) => format!("the request failed ({detail}); retry"),
     }
 }
@@ -185,7 +186,7 @@ pub(crate) fn http_error(response: &HttpResponse, key: Option<&ApiKey>) -> ApiEr
             status: response.status,
             code: None,
             error_type: None,
-            message: scrub(&describe_unexpected_body(&response.body), key),
+            message: describe_unexpected_body(&response.body, key),
             param: None,
             request_id,
         },
@@ -206,8 +207,23 @@ pub(crate) fn decode_error(
     }
 }
 
-fn describe_unexpected_body(body: &[u8]) -> String {
-    let excerpt = excerpt(body);
+/// `text` with every occurrence of the key replaced by `***`, then cut to at most `max_chars`
+/// characters (`…` marks a cut). Redacting first means a key straddling the cut never shows in
+/// part; the cut falls between characters, never inside one.
+pub(crate) fn redacted_excerpt(text: &str, key: Option<&ApiKey>, max_chars: usize) -> String {
+    cut_chars(&scrub(text, key), max_chars)
+}
+
+/// `text` cut to at most `max_chars` characters, with `…` when cut.
+fn cut_chars(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+fn describe_unexpected_body(body: &[u8], key: Option<&ApiKey>) -> String {
+    let excerpt = excerpt(body, key);
     if excerpt.is_empty() {
         "no error details (empty body)".to_owned()
     } else {
@@ -215,9 +231,11 @@ fn describe_unexpected_body(body: &[u8]) -> String {
     }
 }
 
-/// The first words of a body as text, with markup tags removed and whitespace collapsed.
-fn excerpt(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(body);
+/// The first words of a body as text, with the key redacted, markup tags removed and whitespace
+/// collapsed, cut to [`EXCERPT_CHARS`] characters. The key is redacted before anything else:
+/// tag removal could break a key that holds `<` and the cut could keep all but its end.
+fn excerpt(body: &[u8], key: Option<&ApiKey>) -> String {
+    let text = scrub(&String::from_utf8_lossy(body), key);
     let mut plain = String::new();
     let mut in_tag = false;
     for c in text.chars() {
@@ -233,10 +251,5 @@ fn excerpt(body: &[u8]) -> String {
         }
     }
     let collapsed = plain.split_whitespace().collect::<Vec<_>>().join(" ");
-    if collapsed.chars().count() > EXCERPT_CHARS {
-        let cut: String = collapsed.chars().take(EXCERPT_CHARS).collect();
-        format!("{cut}…")
-    } else {
-        collapsed
-    }
+    redacted_excerpt(&collapsed, key, EXCERPT_CHARS)
 }

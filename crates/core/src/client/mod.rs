@@ -2,16 +2,17 @@
 //! implements the transport with gloo-net, the CLI with reqwest, tests with a scripted fake.
 //!
 //! It sends the key as `X-API-Key` (only when set) and pins the contract version, follows cursor
-//! pagination with progress and resumable partial results, retries connection failures,
-//! timeouts, 408, 429 and 5xx with deterministic backoff honouring `retry-after-ms`,
-//! `Retry-After` and `Trajectory-Should-Retry`, and maps failures to [`ApiError`]s that never
-//! contain the key.
+//! pagination with progress and resumable partial results (every read ends: see [`PageCap`]),
+//! retries connection failures, timeouts, 408, 429 and 5xx with deterministic backoff honouring
+//! `retry-after-ms`, `Retry-After` and `Trajectory-Should-Retry`, and maps failures to
+//! [`ApiError`]s that never contain the key (redacted before any excerpt is cut).
 
 mod config;
 mod endpoints;
 mod error;
 mod http_date;
 mod key;
+mod page_guard;
 mod paginate;
 mod query;
 pub mod retry;
@@ -25,6 +26,7 @@ pub use endpoints::{AgentRunFilter, BenchmarkRunFilter, REMAINING_WORK_MAX_LIMIT
 pub use error::{ApiError, HttpError, REQUEST_ID_HEADER};
 pub use http_date::parse_http_date_ms;
 pub use key::{ApiKey, InvalidApiKey, API_KEY_HEADER};
+pub use page_guard::{PageCap, PageGuard, DEFAULT_MAX_PAGES, MAX_PAGES_CEILING};
 pub use paginate::{PageProgress, Paginator, PartialList, MAX_PAGE_LIMIT};
 pub use query::percent_encode;
 pub use trajectory_client::TrajectoryClient;

@@ -1,12 +1,15 @@
-//! Following cursor pagination page by page, keeping what was read when a page fails.
+//! Following cursor pagination page by page, keeping what was read when a page fails, and
+//! stopping a list whose pages would never end (see [`PageCap`]).
 
 use std::marker::PhantomData;
 
 use serde::de::DeserializeOwned;
 
 use crate::api::CursorPage;
+use crate::text::plural;
 
-use super::error::ApiError;
+use super::error::{redacted_excerpt, ApiError};
+use super::page_guard::{read_so_far, PageCap, PageGuard, Runaway};
 use super::query::Query;
 use super::trajectory_client::TrajectoryClient;
 use super::transport::Transport;
@@ -66,8 +69,15 @@ impl<T> PartialList<T> {
     }
 }
 
+/// Longest excerpt of a cursor quoted in an error message.
+const CURSOR_EXCERPT_CHARS: usize = 40;
+
 /// Reads one list page by page. Nothing is sent until [`Paginator::next_page`] is called;
 /// cancel by dropping the future.
+///
+/// Every read ends: a page with more items than the limit asked for, a next cursor already
+/// followed (a cycle A → B → A), a page repeating an earlier one, and a page beyond the
+/// [`PageCap`] are errors ([`ApiError::UnexpectedResponse`] naming the list and what was seen).
 #[derive(Debug)]
 pub struct Paginator<'c, T, P> {
     client: &'c TrajectoryClient<T>,
@@ -79,6 +89,10 @@ pub struct Paginator<'c, T, P> {
     cursor: Option<String>,
     finished: bool,
     pages_read: u32,
+    pages_before: u32,
+    items_read: usize,
+    cap: PageCap,
+    guard: PageGuard,
     page: PhantomData<fn() -> P>,
 }
 
@@ -102,8 +116,45 @@ impl<'c, T, P> Paginator<'c, T, P> {
             cursor: None,
             finished: false,
             pages_read: 0,
+            pages_before: 0,
+            items_read: 0,
+            cap: PageCap::unknown(),
+            guard: PageGuard::default(),
             page: PhantomData,
         }
+    }
+
+    /// Caps the pages this list may take (by default [`PageCap::unknown`]); the cap counts the
+    /// pages read before a resumed read too (see [`Paginator::continuing`]).
+    pub fn with_cap(mut self, cap: PageCap) -> Self {
+        self.cap = cap;
+        self
+    }
+
+    /// Continues a read that stopped after `pages_read` pages and `items_read` items, at
+    /// `cursor` (`None`: from the start); those count towards the cap and in messages.
+    pub fn continuing(
+        mut self,
+        cursor: Option<String>,
+        pages_read: u32,
+        items_read: usize,
+    ) -> Self {
+        self.cursor = cursor;
+        self.pages_before = pages_read;
+        self.items_read = items_read;
+        self
+    }
+
+    /// Recognises the cursors and pages of `guard` (taken from a read that stopped, see
+    /// [`Paginator::take_guard`]) as already read.
+    pub fn with_guard(mut self, guard: PageGuard) -> Self {
+        self.guard = guard;
+        self
+    }
+
+    /// The cursors followed and pages read so far, to resume with [`Paginator::with_guard`].
+    pub fn take_guard(&mut self) -> PageGuard {
+        std::mem::take(&mut self.guard)
     }
 
     /// Sets the page size (1 to the endpoint's maximum, 200 on most lists; the default is the
@@ -140,6 +191,11 @@ impl<'c, T, P> Paginator<'c, T, P> {
         self.pages_read
     }
 
+    /// The list's path, naming it in messages.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
     fn path_and_query(&self) -> String {
         let mut query = self.query.clone();
         match &self.cursor {
@@ -153,36 +209,103 @@ impl<'c, T, P> Paginator<'c, T, P> {
 
 impl<T: Transport, P: CursorPage + DeserializeOwned> Paginator<'_, T, P> {
     /// Reads the next page; `None` once the last page was read. After an error the position is
-    /// unchanged, so calling again retries the same page.
+    /// unchanged, so calling again retries the same page (a page refused as never-ending is
+    /// refused again).
     pub async fn next_page(&mut self) -> Option<Result<P, ApiError>> {
         if self.finished {
             return None;
+        }
+        let number = self.pages_before + self.pages_read + 1;
+        let max_pages = self.cap.max_pages(self.limit);
+        if number > max_pages {
+            return Some(Err(self.stopped(format!(
+                "more pages are announced beyond the cap of {}",
+                self.cap.describe(self.limit)
+            ))));
         }
         let page: P = match self.client.get(&self.path_and_query()).await {
             Ok(page) => page,
             Err(error) => return Some(Err(error)),
         };
-        let next = if page.has_more() {
+        if let Err(error) = self.check(&page, number) {
+            return Some(Err(error));
+        }
+        let next = page
+            .has_more()
+            .then(|| page.next_cursor().map(str::to_owned));
+        self.guard.follow(self.cursor.as_deref(), number);
+        self.pages_read += 1;
+        self.items_read += page.items().len();
+        self.finished = next.is_none();
+        self.cursor = next.flatten();
+        Some(Ok(page))
+    }
+
+    /// Refuses page `number` when it breaks the contract or would make the read loop.
+    fn check(&mut self, page: &P, number: u32) -> Result<(), ApiError> {
+        let items = page.items().len();
+        if items > self.limit as usize {
+            return Err(self.refused(format!(
+                "page {number} holds {}, more than the limit of {} asked for",
+                plural(items as u64, "item", "items"),
+                self.limit
+            )));
+        }
+        if page.has_more() {
             match page.next_cursor() {
                 None => {
-                    return Some(Err(unexpected(
-                        "a page says more follow but gives no next_cursor",
+                    return Err(self.refused(format!(
+                        "page {number} says more follow but gives no next_cursor"
                     )))
                 }
                 Some(next) if Some(next) == self.cursor.as_deref() => {
-                    return Some(Err(unexpected(
-                        "a page gives its own cursor as next_cursor; stopping to avoid a loop",
+                    return Err(self.stopped(format!(
+                        "page {number} gives its own cursor as next_cursor; stopping to avoid a loop"
                     )))
                 }
-                Some(next) => Some(next.to_owned()),
+                Some(next) => {
+                    if let Some(Runaway::Cycle { page: earlier }) = self.guard.check_cursor(next) {
+                        return Err(self.stopped(format!(
+                            "page {number} gives as next_cursor \"{}\", the cursor page {earlier} was read with (a cycle)",
+                            self.quoted(next)
+                        )));
+                    }
+                }
             }
-        } else {
-            None
-        };
-        self.pages_read += 1;
-        self.finished = next.is_none();
-        self.cursor = next;
-        Some(Ok(page))
+        }
+        if let Some(Runaway::Repeat { page: earlier }) =
+            self.guard.check_page(page.fingerprint(), number)
+        {
+            return Err(self.stopped(format!(
+                "page {number} repeats the items of page {earlier} (the same {} from first to last)",
+                plural(items as u64, "item", "items")
+            )));
+        }
+        Ok(())
+    }
+
+    /// A page that breaks the contract, in a message naming the list.
+    fn refused(&self, what: String) -> ApiError {
+        unexpected(format!("the list {}: {what}", self.path))
+    }
+
+    /// A list stopped because it would not end, in a message naming the list and what was
+    /// read.
+    fn stopped(&self, why: String) -> ApiError {
+        unexpected(format!(
+            "the list {} does not end: {why}; stopped after {}",
+            self.path,
+            read_so_far(self.pages_before + self.pages_read, self.items_read)
+        ))
+    }
+
+    /// A cursor for a message: the key redacted, then cut short.
+    fn quoted(&self, cursor: &str) -> String {
+        redacted_excerpt(
+            cursor,
+            self.client.config().api_key.as_ref(),
+            CURSOR_EXCERPT_CHARS,
+        )
     }
 
     /// Reads every remaining page, calling `on_page` after each; stops at the first page that
@@ -199,7 +322,8 @@ impl<T: Transport, P: CursorPage + DeserializeOwned> Paginator<'_, T, P> {
         on_page: impl FnMut(&P, PageProgress),
     ) -> PartialList<P::Item> {
         let cursor = partial.resume_cursor.clone();
-        self.starting_at(cursor)
+        let (pages, items) = (partial.pages_read, partial.items.len());
+        self.continuing(cursor, pages, items)
             .collect_onto(partial, on_page)
             .await
     }
@@ -236,9 +360,9 @@ impl<T: Transport, P: CursorPage + DeserializeOwned> Paginator<'_, T, P> {
     }
 }
 
-fn unexpected(message: &str) -> ApiError {
+fn unexpected(message: String) -> ApiError {
     ApiError::UnexpectedResponse {
-        message: message.to_owned(),
+        message,
         request_id: None,
     }
 }

@@ -93,6 +93,9 @@ impl<T: Transport> TrajectoryClient<T> {
             Err(TransportError::Other(detail)) => {
                 ApiError::Transport(TransportError::Other(scrub(&detail, key)))
             }
+            Err(TransportError::Limit(detail)) => {
+                ApiError::Transport(TransportError::Limit(scrub(&detail, key)))
+            }
             Err(error) => ApiError::Transport(error),
         }
     }

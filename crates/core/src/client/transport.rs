@@ -76,6 +76,10 @@ pub enum TransportError {
     /// The request was cancelled by the caller.
     #[error("the request was cancelled")]
     Aborted,
+    /// A limit of the transport stopped the request (an overall deadline, a size cap); the
+    /// detail is a sentence naming the limit. Not retried.
+    #[error("{0}")]
+    Limit(String),
     /// Any other failure of the transport.
     #[error("{0}")]
     Other(String),

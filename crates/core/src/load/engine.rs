@@ -5,27 +5,29 @@ use std::cell::RefCell;
 use futures::future::{join, join3, join_all};
 use serde::de::DeserializeOwned;
 
-use crate::api::CursorPage;
-use crate::client::{ApiError, Paginator, TrajectoryClient, Transport};
+use crate::api::{CursorPage, EvalRun, EvalTaskSplit};
+use crate::client::{ApiError, PageCap, Paginator, TrajectoryClient, Transport};
 
 use super::list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
 use super::progress::LoadEvent;
 use super::store::{LoadStore, RunLoad};
 
-/// Reads the list `kind` of `owner` into `list`, page by page, from where it stopped; tells
-/// `notify` after each page and when it ends. A list already complete (or being read) is left
-/// alone; one whose cursor the API refused as expired starts over.
+/// Reads the list `kind` of `owner` into `list`, page by page, from where it stopped, within
+/// `cap` pages (counting those read before); tells `notify` after each page and when it ends.
+/// A list already complete (or being read) is left alone; one whose cursor the API refused as
+/// expired starts over. A list that would never end fails, keeping its pages.
 pub async fn read_list<T, P>(
     kind: ListKind,
     owner: &str,
     paginator: Result<Paginator<'_, T, P>, ApiError>,
+    cap: PageCap,
     list: &RefCell<ListLoad<P::Item>>,
     notify: &dyn Fn(LoadEvent<'_>),
 ) where
     T: Transport,
     P: CursorPage + DeserializeOwned,
 {
-    let start = {
+    let (start, pages_before, items_before, followed) = {
         let mut list = list.borrow_mut();
         match &list.phase {
             Phase::Complete | Phase::Loading => return,
@@ -33,12 +35,21 @@ pub async fn read_list<T, P>(
             _ => {}
         }
         list.phase = Phase::Loading;
-        list.resume_cursor.clone()
+        let followed = std::mem::take(&mut list.followed);
+        (
+            list.resume_cursor.clone(),
+            list.pages_read,
+            list.items.len(),
+            followed,
+        )
     };
     notify(LoadEvent::Moved);
     let paginator = paginator.and_then(|paginator| paginator.with_limit(PAGE_LIMIT));
     let mut paginator = match paginator {
-        Ok(paginator) => paginator.starting_at(start),
+        Ok(paginator) => paginator
+            .with_cap(cap)
+            .continuing(start, pages_before, items_before)
+            .with_guard(followed),
         Err(error) => {
             list.borrow_mut().phase = Phase::Failed(error);
             ended(kind, owner, list, notify);
@@ -59,7 +70,10 @@ pub async fn read_list<T, P>(
                     list.items.extend(page.into_items());
                     list.resume_cursor = paginator.cursor().map(str::to_owned);
                 }
-                Some(Err(error)) => list.phase = Phase::Failed(error),
+                Some(Err(error)) => {
+                    list.phase = Phase::Failed(error);
+                    list.followed = paginator.take_guard();
+                }
             }
             (list.pages_read, list.items.len())
         };
@@ -134,9 +148,10 @@ async fn load_run<T: Transport>(
             return;
         }
     }
-    let Some(bench_id) = run.bench_id() else {
+    let Some(record) = run.record.borrow().0.clone() else {
         return;
     };
+    let bench_id = record.bench_id.clone();
     let tasks = store.tasks(&bench_id);
     let progress = async {
         if run.is_running() && run.progress.borrow().is_none() {
@@ -153,6 +168,7 @@ async fn load_run<T: Transport>(
                 ListKind::Rewards,
                 run_id,
                 client.trajectory_rewards(run_id),
+                rollouts_cap(&record),
                 &run.rewards,
                 notify,
             ),
@@ -160,6 +176,7 @@ async fn load_run<T: Transport>(
                 ListKind::Trajectories,
                 run_id,
                 client.trajectories_of_run(run_id),
+                rollouts_cap(&record),
                 &run.trajectories,
                 notify,
             ),
@@ -167,6 +184,7 @@ async fn load_run<T: Transport>(
                 ListKind::Tasks,
                 &bench_id,
                 client.benchmark_tasks(&bench_id, None),
+                tasks_cap(&record),
                 &tasks,
                 notify,
             ),
@@ -223,6 +241,7 @@ async fn refresh_run<T: Transport>(
             ListKind::Rewards,
             &run.run_id,
             client.trajectory_rewards(&run.run_id),
+            rollouts_cap(&record),
             &rewards,
             &quiet,
         ),
@@ -230,6 +249,7 @@ async fn refresh_run<T: Transport>(
             ListKind::Trajectories,
             &run.run_id,
             client.trajectories_of_run(&run.run_id),
+            rollouts_cap(&record),
             &trajectories,
             &quiet,
         ),
@@ -245,4 +265,37 @@ async fn refresh_run<T: Transport>(
     *run.rewards.borrow_mut() = rewards.into_inner();
     *run.trajectories.borrow_mut() = trajectories.into_inner();
     Ok(true)
+}
+
+/// The page cap of a run's rewards and trajectories: one item per planned rollout
+/// (`total_rollouts`), when the run says how many.
+fn rollouts_cap(run: &EvalRun) -> PageCap {
+    match run
+        .total_rollouts
+        .and_then(|total| u64::try_from(total).ok())
+    {
+        Some(total) => {
+            PageCap::expected(total, format!("run {}'s total_rollouts", run.eval_run_id))
+        }
+        None => PageCap::unknown(),
+    }
+}
+
+/// The page cap of a benchmark's task list as far as a run tells: a run on every task
+/// (`task_selection.split` = `all`) names how many the benchmark had at launch
+/// (`available_task_count`). A run on the test split says nothing about the other tasks
+/// listed, so the cap is then the fixed one.
+fn tasks_cap(run: &EvalRun) -> PageCap {
+    match &run.task_selection {
+        Some(selection) if selection.split == EvalTaskSplit::All => PageCap::expected(
+            selection
+                .available_task_count
+                .max(selection.selected_task_count),
+            format!(
+                "run {}'s task_selection.available_task_count",
+                run.eval_run_id
+            ),
+        ),
+        _ => PageCap::unknown(),
+    }
 }

@@ -1,6 +1,6 @@
 //! One list read page by page: where it stands and what arrived.
 
-use crate::client::{ApiError, MAX_PAGE_LIMIT};
+use crate::client::{ApiError, PageGuard, MAX_PAGE_LIMIT};
 use crate::text::noun;
 
 /// Items per page requested from every list.
@@ -66,6 +66,9 @@ pub struct ListLoad<T> {
     pub resume_cursor: Option<String>,
     /// Where it stands.
     pub phase: Phase,
+    /// The cursors followed and pages read, so a resumed read still recognises a cycle or a
+    /// repeat (empty after a Cancel: the cap still counts every page).
+    pub followed: PageGuard,
 }
 
 impl<T> Default for ListLoad<T> {
@@ -75,6 +78,7 @@ impl<T> Default for ListLoad<T> {
             pages_read: 0,
             resume_cursor: None,
             phase: Phase::Waiting,
+            followed: PageGuard::default(),
         }
     }
 }
