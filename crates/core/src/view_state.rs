@@ -504,7 +504,7 @@ fn looks_like_secret(key: &str) -> bool {
 
 /// Validates an identifier: non-empty, bounded, no control characters.
 fn identifier(value: &str) -> Result<String, String> {
-    if value.is_empty() {
+    if value.trim().is_empty() {
         return Err("empty value".into());
     }
     printable_text(value, MAX_ID_LEN)
