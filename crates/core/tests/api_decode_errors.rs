@@ -138,6 +138,11 @@ fn a_wrong_length_names_the_array_not_its_last_element() {
     }
     let error = decode::<Point>(br#"{"bounds": [0.4]}"#).unwrap_err();
     assert_eq!(error.path, "bounds", "{error}");
+    // `[]` read whole by an untagged enum (a task's env var) is named, not its element `[0]`.
+    let body =
+        br#"{"items": [{"task_id": "t", "env_vars": {"MODE": [], "X": "y"}}], "has_more": false}"#;
+    let error = decode::<BenchmarkTaskPage>(body).unwrap_err();
+    assert_eq!(error.path, "items[0].env_vars.MODE", "{error}");
     // An element of the wrong type is still named by its index.
     let error = decode::<Vec<String>>(b"[\"a\", 1]").unwrap_err();
     assert_eq!(error.path, "[1]", "{error}");

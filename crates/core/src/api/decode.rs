@@ -50,13 +50,16 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     serde_json::from_slice(bytes).map_err(|error| {
         let offset = byte_offset(bytes, error.line(), error.column());
         // A data error reported on an object's closing brace is about the object itself (a
-        // missing field), not about its last member; a wrong length reported on an array's
-        // closing bracket is about the array, not its last element (an element that failed
-        // after being read whole is also reported there, so only a length error counts).
+        // missing field), not about its last member. One reported on an array's closing bracket
+        // is about the array when it is a wrong length or the array is empty (`[]` read whole
+        // by an untagged enum); otherwise it is about the last element, read whole first.
+        let empty_before = bytes[..offset].trim_ascii_end().last() == Some(&b'[');
         let closing = match bytes.get(offset) {
             _ if error.classify() != serde_json::error::Category::Data => None,
             Some(b'}') => Some(Closing::Object),
-            Some(b']') if error.to_string().starts_with("invalid length ") => Some(Closing::Array),
+            Some(b']') if empty_before || error.to_string().starts_with("invalid length ") => {
+                Some(Closing::Array)
+            }
             _ => None,
         };
         let path = path_at(bytes, offset, closing);
