@@ -16,9 +16,12 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-/// Decodes `bytes` as `T`; a success must survive serializing and decoding again. The outer
-/// error is a broken property, the inner one the decode error.
-fn check<T>(bytes: &[u8]) -> Result<Result<(), DecodeError>, String>
+/// What decoding one body gave: the outer error is a broken property, the inner one the decode
+/// error.
+type Checked = Result<Result<(), DecodeError>, String>;
+
+/// Decodes `bytes` as `T`; a success must survive serializing and decoding again.
+fn check<T>(bytes: &[u8]) -> Checked
 where
     T: DeserializeOwned + Serialize + PartialEq + std::fmt::Debug,
 {
@@ -40,7 +43,7 @@ where
 struct Decoder {
     name: &'static str,
     seed: fn() -> Vec<u8>,
-    check: fn(&[u8]) -> Result<Result<(), DecodeError>, String>,
+    check: fn(&[u8]) -> Checked,
 }
 
 macro_rules! decoders {
