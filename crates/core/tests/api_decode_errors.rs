@@ -122,6 +122,34 @@ fn error_in_a_nested_array_element_names_its_index() {
     assert_eq!(error.path, "point.bounds[1]");
 }
 
+#[test]
+fn a_wrong_length_names_the_array_not_its_last_element() {
+    // Found by the fuzz harness (tests/fuzz_decoders.rs): `[]` for a struct was said to fail at
+    // `[0]`, an element that does not exist.
+    let error = decode::<Organization>(b"[]").unwrap_err();
+    assert_eq!(
+        (error.path.as_str(), error.kind),
+        (".", DecodeErrorKind::Data)
+    );
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Point {
+        bounds: (f64, f64),
+    }
+    let error = decode::<Point>(br#"{"bounds": [0.4]}"#).unwrap_err();
+    assert_eq!(error.path, "bounds", "{error}");
+    // `[]` read whole by an untagged enum (a task's env var) is named, not its element `[0]`.
+    let body =
+        br#"{"items": [{"task_id": "t", "env_vars": {"MODE": [], "X": "y"}}], "has_more": false}"#;
+    let error = decode::<BenchmarkTaskPage>(body).unwrap_err();
+    assert_eq!(error.path, "items[0].env_vars.MODE", "{error}");
+    // An element of the wrong type is still named by its index.
+    let error = decode::<Vec<String>>(b"[\"a\", 1]").unwrap_err();
+    assert_eq!(error.path, "[1]", "{error}");
+    let error = decode::<Vec<String>>(b"[\"a\", []]").unwrap_err();
+    assert_eq!(error.path, "[1]", "{error}");
+}
+
 proptest::proptest! {
     /// Arbitrary (mostly invalid, often truncated) bodies give an error with a path, never a panic.
     #[test]

@@ -50,10 +50,19 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     serde_json::from_slice(bytes).map_err(|error| {
         let offset = byte_offset(bytes, error.line(), error.column());
         // A data error reported on an object's closing brace is about the object itself (a
-        // missing field), not about its last member.
-        let closes_object = bytes.get(offset) == Some(&b'}');
-        let data = error.classify() == serde_json::error::Category::Data;
-        let path = path_at(bytes, offset, data && closes_object);
+        // missing field), not about its last member. One reported on an array's closing bracket
+        // is about the array when it is a wrong length or the array is empty (`[]` read whole
+        // by an untagged enum); otherwise it is about the last element, read whole first.
+        let empty_before = bytes[..offset].trim_ascii_end().last() == Some(&b'[');
+        let closing = match bytes.get(offset) {
+            _ if error.classify() != serde_json::error::Category::Data => None,
+            Some(b'}') => Some(Closing::Object),
+            Some(b']') if empty_before || error.to_string().starts_with("invalid length ") => {
+                Some(Closing::Array)
+            }
+            _ => None,
+        };
+        let path = path_at(bytes, offset, closing);
         from_json_error(path, error)
     })
 }
@@ -76,6 +85,13 @@ fn byte_offset(bytes: &[u8], line: usize, column: usize) -> usize {
     (line_start + column).saturating_sub(1).min(bytes.len())
 }
 
+/// The container a data error was reported on the closing bracket of.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Closing {
+    Object,
+    Array,
+}
+
 /// One open container while walking JSON text.
 enum Frame {
     /// An object and the key of the member being read (none before the first key).
@@ -85,10 +101,11 @@ enum Frame {
 }
 
 /// The JSON path (`items[3].reward`, `.` for the document) of the value being read at byte
-/// `offset` of `bytes`. With `object_only`, the key of the innermost object is left out.
+/// `offset` of `bytes`. With `closing`, the path names the innermost container itself: the key of
+/// an object or the index of an array is left out.
 ///
 /// Only brackets, commas and strings are followed, so this works on invalid and truncated text.
-fn path_at(bytes: &[u8], offset: usize, object_only: bool) -> String {
+fn path_at(bytes: &[u8], offset: usize, closing: Option<Closing>) -> String {
     let end = offset.min(bytes.len());
     let mut stack: Vec<Frame> = Vec::new();
     let mut expecting_key = false;
@@ -127,8 +144,12 @@ fn path_at(bytes: &[u8], offset: usize, object_only: bool) -> String {
         }
         index += 1;
     }
-    if let (true, Some(Frame::Object(key))) = (object_only, stack.last_mut()) {
-        *key = None;
+    match (closing, stack.last_mut()) {
+        (Some(Closing::Object), Some(Frame::Object(key))) => *key = None,
+        (Some(Closing::Array), Some(Frame::Array(_))) => {
+            stack.pop();
+        }
+        _ => {}
     }
     render_path(&stack)
 }

@@ -93,10 +93,12 @@ impl CrossSums {
     /// [`pearson_correlation`] of the pairs added, given each side's moments.
     pub(crate) fn correlation(&self, x: &Moments, y: &Moments) -> Stat<f64> {
         check_count(2, x.n)?;
-        if x.all_equal || y.all_equal {
+        // Deviations too small to square (below ~1e-154) sum to a zero spread: undefined too.
+        let spread = self.xx.sqrt() * self.yy.sqrt();
+        if x.all_equal || y.all_equal || spread == 0.0 {
             return Err(NotComputable::ZeroVariance);
         }
-        Ok((self.xy / (self.xx.sqrt() * self.yy.sqrt())).clamp(-1.0, 1.0))
+        Ok((self.xy / spread).clamp(-1.0, 1.0))
     }
 }
 
@@ -244,6 +246,17 @@ mod tests {
             mean(&[1.0, f64::INFINITY]),
             Err(NotComputable::NonFinite { index: 1 })
         );
+    }
+
+    #[test]
+    fn correlation_of_deviations_that_square_to_zero_is_undefined_not_nan() {
+        // Found by tests/fuzz_report.rs: rewards 0 and 2.2e-308 made the correlation NaN, which
+        // the report wrote as `{"Ok": null}` and could not read back.
+        let tiny = f64::MIN_POSITIVE;
+        let r = pearson_correlation(&[0.0, tiny, 0.0], &[tiny, 0.0, 0.0]);
+        assert_eq!(r, Err(NotComputable::ZeroVariance));
+        let r = pearson_correlation(&[0.0, 1e-100, 0.0], &[1e-100, 0.0, 0.0]).unwrap();
+        assert!((r + 0.5).abs() < 1e-12, "{r}");
     }
 
     #[test]

@@ -1,0 +1,413 @@
+//! Fuzzing the report: random run sets (a few runs, tasks and samples; rewards in and out of
+//! [0, 1], null, NaN and infinite; every outcome class; checkpoints, components, hostile text)
+//! and random settings, valid or not. Properties: `build_report` never panics and is
+//! deterministic; its JSON parses back to the same report and writes the same JSON again; the
+//! markdown, the CSV, the table's visible rows and the detail rows never panic.
+//! Each case runs a small bootstrap (at most 64 resamples) to stay fast; `PROPTEST_CASES` sets
+//! the number of cases (README.md, "Fuzzing").
+#![allow(clippy::unwrap_used)]
+
+use eval_compare_core::model::{
+    Category, CheckpointInfo, OutcomeClass, RewardComponent, RunIdx, RunInfo, RunSetBuilder,
+    SourceKind, TaskInput, TaskSelection, TrajectoryFlags, TrajectoryInput,
+};
+use eval_compare_core::report::{
+    build_report, detail_rows, to_csv, visible_rows, Report, ReportSettings,
+};
+use eval_compare_core::testing::json_close::json_close;
+use eval_compare_core::view_state::{RowFilter, Sort, SortKey, ViewState};
+use proptest::prelude::*;
+use serde_json::Value;
+
+/// Task ids: a small pool, so runs share tasks; some hostile.
+const TASK_IDS: &[&str] = &[
+    "t0",
+    "t1",
+    "t2",
+    "t3",
+    "t4",
+    "t5",
+    "a|b",
+    "<b>x</b>",
+    "é\u{202e}",
+    "",
+];
+
+/// Any reward a source might publish.
+fn reward() -> impl Strategy<Value = Option<f64>> {
+    prop_oneof![
+        2 => Just(None),
+        3 => Just(Some(0.0)),
+        3 => Just(Some(1.0)),
+        3 => (0.0f64..=1.0).prop_map(Some),
+        1 => (-3.0f64..4.0).prop_map(Some),
+        1 => proptest::sample::select(&[
+            f64::NAN, f64::INFINITY, f64::NEG_INFINITY, -0.0, 1e308, -1e308,
+            f64::MIN_POSITIVE, 1.0 + f64::EPSILON, -f64::MIN_POSITIVE,
+        ][..]).prop_map(Some),
+    ]
+}
+
+fn number() -> impl Strategy<Value = Option<f64>> {
+    prop_oneof![
+        Just(None),
+        (-2.0f64..2.0).prop_map(Some),
+        proptest::sample::select(&[f64::NAN, f64::INFINITY, 0.0, 1.0][..]).prop_map(Some),
+    ]
+}
+
+fn text() -> impl Strategy<Value = Option<String>> {
+    proptest::option::of(prop_oneof![
+        "[a-z ]{0,12}",
+        Just("| pipe | and `tick` <script>alert(1)</script>\n# heading".to_owned()),
+        Just("\u{1b}[31mred\u{0}\u{202e}".to_owned()),
+    ])
+}
+
+fn component() -> impl Strategy<Value = RewardComponent> {
+    (
+        "[a-z|]{0,6}",
+        (number(), number(), number(), number()),
+        (
+            proptest::option::of((number(), number())),
+            any::<Option<bool>>(),
+        ),
+        text(),
+    )
+        .prop_map(
+            |(name, (value, scaled_value, weight, threshold), (range, passed), explanation)| {
+                RewardComponent {
+                    name,
+                    value,
+                    scaled_value,
+                    weight,
+                    score_range: range.map(|(lo, hi)| (lo.unwrap_or(0.0), hi.unwrap_or(1.0))),
+                    threshold,
+                    passed,
+                    explanation,
+                }
+            },
+        )
+}
+
+/// One sample: task (or none), class, reward, ending, flags, components.
+#[derive(Debug, Clone)]
+struct Sample {
+    task: Option<usize>,
+    class: OutcomeClass,
+    reward: Option<f64>,
+    ending: Option<String>,
+    flags: u8,
+    components: Option<Vec<RewardComponent>>,
+}
+
+fn sample() -> impl Strategy<Value = Sample> {
+    (
+        proptest::option::weighted(0.95, 0usize..TASK_IDS.len()),
+        proptest::sample::select(OutcomeClass::ALL.to_vec()),
+        reward(),
+        proptest::option::of(proptest::sample::select(
+            &["ENV_DONE", "ERROR", "TRUNCATION", "odd|ending", ""][..],
+        )),
+        0u8..16,
+        proptest::option::weighted(0.1, proptest::collection::vec(component(), 0..3)),
+    )
+        .prop_map(|(task, class, reward, ending, flags, components)| Sample {
+            task,
+            class,
+            reward,
+            ending: ending.map(str::to_owned),
+            flags,
+            components,
+        })
+}
+
+/// One run: identity, checkpoint, recorded numbers, samples.
+#[derive(Debug, Clone)]
+struct RunCase {
+    id: String,
+    display_name: Option<String>,
+    step: Option<i64>,
+    training_run: Option<String>,
+    status: Option<String>,
+    platform_mean: Option<f64>,
+    total_rollouts: Option<u64>,
+    selection: Option<(u64, u64, Option<u64>)>,
+    source: SourceKind,
+    incomplete: Option<String>,
+    samples: Vec<Sample>,
+}
+
+fn run_case() -> impl Strategy<Value = RunCase> {
+    (
+        (
+            prop_oneof!["r[0-9]", Just("run|one".to_owned()), Just(String::new())],
+            text(),
+            proptest::option::of(prop_oneof![-2i64..1000, Just(i64::MAX), Just(i64::MIN)]),
+            proptest::option::of(proptest::sample::select(&["train", "other"][..])),
+        ),
+        (
+            proptest::option::of(proptest::sample::select(
+                &["completed", "running", "failed", "zzz"][..],
+            )),
+            number(),
+            proptest::option::of(prop_oneof![0u64..50, Just(u64::MAX)]),
+            proptest::option::of((0u64..20, 0u64..20, proptest::option::of(0u64..4))),
+        ),
+        (
+            proptest::sample::select(
+                &[SourceKind::Api, SourceKind::Files, SourceKind::Chronicle][..],
+            ),
+            proptest::option::weighted(0.1, Just("a page failed".to_owned())),
+            proptest::collection::vec(sample(), 0..24),
+        ),
+    )
+        .prop_map(
+            |(
+                (id, display_name, step, training_run),
+                (status, platform_mean, total_rollouts, selection),
+                (source, incomplete, samples),
+            )| RunCase {
+                id,
+                display_name,
+                step,
+                training_run: training_run.map(str::to_owned),
+                status: status.map(str::to_owned),
+                platform_mean,
+                total_rollouts,
+                selection,
+                source,
+                incomplete,
+                samples,
+            },
+        )
+}
+
+fn settings() -> impl Strategy<Value = ReportSettings> {
+    (
+        any::<u64>(),
+        0usize..=64,
+        prop_oneof![
+            12 => Just(0.95),
+            6 => 0.5f64..0.999,
+            1 => proptest::sample::select(&[0.0, 1.0, f64::NAN, -0.5, 1e-300, 0.999_999_999][..]),
+        ],
+        prop_oneof![9 => Just(0.05), 1 => proptest::sample::select(&[0.0, 1.0, f64::NAN, 2.0][..])],
+        any::<bool>(),
+        proptest::collection::vec(prop_oneof![1u64..12, Just(0), Just(u64::MAX)], 0..4),
+        prop_oneof![9 => Just(0.02), 1 => proptest::sample::select(&[0.0, -1.0, f64::NAN, 1e9][..])],
+        prop_oneof![4 => 1u64..16, 1 => Just(0u64), 1 => Just(u64::MAX)],
+    )
+        .prop_map(
+            |(seed, resamples, level, alpha, sensitivity, pass_k, target_delta, project)| {
+                ReportSettings {
+                    seed,
+                    resamples,
+                    level,
+                    alpha,
+                    headline: if sensitivity {
+                        eval_compare_core::model::Analysis::Sensitivity
+                    } else {
+                        eval_compare_core::model::Analysis::Primary
+                    },
+                    pass_k,
+                    target_delta,
+                    project_samples_per_task: project,
+                }
+            },
+        )
+}
+
+/// A case: tasks listed (with categories), runs, the baseline and candidates among them.
+#[derive(Debug, Clone)]
+struct Case {
+    listed: Vec<(usize, Option<String>, Vec<usize>)>,
+    runs: Vec<RunCase>,
+    baseline: usize,
+    candidates: Vec<usize>,
+    settings: ReportSettings,
+    view: (usize, usize, bool, Option<usize>),
+    sensible_choice: bool,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (
+        proptest::collection::vec(
+            (
+                0usize..TASK_IDS.len(),
+                text(),
+                proptest::collection::vec(0usize..3, 0..3),
+            ),
+            0..8,
+        ),
+        proptest::collection::vec(run_case(), 2..5),
+        0usize..5,
+        proptest::collection::vec(0usize..5, 0..4),
+        settings(),
+        (
+            0usize..5,
+            0usize..5,
+            any::<bool>(),
+            proptest::option::of(0usize..4),
+        ),
+        proptest::bool::weighted(0.85),
+    )
+        .prop_map(
+            |(listed, runs, baseline, candidates, settings, view, sensible_choice)| Case {
+                listed,
+                runs,
+                baseline,
+                candidates,
+                settings,
+                view,
+                sensible_choice,
+            },
+        )
+}
+
+/// Builds the run set (tasks and runs the builder refuses are left out, as a source would fail
+/// on them) and returns it with the indices of the runs it holds.
+fn build(case: &Case) -> (eval_compare_core::model::RunSet, Vec<RunIdx>) {
+    let mut builder = RunSetBuilder::new();
+    for (task, label, categories) in &case.listed {
+        let _ = builder.add_task(TaskInput {
+            id: TASK_IDS[*task].to_owned(),
+            label: label.clone(),
+            split: Some("test".to_owned()),
+            categories: categories
+                .iter()
+                .map(|c| Category {
+                    id: format!("c{c}"),
+                    label: ["Cat | one", "Cat two", "<i>three</i>"][*c].to_owned(),
+                })
+                .collect(),
+        });
+    }
+    let mut indices = Vec::new();
+    for run in &case.runs {
+        let info = RunInfo {
+            id: run.id.clone(),
+            display_name: run.display_name.clone(),
+            base_model: Some("model".to_owned()),
+            checkpoint: CheckpointInfo {
+                step: run.step,
+                training_run_id: run.training_run.clone(),
+                parent_checkpoint_id: None,
+            },
+            bench_id: Some("bench".to_owned()),
+            task_selection: run
+                .selection
+                .map(|(available, selected, max_samples)| TaskSelection {
+                    split: "test".to_owned(),
+                    available,
+                    selected,
+                    max_samples,
+                }),
+            status: run.status.clone(),
+            platform_reward_mean: run.platform_mean,
+            total_rollouts: run.total_rollouts,
+            source: run.source,
+            incomplete_load: run.incomplete.clone(),
+            ..RunInfo::default()
+        };
+        let Ok(index) = builder.add_run(info) else {
+            continue;
+        };
+        for (i, sample) in run.samples.iter().enumerate() {
+            let id = format!("{}-{i}", run.id);
+            let mut flags = TrajectoryFlags::NONE;
+            for (bit, (flag, _)) in TrajectoryFlags::NAMED.iter().enumerate() {
+                if sample.flags & (1 << bit) != 0 {
+                    flags.insert(*flag);
+                }
+            }
+            builder
+                .add_trajectory(
+                    index,
+                    TrajectoryInput {
+                        id: &id,
+                        task: sample.task.map(|task| TASK_IDS[task]),
+                        class: sample.class,
+                        reward: sample.reward,
+                        ending: sample.ending.as_deref(),
+                        flags,
+                        components: sample.components.clone(),
+                    },
+                )
+                .unwrap();
+        }
+        indices.push(index);
+    }
+    (builder.build(), indices)
+}
+
+fn view(case: &Case) -> ViewState {
+    let (filter, key, descending, category) = case.view;
+    ViewState {
+        filter: RowFilter::ALL[filter],
+        sort: Sort {
+            key: SortKey::ALL[key],
+            descending,
+        },
+        category: category.map(|c| format!("c{c}")),
+        search: category.map(|_| "t".to_owned()),
+        ..ViewState::default()
+    }
+}
+
+fn check_report(report: &Report, case: &Case) -> Result<(), TestCaseError> {
+    let json = report.to_json();
+    let parsed: Report = match serde_json::from_str(&json) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            return Err(TestCaseError::fail(format!(
+                "the report's JSON does not parse back: {error}\n{json}"
+            )))
+        }
+    };
+    // serde_json reads some 17-digit numbers back one bit off (it is built without its
+    // `float_roundtrip` feature), so numbers are compared to a relative 1e-15.
+    let (written, again): (Value, Value) = (
+        serde_json::from_str(&json).unwrap(),
+        serde_json::from_str(&parsed.to_json()).unwrap(),
+    );
+    if let Err(difference) = json_close(&written, &again, 1e-15) {
+        prop_assert!(false, "the JSON changed on a round trip: {}", difference);
+    }
+    let markdown = report.to_markdown();
+    prop_assert!(!markdown.is_empty());
+    let _ = to_csv(report);
+    let rows = visible_rows(report, &view(case));
+    prop_assert!(rows.iter().all(|&row| row < report.tasks.len()));
+    for candidate in &report.candidates {
+        let _ = detail_rows(report, candidate, false);
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn random_run_sets_report_without_panic(case in case()) {
+        let (set, runs) = build(&case);
+        let pick = |i: usize| runs.get(i % runs.len().max(1)).copied().unwrap_or(RunIdx(i));
+        let baseline = pick(case.baseline);
+        let mut candidates: Vec<RunIdx> = case.candidates.iter().map(|&c| pick(c)).collect();
+        candidates.dedup();
+        if case.sensible_choice {
+            // Mostly a valid choice (the baseline not among the candidates, at least one), so
+            // that most cases get past the validation and build a report.
+            candidates.retain(|&c| c != baseline);
+            if candidates.is_empty() {
+                candidates.extend(runs.iter().copied().find(|&run| run != baseline));
+            }
+        }
+        let first = build_report(&set, baseline, &candidates, &case.settings);
+        let second = build_report(&set, baseline, &candidates, &case.settings);
+        let [first_json, second_json] = [&first, &second]
+            .map(|report| report.as_ref().map(Report::to_json).map_err(ToString::to_string));
+        prop_assert!(first_json == second_json, "built twice, the report differs");
+        if let Ok(report) = first {
+            check_report(&report, &case)?;
+        }
+    }
+}

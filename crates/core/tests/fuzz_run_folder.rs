@@ -1,0 +1,365 @@
+//! Fuzzing run-folder reading: list files in every layout (array of items, array of pages, JSON
+//! Lines of pages or of items, mixed), with a BOM, CRLF, pretty or compact, then mutated
+//! structurally and byte by byte, and arbitrary bytes in every file.
+//! Properties: a valid list reads back the same items in any layout; nothing panics; a folder
+//! that parses builds a run set, writes its files and reads them back to the same folder, and
+//! compares with a copy of itself. `PROPTEST_CASES` sets the number of cases (README.md, "Fuzzing").
+#![allow(clippy::unwrap_used)]
+
+mod fuzz_common;
+
+use eval_compare_core::api::{decode, BenchmarkSpecTask, EvalTrajectoryReward, TrajectoryMetadata};
+use eval_compare_core::model::{RunIdx, SourceKind};
+use eval_compare_core::report::{build_report, ReportSettings};
+use eval_compare_core::run_folder::{
+    parse_list, parse_run_folder, run_set_from_folders, ListLayout, RunFolder, RunFolderError,
+    RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
+};
+use eval_compare_core::testing::json_close::json_close;
+use fuzz_common::{apply_bytes, byte_ops, fixture_value, mutate, ops, ByteOp, Mutated, Op};
+use proptest::prelude::*;
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+/// How a generated list file is laid out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Layout {
+    Items,
+    PageArray,
+    PageLines,
+    ItemLines,
+    /// JSON Lines whose values are pages or items at random.
+    MixedLines,
+    /// An array whose elements are pages or items at random.
+    MixedArray,
+}
+
+/// A list file to generate: which fixture items, how they are paged and written.
+#[derive(Debug, Clone)]
+struct ListCase {
+    picks: Vec<usize>,
+    layout: Layout,
+    page_sizes: Vec<usize>,
+    /// `has_more` of the last page: the export stopped early.
+    stopped_early: bool,
+    pretty: bool,
+    crlf: bool,
+    bom: bool,
+    mixed: Vec<bool>,
+}
+
+fn list_case(layouts: &'static [Layout]) -> impl Strategy<Value = ListCase> {
+    (
+        proptest::collection::vec(0usize..16, 0..12),
+        proptest::sample::select(layouts),
+        // Empty pages, but not only empty ones: the items must run out.
+        proptest::collection::vec(0usize..5, 1..6).prop_map(|mut sizes| {
+            sizes.push(1);
+            sizes
+        }),
+        any::<bool>(),
+        (any::<bool>(), any::<bool>(), any::<bool>()),
+        proptest::collection::vec(any::<bool>(), 12),
+    )
+        .prop_map(
+            |(picks, layout, page_sizes, stopped_early, (pretty, crlf, bom), mixed)| ListCase {
+                picks,
+                layout,
+                page_sizes,
+                stopped_early,
+                pretty,
+                crlf,
+                bom,
+                mixed,
+            },
+        )
+}
+
+const VALID_LAYOUTS: &[Layout] = &[
+    Layout::Items,
+    Layout::PageArray,
+    Layout::PageLines,
+    Layout::ItemLines,
+];
+const ALL_LAYOUTS: &[Layout] = &[
+    Layout::Items,
+    Layout::PageArray,
+    Layout::PageLines,
+    Layout::ItemLines,
+    Layout::MixedLines,
+    Layout::MixedArray,
+];
+
+/// The items of a fixture page.
+fn fixture_items(name: &str) -> Vec<Value> {
+    fixture_value(name)["items"].as_array().unwrap().clone()
+}
+
+impl ListCase {
+    /// The picked items (indices wrap around the fixture's items).
+    fn items(&self, pool: &[Value]) -> Vec<Value> {
+        self.picks
+            .iter()
+            .map(|pick| pool[pick % pool.len()].clone())
+            .collect()
+    }
+
+    /// The pages the items are split into (sizes cycle; a page may be empty).
+    fn pages(&self, items: &[Value]) -> Vec<Value> {
+        let mut pages = Vec::new();
+        let mut rest = items;
+        let mut size = self.page_sizes.iter().cycle();
+        loop {
+            let take = (*size.next().unwrap()).min(rest.len());
+            let (page, after) = rest.split_at(take);
+            rest = after;
+            let last = rest.is_empty();
+            let has_more = if last { self.stopped_early } else { true };
+            pages.push(
+                json!({"items": page, "next_cursor": has_more.then_some("c"),
+                "has_more": has_more, "eval_run_id": "er_1"}),
+            );
+            if last {
+                return pages;
+            }
+        }
+    }
+
+    /// The file's bytes, the (possibly mutated) items written through `mutated`'s raw texts.
+    fn write(&self, mutated: &Mutated) -> Vec<u8> {
+        let items: Vec<Value> = match &mutated.value {
+            Value::Array(items) => items.clone(),
+            other => return self.finish(mutated.write(other, self.pretty)),
+        };
+        let values: Vec<Value> = match self.layout {
+            Layout::Items | Layout::ItemLines => items,
+            Layout::PageArray | Layout::PageLines => self.pages(&items),
+            Layout::MixedLines | Layout::MixedArray => items
+                .into_iter()
+                .zip(self.mixed.iter().cycle())
+                .map(|(item, &as_page)| {
+                    if as_page {
+                        json!({"items": [item], "has_more": true})
+                    } else {
+                        item
+                    }
+                })
+                .collect(),
+        };
+        let bytes = match self.layout {
+            Layout::Items | Layout::PageArray | Layout::MixedArray => {
+                mutated.write(&Value::Array(values), self.pretty)
+            }
+            Layout::PageLines | Layout::ItemLines | Layout::MixedLines => {
+                let mut bytes = Vec::new();
+                for value in &values {
+                    bytes.extend(mutated.write(value, self.pretty));
+                    bytes.push(b'\n');
+                }
+                bytes
+            }
+        };
+        self.finish(bytes)
+    }
+
+    fn finish(&self, bytes: Vec<u8>) -> Vec<u8> {
+        let mut out = Vec::with_capacity(bytes.len() + 8);
+        if self.bom {
+            out.extend_from_slice(b"\xEF\xBB\xBF");
+        }
+        for byte in bytes {
+            if byte == b'\n' && self.crlf {
+                out.push(b'\r');
+            }
+            out.push(byte);
+        }
+        out
+    }
+
+    /// What reading a valid file must give: its layout and whether it stopped early, or `None`
+    /// when the file holds no JSON value (it is then refused as empty).
+    fn expected(&self, item_count: usize) -> Option<(ListLayout, bool)> {
+        match self.layout {
+            Layout::Items => Some((ListLayout::Items, false)),
+            // Pages are never empty: at least one, with no items in it.
+            Layout::PageArray => Some((ListLayout::PageArray, self.stopped_early)),
+            Layout::PageLines => Some((ListLayout::PageLines, self.stopped_early)),
+            Layout::ItemLines => (item_count > 0).then_some((ListLayout::ItemLines, false)),
+            Layout::MixedLines | Layout::MixedArray => None,
+        }
+    }
+}
+
+/// A valid list file in any layout reads back exactly its items, its layout and whether the
+/// export stopped early.
+fn check_valid_list<T>(file: &str, pool: &[Value], case: &ListCase) -> Result<(), TestCaseError>
+where
+    T: DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let items = case.items(pool);
+    let bytes = case.write(&mutate(Value::Array(items.clone()), &[]));
+    let expected: Vec<T> = decode(&serde_json::to_vec(&items).unwrap()).unwrap();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    match (parse_list::<T>(file, &bytes), case.expected(items.len())) {
+        (Ok(list), Some((layout, truncated))) => {
+            prop_assert_eq!(list.items, expected, "{}", text);
+            prop_assert_eq!(list.layout, layout, "{}", text);
+            prop_assert_eq!(list.truncated, truncated, "{}", text);
+        }
+        (Err(RunFolderError::Empty { .. }), None) => {}
+        (got, wanted) => prop_assert!(false, "{got:?}, expected {wanted:?}:\n{text}"),
+    }
+    Ok(())
+}
+
+/// Mutations of a list file: structural changes to its items, then byte-level ones.
+type FileMutation = (ListCase, Vec<(usize, Op)>, Vec<ByteOp>);
+
+/// Mostly clean files (so that whole folders parse and the later stages run), else mutated.
+fn file_mutation() -> impl Strategy<Value = FileMutation> {
+    prop_oneof![
+        2 => (list_case(VALID_LAYOUTS), Just(Vec::new()), Just(Vec::new())),
+        1 => (list_case(ALL_LAYOUTS), ops(4), byte_ops(2)),
+    ]
+}
+
+/// `run.json`'s structural and byte changes and whether it starts with a BOM: mostly clean.
+fn run_mutation() -> impl Strategy<Value = (Vec<(usize, Op)>, Vec<ByteOp>, bool)> {
+    prop_oneof![
+        2 => Just((Vec::new(), Vec::new(), false)),
+        1 => (ops(4), byte_ops(1), any::<bool>()),
+    ]
+}
+
+fn mutated_list(pool: &[Value], (case, structural, bytes): &FileMutation) -> Vec<u8> {
+    let mutated = mutate(Value::Array(case.items(pool)), structural);
+    apply_bytes(case.write(&mutated), bytes)
+}
+
+/// A folder that parsed: it builds a run set, its files read back to the same folder, and a
+/// copy of it under another id is compared with it.
+fn check_parsed_folder(folder: &RunFolder) -> Result<(), TestCaseError> {
+    let _ = run_set_from_folders(std::slice::from_ref(folder), SourceKind::Files);
+    let files = folder.to_files().unwrap();
+    let file = |name: &str| {
+        files
+            .iter()
+            .find(|file| file.name == name)
+            .map(|file| file.bytes.as_slice())
+    };
+    let again = parse_run_folder(RunFolderFiles {
+        run: file(RUN_FILE).unwrap(),
+        rewards: file(REWARDS_FILE).unwrap(),
+        trajectories: file(TRAJECTORIES_FILE).unwrap(),
+        tasks: file(TASKS_FILE),
+    });
+    let again = match again {
+        Ok(again) => again,
+        Err(error) => {
+            return Err(TestCaseError::fail(format!(
+                "written files do not read back: {error}"
+            )))
+        }
+    };
+    // Numbers may differ in the last bit through a JSON round trip; nothing else may.
+    let exported = |folder: &RunFolder| {
+        json!([
+            folder.run,
+            folder.rewards,
+            folder.trajectories,
+            folder.tasks
+        ])
+    };
+    if let Err(difference) = json_close(&exported(folder), &exported(&again), 1e-15) {
+        prop_assert!(
+            false,
+            "written and read back, the folder changed: {}",
+            difference
+        );
+    }
+    let mut copy = folder.clone();
+    copy.run.eval_run_id.push_str("-copy");
+    if let Ok(set) = run_set_from_folders(&[folder.clone(), copy], SourceKind::Files) {
+        let settings = ReportSettings {
+            resamples: 0,
+            ..ReportSettings::default()
+        };
+        let _ = build_report(&set, RunIdx(0), &[RunIdx(1)], &settings);
+    }
+    Ok(())
+}
+
+proptest! {
+    /// Rewards, trajectory metadata and tasks, valid, in every layout: read back exactly.
+    #[test]
+    fn valid_lists_read_back_in_every_layout(
+        rewards in list_case(VALID_LAYOUTS),
+        trajectories in list_case(VALID_LAYOUTS),
+        tasks in list_case(VALID_LAYOUTS),
+    ) {
+        check_valid_list::<EvalTrajectoryReward>(
+            REWARDS_FILE, &fixture_items("trajectory_rewards_page.json"), &rewards)?;
+        check_valid_list::<TrajectoryMetadata>(
+            TRAJECTORIES_FILE, &fixture_items("trajectories_page.json"), &trajectories)?;
+        check_valid_list::<BenchmarkSpecTask>(
+            TASKS_FILE, &fixture_items("tasks_page.json"), &tasks)?;
+    }
+
+    /// Whole folders with every file mutated (layouts mixed, items changed, bytes cut): no
+    /// panic, and what parses builds, writes back and compares.
+    #[test]
+    fn mutated_folders_never_panic(
+        run in run_mutation(),
+        rewards in file_mutation(),
+        trajectories in file_mutation(),
+        tasks in proptest::option::of(file_mutation()),
+    ) {
+        let (run_ops, run_bytes, run_bom) = run;
+        let run_doc = mutate(fixture_value("eval_run.json"), &run_ops);
+        let mut run_file = if run_bom { b"\xEF\xBB\xBF".to_vec() } else { Vec::new() };
+        run_file.extend(run_doc.write(&run_doc.value, false));
+        let run_file = apply_bytes(run_file, &run_bytes);
+        let rewards = mutated_list(&fixture_items("trajectory_rewards_page.json"), &rewards);
+        let trajectories = mutated_list(&fixture_items("trajectories_page.json"), &trajectories);
+        let tasks = tasks.map(|tasks| mutated_list(&fixture_items("tasks_page.json"), &tasks));
+        let parsed = parse_run_folder(RunFolderFiles {
+            run: &run_file,
+            rewards: &rewards,
+            trajectories: &trajectories,
+            tasks: tasks.as_deref(),
+        });
+        match parsed {
+            Ok(folder) => check_parsed_folder(&folder)?,
+            Err(error) => {
+                let shown = error.to_string();
+                prop_assert!(
+                    [RUN_FILE, REWARDS_FILE, TRAJECTORIES_FILE, TASKS_FILE]
+                        .iter()
+                        .any(|file| shown.starts_with(file) || shown.contains(&format!(" {file}"))),
+                    "the error does not name a file: {}", shown
+                );
+            }
+        }
+    }
+
+    /// Arbitrary bytes in each file.
+    #[test]
+    fn arbitrary_files_never_panic(
+        files in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..256), 4),
+        has_tasks in any::<bool>(),
+    ) {
+        for file in &files {
+            let _ = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, file);
+            let _ = parse_list::<TrajectoryMetadata>(TRAJECTORIES_FILE, file);
+            let _ = parse_list::<BenchmarkSpecTask>(TASKS_FILE, file);
+        }
+        if let Ok(folder) = parse_run_folder(RunFolderFiles {
+            run: &files[0],
+            rewards: &files[1],
+            trajectories: &files[2],
+            tasks: has_tasks.then_some(files[3].as_slice()),
+        }) {
+            check_parsed_folder(&folder)?;
+        }
+    }
+}
