@@ -343,7 +343,7 @@ fn a_run_id_with_a_control_character_is_refused_and_shown_escaped() {
     let shown = export(&server, "eval_\u{1b}[2J", &dir.path().join("x"));
     assert!(
         shown.stderr.contains(
-            "run id `eval_\\u{1B}[2J` cannot be compared: contains the control character U+001B"
+            "run id `eval_\\u{1B}[2J` cannot be compared: contains control characters (the first is U+001B)"
         ),
         "{}",
         shown.stderr

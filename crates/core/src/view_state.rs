@@ -526,7 +526,7 @@ pub fn check_id(value: &str) -> Result<(), String> {
     }
     if let Some(control) = value.chars().find(|c| c.is_control()) {
         return Err(format!(
-            "contains the control character U+{:04X}",
+            "contains control characters (the first is U+{:04X})",
             u32::from(control)
         ));
     }
@@ -683,7 +683,7 @@ mod tests {
         );
         assert_eq!(
             reason("cand=a,%1B%5B2J"),
-            "ignored `cand`: contains the control character U+001B"
+            "ignored `cand`: contains control characters (the first is U+001B)"
         );
         assert_eq!(
             reason(&format!("base={}", "a".repeat(MAX_ID_LEN + 1))),

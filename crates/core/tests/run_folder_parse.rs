@@ -326,7 +326,7 @@ fn a_run_id_a_comparison_cannot_name_is_refused_with_the_reason() {
     };
     assert_eq!(
         refused("er\u{1b}[31m"),
-        "run.json: the run id `er\\u{1B}[31m` cannot be compared: contains the control character U+001B"
+        "run.json: the run id `er\\u{1B}[31m` cannot be compared: contains control characters (the first is U+001B)"
     );
     assert_eq!(
         refused(" "),
