@@ -520,9 +520,7 @@ pub fn check_id(value: &str) -> Result<(), String> {
     }
     let length = value.chars().count();
     if length > MAX_ID_LEN {
-        return Err(format!(
-            "{length} characters long, over the limit of {MAX_ID_LEN} for an id"
-        ));
+        return Err(format!("longer than {MAX_ID_LEN} characters ({length})"));
     }
     if let Some(control) = value.chars().find(|c| c.is_control()) {
         return Err(format!(
@@ -687,7 +685,7 @@ mod tests {
         );
         assert_eq!(
             reason(&format!("base={}", "a".repeat(MAX_ID_LEN + 1))),
-            "ignored `base`: 257 characters long, over the limit of 256 for an id"
+            "ignored `base`: longer than 256 characters (257)"
         );
         // The longest id, and ids with invisible (not control) characters, are accepted.
         let longest = "é".repeat(MAX_ID_LEN);

@@ -335,8 +335,7 @@ fn a_run_id_a_comparison_cannot_name_is_refused_with_the_reason() {
     assert_eq!(
         refused(&"x".repeat(300)),
         format!(
-            "run.json: the run id `{}…` cannot be compared: 300 characters long, over the limit \
-             of 256 for an id",
+            "run.json: the run id `{}…` cannot be compared: longer than 256 characters (300)",
             "x".repeat(64)
         )
     );
