@@ -8,7 +8,7 @@
 mod fuzz_common;
 
 use eval_compare_core::api::*;
-use eval_compare_core::model::{ChronicleJob, ChronicleTrialPage, RunSetBuilder};
+use eval_compare_core::model::RunSetBuilder;
 use eval_compare_core::testing::json_close::json_close;
 use fuzz_common::{apply, apply_bytes, byte_ops, fixture, has_repeated_keys, ops, resolves};
 use proptest::prelude::*;
@@ -61,6 +61,17 @@ const CHRONICLE_TRIALS: &str = r#"{"items": [
   {"id": "2", "agent": "coder@2", "task_id": "t1", "status": "errored", "error": {"message": "sandbox died"},
    "scores": []}],
   "has_next_page": true, "next_cursor": "c2"}"#;
+const CHRONICLE_TRIAL_DETAIL: &str = r#"{"id": "1", "agent": "coder@1", "task_id": "t1", "status": "succeeded",
+  "error": null, "scores": [{"name": "tests", "score": 1.0, "threshold": 0.5, "passed": true}],
+  "instruction": "Fix the failing test.",
+  "steps": [{"kind": "setup", "name": "Start sandbox", "status": "succeeded", "duration_ms": 4100},
+            {"kind": "tool_call", "name": "run_tests", "status": "failed", "duration_ms": 900}],
+  "artifacts": [{"name": "patch.diff", "media_type": "text/x-diff", "size_bytes": 512}]}"#;
+const CHRONICLE_RESULTS: &str = r#"{"items": [{"job_id": "job_1", "name": "nightly", "status": "succeeded",
+  "pass_rate": 0.5, "task_results": [
+    {"task_id": "t1", "title": "Fix it", "passed": true, "failed_scorers": []},
+    {"task_id": "t2", "title": "Fix that", "passed": false, "failed_scorers": ["tests"]}]}],
+  "has_next_page": false, "limit": 20, "next_cursor": null}"#;
 
 /// Every response type the clients decode, each with a real body.
 const DECODERS: &[Decoder] = decoders![
@@ -84,6 +95,8 @@ const DECODERS: &[Decoder] = decoders![
     ApiErrorEnvelope => fixture("error_invalid_cursor.json"),
     ChronicleJob => CHRONICLE_JOB.as_bytes().to_vec(),
     ChronicleTrialPage => CHRONICLE_TRIALS.as_bytes().to_vec(),
+    ChronicleTrialDetail => CHRONICLE_TRIAL_DETAIL.as_bytes().to_vec(),
+    SuiteEvalRunPage => CHRONICLE_RESULTS.as_bytes().to_vec(),
 ];
 
 /// The properties every decode result must have, given the bytes it came from.

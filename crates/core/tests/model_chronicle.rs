@@ -2,9 +2,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-use eval_compare_core::model::{
-    Analysis, ChronicleJob, ChronicleTrial, ChronicleTrialPage, OutcomeClass, RunSetBuilder,
-};
+use eval_compare_core::api::{ChronicleJob, ChronicleTrial, ChronicleTrialPage};
+use eval_compare_core::model::{Analysis, OutcomeClass, RunSetBuilder};
 use serde_json::json;
 
 fn trial(value: serde_json::Value) -> ChronicleTrial {

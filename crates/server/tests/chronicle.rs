@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_distinct, client, demo, get_error, get_json, start, strings, walk_chronicle};
-use eval_compare_core::model::{ChronicleJob, ChronicleTrial};
+use eval_compare_core::api::{ChronicleJob, ChronicleTrial, JobMode, JobStatus};
 
 #[tokio::test]
 async fn jobs_are_paged_newest_first_and_map_onto_runs() {
@@ -26,13 +26,13 @@ async fn jobs_are_paged_newest_first_and_map_onto_runs() {
         get_json(&c, b, "/v1/backtests/jobs/job_compare_base_s400", 200).await,
     )
     .unwrap();
-    assert_eq!(compare.mode.as_deref(), Some("compare"));
+    assert_eq!(compare.mode, Some(JobMode::Compare));
     assert_eq!(compare.agents, ["demo-coder@base", "demo-coder@step-400"]);
     assert_eq!(
         (compare.completed_trials, compare.total_trials),
         (Some(102), Some(102))
     );
-    assert_eq!(compare.status.as_deref(), Some("succeeded"));
+    assert_eq!(compare.status, Some(JobStatus::Succeeded));
     let running = get_json(&c, b, "/v1/backtests/jobs/job_s500", 200).await;
     assert_eq!(running["status"], "running");
     assert!(running["completed_trials"].as_u64() < running["total_trials"].as_u64());

@@ -6,6 +6,7 @@
 
 mod agent;
 mod benchmark;
+mod chronicle;
 mod decode;
 mod error_body;
 mod eval_run;
@@ -24,6 +25,11 @@ pub use agent::{Agent, AgentListItem, AgentListPage};
 pub use benchmark::{
     BenchmarkListItem, BenchmarkPage, BenchmarkSpecTask, BenchmarkTaskCategory, BenchmarkTaskPage,
     EnvVarValue, SecretRef, TaskSplit, TaskSplitFilter,
+};
+pub use chronicle::{
+    ChronicleJob, ChronicleJobPage, ChroniclePage, ChronicleScore, ChronicleTrial,
+    ChronicleTrialDetail, ChronicleTrialPage, JobEvent, JobEventData, JobEventKind, JobMode,
+    JobStatus, SuiteEvalRun, SuiteEvalRunPage, TaskResult, TrialArtifact, TrialStep,
 };
 pub use decode::{decode, DecodeError, DecodeErrorKind};
 pub use error_body::{ApiErrorBody, ApiErrorEnvelope, ErrorType};

@@ -1,11 +1,9 @@
 //! Chronicle (Worldsmith) evaluations onto the model: agent version = run, trial = trajectory,
 //! scorer = reward component (chronicle-api/README.md).
 //!
-//! No machine-readable contract exists; the shapes follow the SDK examples, and every field
-//! beyond the identifiers is optional so that an unexpected shape degrades, never fails.
+//! The wire types are in [`crate::api`] (`ChronicleJob`, `ChronicleTrial`, …).
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use crate::api::{ChronicleJob, ChronicleScore, ChronicleTrial};
 
 use super::builder::RunSetBuilder;
 use super::component::RewardComponent;
@@ -14,84 +12,6 @@ use super::outcome::OutcomeClass;
 use super::run::{RunIdx, RunInfo};
 use super::source::SourceKind;
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
-
-/// An evaluation run (a "backtest job"), `GET /v1/backtests/jobs/{jobId}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ChronicleJob {
-    /// Job id.
-    pub id: String,
-    /// Display name.
-    #[serde(default)]
-    pub name: Option<String>,
-    /// `queued`, `running`, `succeeded`, `failed` or `cancelled`, kept by name.
-    #[serde(default)]
-    pub status: Option<String>,
-    /// `suite`, `compare`, `regression` or `replay`, kept by name.
-    #[serde(default)]
-    pub mode: Option<String>,
-    /// Agent versions (`name@version`); in `compare` mode the first is the baseline.
-    #[serde(default)]
-    pub agents: Vec<String>,
-    /// Trials finished.
-    #[serde(default)]
-    pub completed_trials: Option<u64>,
-    /// Trials scheduled.
-    #[serde(default)]
-    pub total_trials: Option<u64>,
-    /// The task suite run (its tasks and scorers are frozen at launch).
-    #[serde(default)]
-    pub task_suite_id: Option<String>,
-}
-
-/// One agent × task trial, as listed by `GET /v1/backtests/jobs/{jobId}/trials`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ChronicleTrial {
-    /// Trial id.
-    pub id: String,
-    /// Agent version (`name@version`).
-    pub agent: String,
-    /// Task id.
-    #[serde(default)]
-    pub task_id: Option<String>,
-    /// Trial status, kept by name.
-    #[serde(default)]
-    pub status: Option<String>,
-    /// What went wrong (a message, or any JSON), when the trial errored.
-    #[serde(default)]
-    pub error: Option<Value>,
-    /// One result per scorer.
-    #[serde(default)]
-    pub scores: Vec<ChronicleScore>,
-}
-
-/// One scorer's result in a trial.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ChronicleScore {
-    /// Scorer name.
-    pub name: String,
-    /// The score; null when the scorer produced none (null is not zero).
-    #[serde(default)]
-    pub score: Option<f64>,
-    /// Pass threshold; null for informative scorers.
-    #[serde(default)]
-    pub threshold: Option<f64>,
-    /// Whether the threshold was met.
-    #[serde(default)]
-    pub passed: Option<bool>,
-}
-
-/// A page of trials.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ChronicleTrialPage {
-    /// Trials of this page.
-    pub items: Vec<ChronicleTrial>,
-    /// Whether another page follows.
-    #[serde(default)]
-    pub has_next_page: bool,
-    /// Cursor of the next page, when one follows.
-    #[serde(default)]
-    pub next_cursor: Option<String>,
-}
 
 impl ChronicleTrial {
     /// The trial's reward: its binary outcome.
@@ -185,7 +105,7 @@ impl RunSetBuilder {
                 display_name: Some((*agent).to_owned()),
                 base_model: agent.split('@').next().map(str::to_owned),
                 bench_id: job.task_suite_id.clone(),
-                status: job.status.clone(),
+                status: job.status.as_ref().map(|status| status.as_str().to_owned()),
                 source: SourceKind::Chronicle,
                 ..RunInfo::default()
             })?);

@@ -12,9 +12,10 @@ use crate::dataset::transcript::{self, TranscriptSource};
 use crate::dataset::Dataset;
 use crate::demo::render::recorded_steps;
 
-use eval_compare_core::model::{ChronicleJob, ChronicleScore, ChronicleTrial};
-
-use super::wire::{Artifact, SuiteEvalRun, TaskResult, TrialDetail, TrialStep};
+use super::wire::{
+    ChronicleJob, ChronicleScore, ChronicleTrial, ChronicleTrialDetail, JobMode, JobStatus,
+    SuiteEvalRun, TaskResult, TrialArtifact, TrialStep,
+};
 
 /// The task suite every job runs.
 pub const SUITE_ID: &str = "suite_codefix_smoke";
@@ -211,7 +212,7 @@ impl Slot<'_> {
     }
 
     /// The trial with its instruction, steps and artifacts.
-    pub fn detail(&self) -> TrialDetail {
+    pub fn detail(&self) -> ChronicleTrialDetail {
         let trial = self.trial();
         let mut steps = Vec::new();
         let mut artifacts = Vec::new();
@@ -220,9 +221,9 @@ impl Slot<'_> {
             let status = |failed: bool| if failed { "failed" } else { "succeeded" };
             steps.push(TrialStep {
                 kind: "setup".into(),
-                name: "Start sandbox rt_codefix_py312".into(),
-                status: "succeeded".into(),
-                duration_ms: 4_000 + attempt.transcript_seed % 3_000,
+                name: Some("Start sandbox rt_codefix_py312".into()),
+                status: Some("succeeded".into()),
+                duration_ms: Some(4_000 + attempt.transcript_seed % 3_000),
             });
             let source = TranscriptSource {
                 task: self.task,
@@ -237,9 +238,9 @@ impl Slot<'_> {
                 let tokens = reply.and_then(|m| m.completion_tokens).unwrap_or(0) as u64;
                 steps.push(TrialStep {
                     kind: "agent".into(),
-                    name: format!("Model turn {}", index + 1),
-                    status: status(step.has_error).into(),
-                    duration_ms: 300 + 12 * tokens,
+                    name: Some(format!("Model turn {}", index + 1)),
+                    status: Some(status(step.has_error).into()),
+                    duration_ms: Some(300 + 12 * tokens),
                 });
                 let tool = reply
                     .and_then(|m| m.tool_calls.as_deref())
@@ -247,9 +248,9 @@ impl Slot<'_> {
                 if let Some(tool) = tool {
                     steps.push(TrialStep {
                         kind: "tool_call".into(),
-                        name: tool,
-                        status: "succeeded".into(),
-                        duration_ms: 150 + (attempt.transcript_seed >> (index % 32)) % 2_000,
+                        name: Some(tool),
+                        status: Some("succeeded".into()),
+                        duration_ms: Some(150 + (attempt.transcript_seed >> (index % 32)) % 2_000),
                     });
                 }
             }
@@ -257,23 +258,24 @@ impl Slot<'_> {
                 for score in &trial.scores {
                     steps.push(TrialStep {
                         kind: "scoring".into(),
-                        name: score.name.clone(),
-                        status: "succeeded".into(),
-                        duration_ms: 800,
+                        name: Some(score.name.clone()),
+                        status: Some("succeeded".into()),
+                        duration_ms: Some(800),
                     });
                 }
                 if grade.patch_applies {
-                    artifacts.push(Artifact {
+                    artifacts.push(TrialArtifact {
                         name: "patch.diff".into(),
-                        media_type: "text/x-diff".into(),
-                        size_bytes: 200 + attempt.transcript_seed % 1_800,
+                        media_type: Some("text/x-diff".into()),
+                        size_bytes: Some(200 + attempt.transcript_seed % 1_800),
+                        url: None,
                     });
                 }
             }
         }
-        TrialDetail {
+        ChronicleTrialDetail {
             trial,
-            instruction: self.task.input_message.clone(),
+            instruction: Some(self.task.input_message.clone()),
             steps,
             artifacts,
         }
@@ -342,17 +344,17 @@ pub fn job(data: &Dataset, plan: &JobPlan, running: Progress) -> ChronicleJob {
             run.snapshot(run.progress(running)).status == crate::dataset::live::RunStatus::Failed
         });
     let status = if failed_run {
-        "failed"
+        JobStatus::Failed
     } else if completed < slots.len() as u64 {
-        "running"
+        JobStatus::Running
     } else {
-        "succeeded"
+        JobStatus::Succeeded
     };
     ChronicleJob {
         id: plan.id.into(),
         name: Some(plan.name.into()),
-        status: Some(status.into()),
-        mode: Some(plan.mode.into()),
+        status: Some(status),
+        mode: Some(JobMode::from(plan.mode)),
         agents: plan
             .agents
             .iter()
@@ -361,6 +363,13 @@ pub fn job(data: &Dataset, plan: &JobPlan, running: Progress) -> ChronicleJob {
         completed_trials: Some(completed),
         total_trials: Some(slots.len() as u64),
         task_suite_id: Some(SUITE_ID.into()),
+        task_suite_version: None,
+        tasks: None,
+        scorers: Vec::new(),
+        environment_version_id: None,
+        concurrency: None,
+        created_at: Some(created_at(data, plan).to_string()),
+        error: None,
     }
 }
 
@@ -393,17 +402,17 @@ pub fn suite_eval_run(data: &Dataset, plan: &JobPlan, running: Progress) -> Suit
         }
         results.push(TaskResult {
             task_id: task.task_id.clone(),
-            title: task.label.clone(),
-            passed: failed_scorers.is_empty(),
+            title: Some(task.label.clone()),
+            passed: Some(failed_scorers.is_empty()),
             failed_scorers,
         });
     }
-    let passed = results.iter().filter(|r| r.passed).count();
+    let passed = results.iter().filter(|r| r.passed == Some(true)).count();
     let job = job(data, plan, running);
     SuiteEvalRun {
         job_id: job.id,
-        name: job.name.unwrap_or_default(),
-        status: job.status.unwrap_or_default(),
+        name: job.name,
+        status: job.status,
         pass_rate: (!results.is_empty()).then(|| passed as f64 / results.len() as f64),
         task_results: results,
     }

@@ -4,10 +4,8 @@
 use axum::extract::State;
 use axum::Json;
 
-use eval_compare_core::model::{ChronicleJob, ChronicleTrial};
-
 use super::jobs::{created_at, job, job_plan, slots, suite_eval_run, JobPlan, JOBS, SUITE_ID};
-use super::wire::{ChroniclePage, SuiteEvalRun, TrialDetail};
+use super::wire::{ChronicleJob, JobStatus, ChroniclePage, ChronicleTrial, ChronicleTrialDetail, SuiteEvalRun};
 use crate::demo::paginate::Pager;
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
@@ -36,7 +34,7 @@ fn page<T>(
     Ok(Json(ChroniclePage {
         items: slice.items,
         has_next_page: slice.has_more,
-        limit: pager.limit(),
+        limit: u32::try_from(pager.limit()).ok(),
         next_cursor: slice.next_cursor,
     }))
 }
@@ -64,7 +62,7 @@ pub async fn list_jobs(
                 job(&state.data, plan, running),
             )
         })
-        .filter(|(_, j)| status.is_none_or(|s| j.status.as_deref() == Some(s)))
+        .filter(|(_, j)| status.is_none_or(|s| j.status.as_ref().map(JobStatus::as_str) == Some(s)))
         .collect();
     let scope = format!("chronicle-jobs|{status:?}");
     page(pager, entries, Order::Desc, scope)
@@ -104,7 +102,7 @@ pub async fn list_trials(
 pub async fn get_trial(
     State(state): State<DemoState>,
     ApiPath((job_id, trial_id)): ApiPath<(String, String)>,
-) -> ApiResult<TrialDetail> {
+) -> ApiResult<ChronicleTrialDetail> {
     let plan = require_job(&job_id)?;
     slots(&state.data, plan, state.progress())
         .iter()
