@@ -217,7 +217,7 @@ proptest! {
         if let Ok(page) = decode::<ChronicleTrialPage>(&body) {
             let job: ChronicleJob = decode(CHRONICLE_JOB.as_bytes()).unwrap();
             let mut builder = RunSetBuilder::new();
-            if builder.add_chronicle_job(&job, &page.items).is_ok() {
+            if builder.add_chronicle_job(&job, &page.items, None).is_ok() {
                 let set = builder.build();
                 prop_assert!(set.runs().len() >= job.agents.len());
             }

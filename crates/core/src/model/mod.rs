@@ -23,6 +23,7 @@ mod trajectory;
 
 pub use aggregate::{ClassCounts, RunTotals, SampleStats, TaskStats};
 pub use builder::RunSetBuilder;
+pub use chronicle::{chronicle_run_id, split_chronicle_run_id};
 pub use component::{effective_reward, RewardComponent};
 pub use error::ModelError;
 pub use from_api::{classify_metadata, components_from_api, run_info_from_api, ApiRun};

@@ -5,7 +5,9 @@ use axum::extract::State;
 use axum::Json;
 
 use super::jobs::{created_at, job, job_plan, slots, suite_eval_run, JobPlan, JOBS, SUITE_ID};
-use super::wire::{ChronicleJob, JobStatus, ChroniclePage, ChronicleTrial, ChronicleTrialDetail, SuiteEvalRun};
+use super::wire::{
+    ChronicleJob, ChroniclePage, ChronicleTrial, ChronicleTrialDetail, JobStatus, SuiteEvalRun,
+};
 use crate::demo::paginate::Pager;
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
