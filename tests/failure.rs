@@ -2,10 +2,11 @@
 //! tests (scripts/test.sh's "viewer native tests" step).
 #![cfg(not(target_arch = "wasm32"))]
 
-use eval_compare_core::client::{ApiError, HttpError, TransportError};
+use eval_compare_core::client::{ApiError, HttpError, Service, TransportError};
 use eval_compare_viewer::failure::explain;
 fn http(status: u16, request_id: Option<&str>) -> ApiError {
     ApiError::from(HttpError {
+        service: Service::Trajectory,
         status,
         code: Some("service_unavailable".to_owned()),
         error_type: None,

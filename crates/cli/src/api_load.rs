@@ -60,6 +60,7 @@ fn list_name(kind: ListKind) -> &'static str {
         ListKind::Rewards => "trajectory-rewards",
         ListKind::Trajectories => "trajectories",
         ListKind::Tasks => "tasks",
+        ListKind::Trials => "trials",
     }
 }
 
@@ -74,6 +75,9 @@ fn list_description(kind: ListKind, owner: &str) -> String {
         }
         ListKind::Tasks => {
             format!("tasks of benchmark {owner} (GET /api/v1/benchmarks/{owner}/tasks)")
+        }
+        ListKind::Trials => {
+            format!("trials of job {owner} (GET /v1/backtests/jobs/{owner}/trials)")
         }
     }
 }
@@ -162,6 +166,18 @@ fn failure_error<T>(client: &TrajectoryClient<T>, failure: LoadFailure) -> CliEr
         LoadFailure::List { kind, owner, .. } => CliError::Usage(format!(
             "could not read {}: the load stopped before it ended",
             list_description(kind, &owner)
+        )),
+        LoadFailure::Results {
+            job_id,
+            phase: Phase::Failed(source),
+        } => api_error(
+            format!(
+                "could not read the results of job {job_id} (GET /v1/task-suites/{{suiteId}}/eval-runs?job_id={job_id})"
+            ),
+            source,
+        ),
+        LoadFailure::Results { job_id, .. } => CliError::Usage(format!(
+            "could not read the results of job {job_id}: the load stopped before it ended"
         )),
     }
 }

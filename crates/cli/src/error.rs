@@ -110,12 +110,13 @@ fn key_hint(error: &ApiError, key_set: bool) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use eval_compare_core::client::HttpError;
+    use eval_compare_core::client::{HttpError, Service};
 
     use super::*;
 
     fn http(status: u16) -> ApiError {
         ApiError::from(HttpError {
+            service: Service::Trajectory,
             status,
             code: Some("authentication_required".to_owned()),
             error_type: None,

@@ -30,6 +30,7 @@ fn invalid_cursor_maps_to_its_code() {
     assert_eq!(
         error,
         ApiError::from(HttpError {
+            service: Service::Trajectory,
             status: 400,
             code: Some("invalid_cursor".into()),
             error_type: Some(ErrorType::InvalidRequest),

@@ -43,10 +43,33 @@ pub enum ApiError {
     InvalidArgument(String),
 }
 
+/// Which API answered: the statuses mean different things to each.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Service {
+    /// The Trajectory API (`/api/v1/…`).
+    #[default]
+    Trajectory,
+    /// The Chronicle evaluations API (`/v1/backtests/…`, `/v1/task-suites/…`).
+    Chronicle,
+}
+
+impl Service {
+    /// The API a request path belongs to.
+    pub fn of_path(path_and_query: &str) -> Self {
+        if path_and_query.starts_with("/v1/") {
+            Service::Chronicle
+        } else {
+            Service::Trajectory
+        }
+    }
+}
+
 /// An error status from the API, with what its body said.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{}", describe_http(*status, code.as_deref(), message, param.as_deref(), request_id.as_deref()))]
+#[error("{}", describe_http(*service, *status, code.as_deref(), message, param.as_deref(), request_id.as_deref()))]
 pub struct HttpError {
+    /// The API that answered.
+    pub service: Service,
     /// HTTP status.
     pub status: u16,
     /// The contract's error code (e.g. `invalid_cursor`); `None` when the body was not the
@@ -118,13 +141,32 @@ fn describe_transport(error: &TransportError) -> String {
 }
 
 fn describe_http(
+    service: Service,
     status: u16,
     code: Option<&str>,
     message: &str,
     param: Option<&str>,
     request_id: Option<&str>,
 ) -> String {
-    let what = match (status, code) {
+    let chronicle = match (service, status) {
+        (Service::Chronicle, 400) => Some(
+            "Chronicle refused the request: an unknown job, task, agent reference or environment version; check the id",
+        ),
+        (Service::Chronicle, 403) => {
+            Some("this organization has no sandbox access to Chronicle evaluations")
+        }
+        (Service::Chronicle, 409) => {
+            Some("an idempotency key was reused with a different request")
+        }
+        (Service::Chronicle, 429) => {
+            Some("over Chronicle's concurrency or trial limit; wait a moment and retry")
+        }
+        (Service::Chronicle, 503) => {
+            Some("the evaluation runtime is not available on this deployment; retry later")
+        }
+        _ => None,
+    };
+    let what = chronicle.unwrap_or(match (status, code) {
         (_, Some("invalid_cursor")) => {
             "the list changed or its cursor expired; load it again from the start"
         }
@@ -137,7 +179,7 @@ fn describe_http(
         (429, _) => "too many requests; wait a moment and retry",
         (500..=599, _) => "the API failed; retry later",
         _ => "the API refused the request",
-    };
+    });
     let mut text = format!("{what} (HTTP {status}");
     if let Some(code) = code {
         text.push_str(&format!(" {code}"));
@@ -168,12 +210,17 @@ pub(crate) fn request_id_of(response: &HttpResponse) -> Option<String> {
 
 /// Maps an error response to [`ApiError::Http`], reading the contract's error envelope when the
 /// body is one and describing the body otherwise.
-pub(crate) fn http_error(response: &HttpResponse, key: Option<&ApiKey>) -> ApiError {
+pub(crate) fn http_error(
+    response: &HttpResponse,
+    service: Service,
+    key: Option<&ApiKey>,
+) -> ApiError {
     let request_id = request_id_of(response).map(|id| scrub(&id, key));
     match decode::<ApiErrorEnvelope>(&response.body) {
         Ok(envelope) => {
             let body = envelope.error;
             HttpError {
+                service,
                 status: response.status,
                 code: Some(scrub(&body.code, key)),
                 error_type: Some(body.error_type),
@@ -183,6 +230,7 @@ pub(crate) fn http_error(response: &HttpResponse, key: Option<&ApiKey>) -> ApiEr
             }
         }
         Err(_) => HttpError {
+            service,
             status: response.status,
             code: None,
             error_type: None,

@@ -7,6 +7,8 @@
 //! `retry-after-ms`, `Retry-After` and `Trajectory-Should-Retry`, and maps failures to
 //! [`ApiError`]s that never contain the key (redacted before any excerpt is cut).
 
+mod chronicle_endpoints;
+mod chronicle_wait;
 mod config;
 mod endpoints;
 mod error;
@@ -16,14 +18,17 @@ mod page_guard;
 mod paginate;
 mod query;
 pub mod retry;
+pub mod sse;
 mod trajectory_client;
 mod transport;
 
+pub use chronicle_endpoints::{StreamEnd, StreamSummary, CHRONICLE_MAX_LIMIT};
+pub use chronicle_wait::{WaitOutcome, WaitProgress, STREAM_ATTEMPTS};
 pub use config::{
     ClientConfig, RetryPolicy, API_VERSION_HEADER, DEFAULT_API_VERSION, DEFAULT_BASE_URL,
 };
 pub use endpoints::{AgentRunFilter, BenchmarkRunFilter, REMAINING_WORK_MAX_LIMIT};
-pub use error::{ApiError, HttpError, REQUEST_ID_HEADER};
+pub use error::{ApiError, HttpError, Service, REQUEST_ID_HEADER};
 pub use http_date::parse_http_date_ms;
 pub use key::{ApiKey, InvalidApiKey, API_KEY_HEADER};
 pub use page_guard::{PageCap, PageGuard, DEFAULT_MAX_PAGES, MAX_PAGES_CEILING};

@@ -176,6 +176,11 @@ impl<'c, T, P> Paginator<'c, T, P> {
         self
     }
 
+    /// The endpoint's largest page.
+    pub fn max_limit(&self) -> u32 {
+        self.max_limit
+    }
+
     /// The cursor the next request will send (`None` before the first page).
     pub fn cursor(&self) -> Option<&str> {
         self.cursor.as_deref()

@@ -5,7 +5,7 @@ use serde::de::DeserializeOwned;
 use crate::api::decode;
 
 use super::config::{ClientConfig, API_VERSION_HEADER};
-use super::error::{decode_error, http_error, scrub, ApiError};
+use super::error::{decode_error, http_error, scrub, ApiError, Service};
 use super::key::API_KEY_HEADER;
 use super::retry::{response_is_retryable, retry_delay_ms, transport_error_is_retryable};
 use super::transport::{HttpRequest, HttpResponse, Transport, TransportError};
@@ -56,19 +56,26 @@ impl<T: Transport> TrajectoryClient<T> {
     /// GETs a path (starting with `/`, query included) and decodes the JSON answer, retrying
     /// per the retry policy.
     pub async fn get<R: DeserializeOwned>(&self, path_and_query: &str) -> Result<R, ApiError> {
+        let response = self.get_response(path_and_query).await?;
+        self.decode_success(&response)
+    }
+
+    /// GETs a path and returns the successful (2xx) response undecoded, retrying per the retry
+    /// policy; an error status or a transport failure is the [`ApiError`] after the retries.
+    pub async fn get_response(&self, path_and_query: &str) -> Result<HttpResponse, ApiError> {
         let policy = self.config.retry;
         let mut retry_index = 0;
         loop {
-            let outcome = self.transport.send(self.request(path_and_query)).await;
+            let outcome = match self.transport.send(self.request(path_and_query)).await {
+                Ok(response) if (200..300).contains(&response.status) => return Ok(response),
+                other => other,
+            };
             let retryable = match &outcome {
-                Ok(response) if (200..300).contains(&response.status) => {
-                    return self.decode_success(response);
-                }
                 Ok(response) => response_is_retryable(response),
                 Err(error) => transport_error_is_retryable(error),
             };
             if !retryable || retry_index >= policy.max_retries {
-                return Err(self.failure(outcome));
+                return Err(self.failure(outcome, Service::of_path(path_and_query)));
             }
             let response = outcome.as_ref().ok();
             let delay =
@@ -83,10 +90,15 @@ impl<T: Transport> TrajectoryClient<T> {
             .map_err(|error| decode_error(error, response, self.config.api_key.as_ref()))
     }
 
-    fn failure(&self, outcome: Result<HttpResponse, TransportError>) -> ApiError {
+    /// The error of a failed request to a service (after any retries).
+    pub(crate) fn failure(
+        &self,
+        outcome: Result<HttpResponse, TransportError>,
+        service: Service,
+    ) -> ApiError {
         let key = self.config.api_key.as_ref();
         match outcome {
-            Ok(response) => http_error(&response, key),
+            Ok(response) => http_error(&response, service, key),
             Err(TransportError::Connect(detail)) => {
                 ApiError::Transport(TransportError::Connect(scrub(&detail, key)))
             }

@@ -92,6 +92,26 @@ pub enum TransportError {
 pub trait Transport {
     /// Sends a GET request and returns the response, whatever its status.
     async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError>;
+    /// Sends a GET request whose body is a stream (server-sent events): a successful (2xx)
+    /// body is handed to `on_chunk` piece by piece as it arrives, and reading stops early when
+    /// `on_chunk` returns `false`; the response returned then has an empty body. An error
+    /// status's body is returned whole, as [`Transport::send`] does. A failure after some
+    /// chunks is an error; the chunks already handed over stay read.
+    ///
+    /// By default the body is read whole and handed over at once (a transport that cannot
+    /// stream), so events arrive only when the server closes the stream.
+    async fn send_streaming(
+        &self,
+        request: HttpRequest,
+        on_chunk: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<HttpResponse, TransportError> {
+        let mut response = self.send(request).await?;
+        if (200..300).contains(&response.status) {
+            on_chunk(&response.body);
+            response.body = Vec::new();
+        }
+        Ok(response)
+    }
     /// Waits this many milliseconds (between retries).
     async fn sleep(&self, ms: u64);
     /// The current time in milliseconds since the Unix epoch (to read `Retry-After` dates).

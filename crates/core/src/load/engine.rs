@@ -44,7 +44,10 @@ pub async fn read_list<T, P>(
         )
     };
     notify(LoadEvent::Moved);
-    let paginator = paginator.and_then(|paginator| paginator.with_limit(PAGE_LIMIT));
+    let paginator = paginator.and_then(|paginator| {
+        let limit = PAGE_LIMIT.min(paginator.max_limit());
+        paginator.with_limit(limit)
+    });
     let mut paginator = match paginator {
         Ok(paginator) => paginator
             .with_cap(cap)

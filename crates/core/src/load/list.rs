@@ -3,7 +3,8 @@
 use crate::client::{ApiError, PageGuard, MAX_PAGE_LIMIT};
 use crate::text::noun;
 
-/// Items per page requested from every list.
+/// Items per page requested from every Trajectory list (Chronicle's lists take their largest
+/// page, 100).
 pub const PAGE_LIMIT: u32 = MAX_PAGE_LIMIT;
 
 /// The lists read for a comparison.
@@ -15,6 +16,8 @@ pub enum ListKind {
     Trajectories,
     /// `GET /api/v1/benchmarks/{bench}/tasks`.
     Tasks,
+    /// `GET /v1/backtests/jobs/{job}/trials` (Chronicle).
+    Trials,
 }
 
 impl ListKind {
@@ -24,6 +27,7 @@ impl ListKind {
             ListKind::Rewards => "trajectory rewards",
             ListKind::Trajectories => "trajectories",
             ListKind::Tasks => "benchmark tasks",
+            ListKind::Trials => "trials",
         }
     }
 }

@@ -15,16 +15,22 @@
 //! Runs still executing are refreshed by [`refresh_running`]: their progress is read, and when it
 //! moved the run and its lists are read again and swapped in once complete.
 //!
+//! Chronicle backtest jobs load the same way ([`load_jobs`], [`refresh_jobs`]): each job's
+//! record, its trials (pages of 100) and the platform's pass/fail per task; a job's agents are
+//! the runs (`{job}/{agent}`) of [`LoadStore::chronicle_run_set`].
+//!
 //! Everything here is generic over the client's [`Transport`](crate::client::Transport); the
 //! caller owns time (when to refresh, how often to repaint) and receives a [`LoadEvent`] for
 //! every request that ended.
 
 mod engine;
+mod jobs;
 mod list;
 mod progress;
 mod store;
 
 pub use engine::{load_runs, read_list, refresh_running};
+pub use jobs::{jobs_of, load_jobs, refresh_jobs, JobLoad};
 pub use list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
 pub use progress::{ListProgress, LoadEvent, RunProgress};
 pub use store::{LoadFailure, LoadStore, RunLoad};

@@ -12,6 +12,7 @@ use crate::client::ApiError;
 use crate::model::{ApiRun, ModelError, RunSet, RunSetBuilder, SourceKind};
 use crate::run_folder::RunFolder;
 
+use super::jobs::JobLoad;
 use super::list::{ListKind, ListLoad, Phase};
 use super::progress::{ListProgress, RunProgress};
 
@@ -102,6 +103,13 @@ pub enum LoadFailure {
         /// Failed, cancelled, or never finished.
         phase: Phase,
     },
+    /// The platform's results of a Chronicle job could not be read.
+    Results {
+        /// The job.
+        job_id: String,
+        /// Failed, cancelled, or never finished.
+        phase: Phase,
+    },
 }
 
 /// Everything read from the API, by run and benchmark. Runs are loaded into it by
@@ -109,6 +117,8 @@ pub enum LoadFailure {
 #[derive(Debug, Default)]
 pub struct LoadStore {
     runs: RefCell<HashMap<String, Rc<RunLoad>>>,
+    /// Chronicle jobs, by id (see [`super::jobs`]).
+    pub(super) jobs: RefCell<HashMap<String, Rc<JobLoad>>>,
     tasks: RefCell<HashMap<String, Rc<RefCell<ListLoad<BenchmarkSpecTask>>>>>,
 }
 
@@ -164,6 +174,20 @@ impl LoadStore {
             let mut list = list.borrow_mut();
             if list.phase == Phase::Loading {
                 list.phase = Phase::Cancelled;
+            }
+        }
+        for job in self.jobs.borrow().values() {
+            for phase in [
+                &mut job.record.borrow_mut().1,
+                &mut job.results.borrow_mut().1,
+            ] {
+                if !phase.is_settled() {
+                    *phase = Phase::Cancelled;
+                }
+            }
+            let mut trials = job.trials.borrow_mut();
+            if trials.phase == Phase::Loading {
+                trials.phase = Phase::Cancelled;
             }
         }
     }

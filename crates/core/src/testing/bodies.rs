@@ -65,3 +65,65 @@ pub fn page(owner_id: &str, items: &[String], next: Option<&str>) -> String {
         next.is_some()
     )
 }
+
+/// A Chronicle job on suite `suite_1` with these agents (the first the baseline in `compare`
+/// mode), `done` of `total` trials finished.
+pub fn chronicle_job_body(
+    id: &str,
+    status: &str,
+    agents: &[&str],
+    done: u64,
+    total: u64,
+) -> String {
+    serde_json::json!({
+        "id": id, "name": format!("job {id}"), "status": status,
+        "mode": if agents.len() > 1 { "compare" } else { "suite" },
+        "agents": agents, "completed_trials": done, "total_trials": total,
+        "task_suite_id": "suite_1", "task_suite_version": "v1",
+        "created_at": "2026-11-30T08:00:00Z"
+    })
+    .to_string()
+}
+
+/// A finished trial of `agent` on `task` with one thresholded scorer that passed or not.
+pub fn chronicle_trial_item(id: &str, agent: &str, task: &str, passed: bool) -> String {
+    let score = if passed { 1.0 } else { 0.0 };
+    serde_json::json!({
+        "id": id, "agent": agent, "task_id": task, "status": "succeeded", "error": null,
+        "scores": [{"name": "tests", "score": score, "threshold": 1.0, "passed": passed}]
+    })
+    .to_string()
+}
+
+/// A Chronicle page of these items (`has_next_page` when `next` is given).
+pub fn chronicle_page(items: &[String], next: Option<&str>) -> String {
+    format!(
+        r#"{{"items":[{}],"has_next_page":{},"limit":100,"next_cursor":{}}}"#,
+        items.join(","),
+        next.is_some(),
+        next.map_or("null".to_owned(), |cursor| format!("\"{cursor}\""))
+    )
+}
+
+/// The suite results page of job `job_id`: each `(task, passed)`.
+pub fn chronicle_results_page(job_id: &str, tasks: &[(&str, bool)]) -> String {
+    let passed = tasks.iter().filter(|(_, passed)| *passed).count();
+    let results: Vec<serde_json::Value> = tasks
+        .iter()
+        .map(|(task, ok)| {
+            serde_json::json!({"task_id": task, "title": task, "passed": ok,
+                "failed_scorers": if *ok { vec![] } else { vec!["tests"] }})
+        })
+        .collect();
+    let item = serde_json::json!({
+        "job_id": job_id, "name": format!("job {job_id}"), "status": "succeeded",
+        "pass_rate": if tasks.is_empty() { None } else { Some(passed as f64 / tasks.len() as f64) },
+        "task_results": results
+    });
+    chronicle_page(&[item.to_string()], None)
+}
+
+/// A server-sent event with this name, id and data.
+pub fn sse_event(name: &str, id: u32, data: &str) -> String {
+    format!("event: {name}\nid: {id}\ndata: {data}\n\n")
+}

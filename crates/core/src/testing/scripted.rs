@@ -13,6 +13,11 @@
 //! all go out before the first answer.
 //!
 //! Routes are consulted before the queue. Clones share the script and the records.
+//!
+//! Streamed bodies ([`Transport::send_streaming`]) are handed over in chunks of
+//! [`STREAM_CHUNK_BYTES`], a yield apart; [`ScriptedTransport::break_stream`] makes a route's
+//! stream fail after its body, as a connection that drops. The clock stands still unless
+//! [`ScriptedTransport::advance_clock_on_sleep`] makes every sleep take turns and move it.
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -29,6 +34,8 @@ pub const SECRET: &str = "tk_live_SuperSecret123";
 pub const NOW_MS: u64 = 784_111_777_000;
 /// A scripted status standing for "never answers".
 pub const NEVER: u16 = 0;
+/// Size of the chunks a streamed body is handed over in.
+pub const STREAM_CHUNK_BYTES: usize = 7;
 
 /// A URL substring and the answers still to give.
 type Route = (String, VecDeque<(u16, String)>);
@@ -39,6 +46,9 @@ struct Script {
     routes: Vec<Route>,
     requests: Vec<HttpRequest>,
     sleeps: Vec<u64>,
+    broken_streams: Vec<String>,
+    clock_moves: bool,
+    slept_ms: u64,
 }
 
 /// Answers each request from its script (see the module doc).
@@ -62,6 +72,23 @@ impl ScriptedTransport {
             .borrow_mut()
             .routes
             .push((pattern.to_owned(), answers.into()));
+        self
+    }
+
+    /// Streams of requests whose URL contains `pattern` break after their body (the connection
+    /// drops instead of closing).
+    pub fn break_stream(&self, pattern: &str) -> &Self {
+        self.script
+            .borrow_mut()
+            .broken_streams
+            .push(pattern.to_owned());
+        self
+    }
+
+    /// Makes every sleep take time (a yield per 100 ms, so what races it gets turns) and move the
+    /// clock forward by its length.
+    pub fn advance_clock_on_sleep(&self) -> &Self {
+        self.script.borrow_mut().clock_moves = true;
         self
     }
 
@@ -148,12 +175,54 @@ impl Transport for ScriptedTransport {
         outcome
     }
 
+    async fn send_streaming(
+        &self,
+        request: HttpRequest,
+        on_chunk: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<HttpResponse, TransportError> {
+        let url = request.url.clone();
+        let mut response = self.send(request).await?;
+        if !(200..300).contains(&response.status) {
+            return Ok(response);
+        }
+        for chunk in response.body.chunks(STREAM_CHUNK_BYTES) {
+            if !on_chunk(chunk) {
+                response.body = Vec::new();
+                return Ok(response);
+            }
+            yield_now().await;
+        }
+        let broken = self
+            .script
+            .borrow()
+            .broken_streams
+            .iter()
+            .any(|pattern| url.contains(pattern.as_str()));
+        if broken {
+            return Err(TransportError::Other("connection reset by peer".to_owned()));
+        }
+        response.body = Vec::new();
+        Ok(response)
+    }
+
     async fn sleep(&self, ms: u64) {
-        self.script.borrow_mut().sleeps.push(ms);
+        let clock_moves = {
+            let mut script = self.script.borrow_mut();
+            script.sleeps.push(ms);
+            script.clock_moves
+        };
+        if clock_moves {
+            // A sleep takes time: a yield per 100 ms, so what races it gets that many turns.
+            for _ in 0..=ms / 100 {
+                yield_now().await;
+            }
+            let mut script = self.script.borrow_mut();
+            script.slept_ms = script.slept_ms.saturating_add(ms);
+        }
     }
 
     fn now_unix_ms(&self) -> u64 {
-        NOW_MS
+        NOW_MS + self.script.borrow().slept_ms
     }
 }
 
