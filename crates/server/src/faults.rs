@@ -386,6 +386,9 @@ fn block_end(buf: &[u8]) -> Option<usize> {
     None
 }
 
+/// How long a cut stream's connection stays up after the half event, so that it is delivered.
+const BREAK_DELAY: Duration = Duration::from_millis(50);
+
 /// The state of a stream being broken.
 struct Breaker {
     inner: axum::body::BodyDataStream,
@@ -428,9 +431,13 @@ impl Breaker {
     async fn next(&mut self) -> Option<Result<Bytes, std::io::Error>> {
         use futures::StreamExt as _;
         if self.broken {
-            // Dropping the connection: an error from the body aborts it mid-response.
+            // Dropping the connection: an error from the body aborts it mid-response, once what
+            // was sent before has had a moment to leave.
             let drop_connection = self.end == StreamBreak::Cut && !self.over;
             self.over = true;
+            if drop_connection {
+                tokio::time::sleep(BREAK_DELAY).await;
+            }
             return drop_connection.then(|| {
                 Err(std::io::Error::other(
                     "injected fault: the progress stream broke",

@@ -284,3 +284,65 @@ pub fn event_stream(
     headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
     Ok(response)
 }
+
+#[cfg(test)]
+mod tests {
+    use futures::StreamExt as _;
+
+    use super::*;
+    use crate::demo::chronicle::jobs::job_plan;
+
+    #[tokio::test]
+    async fn a_silent_stream_keeps_alive() {
+        let state = DemoState::new(2, Duration::from_secs(3_600));
+        let plan = job_plan("job_s500_rerun").unwrap();
+        let timing = StreamTiming {
+            poll: Duration::from_millis(10),
+            keep_alive: Duration::from_millis(50),
+        };
+        let response = event_stream(state, plan, &HeaderMap::new(), timing).unwrap();
+        let mut body = response.into_body().into_data_stream();
+        for _ in 0..2 {
+            let chunk = tokio::time::timeout(Duration::from_secs(5), body.next()).await;
+            let chunk = chunk.unwrap().unwrap().unwrap();
+            assert_eq!(&chunk[..], KEEP_ALIVE);
+        }
+    }
+
+    #[test]
+    fn a_frame_is_id_event_and_one_line_of_json() {
+        let data = JobEventData {
+            job_id: Some("job_1".into()),
+            status: Some("succeeded".into()),
+            completed_trials: Some(2),
+            total_trials: Some(2),
+            ..JobEventData::default()
+        };
+        assert_eq!(
+            &frame(5, &JobEventKind::RunFinished, &data)[..],
+            b"id: 5\nevent: run_finished\ndata: {\"job_id\":\"job_1\",\"trial_id\":null,\"agent\":null,\"task_id\":null,\"status\":\"succeeded\",\"completed_trials\":2,\"total_trials\":2}\n\n"
+        );
+    }
+
+    #[test]
+    fn timelines_are_ordered_and_count_finished_trials() {
+        let data = Dataset::generate(2);
+        for plan in &super::super::plans::JOBS {
+            let timeline = Timeline::of(&data, plan);
+            let moments: Vec<Moment> = timeline.events.iter().map(|e| e.at).collect();
+            assert!(moments.windows(2).all(|w| w[0] <= w[1]), "{}", plan.id);
+            let finished = timeline
+                .events
+                .iter()
+                .filter(|e| e.kind == JobEventKind::TrialFinished)
+                .count();
+            let total = slots(&data, plan, Progress::DONE).len();
+            let expected = if plan.launch == super::super::plans::Launch::Queued {
+                0
+            } else {
+                total
+            };
+            assert_eq!(finished, expected, "{}", plan.id);
+        }
+    }
+}
