@@ -70,8 +70,8 @@ pub struct Cli {
     )]
     pub demo_key: Option<String>,
 
-    /// Wall-clock seconds the demo's running evaluation takes to finish its remaining
-    /// attempts (it starts about a third done).
+    /// Wall-clock seconds the demo's running evaluation (and its Chronicle job, `job_s500`)
+    /// takes to finish its remaining attempts (it starts about a third done).
     #[arg(long, value_name = "SECS", default_value_t = 1800)]
     pub running_eval_secs: u64,
 

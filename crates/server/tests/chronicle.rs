@@ -184,4 +184,13 @@ async fn suite_results_pass_a_task_only_when_every_thresholded_scorer_passed() {
         "unknown_id",
     )
     .await;
+    let unknown = get_error(
+        &c,
+        b,
+        "/v1/task-suites/suite_codefix_smoke/eval-runs?job_id=job_nope",
+        400,
+        "unknown_id",
+    )
+    .await;
+    assert_eq!(unknown["error"]["param"], "job_id");
 }

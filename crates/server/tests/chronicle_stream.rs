@@ -240,3 +240,23 @@ async fn the_stream_is_behind_the_demo_key_and_unknown_jobs_answer_400() {
     let quiet = tokio::time::timeout(Duration::from_millis(800), response.chunk()).await;
     assert!(quiet.is_err(), "a queued job sends nothing: {quiet:?}");
 }
+
+#[tokio::test]
+async fn the_same_seed_replays_byte_identical_streams() {
+    let mut bodies = Vec::new();
+    for _ in 0..2 {
+        let server = start(demo(11)).await;
+        let c = client();
+        let mut stream = open_stream(
+            &c,
+            &server.base,
+            "/v1/backtests/jobs/job_compare_base_s200_s400/stream",
+            Some("0"),
+        )
+        .await;
+        let read = read_sse(&mut stream, |_| false, WITHIN).await;
+        assert_eq!(read.events.len(), 2 * 153 + 1);
+        bodies.push(read.raw);
+    }
+    assert_eq!(bodies[0], bodies[1]);
+}

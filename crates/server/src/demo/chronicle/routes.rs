@@ -139,7 +139,7 @@ pub async fn get_trial(
 }
 
 /// `GET /v1/task-suites/{suiteId}/eval-runs`: each job's pass/fail per task, newest first;
-/// filter `job_id`.
+/// filter `job_id` (an unknown one answers 400, as for the job itself).
 pub async fn suite_eval_runs(
     State(state): State<DemoState>,
     ApiPath(suite_id): ApiPath<String>,
@@ -150,6 +150,9 @@ pub async fn suite_eval_runs(
     }
     let pager = pager(&query)?;
     let job_id = query.text("job_id");
+    if let Some(id) = job_id.filter(|id| job_plan(id).is_none()) {
+        return Err(ApiError::unknown_id("job_id", "evaluation job", id));
+    }
     let running = state.progress();
     let entries = JOBS
         .iter()
