@@ -17,12 +17,20 @@ Syntax: KIND[:OPTION=VALUE]...
   latency:ms=N              delay matching responses by N ms
   429[:retry-after=S]       answer 429 rate_limited with Retry-After: S (default 1)
   5xx[:status=CODE]         answer a retryable 500/502/503/504 (default 503)
-  truncate                  send the real response with its body cut in half
+  truncate                  send the real response with its body cut in half (a progress
+                            stream: its first event cut in half, then the connection drops)
   bad-cursor                answer 400 invalid_cursor (only requests with a cursor count)
+  broken-stream[:after=N][:end=cut|garbage]
+                            pass a progress stream's first N events (default 1), then break it:
+                            cut = half of the next event and the connection drops (default),
+                            garbage = bytes that are neither UTF-8 nor event JSON, then the end
+                            (only /v1/backtests/jobs/{id}/stream requests count)
 Selectors for every kind:
   path=SUBSTR               only /api/ and /v1/ requests whose path contains SUBSTR
   nth=N | every=N | rate=P  only the N-th matching request, every N-th, or a seeded share P
-Example: --fault 5xx:path=/trajectory-rewards:nth=2 fails the second page of rewards.";
+Examples: --fault 5xx:path=/trajectory-rewards:nth=2 fails the second page of rewards;
+  --fault 429:path=/v1/backtests:every=3 rate-limits every third Chronicle request;
+  --fault broken-stream:after=3:end=garbage spoils every progress stream after 3 events.";
 
 /// Serves the Eval Compare viewer with a simulated Trajectory API (the demo, by default) or
 /// a proxy to a real one.
@@ -62,8 +70,8 @@ pub struct Cli {
     )]
     pub demo_key: Option<String>,
 
-    /// Wall-clock seconds the demo's running evaluation takes to finish its remaining
-    /// attempts (it starts about a third done).
+    /// Wall-clock seconds the demo's running evaluation (and its Chronicle job, `job_s500`)
+    /// takes to finish its remaining attempts (it starts about a third done).
     #[arg(long, value_name = "SECS", default_value_t = 1800)]
     pub running_eval_secs: u64,
 

@@ -86,6 +86,18 @@ impl ApiError {
         .with_param(param)
     }
 
+    /// 400 `unknown_id`: Chronicle's answer to an id it does not know ("Unknown task ID, agent
+    /// reference, or environment version"), where the Trajectory API answers 404.
+    pub fn unknown_id(param: &str, what: &str, id: &str) -> Self {
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            ErrorType::InvalidRequest,
+            "unknown_id",
+            format!("Unknown {what} `{id}`: none exists or is visible to this organization."),
+        )
+        .with_param(param)
+    }
+
     /// 404 for a path that names no endpoint.
     pub fn no_route(method: &str, path: &str) -> Self {
         Self::new(

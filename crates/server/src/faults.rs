@@ -1,6 +1,7 @@
-//! Fault injection for tests: latency, 429 with `Retry-After`, 5xx, truncated bodies and
-//! refused cursors, each scoped to API requests whose path contains a substring and fired on
-//! every, the N-th, every N-th, or a seeded random share of those requests.
+//! Fault injection for tests: latency, 429 with `Retry-After`, 5xx, truncated bodies, refused
+//! cursors and broken progress streams, each scoped to API requests whose path contains a
+//! substring and fired on every, the N-th, every N-th, or a seeded random share of those
+//! requests.
 //!
 //! Syntax of one `--fault` value: `KIND[:OPTION=VALUE]...`
 //!
@@ -9,8 +10,9 @@
 //! | `latency` | delays the response | `ms=N` (required) |
 //! | `429` | 429 `rate_limited` with `Retry-After`, `retry-after-ms` and `Trajectory-Should-Retry: true` | `retry-after=SECS` (default 1) |
 //! | `5xx` | a retryable server error in the error envelope | `status=500\|502\|503\|504` (default 503) |
-//! | `truncate` | the real response with its body cut in half (no `Content-Length`) | |
+//! | `truncate` | the real response with its body cut in half (no `Content-Length`); a progress stream (`text/event-stream`) is cut in the middle of its first event and the connection drops | |
 //! | `bad-cursor` | 400 `invalid_cursor`; only requests carrying `cursor` count | |
+//! | `broken-stream` | a progress stream passes its first N events (keep-alive comments pass too), then breaks; only requests of `/v1/backtests/jobs/{id}/stream` count | `after=N` (default 1), `end=cut\|garbage` (default `cut`: half of the next event, then the connection drops; `garbage`: bytes that are neither UTF-8 nor an event's JSON, then the stream ends) |
 //!
 //! Selectors, for every kind: `path=SUBSTR` (default: every `/api/` and `/v1/` request),
 //! and at most one of `nth=N` (only the N-th matching request, from 1), `every=N` (the N-th,
@@ -31,6 +33,11 @@ use axum::response::{IntoResponse, Response};
 
 use crate::dataset::rng::mix64;
 use crate::error::ApiError;
+use crate::proxy::is_event_stream_path;
+
+mod broken_stream;
+
+use broken_stream::{broken_stream, is_event_stream};
 
 /// What a fault does.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +61,22 @@ pub enum FaultKind {
     Truncate,
     /// Refuse the request's cursor.
     BadCursor,
+    /// Break a progress stream after some events.
+    BrokenStream {
+        /// Events passed before the break.
+        after: u64,
+        /// How it breaks.
+        end: StreamBreak,
+    },
+}
+
+/// How a broken progress stream ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamBreak {
+    /// Half of the next event, then the connection drops.
+    Cut,
+    /// Bytes that are neither UTF-8 nor an event's JSON, then the stream ends.
+    Garbage,
 }
 
 /// Which matching requests a fault fires on.
@@ -84,7 +107,9 @@ pub struct FaultSpec {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum FaultSpecError {
     /// Unknown kind.
-    #[error("unknown fault kind `{0}` (expected latency, 429, 5xx, truncate or bad-cursor)")]
+    #[error(
+        "unknown fault kind `{0}` (expected latency, 429, 5xx, truncate, bad-cursor or broken-stream)"
+    )]
     Kind(String),
     /// An option without `=`.
     #[error("fault option `{0}` is not of the form name=value")]
@@ -148,6 +173,10 @@ impl FromStr for FaultSpec {
             },
             "truncate" => FaultKind::Truncate,
             "bad-cursor" => FaultKind::BadCursor,
+            "broken-stream" => FaultKind::BrokenStream {
+                after: 1,
+                end: StreamBreak::Cut,
+            },
             other => return Err(FaultSpecError::Kind(other.into())),
         };
         let mut path = None;
@@ -194,6 +223,26 @@ impl FromStr for FaultSpec {
                         value: value.into(),
                         expected: "seconds as an integer",
                     })?;
+                }
+                ("after", FaultKind::BrokenStream { after, .. }) => {
+                    *after = value.parse().map_err(|_| FaultSpecError::Value {
+                        option: name.into(),
+                        value: value.into(),
+                        expected: "a number of events (0 or more)",
+                    })?;
+                }
+                ("end", FaultKind::BrokenStream { end, .. }) => {
+                    *end = match value {
+                        "cut" => StreamBreak::Cut,
+                        "garbage" => StreamBreak::Garbage,
+                        _ => {
+                            return Err(FaultSpecError::Value {
+                                option: name.into(),
+                                value: value.into(),
+                                expected: "cut or garbage",
+                            })
+                        }
+                    };
                 }
                 ("status", FaultKind::ServerError { status }) => {
                     *status = value
@@ -277,6 +326,9 @@ impl Armed {
         if self.spec.kind == FaultKind::BadCursor && !has_cursor {
             return false;
         }
+        if matches!(self.spec.kind, FaultKind::BrokenStream { .. }) && !is_event_stream_path(path) {
+            return false;
+        }
         let n = self.seen.fetch_add(1, Ordering::Relaxed) + 1;
         match self.spec.trigger {
             Trigger::Always => true,
@@ -301,6 +353,9 @@ fn has_cursor(query: Option<&str>) -> bool {
 const TRUNCATE_READ_LIMIT: usize = 64 * 1024 * 1024;
 
 async fn truncated(response: Response) -> Response {
+    if is_event_stream(&response) {
+        return broken_stream(response, 0, StreamBreak::Cut);
+    }
     let (mut parts, body) = response.into_parts();
     match axum::body::to_bytes(body, TRUNCATE_READ_LIMIT).await {
         Ok(bytes) => {
@@ -325,6 +380,7 @@ pub async fn inject(State(faults): State<Arc<Faults>>, request: Request, next: N
     let mut delay = 0;
     let mut failure: Option<ApiError> = None;
     let mut truncate = false;
+    let mut broken = None;
     for armed in &faults.0 {
         if !armed.fires(&path, cursor) {
             continue;
@@ -332,6 +388,9 @@ pub async fn inject(State(faults): State<Arc<Faults>>, request: Request, next: N
         match &armed.spec.kind {
             FaultKind::Latency { ms } => delay += ms,
             FaultKind::Truncate => truncate = true,
+            FaultKind::BrokenStream { after, end } => {
+                broken.get_or_insert((*after, *end));
+            }
             kind => {
                 failure.get_or_insert_with(|| match kind {
                     FaultKind::RateLimit { retry_after_secs } => {
@@ -353,10 +412,10 @@ pub async fn inject(State(faults): State<Arc<Faults>>, request: Request, next: N
         return error.into_response();
     }
     let response = next.run(request).await;
-    if truncate {
-        truncated(response).await
-    } else {
-        response
+    match (truncate, broken) {
+        (true, _) => truncated(response).await,
+        (false, Some((after, end))) => broken_stream(response, after, end),
+        (false, None) => response,
     }
 }
 
@@ -460,6 +519,47 @@ mod tests {
         assert!(!cursor_only.0[0].fires("/api/x", true));
         assert!(has_cursor(Some("limit=2&cursor=abc")));
         assert!(!has_cursor(Some("limit=2&cursorx=abc")));
+    }
+
+    #[test]
+    fn broken_stream_options_and_stream_requests_only() {
+        assert_eq!(
+            parse("broken-stream").map(|s| s.kind),
+            Ok(FaultKind::BrokenStream {
+                after: 1,
+                end: StreamBreak::Cut
+            })
+        );
+        assert_eq!(
+            parse("broken-stream:after=0:end=garbage").map(|s| s.kind),
+            Ok(FaultKind::BrokenStream {
+                after: 0,
+                end: StreamBreak::Garbage
+            })
+        );
+        assert!(matches!(
+            parse("broken-stream:end=later"),
+            Err(FaultSpecError::Value { .. })
+        ));
+        assert!(matches!(
+            parse("broken-stream:after=-1"),
+            Err(FaultSpecError::Value { .. })
+        ));
+        assert!(matches!(
+            parse("truncate:after=1"),
+            Err(FaultSpecError::Option { .. })
+        ));
+        let faults = Faults::new(&[parse("broken-stream:nth=2").unwrap()]);
+        let fired: Vec<bool> = [
+            "/v1/backtests/jobs/j",
+            "/v1/backtests/jobs/j/stream",
+            "/v1/backtests/jobs/j/trials",
+            "/v1/backtests/jobs/k/stream",
+        ]
+        .iter()
+        .map(|p| faults.0[0].fires(p, false))
+        .collect();
+        assert_eq!(fired, [false, false, false, true]);
     }
 
     #[test]

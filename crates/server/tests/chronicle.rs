@@ -11,9 +11,15 @@ async fn jobs_are_paged_newest_first_and_map_onto_runs() {
     let server = start(demo(2)).await;
     let (c, b) = (client(), server.base.as_str());
     let jobs = walk_chronicle(&c, b, "/v1/backtests/jobs", 2).await;
-    assert_eq!(jobs.len(), 9);
+    assert_eq!(jobs.len(), 14);
     assert!(all_distinct(&strings(&jobs, "id")));
-    assert_eq!(jobs[0]["id"], "job_s500", "newest first");
+    assert_eq!(
+        strings(&jobs[..2], "id"),
+        ["job_s500_rerun", "job_s500"],
+        "newest first"
+    );
+    let created = strings(&jobs, "created_at");
+    assert!(created.windows(2).all(|w| w[0] >= w[1]), "{created:?}");
     let page = get_json(&c, b, "/v1/backtests/jobs?limit=4", 200).await;
     assert_eq!(
         (page["limit"].as_u64(), page["has_next_page"].as_bool()),
@@ -40,14 +46,20 @@ async fn jobs_are_paged_newest_first_and_map_onto_runs() {
     assert_eq!(failed["status"], "failed");
     let only_failed = walk_chronicle(&c, b, "/v1/backtests/jobs?status=failed", 20).await;
     assert_eq!(strings(&only_failed, "id"), ["job_s200_failed"]);
-    get_error(
-        &c,
-        b,
-        "/v1/backtests/jobs/job_nope",
-        404,
-        "resource_not_found",
-    )
-    .await;
+    let unknown = get_error(&c, b, "/v1/backtests/jobs/job_nope", 400, "unknown_id").await;
+    assert_eq!(unknown["error"]["param"], "jobId");
+    assert!(unknown["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains("job_nope"));
+    for path in [
+        "/v1/backtests/jobs/job_nope/trials",
+        "/v1/backtests/jobs/job_nope/trials/trial_basev2_cf-0001",
+        "/v1/backtests/jobs/job_nope/stream",
+    ] {
+        get_error(&c, b, path, 400, "unknown_id").await;
+    }
+    get_error(&c, b, "/v1/backtests/nothing", 404, "resource_not_found").await;
     get_error(
         &c,
         b,
@@ -122,8 +134,8 @@ async fn trials_scores_and_details() {
         &c,
         b,
         "/v1/backtests/jobs/job_base/trials/trial_nope",
-        404,
-        "resource_not_found",
+        400,
+        "unknown_id",
     )
     .await;
 }
@@ -133,7 +145,7 @@ async fn suite_results_pass_a_task_only_when_every_thresholded_scorer_passed() {
     let server = start(demo(2)).await;
     let (c, b) = (client(), server.base.as_str());
     let runs = walk_chronicle(&c, b, "/v1/task-suites/suite_codefix_smoke/eval-runs", 3).await;
-    assert_eq!(runs.len(), 9);
+    assert_eq!(runs.len(), 14);
     let one = get_json(
         &c,
         b,
@@ -168,8 +180,17 @@ async fn suite_results_pass_a_task_only_when_every_thresholded_scorer_passed() {
         &c,
         b,
         "/v1/task-suites/suite_nope/eval-runs",
-        404,
-        "resource_not_found",
+        400,
+        "unknown_id",
     )
     .await;
+    let unknown = get_error(
+        &c,
+        b,
+        "/v1/task-suites/suite_codefix_smoke/eval-runs?job_id=job_nope",
+        400,
+        "unknown_id",
+    )
+    .await;
+    assert_eq!(unknown["error"]["param"], "job_id");
 }

@@ -2,6 +2,8 @@
 //! HTTP helpers that walk cursor-paginated lists.
 #![allow(dead_code)] // Each test binary uses a different subset of the helpers.
 
+pub mod sse;
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -36,6 +38,16 @@ pub fn demo(seed: u64) -> Config {
         dist: PathBuf::from("/nonexistent/eval-compare-dist"),
         faults: Vec::new(),
     }
+}
+
+/// A demo configuration with `seed` whose running evaluation finishes `running_secs` after
+/// start-up.
+pub fn demo_running(seed: u64, running_secs: u64) -> Config {
+    let mut config = demo(seed);
+    if let Mode::Demo(demo) = &mut config.mode {
+        demo.running_duration = Duration::from_secs(running_secs);
+    }
+    config
 }
 
 /// `config` with these faults.

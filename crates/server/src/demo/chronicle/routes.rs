@@ -1,17 +1,23 @@
-//! Handlers of the Chronicle read paths: jobs, one job, its trials, one trial, and a task
-//! suite's evaluation results. Lists page with `limit` (1..=100, default 20) and `cursor`.
+//! Handlers of the Chronicle read paths: jobs, one job, its progress stream, its trials, one
+//! trial, and a task suite's evaluation results. Lists page with `limit` (1..=100, default 20)
+//! and `cursor`. An unknown job, trial or suite id answers 400 `unknown_id`, as the guide says.
 
 use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::Response;
 use axum::Json;
 
-use super::jobs::{created_at, job, job_plan, slots, suite_eval_run, JobPlan, JOBS, SUITE_ID};
+use super::jobs::{created_at, job, job_plan, slots, suite_eval_run};
+use super::plans::{JobPlan, Launch, JOBS};
+use super::stream::{event_stream, StreamTiming};
+use super::suite::SUITE_ID;
 use super::wire::{
     ChronicleJob, ChroniclePage, ChronicleTrial, ChronicleTrialDetail, JobStatus, SuiteEvalRun,
 };
 use crate::demo::paginate::Pager;
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
-use crate::demo::routes::{require_known, sort_key, ApiResult};
+use crate::demo::routes::{sort_key, ApiResult};
 use crate::demo::state::DemoState;
 use crate::error::ApiError;
 
@@ -42,7 +48,7 @@ fn page<T>(
 }
 
 fn require_job(job_id: &str) -> Result<&'static JobPlan, ApiError> {
-    job_plan(job_id).ok_or_else(|| ApiError::not_found("jobId", "evaluation job", job_id))
+    job_plan(job_id).ok_or_else(|| ApiError::unknown_id("jobId", "evaluation job", job_id))
 }
 
 /// `GET /v1/backtests/jobs`: newest first; filter `status`.
@@ -79,7 +85,18 @@ pub async fn get_job(
     Ok(Json(job(&state.data, plan, state.progress())))
 }
 
-/// `GET /v1/backtests/jobs/{jobId}/trials`: by agent (baseline first), then task id.
+/// `GET /v1/backtests/jobs/{jobId}/stream`: progress events (see [`super::stream`]).
+pub async fn stream(
+    State(state): State<DemoState>,
+    ApiPath(job_id): ApiPath<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let plan = require_job(&job_id)?;
+    event_stream(state, plan, &headers, StreamTiming::default())
+}
+
+/// `GET /v1/backtests/jobs/{jobId}/trials`: by agent (baseline first), then task id; a queued
+/// job has no trials yet.
 pub async fn list_trials(
     State(state): State<DemoState>,
     ApiPath(job_id): ApiPath<String>,
@@ -87,15 +104,19 @@ pub async fn list_trials(
 ) -> ApiResult<ChroniclePage<ChronicleTrial>> {
     let plan = require_job(&job_id)?;
     let pager = pager(&query)?;
-    let entries = slots(&state.data, plan, state.progress())
-        .iter()
-        .map(|slot| {
-            (
-                sort_key(&[&format!("{:03}", slot.agent_index), &slot.task.task_id]),
-                slot.trial(),
-            )
-        })
-        .collect();
+    let entries = if plan.launch == Launch::Queued {
+        Vec::new()
+    } else {
+        slots(&state.data, plan, state.progress())
+            .iter()
+            .map(|slot| {
+                (
+                    sort_key(&[&format!("{:03}", slot.agent_index), &slot.task.task_id]),
+                    slot.trial(),
+                )
+            })
+            .collect()
+    };
     let scope = format!("chronicle-trials|{job_id}");
     page(pager, entries, Order::Asc, scope)
 }
@@ -106,23 +127,32 @@ pub async fn get_trial(
     ApiPath((job_id, trial_id)): ApiPath<(String, String)>,
 ) -> ApiResult<ChronicleTrialDetail> {
     let plan = require_job(&job_id)?;
+    let unknown = || ApiError::unknown_id("trialId", "trial", &trial_id);
+    if plan.launch == Launch::Queued {
+        return Err(unknown());
+    }
     slots(&state.data, plan, state.progress())
         .iter()
         .find(|slot| slot.trial_id() == trial_id)
         .map(|slot| Json(slot.detail()))
-        .ok_or_else(|| ApiError::not_found("trialId", "trial", &trial_id))
+        .ok_or_else(unknown)
 }
 
 /// `GET /v1/task-suites/{suiteId}/eval-runs`: each job's pass/fail per task, newest first;
-/// filter `job_id`.
+/// filter `job_id` (an unknown one answers 400, as for the job itself).
 pub async fn suite_eval_runs(
     State(state): State<DemoState>,
     ApiPath(suite_id): ApiPath<String>,
     query: Query,
 ) -> ApiResult<ChroniclePage<SuiteEvalRun>> {
-    require_known(&suite_id, SUITE_ID, "suiteId", "task suite")?;
+    if suite_id != SUITE_ID {
+        return Err(ApiError::unknown_id("suiteId", "task suite", &suite_id));
+    }
     let pager = pager(&query)?;
     let job_id = query.text("job_id");
+    if let Some(id) = job_id.filter(|id| job_plan(id).is_none()) {
+        return Err(ApiError::unknown_id("job_id", "evaluation job", id));
+    }
     let running = state.progress();
     let entries = JOBS
         .iter()

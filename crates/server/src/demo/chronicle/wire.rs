@@ -2,6 +2,7 @@
 //! (`shared/chronicle-api/README.md`), shared with the clients that read them.
 
 pub use eval_compare_core::api::{
-    ChronicleJob, ChroniclePage, ChronicleScore, ChronicleTrial, ChronicleTrialDetail, JobMode,
-    JobStatus, SuiteEvalRun, TaskResult, TrialArtifact, TrialStep,
+    ChronicleJob, ChroniclePage, ChronicleScore, ChronicleTrial, ChronicleTrialDetail,
+    JobEventData, JobEventKind, JobMode, JobStatus, SuiteEvalRun, TaskResult, TrialArtifact,
+    TrialStep,
 };
