@@ -88,10 +88,10 @@ impl FolderKind {
 /// A parsed folder of either kind.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Folder {
-    /// A Trajectory evaluation run.
-    Trajectory(RunFolder),
+    /// A Trajectory evaluation run (boxed, as the other: a folder is large and moved around).
+    Trajectory(Box<RunFolder>),
     /// A Chronicle backtest job (one run per agent version).
-    Chronicle(ChronicleFolder),
+    Chronicle(Box<ChronicleFolder>),
 }
 
 impl Folder {
@@ -117,13 +117,13 @@ impl Folder {
                 trajectories: required(TRAJECTORIES_FILE),
                 tasks: file(TASKS_FILE),
             })
-            .map(Folder::Trajectory),
+            .map(|folder| Folder::Trajectory(Box::new(folder))),
             FolderKind::Chronicle => ChronicleFolder::parse(ChronicleFolderFiles {
                 job: required(JOB_FILE),
                 trials: required(TRIALS_FILE),
                 results: file(RESULTS_FILE),
             })
-            .map(Folder::Chronicle),
+            .map(|folder| Folder::Chronicle(Box::new(folder))),
         }
     }
 
