@@ -340,3 +340,81 @@ fn jobs_without_results_have_no_platform_check() {
         .is_empty());
     assert!(find(&report, "PLATFORM_RESULTS_AGREE").is_none());
 }
+
+#[test]
+fn the_report_shows_the_platform_beside_the_trials_in_json_and_markdown() {
+    use eval_compare_core::report::{build_report, ReportSettings};
+    let differing = results(
+        "job_c",
+        Some(1.0),
+        json!([{"task_id": "a", "passed": true}, {"task_id": "b", "passed": true},
+               {"task_id": "c", "passed": true}]),
+    );
+    let (set, runs) = compare_with(&differing);
+    let settings = ReportSettings {
+        resamples: 0,
+        ..ReportSettings::default()
+    };
+    let report = build_report(&set, runs[0], &runs[1..], &settings).unwrap();
+    assert_eq!(report.format_version, 2);
+    let json: Value = serde_json::from_str(&report.to_json()).unwrap();
+    assert_eq!(json["platform"][0]["job_id"], "job_c");
+    assert_eq!(json["platform"][0]["disagreements"][0]["task_id"], "b");
+    assert_eq!(
+        json["platform"][0]["disagreements"][0]["platform"],
+        "passed"
+    );
+    assert_eq!(
+        json["platform"][0]["disagreements"][0]["computed"],
+        "failed"
+    );
+    assert_eq!(json["runs"][1]["chronicle"]["platform_pass_rate"], 1.0);
+    assert_eq!(json["runs"][1]["task_scoring"], "all_samples_pass");
+    let markdown = report.to_markdown();
+    assert!(
+        markdown.contains("## Platform results beside the trials")
+            && markdown.contains("| `b` | passed | failed |  | state |")
+            && markdown.contains("2 agree, 1 differ; the pass rates differ"),
+        "{markdown}"
+    );
+}
+
+#[test]
+fn untrusted_names_in_the_chronicle_sections_stay_text() {
+    use eval_compare_core::report::{build_report, ReportSettings};
+    let hostile = job(
+        "job_h",
+        &["<img src=x>@1", "b|c@2"],
+        json!({"scorers": ["<script>alert(1)</script>"], "environment_version_id": "[x](http://e)"}),
+    );
+    let mut all = trials("x", "<img src=x>@1", &[]);
+    all.extend(trials("y", "b|c@2", &["a"]));
+    let mut builder = RunSetBuilder::new();
+    let runs = builder.add_chronicle_job(&hostile, &all, None).unwrap();
+    let set = builder.build();
+    let settings = ReportSettings {
+        resamples: 0,
+        ..ReportSettings::default()
+    };
+    let markdown = build_report(&set, runs[0], &runs[1..], &settings)
+        .unwrap()
+        .to_markdown();
+    // The jobs section (ids elsewhere are code spans, shown literally).
+    let section = markdown
+        .split("## Chronicle jobs")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap();
+    assert!(section.contains("&lt;img src=x&gt;@1"), "{section}");
+    assert!(!section.contains("<img"), "{section}");
+    assert!(!section.contains("<script>"), "{section}");
+    assert!(
+        section.contains("\\[x\\](http://e)"),
+        "a link's brackets are escaped: {section}"
+    );
+    assert!(!section.contains(" b|c"), "{section}");
+    // Every row keeps its 12 columns.
+    for row in section.lines().filter(|line| line.starts_with("| ")) {
+        assert_eq!(row.matches(" | ").count(), 11, "{row}");
+    }
+}

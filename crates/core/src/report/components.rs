@@ -67,3 +67,92 @@ pub fn component_deltas(base: &Run, cand: &Run, level: f64) -> Vec<ComponentDelt
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{
+        OutcomeClass, RewardComponent, RunIdx, RunInfo, RunSetBuilder, TrajectoryFlags,
+        TrajectoryInput,
+    };
+
+    fn part(name: &str, value: Option<f64>) -> RewardComponent {
+        RewardComponent {
+            name: name.to_owned(),
+            value,
+            scaled_value: None,
+            weight: Some(1.0),
+            score_range: Some((0.0, 10.0)),
+            threshold: None,
+            passed: None,
+            explanation: None,
+        }
+    }
+
+    /// Trajectory runs with reward components get the same per-component deltas.
+    #[test]
+    fn trajectory_components_are_paired_by_task() {
+        let mut builder = RunSetBuilder::new();
+        let runs: Vec<RunIdx> = ["base", "cand"]
+            .iter()
+            .map(|id| {
+                builder
+                    .add_run(RunInfo {
+                        id: (*id).to_owned(),
+                        ..RunInfo::default()
+                    })
+                    .unwrap()
+            })
+            .collect();
+        let rows = [
+            // (run, trajectory, task, class, tests value, style value)
+            (0, "b1", "t1", OutcomeClass::Graded, Some(2.0), Some(1.0)),
+            (0, "b2", "t1", OutcomeClass::Graded, Some(4.0), None),
+            (0, "b3", "t2", OutcomeClass::Graded, Some(6.0), Some(1.0)),
+            (1, "c1", "t1", OutcomeClass::Graded, Some(5.0), Some(2.0)),
+            (1, "c2", "t2", OutcomeClass::Graded, Some(8.0), None),
+            // A failed attempt's incidental value does not count.
+            (1, "c3", "t2", OutcomeClass::Failed, Some(0.0), Some(9.0)),
+        ];
+        for (run, id, task, class, tests, style) in rows {
+            builder
+                .add_trajectory(
+                    runs[run],
+                    TrajectoryInput {
+                        id,
+                        task: Some(task),
+                        class,
+                        reward: Some(0.5),
+                        ending: None,
+                        flags: TrajectoryFlags::NONE,
+                        components: Some(vec![part("tests", tests), part("style", style)]),
+                    },
+                )
+                .unwrap();
+        }
+        let set = builder.build();
+        let deltas = component_deltas(set.run(runs[0]).unwrap(), set.run(runs[1]).unwrap(), 0.95);
+        assert_eq!(deltas.len(), 2);
+        let tests = &deltas[0];
+        assert_eq!(tests.name, "tests");
+        let estimate = tests.estimate.as_ref().unwrap();
+        // Per task: base 3 and 6, candidate 5 and 8: Δ = 2 on both.
+        assert_eq!(
+            (estimate.n, estimate.baseline_mean, estimate.delta),
+            (2, 4.5, 2.0)
+        );
+        let style = &deltas[1];
+        assert_eq!((style.baseline_tasks, style.candidate_tasks), (2, 1));
+        assert_eq!(style.estimate.as_ref().unwrap().n, 1);
+        assert!(style.estimate.as_ref().unwrap().t_interval.is_err());
+    }
+
+    #[test]
+    fn runs_without_components_have_no_deltas() {
+        let mut builder = RunSetBuilder::new();
+        let a = builder.add_run(RunInfo::default()).unwrap();
+        let set = builder.build();
+        let run = set.run(a).unwrap();
+        assert!(component_deltas(run, run, 0.95).is_empty());
+    }
+}
