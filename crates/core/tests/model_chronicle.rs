@@ -243,6 +243,18 @@ fn unknown_statuses_and_scorers_are_kept_by_name() {
     assert_eq!(kept.components.unwrap()[0].name, "✨ vibes/v2");
     assert_eq!(run.component_means()[0].name, "✨ vibes/v2");
     assert_eq!(run.totals().by_class.other, 1);
+    // Shown: the coverage ledger names the status, the report the scorer.
+    let ledger = eval_compare_core::coverage::coverage(&set, runs[0], &[]).unwrap();
+    let unknown = ledger
+        .warnings
+        .iter()
+        .find(|w| w.code == "UNKNOWN_ENDINGS")
+        .unwrap();
+    assert!(
+        unknown.message.contains("quarantined ×1"),
+        "{}",
+        unknown.message
+    );
 }
 
 #[test]

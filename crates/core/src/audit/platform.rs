@@ -3,6 +3,8 @@
 //! from the job's trials (every agent's together, as the platform counts them). A disagreement
 //! is a finding, never resolved for either side; agreement is said too.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::{Deserialize, Serialize};
 
 use crate::api::TaskResult;
@@ -93,21 +95,23 @@ pub fn platform_checks(set: &RunSet, runs: &[RunIdx]) -> Result<Vec<PlatformChec
                 (id, result.state, result.failed_scorers.as_slice())
             })
             .collect();
+        let by_id: HashMap<&str, (PassState, &[String])> = ours
+            .iter()
+            .map(|&(id, state, scorers)| (id, (state, scorers)))
+            .collect();
         let mut agreeing_tasks = 0;
         let mut disagreements = Vec::new();
-        let mut listed: Vec<&str> = Vec::with_capacity(results.task_results.len());
+        // The platform's tasks, each once (a repeated listing is skipped).
+        let mut listed: HashSet<&str> = HashSet::with_capacity(results.task_results.len());
         for platform in &results.task_results {
-            if listed.contains(&platform.task_id.as_str()) {
+            if !listed.insert(&platform.task_id) {
                 continue;
             }
-            listed.push(&platform.task_id);
             let theirs = platform_state(platform);
-            let (state, scorers) = ours
-                .iter()
-                .find(|(id, _, _)| *id == platform.task_id)
-                .map_or((PassState::Missing, &[][..]), |(_, state, scorers)| {
-                    (*state, *scorers)
-                });
+            let (state, scorers) = by_id
+                .get(platform.task_id.as_str())
+                .copied()
+                .unwrap_or((PassState::Missing, &[]));
             if theirs == state && matches!(state, PassState::Passed | PassState::Failed) {
                 agreeing_tasks += 1;
             } else {
