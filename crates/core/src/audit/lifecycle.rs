@@ -1,4 +1,5 @@
-//! Run status: runs still going, failed or cancelled.
+//! Run status: runs still going, failed or cancelled. A Chronicle job that succeeded with
+//! failing tasks is finished like any other (succeeded means the trials ran): no finding.
 
 use crate::model::{Run, RunIdx};
 
@@ -10,7 +11,12 @@ const NOT_FINISHED: [&str; 4] = ["pending", "registered", "running", "queued"];
 
 pub(super) fn check(index: RunIdx, run: &Run, findings: &mut Vec<Finding>) {
     let info = run.info();
-    let name = info.name();
+    // A Chronicle run's status is its job's: say which job.
+    let name = match &info.chronicle {
+        Some(job) => format!("{} (job {})", info.name(), job.job_id),
+        None => info.name().to_owned(),
+    };
+    let chronicle = info.chronicle.is_some();
     let finding = |severity, code: &str, message: String| Finding {
         severity,
         code: code.to_owned(),
@@ -39,18 +45,26 @@ pub(super) fn check(index: RunIdx, run: &Run, findings: &mut Vec<Finding>) {
             .failure
             .as_deref()
             .map_or_else(String::new, |failure| format!(" ({failure})"));
+        let holds = if chronicle {
+            "its finished trials keep their results, but not every trial ran"
+        } else {
+            "it may hold graded attempts, but not all it was meant to"
+        };
         finding(
             Severity::Caution,
             "RUN_FAILED",
-            format!(
-                "{name} failed{why}: it may hold graded attempts, but not all it was meant to."
-            ),
+            format!("{name} failed{why}: {holds}."),
         )
     } else if status == "cancelled" {
+        let holds = if chronicle {
+            "its finished trials keep their results, the others did not run"
+        } else {
+            "its tasks may be only partly run"
+        };
         finding(
             Severity::Caution,
             "RUN_CANCELLED",
-            format!("{name} was cancelled: its tasks may be only partly run."),
+            format!("{name} was cancelled: {holds}."),
         )
     } else {
         finding(

@@ -2,11 +2,14 @@
 //! in mind? Each finding names its runs, a stable code and one line of explanation; the
 //! verdict is the worst severity found.
 
+mod chronicle;
 mod lifecycle;
 mod models;
+mod platform;
 mod settings;
 mod tasks;
 
+pub use platform::{platform_checks, PlatformCheck, TaskDisagreement, PASS_RATE_TOLERANCE};
 pub use tasks::TASK_SET_CAUTION_SHARE;
 
 use serde::{Deserialize, Serialize};
@@ -60,11 +63,14 @@ impl Audit {
     }
 }
 
-/// Audits `candidates` against `baseline`.
+/// Audits `candidates` against `baseline`: per run its lifecycle, per candidate the pair's
+/// settings (for Chronicle jobs: suite, version, subset, scorers, environment), models and
+/// tasks, then the platform's own results of each Chronicle job against its trials.
 pub fn audit(set: &RunSet, baseline: RunIdx, candidates: &[RunIdx]) -> Result<Audit, ModelError> {
     let base = set.run(baseline)?;
     let mut findings = Vec::new();
     lifecycle::check(baseline, base, &mut findings);
+    chronicle::check_run(baseline, base, &mut findings);
     for &candidate in candidates {
         let cand = set.run(candidate)?;
         if candidate == baseline {
@@ -77,14 +83,23 @@ pub fn audit(set: &RunSet, baseline: RunIdx, candidates: &[RunIdx]) -> Result<Au
             continue;
         }
         lifecycle::check(candidate, cand, &mut findings);
+        chronicle::check_run(candidate, cand, &mut findings);
         let pair = Pair {
             base: (baseline, base),
             cand: (candidate, cand),
         };
-        settings::check(&pair, &mut findings);
+        // Chronicle jobs record a suite, its version, subset, scorers and environment instead
+        // of a benchmark version and sampling settings.
+        if !chronicle::check_pair(&pair, &mut findings) {
+            settings::check(&pair, &mut findings);
+        }
         models::check(&pair, &mut findings);
         tasks::check(set, &pair, &mut findings)?;
     }
+    let members: Vec<RunIdx> = std::iter::once(baseline)
+        .chain(candidates.iter().copied())
+        .collect();
+    platform::findings(&platform_checks(set, &members)?, &members, &mut findings);
     let verdict = findings
         .iter()
         .map(|finding| finding.severity)

@@ -81,6 +81,13 @@ impl SampleStats {
         self.sum_squared_deviations += delta * (value - self.mean);
     }
 
+    /// One value alone.
+    pub fn single(value: f64) -> SampleStats {
+        let mut stats = SampleStats::default();
+        stats.push(value);
+        stats
+    }
+
     /// Number of values.
     pub fn count(&self) -> u32 {
         self.count
@@ -102,8 +109,11 @@ impl SampleStats {
 pub struct TaskStats {
     /// Trajectories by outcome class.
     pub by_class: ClassCounts,
-    /// Values included in the primary analysis.
+    /// Values included in the primary analysis: one per included trajectory, or the task's one
+    /// outcome under [`TaskScoring::AllSamplesPass`](super::TaskScoring::AllSamplesPass).
     pub primary: SampleStats,
+    /// Trajectories with a value in the primary analysis (however the task's score is made).
+    pub included_samples: u32,
     /// Values in the sensitivity analysis (failed/ungraded/cancelled/unfinished = 0).
     pub sensitivity: SampleStats,
     /// Primary values equal to 1 (passes, for pass@k on binary rewards).
@@ -151,6 +161,7 @@ impl TaskStats {
             _ => {}
         }
         if let Some(value) = scoring.primary.value() {
+            self.included_samples += 1;
             self.primary.push(value);
             if value == 1.0 {
                 self.primary_passes += 1;
@@ -166,6 +177,32 @@ impl TaskStats {
                 self.sensitivity_binary = false;
             }
         }
+    }
+}
+
+impl TaskStats {
+    /// Applies [`TaskScoring::AllSamplesPass`](super::TaskScoring::AllSamplesPass) once every
+    /// trajectory was pushed: in each analysis whose values are all 0 or 1, the values become
+    /// one outcome, 1 when every value is 1, else 0. Values that are not all binary are kept.
+    pub(crate) fn collapse_to_all_passed(&mut self) {
+        fn collapse(values: &mut SampleStats, passes: &mut u32, binary: bool) {
+            if !binary || values.count() == 0 {
+                return;
+            }
+            let all = *passes == values.count();
+            *values = SampleStats::single(if all { 1.0 } else { 0.0 });
+            *passes = u32::from(all);
+        }
+        collapse(
+            &mut self.primary,
+            &mut self.primary_passes,
+            self.primary_binary,
+        );
+        collapse(
+            &mut self.sensitivity,
+            &mut self.sensitivity_passes,
+            self.sensitivity_binary,
+        );
     }
 }
 

@@ -5,7 +5,7 @@ use super::id_map::IdMap;
 use super::aggregate::{RunTotals, TaskStats};
 use super::error::ModelError;
 use super::join::JoinReport;
-use super::run::{RunIdx, RunInfo};
+use super::run::{RunIdx, RunInfo, TaskScoring};
 use super::run_set::{Run, RunSet};
 use super::task::{Category, CategoryIdx, Task, TaskIdx, TaskInput, TaskListConflicts};
 use super::trajectory::{TrajectoryColumns, TrajectoryInput, NONE_U32};
@@ -274,7 +274,11 @@ fn finish_run(pending: PendingRun, task_count: usize) -> Run {
         }
     }
     let mut mean_sum = 0.0;
-    for stats in &task_stats {
+    let all_pass = pending.info.task_scoring == TaskScoring::AllSamplesPass;
+    for stats in &mut task_stats {
+        if all_pass {
+            stats.collapse_to_all_passed();
+        }
         if stats.samples() > 0 {
             totals.tasks_attempted += 1;
         }
@@ -298,7 +302,7 @@ fn finish_run(pending: PendingRun, task_count: usize) -> Run {
 }
 
 fn add_to_totals(totals: &mut RunTotals, stats: &TaskStats, binary: &mut bool) {
-    totals.included += u64::from(stats.primary.count());
+    totals.included += u64::from(stats.included_samples);
     totals.invalid_rewards += u64::from(stats.invalid_rewards);
     totals.zero_by_platform_rule += u64::from(stats.zero_by_platform_rule);
     totals.zero_without_grade += u64::from(stats.zero_without_grade);

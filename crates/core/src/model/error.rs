@@ -19,6 +19,14 @@ pub enum ModelError {
         /// The trajectory looked for.
         trajectory: String,
     },
+    /// A job's platform results belong to another job.
+    #[error("the results given for job `{job}` are those of job `{results}`")]
+    ResultsOfAnotherJob {
+        /// The job.
+        job: String,
+        /// The job the results name.
+        results: String,
+    },
     /// More trajectories or tasks than the compact storage indexes (2³² − 1).
     #[error("too many {0} for one run set (at most 4,294,967,294)")]
     TooMany(&'static str),

@@ -304,6 +304,8 @@ pub fn run_info_from_api(run: &EvalRun, source: SourceKind) -> RunInfo {
             .and_then(|total| u64::try_from(total).ok()),
         source,
         incomplete_load: None,
+        task_scoring: super::run::TaskScoring::MeanOfSamples,
+        chronicle: None,
     }
 }
 

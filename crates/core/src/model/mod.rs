@@ -9,6 +9,7 @@ mod aggregate;
 mod builder;
 mod chronicle;
 mod component;
+mod component_means;
 mod error;
 mod from_api;
 mod id_map;
@@ -23,8 +24,12 @@ mod trajectory;
 
 pub use aggregate::{ClassCounts, RunTotals, SampleStats, TaskStats};
 pub use builder::RunSetBuilder;
-pub use chronicle::{chronicle_run_id, split_chronicle_run_id};
+pub use chronicle::{
+    chronicle_agents, chronicle_run_id, error_text, guide_pass_rate, guide_task_results,
+    split_chronicle_run_id, threshold_met, GuideTaskResult, PassState,
+};
 pub use component::{effective_reward, RewardComponent};
+pub use component_means::ComponentTaskMeans;
 pub use error::ModelError;
 pub use from_api::{classify_metadata, components_from_api, run_info_from_api, ApiRun};
 pub(crate) use id_map::IdMap;
@@ -35,7 +40,8 @@ pub use outcome::{
 };
 pub use paired::{Analysis, LeftOutTask, PairedScores, SideCoverage};
 pub use run::{
-    CheckpointInfo, Effective, EffectiveOptions, RunIdx, RunInfo, RunOptions, TaskSelection,
+    CheckpointInfo, ChronicleRunInfo, Effective, EffectiveOptions, RunIdx, RunInfo, RunOptions,
+    TaskScoring, TaskSelection,
 };
 pub use run_set::{Run, RunSet};
 pub use source::SourceKind;

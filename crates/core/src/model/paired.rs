@@ -69,7 +69,8 @@ pub struct LeftOutTask {
 pub enum SideCoverage {
     /// At least one included sample.
     Scored {
-        /// Mean of the included samples.
+        /// The task's score: the mean of the included samples (or the task's one outcome
+        /// under [`TaskScoring::AllSamplesPass`](super::TaskScoring::AllSamplesPass)).
         mean: f64,
         /// Included samples.
         k: u32,
@@ -89,7 +90,7 @@ impl SideCoverage {
         match stats.primary.mean() {
             Some(mean) => SideCoverage::Scored {
                 mean,
-                k: stats.primary.count(),
+                k: stats.included_samples,
             },
             None if stats.samples() > 0 => SideCoverage::NotScored {
                 samples: stats.samples(),

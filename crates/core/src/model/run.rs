@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::api::{JobMode, JobStatus, SuiteEvalRun};
+
 use super::source::SourceKind;
 
 /// Index of a run in its [`RunSet`](super::RunSet), in the order runs were added.
@@ -38,6 +40,70 @@ pub struct RunInfo {
     pub source: SourceKind,
     /// Set when loading stopped early (a page failed): what is missing. `None` = complete.
     pub incomplete_load: Option<String>,
+    /// How the run's samples on one task make the task's score.
+    #[serde(default)]
+    pub task_scoring: TaskScoring,
+    /// The Chronicle job the run is an agent version of, for Chronicle runs.
+    #[serde(default)]
+    pub chronicle: Option<ChronicleRunInfo>,
+}
+
+/// How a run's samples (trajectories, trials) on one task make that task's score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskScoring {
+    /// The mean of the included samples (Trajectory runs; statistics.md).
+    #[default]
+    MeanOfSamples,
+    /// The Chronicle guide's rule: a task passes when every scorer with a threshold met it in
+    /// every trial. A task whose included values are all 0 or 1 scores 1 when all of them are 1,
+    /// else 0: one binary outcome per task and run (so McNemar applies). This holds in each
+    /// analysis over the samples it includes: the primary analysis leaves failed, cancelled,
+    /// unfinished and ungraded trials out (null is never 0), the sensitivity analysis counts
+    /// them as 0 (so there a task passes only when every trial ran and passed). A task with a
+    /// value that is not 0 or 1 (trials without any thresholded scorer score the mean of their
+    /// scores) keeps the mean of its values.
+    AllSamplesPass,
+}
+
+/// What the comparability audit and the report need to know about the Chronicle job a run
+/// belongs to (one run per agent version of the job).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ChronicleRunInfo {
+    /// Job id.
+    pub job_id: String,
+    /// Job name.
+    pub job_name: Option<String>,
+    /// The agent version this run is (`name@version`).
+    pub agent: String,
+    /// Position of the agent in the job (0 = the first: the baseline in `compare` mode).
+    pub agent_position: usize,
+    /// How the job runs its agents, kept by name.
+    pub mode: Option<JobMode>,
+    /// The task suite run.
+    pub task_suite_id: Option<String>,
+    /// The suite's version frozen at launch.
+    pub task_suite_version: Option<String>,
+    /// The task subset run; `None`: the whole suite.
+    pub tasks: Option<Vec<String>>,
+    /// Extra scorer ids applied to every trial.
+    pub scorers: Vec<String>,
+    /// Fallback world for tasks that name none.
+    pub environment_version_id: Option<String>,
+    /// The job's status, kept by name.
+    pub status: Option<JobStatus>,
+    /// The job's error as text, when it has one.
+    pub error: Option<String>,
+    /// Trials finished (the whole job's).
+    pub completed_trials: Option<u64>,
+    /// Trials scheduled (the whole job's).
+    pub total_trials: Option<u64>,
+    /// Trials listed more than once (same id): the first listing was used.
+    pub duplicate_trials: u64,
+    /// The platform's own pass/fail per task and pass rate for the job
+    /// (`GET /v1/task-suites/{suiteId}/eval-runs`), when loaded. Job-level: in `compare` mode
+    /// it covers every agent together.
+    pub results: Option<SuiteEvalRun>,
 }
 
 impl RunInfo {

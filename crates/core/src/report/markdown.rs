@@ -9,8 +9,9 @@
 use std::fmt::Write;
 
 use crate::audit::Severity;
+use crate::stats::Interval;
 use crate::stats::Stat;
-use crate::text::{markdown_code, markdown_text, p_value, points, StatText};
+use crate::text::{markdown_code, markdown_text, mean, minus_sign, p_value, points, StatText};
 
 use super::details::{detail_rows, DetailCells};
 use super::{CandidateResult, Report, Verdict};
@@ -43,7 +44,9 @@ pub fn render(report: &Report) -> String {
     );
     headlines(&mut out, report);
     runs(&mut out, report);
+    chronicle_jobs(&mut out, report);
     comparability(&mut out, report);
+    platform(&mut out, report);
     coverage(&mut out, report);
     for candidate in &report.candidates {
         candidate_details(&mut out, report, candidate);
@@ -212,7 +215,184 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
         };
     }
     out.push('\n');
+    components(out, c);
     extremes(out, report, c);
+}
+
+/// How many task disagreements with the platform are listed per job.
+const TOP_DISAGREEMENTS: usize = 10;
+
+fn chronicle_jobs(out: &mut String, report: &Report) {
+    if report.runs.iter().all(|r| r.chronicle.is_none()) {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Chronicle jobs
+"
+    );
+    let _ = writeln!(
+        out,
+        "A task passes when every scorer with a threshold met it in every trial (the guide's rule): one outcome per task and run.\n"
+    );
+    let _ = writeln!(
+        out,
+        "| run | job | mode | suite | suite version | tasks | extra scorers | environment | job status | trials | pass rate (trials) | platform pass rate (job) |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for r in &report.runs {
+        let Some(job) = &r.chronicle else {
+            continue;
+        };
+        let status = match (&job.job_status, &job.job_error) {
+            (Some(status), Some(error)) => format!("{status}: {error}"),
+            (Some(status), None) => status.clone(),
+            (None, Some(error)) => error.clone(),
+            (None, None) => "—".to_owned(),
+        };
+        let trials = match (job.completed_trials, job.total_trials) {
+            (Some(done), Some(total)) => format!("{done} of {total}"),
+            (Some(done), None) => done.to_string(),
+            _ => "—".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} ({} tasks) | {} |",
+            markdown_text(&r.name),
+            markdown_code(&job.job_id),
+            markdown_text(job.mode.as_deref().unwrap_or("—")),
+            markdown_text(job.task_suite_id.as_deref().unwrap_or("—")),
+            markdown_text(job.task_suite_version.as_deref().unwrap_or("—")),
+            job.tasks
+                .as_ref()
+                .map_or("whole suite".to_owned(), |tasks| format!(
+                    "subset of {}",
+                    tasks.len()
+                )),
+            if job.scorers.is_empty() {
+                "none".to_owned()
+            } else {
+                markdown_text(&job.scorers.join(", "))
+            },
+            markdown_text(job.environment_version_id.as_deref().unwrap_or("—")),
+            markdown_text(&status),
+            trials,
+            opt(job.pass_rate),
+            job.decided_tasks,
+            opt(job.platform_pass_rate),
+        );
+    }
+    out.push('\n');
+}
+
+fn platform(out: &mut String, report: &Report) {
+    if report.platform.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "## Platform results beside the trials
+"
+    );
+    for check in &report.platform {
+        let _ = writeln!(
+            out,
+            "- Job {}: the platform lists {} tasks, pass rate {}; the trials decide {} tasks, pass rate {}; {} agree, {} differ{}.",
+            markdown_code(&check.job_id),
+            check.platform_tasks,
+            opt(check.platform_pass_rate),
+            check.computed_tasks,
+            opt(check.computed_pass_rate),
+            check.agreeing_tasks,
+            check.disagreements.len(),
+            if check.pass_rate_agrees {
+                ""
+            } else {
+                "; the pass rates differ"
+            }
+        );
+        if check.disagreements.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "\n  | task | platform | trials | platform's failed scorers | scorers failed in trials |"
+        );
+        let _ = writeln!(out, "  |---|---|---|---|---|");
+        for d in check.disagreements.iter().take(TOP_DISAGREEMENTS) {
+            let _ = writeln!(
+                out,
+                "  | {} | {} | {} | {} | {} |",
+                markdown_code(&d.task_id),
+                d.platform.label(),
+                d.computed.label(),
+                markdown_text(&d.platform_failed_scorers.join(", ")),
+                markdown_text(&d.computed_failed_scorers.join(", ")),
+            );
+        }
+        if check.disagreements.len() > TOP_DISAGREEMENTS {
+            let _ = writeln!(
+                out,
+                "\n  and {} more.",
+                check.disagreements.len() - TOP_DISAGREEMENTS
+            );
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+/// Each component's own paired Δ, in its own units.
+fn components(out: &mut String, c: &CandidateResult) {
+    if c.components.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "Components (each scorer's own paired Δ over the tasks both runs have a value for it, in its own units):\n"
+    );
+    let _ = writeln!(
+        out,
+        "| component | threshold | tasks (baseline / candidate / paired) | baseline mean | candidate mean | Δ | t interval |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|");
+    for component in &c.components {
+        let paired = component.estimate.as_ref().map_or(0, |e| e.n);
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} / {} / {} | {} | {} | {} | {} |",
+            markdown_text(&component.name),
+            component.threshold.map_or("—".to_owned(), mean),
+            component.baseline_tasks,
+            component.candidate_tasks,
+            paired,
+            cell(&StatText::of(&component.estimate, |e| mean(e.baseline_mean)).text()),
+            cell(&StatText::of(&component.estimate, |e| mean(e.candidate_mean)).text()),
+            cell(&StatText::of(&component.estimate, |e| signed(e.delta)).text()),
+            cell(
+                &StatText::and_then(&component.estimate, |e| StatText::of(
+                    &e.t_interval,
+                    interval
+                ))
+                .text()
+            ),
+        );
+    }
+    out.push('\n');
+}
+
+/// A difference in a component's own units, with its sign: `+0.125`, `−0.050`.
+fn signed(value: f64) -> String {
+    let text = format!("{value:+.3}");
+    if text == "-0.000" || text == "+0.000" {
+        "0.000".to_owned()
+    } else {
+        minus_sign(text)
+    }
+}
+
+fn interval(interval: &Interval) -> String {
+    format!("{} to {}", signed(interval.lower), signed(interval.upper))
 }
 
 fn extremes(out: &mut String, report: &Report, c: &CandidateResult) {

@@ -5,6 +5,8 @@
 //! [`build_report`] is a pure, deterministic function of the loaded [`RunSet`], the chosen runs
 //! and the [`ReportSettings`] (the bootstrap is seeded).
 
+mod chronicle;
+mod components;
 mod details;
 mod exclusions;
 mod markdown;
@@ -15,6 +17,8 @@ mod settings;
 mod table;
 mod task_rows;
 
+pub use chronicle::ChronicleSummary;
+pub use components::{component_deltas, ComponentDelta};
 pub use details::{detail_rows, DetailCells, DetailRow};
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use paired_analysis::{
@@ -29,13 +33,17 @@ pub use task_rows::{task_rows, TaskCell, TaskRow};
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::{self, Audit, Severity};
+use crate::audit::{self, Audit, PlatformCheck, Severity};
 use crate::coverage::{self, Coverage};
-use crate::model::{Analysis, ModelError, Run, RunIdx, RunSet, SourceKind};
+use crate::model::{Analysis, ModelError, Run, RunIdx, RunSet, SourceKind, TaskScoring};
 use crate::stats::{self, Stat};
 
 /// Version of the report's JSON shape; bumped on any incompatible change.
-pub const REPORT_FORMAT_VERSION: u32 = 1;
+///
+/// 2: a candidate's `components` (each reward component's or scorer's paired Δ), a run's
+/// `task_scoring` and `chronicle` (its job), the report's `platform` checks (the platform's own
+/// results of each Chronicle job beside its trials).
+pub const REPORT_FORMAT_VERSION: u32 = 2;
 
 /// Why a report could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -69,6 +77,9 @@ pub struct Report {
     pub coverage: Coverage,
     /// Comparability audit.
     pub audit: Audit,
+    /// The platform's own results of each Chronicle job among the compared runs, set beside
+    /// those computed from its trials (jobs whose results were loaded; empty otherwise).
+    pub platform: Vec<PlatformCheck>,
     /// One result per candidate, in order.
     pub candidates: Vec<CandidateResult>,
     /// Reward against checkpoint step, when the candidates are checkpoints of one training run.
@@ -122,7 +133,8 @@ pub struct RunSummary {
     pub tasks_scored: u64,
     /// The platform's own `reward_mean` (pooled over trajectories), as reported.
     pub platform_reward_mean: Option<f64>,
-    /// Mean over all included samples, pooled (what the platform's mean estimates).
+    /// Mean over all included samples, pooled (what the platform's mean estimates); under the
+    /// all-trials-pass rule each task counts as its one outcome.
     pub pooled_mean: Option<f64>,
     /// Mean over tasks of the per-task means (equal weight per task): the analysis' mean.
     pub task_weighted_mean: Option<f64>,
@@ -130,6 +142,10 @@ pub struct RunSummary {
     pub task_weighted_interval: Stat<stats::Interval>,
     /// Whether every included reward is 0 or 1.
     pub binary: bool,
+    /// How a task's samples make its score (Chronicle runs: every trial must pass).
+    pub task_scoring: TaskScoring,
+    /// The Chronicle job, for Chronicle runs.
+    pub chronicle: Option<ChronicleSummary>,
 }
 
 /// One candidate against the baseline.
@@ -143,6 +159,8 @@ pub struct CandidateResult {
     pub sensitivity: PairedAnalysis,
     /// Tasks left out of the primary analysis, by reason.
     pub excluded: Exclusions,
+    /// Each reward component's (scorer's) own paired Δ; empty when the runs have none.
+    pub components: Vec<ComponentDelta>,
     /// Holm-adjusted p of the headline test across candidates (family-wise).
     pub p_holm: Stat<f64>,
     /// Benjamini–Hochberg-adjusted p of the headline test across candidates.
@@ -220,13 +238,20 @@ pub fn build_report(
         .collect::<Result<Vec<_>, _>>()?;
 
     let mut runs = vec![summarize_run(
+        set,
         baseline,
         base_run,
         Role::Baseline,
         settings.level,
     )];
     for (&index, run) in candidates.iter().zip(&cand_runs) {
-        runs.push(summarize_run(index, run, Role::Candidate, settings.level));
+        runs.push(summarize_run(
+            set,
+            index,
+            run,
+            Role::Candidate,
+            settings.level,
+        ));
     }
 
     let mut results = Vec::with_capacity(candidates.len());
@@ -241,6 +266,7 @@ pub fn build_report(
             primary,
             sensitivity,
             excluded,
+            components: component_deltas(base_run, cand_run, settings.level),
             p_holm: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
             p_bh: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
             verdict: Verdict::NotComputable,
@@ -272,6 +298,12 @@ pub fn build_report(
         sources,
         coverage: coverage::coverage(set, baseline, candidates)?,
         audit: audit::audit(set, baseline, candidates)?,
+        platform: audit::platform_checks(
+            set,
+            &std::iter::once(baseline)
+                .chain(candidates.iter().copied())
+                .collect::<Vec<_>>(),
+        )?,
         progression: progression::progression(&runs, &results, settings),
         categories: set.categories().iter().map(|c| c.label.clone()).collect(),
         tasks: task_rows(set, &all_runs),
@@ -363,7 +395,7 @@ fn adjust_p_values(results: &mut [CandidateResult], settings: &ReportSettings) {
     }
 }
 
-fn summarize_run(index: RunIdx, run: &Run, role: Role, level: f64) -> RunSummary {
+fn summarize_run(set: &RunSet, index: RunIdx, run: &Run, role: Role, level: f64) -> RunSummary {
     let info = run.info();
     let totals = run.totals();
     let (mut sum, mut count) = (0.0, 0u64);
@@ -396,6 +428,8 @@ fn summarize_run(index: RunIdx, run: &Run, role: Role, level: f64) -> RunSummary
         task_weighted_mean: totals.task_mean,
         task_weighted_interval: mean_interval(&task_means, level),
         binary: totals.binary,
+        task_scoring: info.task_scoring,
+        chronicle: chronicle::chronicle_summary(set, index),
     }
 }
 

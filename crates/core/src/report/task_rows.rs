@@ -8,7 +8,8 @@ use crate::stats::round_delta;
 /// What one run did on one task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TaskCell {
-    /// Mean of the included samples (primary analysis); `None` when none is included.
+    /// The task's score in the primary analysis: the mean of the included samples, or its one
+    /// outcome under the all-trials-pass rule (Chronicle runs); `None` when none is included.
     pub mean: Option<f64>,
     /// Included samples behind the mean.
     pub included: u32,
@@ -26,7 +27,7 @@ impl TaskCell {
     fn of(stats: &TaskStats) -> TaskCell {
         TaskCell {
             mean: stats.primary.mean(),
-            included: stats.primary.count(),
+            included: stats.included_samples,
             samples: stats.samples(),
             classes: stats.by_class,
             zero_by_platform_rule: stats.zero_by_platform_rule,

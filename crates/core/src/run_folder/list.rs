@@ -14,7 +14,8 @@ use super::RunFolderError;
 pub enum ListLayout {
     /// One JSON array of items.
     Items,
-    /// One JSON array of the API's page objects (`{"items": [...], "has_more": …}`).
+    /// One JSON array of the API's page objects (`{"items": [...], "has_more": …}`, or
+    /// Chronicle's `{"items": [...], "has_next_page": …}`).
     PageArray,
     /// JSON values one after another (JSON Lines), each a page object.
     PageLines,
@@ -29,7 +30,8 @@ pub struct ParsedList<T> {
     pub items: Vec<T>,
     /// The layout detected.
     pub layout: ListLayout,
-    /// Whether the last page says more followed (`has_more: true`): the export stopped early.
+    /// Whether the last page says more followed (`has_more: true`, or Chronicle's
+    /// `has_next_page: true`): the export stopped early.
     pub truncated: bool,
 }
 
@@ -39,6 +41,9 @@ struct FilePage<T> {
     items: Vec<T>,
     #[serde(default)]
     has_more: Option<bool>,
+    /// Chronicle's name for `has_more`.
+    #[serde(default)]
+    has_next_page: Option<bool>,
 }
 
 /// Parses a list file, detecting its layout from its contents. `file` names it in errors.
@@ -131,7 +136,9 @@ fn parse_lines<T: DeserializeOwned>(
 }
 
 fn from_pages<T>(pages: Vec<FilePage<T>>, layout: ListLayout) -> ParsedList<T> {
-    let truncated = pages.last().is_some_and(|page| page.has_more == Some(true));
+    let truncated = pages
+        .last()
+        .is_some_and(|page| page.has_more == Some(true) || page.has_next_page == Some(true));
     let items = pages.into_iter().flat_map(|page| page.items).collect();
     ParsedList {
         items,

@@ -1,6 +1,10 @@
 //! Run folders: a run's files, read from their contents (no file IO here) and written back.
 //!
-//! A folder holds `run.json` (the `EvalRun`), `trajectory-rewards.json`
+//! Two kinds ([`Folder`], detected from the file names by [`FolderKind::detect`]): a Trajectory
+//! run folder, and a Chronicle job folder (`job.json`, `trials.json`, optionally
+//! `results.json`: see [`ChronicleFolder`]).
+//!
+//! A Trajectory run folder holds `run.json` (the `EvalRun`), `trajectory-rewards.json`
 //! (`EvalTrajectoryReward` items), `trajectories.json` (`TrajectoryMetadata` items) and
 //! optionally `tasks.json` (`BenchmarkSpecTask` items). Each list file may be one JSON array of
 //! items, a JSON array of the API's pages, or JSON Lines of pages (or of items); the layout is
@@ -9,6 +13,8 @@
 //! ([`check_id`](crate::view_state::check_id)): a folder that could be opened but not compared
 //! is refused when it is read. The CLI reads the bytes from disk, the viewer from dropped files.
 
+mod chronicle;
+mod folder;
 mod list;
 
 use serde::Serialize;
@@ -20,6 +26,8 @@ use crate::model::{ApiRun, ModelError, RunIdx, RunSet, RunSetBuilder, SourceKind
 use crate::text::visible;
 use crate::view_state::check_id;
 
+pub use chronicle::{ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE};
+pub use folder::{is_folder_file, run_set_from_any_folders, Folder, FolderKind, FOLDER_FILES};
 pub use list::{parse_list, ListLayout, ParsedList};
 
 /// File name of the run.
@@ -62,15 +70,39 @@ pub enum RunFolderError {
     },
     /// The run's id breaks the rule every compared id follows
     /// ([`check_id`](crate::view_state::check_id)).
-    #[error("{file}: the run id `{id}` cannot be compared: {reason}")]
+    #[error("{file}{}: the run id `{id}` cannot be compared: {reason}", path.as_ref().map_or_else(String::new, |path| format!(" at `{path}`")))]
     RunId {
         /// The file.
         file: String,
+        /// The JSON path of the value the id comes from, when it is not the file's own id
+        /// (a Chronicle job's `agents[1]`).
+        path: Option<String>,
         /// The id, its hidden characters made visible, cut to [`SHOWN_ID_CHARS`] characters.
         id: String,
         /// What is wrong with it.
         reason: String,
     },
+    /// A file contradicts another file of the folder.
+    #[error("{file} at `{path}`: {message}")]
+    Inconsistent {
+        /// The file.
+        file: String,
+        /// The JSON path of the contradicting value.
+        path: String,
+        /// What contradicts what.
+        message: String,
+    },
+    /// Files a folder of its kind needs are missing.
+    #[error("no {} here; {}", missing.join(", "), kind.holds())]
+    MissingFiles {
+        /// The kind of folder the files present make it (its first required file is there).
+        kind: FolderKind,
+        /// The missing files.
+        missing: Vec<&'static str>,
+    },
+    /// The files are of no kind of folder, or of both.
+    #[error("{0}")]
+    UnknownKind(String),
     /// A file could not be written.
     #[error("could not write {file}: {message}")]
     Encode {
@@ -129,6 +161,7 @@ pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolde
     if let Err(reason) = check_id(&run.eval_run_id) {
         return Err(RunFolderError::RunId {
             file: RUN_FILE.to_owned(),
+            path: None,
             id: shown_id(&run.eval_run_id),
             reason,
         });
@@ -214,7 +247,7 @@ pub fn run_set_from_folders(
 }
 
 /// A run id for an error message: hidden characters visible, long ids cut with `…`.
-fn shown_id(id: &str) -> String {
+pub(super) fn shown_id(id: &str) -> String {
     let shown = visible(id);
     if shown.chars().count() > SHOWN_ID_CHARS {
         let cut: String = shown.chars().take(SHOWN_ID_CHARS).collect();
@@ -224,7 +257,7 @@ fn shown_id(id: &str) -> String {
     }
 }
 
-fn encode<T: Serialize + ?Sized>(
+pub(super) fn encode<T: Serialize + ?Sized>(
     file: &'static str,
     value: &T,
 ) -> Result<FolderFile, RunFolderError> {

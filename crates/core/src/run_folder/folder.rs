@@ -1,0 +1,187 @@
+//! A folder of either kind: told apart by its file names, read, added to a run set and written
+//! back through one type, so the viewer's Files page and the CLI open both the same way.
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::{ModelError, RunIdx, RunSet, RunSetBuilder, SourceKind};
+
+use super::chronicle::{
+    ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE,
+};
+use super::{
+    parse_run_folder, FolderFile, RunFolder, RunFolderError, RunFolderFiles, REWARDS_FILE,
+    RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
+};
+
+/// Every file name a folder of either kind may hold (the only files worth reading).
+pub const FOLDER_FILES: [&str; 7] = [
+    RUN_FILE,
+    REWARDS_FILE,
+    TRAJECTORIES_FILE,
+    TASKS_FILE,
+    JOB_FILE,
+    TRIALS_FILE,
+    RESULTS_FILE,
+];
+
+/// Whether a file of this name belongs in a folder of either kind.
+pub fn is_folder_file(name: &str) -> bool {
+    FOLDER_FILES.contains(&name)
+}
+
+/// The kind of a folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FolderKind {
+    /// A Trajectory evaluation run: `run.json`, `trajectory-rewards.json`, `trajectories.json`,
+    /// optionally `tasks.json`.
+    Trajectory,
+    /// A Chronicle backtest job: `job.json`, `trials.json`, optionally `results.json`.
+    Chronicle,
+}
+
+impl FolderKind {
+    /// The files a folder of this kind must hold; the first one names the kind.
+    pub fn required_files(self) -> &'static [&'static str] {
+        match self {
+            FolderKind::Trajectory => &[RUN_FILE, REWARDS_FILE, TRAJECTORIES_FILE],
+            FolderKind::Chronicle => &[JOB_FILE, TRIALS_FILE],
+        }
+    }
+
+    /// The files a folder of this kind may also hold.
+    pub fn optional_files(self) -> &'static [&'static str] {
+        match self {
+            FolderKind::Trajectory => &[TASKS_FILE],
+            FolderKind::Chronicle => &[RESULTS_FILE],
+        }
+    }
+
+    /// What a folder of this kind holds, for messages.
+    pub fn holds(self) -> &'static str {
+        match self {
+            FolderKind::Trajectory => "a run folder holds run.json, trajectory-rewards.json and trajectories.json (and optionally tasks.json)",
+            FolderKind::Chronicle => {
+                "a Chronicle job folder holds job.json and trials.json (and optionally results.json)"
+            }
+        }
+    }
+
+    /// The kind the present files make: `run.json` makes a Trajectory folder, `job.json` a
+    /// Chronicle one; both, or neither, is refused. `has` says whether a file is present.
+    pub fn detect(has: impl Fn(&str) -> bool) -> Result<FolderKind, RunFolderError> {
+        match (has(RUN_FILE), has(JOB_FILE)) {
+            (true, false) => Ok(FolderKind::Trajectory),
+            (false, true) => Ok(FolderKind::Chronicle),
+            (true, true) => Err(RunFolderError::UnknownKind(format!(
+                "both {RUN_FILE} and {JOB_FILE} here; a folder holds one run ({RUN_FILE}) or one Chronicle job ({JOB_FILE})"
+            ))),
+            (false, false) => Err(RunFolderError::UnknownKind(format!(
+                "no {RUN_FILE} or {JOB_FILE} here; {}, and {}",
+                FolderKind::Trajectory.holds(),
+                FolderKind::Chronicle.holds()
+            ))),
+        }
+    }
+}
+
+/// A parsed folder of either kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Folder {
+    /// A Trajectory evaluation run (boxed, as the other: a folder is large and moved around).
+    Trajectory(Box<RunFolder>),
+    /// A Chronicle backtest job (one run per agent version).
+    Chronicle(Box<ChronicleFolder>),
+}
+
+impl Folder {
+    /// Reads a folder from its files: `file` gives a file's contents by name (`None` when the
+    /// folder has no such file). The kind is detected ([`FolderKind::detect`]); a missing
+    /// required file is refused, naming it.
+    pub fn read<'a>(file: impl Fn(&str) -> Option<&'a [u8]>) -> Result<Folder, RunFolderError> {
+        let kind = FolderKind::detect(|name| file(name).is_some())?;
+        let missing: Vec<&'static str> = kind
+            .required_files()
+            .iter()
+            .copied()
+            .filter(|name| file(name).is_none())
+            .collect();
+        if !missing.is_empty() {
+            return Err(RunFolderError::MissingFiles { kind, missing });
+        }
+        let required = |name: &str| file(name).unwrap_or_default();
+        match kind {
+            FolderKind::Trajectory => parse_run_folder(RunFolderFiles {
+                run: required(RUN_FILE),
+                rewards: required(REWARDS_FILE),
+                trajectories: required(TRAJECTORIES_FILE),
+                tasks: file(TASKS_FILE),
+            })
+            .map(|folder| Folder::Trajectory(Box::new(folder))),
+            FolderKind::Chronicle => ChronicleFolder::parse(ChronicleFolderFiles {
+                job: required(JOB_FILE),
+                trials: required(TRIALS_FILE),
+                results: file(RESULTS_FILE),
+            })
+            .map(|folder| Folder::Chronicle(Box::new(folder))),
+        }
+    }
+
+    /// Its kind.
+    pub fn kind(&self) -> FolderKind {
+        match self {
+            Folder::Trajectory(_) => FolderKind::Trajectory,
+            Folder::Chronicle(_) => FolderKind::Chronicle,
+        }
+    }
+
+    /// The ids of the runs it holds, in the order [`Self::add_to`] adds them: a Trajectory
+    /// folder's one run, a Chronicle job's agent versions.
+    pub fn run_ids(&self) -> Vec<String> {
+        match self {
+            Folder::Trajectory(folder) => vec![folder.run.eval_run_id.clone()],
+            Folder::Chronicle(folder) => folder.run_ids(),
+        }
+    }
+
+    /// Files whose last page said more followed (the export stopped early).
+    pub fn truncated_files(&self) -> &[String] {
+        match self {
+            Folder::Trajectory(folder) => &folder.truncated_files,
+            Folder::Chronicle(folder) => &folder.truncated_files,
+        }
+    }
+
+    /// Adds its runs (and a Trajectory folder's tasks) to a builder; returns them in order.
+    pub fn add_to(
+        &self,
+        builder: &mut RunSetBuilder,
+        source: SourceKind,
+    ) -> Result<Vec<RunIdx>, ModelError> {
+        match self {
+            Folder::Trajectory(folder) => folder.add_to(builder, source).map(|run| vec![run]),
+            Folder::Chronicle(folder) => folder.add_to(builder, source),
+        }
+    }
+
+    /// Its files as pretty JSON, ready to write.
+    pub fn to_files(&self) -> Result<Vec<FolderFile>, RunFolderError> {
+        match self {
+            Folder::Trajectory(folder) => folder.to_files(),
+            Folder::Chronicle(folder) => folder.to_files(),
+        }
+    }
+}
+
+/// Builds a run set from folders of either kind, in order (their runs in the order
+/// [`Folder::run_ids`] gives; the first is usually the baseline).
+pub fn run_set_from_any_folders(
+    folders: &[Folder],
+    source: SourceKind,
+) -> Result<RunSet, ModelError> {
+    let mut builder = RunSetBuilder::new();
+    for folder in folders {
+        folder.add_to(&mut builder, source)?;
+    }
+    Ok(builder.build())
+}
