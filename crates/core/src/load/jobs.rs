@@ -10,7 +10,7 @@ use futures::future::{join, join_all};
 
 use crate::api::{ChronicleJob, ChronicleTrial, JobStatus, SuiteEvalRun};
 use crate::client::{ApiError, PageCap, TrajectoryClient, Transport};
-use crate::model::{split_chronicle_run_id, ModelError, RunSet, RunSetBuilder};
+use crate::model::{split_chronicle_run_id, ModelError, RunSet, RunSetBuilder, SourceKind};
 use crate::text::visible;
 
 use super::engine::read_list;
@@ -325,17 +325,19 @@ impl LoadStore {
             let record = record.0.as_ref()?;
             let trials = job.trials.borrow();
             let results = job.results.borrow();
-            let added = builder.add_chronicle_job(record, &trials.items, results.0.as_ref());
-            let runs = match added {
-                Ok(runs) => runs,
-                Err(error) => return Some(Err(error)),
-            };
             let mut missing: Vec<String> = trials.missing(ListKind::Trials).into_iter().collect();
             if let Phase::Failed(error) = &results.1 {
                 missing.push(format!("the platform's results could not be read: {error}"));
             }
-            if !missing.is_empty() {
-                builder.mark_incomplete(&runs, &missing.join("; "));
+            let added = builder.add_chronicle_job_from(
+                record,
+                &trials.items,
+                results.0.as_ref(),
+                SourceKind::Chronicle,
+                (!missing.is_empty()).then(|| missing.join("; ")),
+            );
+            if let Err(error) = added {
+                return Some(Err(error));
             }
         }
         Some(Ok(builder.build()))

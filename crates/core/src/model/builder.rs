@@ -94,20 +94,6 @@ impl RunSetBuilder {
         Ok(())
     }
 
-    /// Records that the runs were read incompletely: `what` says what is missing (shown by the
-    /// coverage ledger), appended to what a run already says.
-    pub fn mark_incomplete(&mut self, runs: &[RunIdx], what: &str) {
-        for run in runs {
-            if let Some(pending) = self.runs.get_mut(run.0) {
-                let info = &mut pending.info;
-                info.incomplete_load = Some(match info.incomplete_load.take() {
-                    Some(before) => format!("{before}; {what}"),
-                    None => what.to_owned(),
-                });
-            }
-        }
-    }
-
     /// Reserves room for `additional` more trajectories of a run.
     pub fn reserve_trajectories(
         &mut self,
