@@ -9,9 +9,10 @@
 use std::fmt::Write;
 
 use crate::audit::Severity;
-use crate::stats::Interval;
 use crate::stats::Stat;
-use crate::text::{markdown_code, markdown_text, mean, minus_sign, p_value, points, StatText};
+use crate::text::{
+    interval_value, markdown_code, markdown_text, mean, p_value, points, signed_value, StatText,
+};
 
 use super::details::{detail_rows, DetailCells};
 use super::{CandidateResult, Report, Verdict};
@@ -368,31 +369,17 @@ fn components(out: &mut String, c: &CandidateResult) {
             paired,
             cell(&StatText::of(&component.estimate, |e| mean(e.baseline_mean)).text()),
             cell(&StatText::of(&component.estimate, |e| mean(e.candidate_mean)).text()),
-            cell(&StatText::of(&component.estimate, |e| signed(e.delta)).text()),
+            cell(&StatText::of(&component.estimate, |e| signed_value(e.delta)).text()),
             cell(
                 &StatText::and_then(&component.estimate, |e| StatText::of(
                     &e.t_interval,
-                    interval
+                    interval_value
                 ))
                 .text()
             ),
         );
     }
     out.push('\n');
-}
-
-/// A difference in a component's own units, with its sign: `+0.125`, `−0.050`.
-fn signed(value: f64) -> String {
-    let text = format!("{value:+.3}");
-    if text == "-0.000" || text == "+0.000" {
-        "0.000".to_owned()
-    } else {
-        minus_sign(text)
-    }
-}
-
-fn interval(interval: &Interval) -> String {
-    format!("{} to {}", signed(interval.lower), signed(interval.upper))
 }
 
 fn extremes(out: &mut String, report: &Report, c: &CandidateResult) {

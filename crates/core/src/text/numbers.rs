@@ -79,9 +79,44 @@ pub fn mean(value: f64) -> String {
     minus_sign(format!("{value:.3}"))
 }
 
+/// A value in its own units (a scorer's score, a share such as a pass rate) with three
+/// decimals, or [`MISSING`] when absent.
+pub fn optional_value(value: Option<f64>) -> String {
+    value.map_or_else(|| MISSING.to_owned(), mean)
+}
+
+/// A difference in a component's own units with its sign, three decimals: `+0.125`, `−0.050`,
+/// `0.000`.
+pub fn signed_value(value: f64) -> String {
+    let text = format!("{value:+.3}");
+    if text == "-0.000" || text == "+0.000" {
+        "0.000".to_owned()
+    } else {
+        minus_sign(text)
+    }
+}
+
+/// An interval of differences in a component's own units, e.g. `+0.020 to +0.062`.
+pub fn interval_value(interval: &Interval) -> String {
+    format!(
+        "{} to {}",
+        signed_value(interval.lower),
+        signed_value(interval.upper)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_in_their_own_units_have_a_sign_and_three_decimals() {
+        assert_eq!(signed_value(0.125), "+0.125");
+        assert_eq!(signed_value(-0.05), "\u{2212}0.050");
+        assert_eq!(signed_value(-0.0001), "0.000");
+        assert_eq!(optional_value(None), MISSING);
+        assert_eq!(optional_value(Some(0.5)), "0.500");
+    }
 
     #[test]
     fn counts_have_thousands_separators() {
