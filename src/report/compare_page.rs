@@ -18,10 +18,12 @@ use crate::picker::run_chooser::chooser_view;
 use crate::report::charts::ReportCharts;
 use crate::report::export::ExportButtons;
 use crate::report::panels::audit_panel::AuditPanel;
+use crate::report::panels::component_deltas::ComponentDeltas;
 use crate::report::panels::copy_link::CopyLinkButton;
 use crate::report::panels::coverage_ledger::CoverageLedger;
 use crate::report::panels::headline::HeadlineCards;
 use crate::report::panels::load_panel::LoadPanel;
+use crate::report::panels::platform_panel::PlatformPanel;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::report::panels::report_controls::{FocusSelector, ReportSettingsForm};
 use crate::report::panels::report_header::ReportHeader;
@@ -285,6 +287,7 @@ pub fn ReportView(
                     }
                 })}
             <AuditPanel report/>
+            <PlatformPanel report/>
             <ReportSettingsForm
                 view
                 on_change
@@ -295,6 +298,7 @@ pub fn ReportView(
             <Show when=move || below_fold_ready.get()>
                 <FocusSelector report view on_change/>
                 <ReportCharts report focus/>
+                <ComponentDeltas report focus/>
                 <CoverageLedger report/>
                 <TaskTable report view on_change/>
             </Show>

@@ -1,14 +1,17 @@
 //! The sections of a report page, each rendering part of the core's `Report` (or the load that
 //! leads to it): the header with the runs, the comparability audit, the settings, the headline
-//! per candidate, the coverage ledger, the loading progress, the share link, notices about the
+//! per candidate, each component's Δ, the platform's results beside the trials (Chronicle), the
+//! coverage ledger, the loading progress, the share link, notices about the
 //! query, and the drop zone of the files page.
 
 pub mod audit_panel;
+pub mod component_deltas;
 pub mod copy_link;
 pub mod coverage_ledger;
 pub mod drop_zone;
 pub mod headline;
 pub mod load_panel;
+pub mod platform_panel;
 pub mod query_notice;
 pub mod report_controls;
 pub mod report_header;
