@@ -466,19 +466,51 @@ mod tests {
                 ..quick()
             };
             let mut received = Vec::new();
-            let mut calls = 0;
+            let started = std::time::Instant::now();
+            // Stops after 30 bytes: the server's last chunks and its end (it drops the
+            // connection without the final chunk, an error) are never read.
             let outcome = HttpTransport::new(limits)
                 .unwrap()
                 .send_streaming(get(url), &mut |chunk| {
-                    calls += 1;
                     received.extend_from_slice(chunk);
-                    calls < 6
+                    received.len() < 30
                 })
                 .await
                 .unwrap();
             assert_eq!(outcome.status, 200);
-            assert_eq!(calls, 6, "stops when told to");
-            assert_eq!(received, b"hello".repeat(6));
+            assert!(started.elapsed() >= Duration::from_millis(400), "past the deadline");
+            assert!(received.len() >= 30 && received.len() < 40, "{received:?}");
+            assert!(b"hello".repeat(8).starts_with(&received), "{received:?}");
+        });
+    }
+
+    #[test]
+    fn a_jobs_progress_stream_ends_at_run_finished_through_the_client() {
+        runtime().block_on(async {
+            // The same `run_finished` event every 300 ms; the server never ends the stream.
+            let url = stream_once(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n",
+                20,
+                b"1e\r\nevent: run_finished\ndata: {}\n\n\r\n",
+                Duration::from_millis(300),
+            )
+            .await;
+            let client = TrajectoryClient::new(
+                ClientConfig::new(url.trim_end_matches('/')).unwrap(),
+                HttpTransport::new(quick()).unwrap(),
+            );
+            let started = std::time::Instant::now();
+            let mut events = 0;
+            let summary = client
+                .follow_job("j1", &mut |_| {
+                    events += 1;
+                    true
+                })
+                .await
+                .unwrap();
+            assert_eq!(summary.end, eval_compare_core::client::StreamEnd::RunFinished);
+            assert_eq!(events, 1);
+            assert!(started.elapsed() < Duration::from_secs(2));
         });
     }
 
