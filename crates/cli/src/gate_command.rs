@@ -11,7 +11,7 @@ use crate::args::GateArgs;
 use crate::connection;
 use crate::error::CliError;
 use crate::exit_code::Exit;
-use crate::job_gate::{judge_end, judge_results, GateVerdict};
+use crate::job_gate::{judge_end, judge_results, no_suite, GateVerdict};
 use crate::progress::Progress;
 use crate::report_command::write_output;
 
@@ -90,6 +90,9 @@ pub async fn run_gate<T: Transport>(
     }
     if let Some(verdict) = judge_end(&outcome.job, outcome.ended, timeout_ms / 1000) {
         return Ok(verdict);
+    }
+    if outcome.job.task_suite_id.is_none() {
+        return Ok(no_suite(job_id));
     }
     let results = client
         .chronicle_job_results(&outcome.job)
@@ -296,6 +299,21 @@ mod tests {
                 "{verdict:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_job_without_a_suite_has_no_results_to_pass() {
+        let transport = ScriptedTransport::default();
+        let mut job: serde_json::Value = serde_json::from_str(&job("succeeded", 4)).unwrap();
+        job["task_suite_id"] = serde_json::Value::Null;
+        transport.route("/jobs/j1", vec![(200, job.to_string())]);
+        let verdict = gate_of(&transport, 600).unwrap();
+        assert_eq!(verdict.exit, Exit::NoResults);
+        assert!(
+            verdict.problems[0].contains("names no task suite"),
+            "{verdict:?}"
+        );
+        assert_eq!(transport.count("/eval-runs"), 0);
     }
 
     #[test]

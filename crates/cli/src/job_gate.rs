@@ -135,6 +135,18 @@ pub fn judge_results(job_id: &str, results: Option<&SuiteEvalRun>) -> GateVerdic
     GateVerdict::failed(Exit::TasksFailed, problems)
 }
 
+/// The verdict on a job that names no task suite: its results cannot be read, so there are
+/// none to pass.
+pub fn no_suite(job_id: &str) -> GateVerdict {
+    GateVerdict::failed(
+        Exit::NoResults,
+        vec![format!(
+            "job {job_id} returned no task results (it names no task suite, so the platform's \
+             results of it cannot be read); the gate needs every task to pass"
+        )],
+    )
+}
+
 /// A task that did not pass, with the scorers that missed (the guide's Go example's line).
 fn failing_task(task: &TaskResult) -> String {
     let title = task
