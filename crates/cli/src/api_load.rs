@@ -1,9 +1,14 @@
-//! Reading runs from the Trajectory API with the core's load engine (the viewer's too): every
-//! run's record, lists and benchmark tasks, concurrently, with progress on stderr; then a load
-//! that stopped early is refused, naming the list, the page and the reason.
+//! Reading runs from the Trajectory API, and Chronicle jobs from the Chronicle API, with the
+//! core's load engine (the viewer's too): every run's record, lists and benchmark tasks (every
+//! job's record, trials and results), concurrently, with progress on stderr; then a load that
+//! stopped early is refused, naming what failed: the record, or the list, the page and the
+//! reason.
 
+use eval_compare_core::api::{ChronicleJob, ChronicleTrial, JobStatus, SuiteEvalRun};
 use eval_compare_core::client::{ApiError, PageProgress, TrajectoryClient, Transport};
-use eval_compare_core::load::{load_runs, ListKind, LoadEvent, LoadFailure, LoadStore, Phase};
+use eval_compare_core::load::{
+    load_jobs, load_runs, ListKind, LoadEvent, LoadFailure, LoadStore, Phase,
+};
 use eval_compare_core::model::RunSet;
 use eval_compare_core::run_folder::RunFolder;
 use eval_compare_core::text::{noun, visible};
@@ -11,6 +16,45 @@ use eval_compare_core::view_state::check_id;
 
 use crate::error::CliError;
 use crate::progress::Progress;
+
+/// What the ids of a load name: evaluation runs of the Trajectory API, or Chronicle jobs (the
+/// store then knows each job's suite, for the results' request).
+#[derive(Debug, Clone, Copy)]
+enum Records<'a> {
+    Runs,
+    Jobs(&'a LoadStore),
+}
+
+impl Records<'_> {
+    /// The record's noun: `run` or `job`.
+    fn noun(self) -> &'static str {
+        match self {
+            Records::Runs => "run",
+            Records::Jobs(_) => "job",
+        }
+    }
+
+    /// The record for people, with the request that reads it.
+    fn describe(self, id: &str) -> String {
+        match self {
+            Records::Runs => format!("run {id} (GET /api/v1/eval/{id})"),
+            Records::Jobs(_) => format!("job {id} (GET /v1/backtests/jobs/{id})"),
+        }
+    }
+}
+
+/// Refuses an id that breaks the rule every compared id follows ([`check_id`]).
+fn check_ids(noun: &str, ids: &[String]) -> Result<(), CliError> {
+    for id in ids {
+        check_id(id).map_err(|reason| {
+            CliError::Usage(format!(
+                "{noun} id `{}` cannot be compared: {reason}",
+                visible(id)
+            ))
+        })?;
+    }
+    Ok(())
+}
 
 /// Reads the runs `run_ids` completely into a store, or fails on the first record or list (in
 /// argument order) that could not be read: nothing partial is returned. A run id that breaks
@@ -20,20 +64,78 @@ pub async fn load_complete<T: Transport>(
     run_ids: &[String],
     progress: &Progress,
 ) -> Result<LoadStore, CliError> {
-    for id in run_ids {
-        check_id(id).map_err(|reason| {
-            CliError::Usage(format!(
-                "run id `{}` cannot be compared: {reason}",
-                visible(id)
-            ))
-        })?;
-    }
+    check_ids("run", run_ids)?;
     let store = LoadStore::new();
-    let notify = |event: LoadEvent<'_>| report_event(progress, event);
+    let notify = |event: LoadEvent<'_>| report_event(progress, Records::Runs, event);
     load_runs(client, &store, run_ids, &notify).await;
     match store.first_failure(run_ids) {
         None => Ok(store),
-        Some(failure) => Err(failure_error(client, failure)),
+        Some(failure) => Err(failure_error(client, failure, Records::Runs)),
+    }
+}
+
+/// Reads the Chronicle jobs `job_ids` completely into a store (record, every trial, the
+/// platform's results), or fails on the first that could not be read, in argument order; a job
+/// with no trials yet is refused too ([`CliError::NoTrials`]). A job still running is read as it
+/// stands, with a warning that its numbers are partial.
+pub async fn load_jobs_complete<T: Transport>(
+    client: &TrajectoryClient<T>,
+    job_ids: &[String],
+    progress: &Progress,
+) -> Result<LoadStore, CliError> {
+    check_ids("job", job_ids)?;
+    let store = LoadStore::new();
+    let notify = |event: LoadEvent<'_>| report_event(progress, Records::Jobs(&store), event);
+    load_jobs(client, &store, job_ids, &notify).await;
+    if let Some(failure) = store.first_job_failure(job_ids) {
+        return Err(failure_error(client, failure, Records::Jobs(&store)));
+    }
+    for id in job_ids {
+        let job = store.job(id);
+        let record = job.record.borrow();
+        let Some(record) = record.0.as_ref() else {
+            continue;
+        };
+        let results = job.results.borrow();
+        progress.note(&match &results.0 {
+            Some(results) => format!(
+                "{id}: results: {} task {} from the platform",
+                results.task_results.len(),
+                noun(results.task_results.len() as u64, "result", "results")
+            ),
+            None => format!("{id}: results: none listed by the platform yet"),
+        });
+        if job.trials.borrow().items.is_empty() {
+            return Err(CliError::NoTrials {
+                job_id: id.clone(),
+                status: job_standing(record),
+            });
+        }
+        if job.is_running() {
+            progress.warn(&format!(
+                "job {id} has not ended ({}): the numbers are partial",
+                job_standing(record)
+            ));
+        }
+    }
+    Ok(store)
+}
+
+/// Where a job stands, e.g. `running, 3 of 40 trials finished`.
+pub fn job_standing(job: &ChronicleJob) -> String {
+    let status = job.status.as_ref().map_or("no status", JobStatus::as_str);
+    match trials_finished(job) {
+        Some(trials) => format!("{status}, {trials}"),
+        None => status.to_owned(),
+    }
+}
+
+/// How many of a job's trials finished, e.g. `3 of 40 trials finished`, when it says.
+pub fn trials_finished(job: &ChronicleJob) -> Option<String> {
+    match (job.completed_trials, job.total_trials) {
+        (Some(done), Some(total)) => Some(format!("{done} of {total} trials finished")),
+        (Some(done), None) => Some(format!("{done} {} finished", noun(done, "trial", "trials"))),
+        _ => None,
     }
 }
 
@@ -47,11 +149,33 @@ pub fn run_set(store: &LoadStore, run_ids: &[String]) -> Result<RunSet, CliError
     }
 }
 
+/// The run set of jobs read completely by [`load_jobs_complete`]: the jobs' agents in the
+/// order given, the first the baseline (the viewer's [`LoadStore::chronicle_run_set`]).
+pub fn job_run_set(store: &LoadStore, job_ids: &[String]) -> Result<RunSet, CliError> {
+    match store.chronicle_run_set(job_ids) {
+        Some(set) => set.map_err(CliError::Model),
+        None => Err(CliError::Usage(
+            "the jobs were not read completely; nothing to compare".to_owned(),
+        )),
+    }
+}
+
 /// One run read completely by [`load_complete`], as a run folder (moved out of the store).
 pub fn run_folder(store: &LoadStore, run_id: &str) -> Result<RunFolder, CliError> {
     store
         .take_run_folder(run_id)
         .ok_or_else(|| CliError::Usage(format!("run {run_id} was not read; nothing to write")))
+}
+
+/// One job read completely by [`load_jobs_complete`]: its record, trials and results (the
+/// trials moved out of the store).
+pub fn job_files(
+    store: &LoadStore,
+    job_id: &str,
+) -> Result<(ChronicleJob, Vec<ChronicleTrial>, Option<SuiteEvalRun>), CliError> {
+    store
+        .take_job(job_id)
+        .ok_or_else(|| CliError::Usage(format!("job {job_id} was not read; nothing to write")))
 }
 
 /// The list's name in progress lines, as its run folder file is named.
@@ -82,13 +206,19 @@ fn list_description(kind: ListKind, owner: &str) -> String {
     }
 }
 
-fn report_event(progress: &Progress, event: LoadEvent<'_>) {
+/// The results of a job for people, with the request that reads them.
+pub fn results_description(job_id: &str, suite_id: Option<&str>) -> String {
+    let suite = suite_id.unwrap_or("{suiteId}");
+    format!("the results of job {job_id} (GET /v1/task-suites/{suite}/eval-runs?job_id={job_id})")
+}
+
+fn report_event(progress: &Progress, records: Records<'_>, event: LoadEvent<'_>) {
     match event {
         LoadEvent::Moved => {}
         LoadEvent::Record {
             run_id,
             phase: Phase::Complete,
-        } => progress.fetched(&format!("{run_id}: run")),
+        } => progress.fetched(&format!("{run_id}: {}", records.noun())),
         LoadEvent::Record { .. } => {}
         LoadEvent::Page {
             kind,
@@ -121,7 +251,11 @@ fn report_event(progress: &Progress, event: LoadEvent<'_>) {
     }
 }
 
-fn failure_error<T>(client: &TrajectoryClient<T>, failure: LoadFailure) -> CliError {
+fn failure_error<T>(
+    client: &TrajectoryClient<T>,
+    failure: LoadFailure,
+    records: Records<'_>,
+) -> CliError {
     let key_set = client.config().api_key.is_some();
     let api_error = |what: String, source: ApiError| CliError::Api {
         what,
@@ -133,11 +267,12 @@ fn failure_error<T>(client: &TrajectoryClient<T>, failure: LoadFailure) -> CliEr
             run_id,
             phase: Phase::Failed(source),
         } => api_error(
-            format!("could not read run {run_id} (GET /api/v1/eval/{run_id})"),
+            format!("could not read {}", records.describe(&run_id)),
             source,
         ),
         LoadFailure::Record { run_id, .. } => CliError::Usage(format!(
-            "could not read run {run_id}: the load stopped before it ended"
+            "could not read {} {run_id}: the load stopped before it ended",
+            records.noun()
         )),
         LoadFailure::List {
             kind,
@@ -170,12 +305,25 @@ fn failure_error<T>(client: &TrajectoryClient<T>, failure: LoadFailure) -> CliEr
         LoadFailure::Results {
             job_id,
             phase: Phase::Failed(source),
-        } => api_error(
-            format!(
-                "could not read the results of job {job_id} (GET /v1/task-suites/{{suiteId}}/eval-runs?job_id={job_id})"
-            ),
-            source,
-        ),
+        } => {
+            let suite = match records {
+                Records::Jobs(store) => store.get_job(&job_id).and_then(|job| {
+                    job.record
+                        .borrow()
+                        .0
+                        .as_ref()
+                        .and_then(|record| record.task_suite_id.clone())
+                }),
+                Records::Runs => None,
+            };
+            api_error(
+                format!(
+                    "could not read {}",
+                    results_description(&job_id, suite.as_deref())
+                ),
+                source,
+            )
+        }
         LoadFailure::Results { job_id, .. } => CliError::Usage(format!(
             "could not read the results of job {job_id}: the load stopped before it ended"
         )),
@@ -329,6 +477,155 @@ mod tests {
             .to_string();
         assert!(
             text.starts_with("could not read run er_9 (GET /api/v1/eval/er_9): not found;"),
+            "{text}"
+        );
+    }
+
+    use crate::chronicle_script::script_job;
+    use crate::exit_code::Exit;
+    use eval_compare_core::testing::bodies::{
+        chronicle_job_body, chronicle_page, chronicle_trial_item, error_body, SERVER_FAILURE,
+    };
+
+    #[test]
+    fn a_job_is_read_whole_and_taken_for_its_folder() {
+        let transport = ScriptedTransport::default();
+        script_job(
+            &transport,
+            "ja",
+            "succeeded",
+            &["base@1", "cand@2"],
+            &[("base@1", "t1", true), ("cand@2", "t1", false)],
+            true,
+        );
+        let client = client_over(&transport);
+        let store = block_on(load_jobs_complete(
+            &client,
+            &ids(&["ja"]),
+            &Progress::silent(),
+        ))
+        .unwrap();
+        let (job, trials, results) = job_files(&store, "ja").unwrap();
+        assert_eq!(job.agents, ["base@1", "cand@2"]);
+        assert_eq!(trials.len(), 2);
+        assert_eq!(results.unwrap().task_results.len(), 1);
+    }
+
+    #[test]
+    fn an_unknown_job_is_an_api_error_naming_the_job_endpoint() {
+        let transport = ScriptedTransport::default();
+        transport.route(
+            "/jobs/nope",
+            vec![(
+                400,
+                error_body(
+                    "invalid_request_error",
+                    "unknown_job",
+                    "No job with id nope",
+                    Some("jobId"),
+                ),
+            )],
+        );
+        let client = client_over(&transport);
+        let error = block_on(load_jobs_complete(
+            &client,
+            &ids(&["nope"]),
+            &Progress::silent(),
+        ))
+        .unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.starts_with("could not read job nope (GET /v1/backtests/jobs/nope): Chronicle refused the request: an unknown job"),
+            "{text}"
+        );
+        assert!(text.contains("No job with id nope"), "{text}");
+        assert_eq!(error.exit(), Exit::Api);
+        assert_eq!(transport.count("/api/v1/eval"), 0);
+    }
+
+    #[test]
+    fn a_job_with_no_trials_yet_is_refused_in_the_guides_words() {
+        let transport = ScriptedTransport::default();
+        transport
+            .route("/jobs/jq/trials", vec![(200, chronicle_page(&[], None))])
+            .route("job_id=jq", vec![(200, chronicle_page(&[], None))])
+            .route(
+                "/jobs/jq",
+                vec![(200, chronicle_job_body("jq", "queued", &["a@1"], 0, 4))],
+            );
+        let client = client_over(&transport);
+        let error = block_on(load_jobs_complete(
+            &client,
+            &ids(&["jq"]),
+            &Progress::silent(),
+        ))
+        .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "job jq has no trials yet; inspect its status (queued, 0 of 4 trials finished)"
+        );
+        assert_eq!(error.exit(), Exit::NoResults);
+    }
+
+    #[test]
+    fn a_failed_trials_page_fails_the_load_naming_the_list_and_the_page() {
+        let transport = ScriptedTransport::default();
+        let first: Vec<String> = ["t1", "t2"]
+            .iter()
+            .map(|task| chronicle_trial_item(&format!("tr_{task}"), "a@1", task, true))
+            .collect();
+        transport
+            .route("cursor=c2", vec![(500, SERVER_FAILURE.to_owned())])
+            .route(
+                "/jobs/jp/trials",
+                vec![(200, chronicle_page(&first, Some("c2")))],
+            )
+            .route("job_id=jp", vec![(200, chronicle_page(&[], None))])
+            .route(
+                "/jobs/jp",
+                vec![(200, chronicle_job_body("jp", "succeeded", &["a@1"], 4, 4))],
+            );
+        let client = client_over(&transport);
+        let error = block_on(load_jobs_complete(
+            &client,
+            &ids(&["jp"]),
+            &Progress::silent(),
+        ))
+        .unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.starts_with("could not read trials of job jp (GET /v1/backtests/jobs/jp/trials): page 2 failed (1 page with 2 items read before it): "),
+            "{text}"
+        );
+        assert_eq!(error.exit(), Exit::Api);
+    }
+
+    #[test]
+    fn failed_results_name_the_suites_endpoint() {
+        let transport = ScriptedTransport::default();
+        transport
+            .route("job_id=jr", vec![(500, SERVER_FAILURE.to_owned())])
+            .route(
+                "/jobs/jr/trials",
+                vec![(
+                    200,
+                    chronicle_page(&[chronicle_trial_item("x", "a@1", "t1", true)], None),
+                )],
+            )
+            .route(
+                "/jobs/jr",
+                vec![(200, chronicle_job_body("jr", "succeeded", &["a@1"], 1, 1))],
+            );
+        let client = client_over(&transport);
+        let text = block_on(load_jobs_complete(
+            &client,
+            &ids(&["jr"]),
+            &Progress::silent(),
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(
+            text.starts_with("could not read the results of job jr (GET /v1/task-suites/suite_1/eval-runs?job_id=jr): "),
             "{text}"
         );
     }

@@ -7,14 +7,18 @@ use eval_compare_core::view_state::{DEFAULT_RESAMPLES, DEFAULT_SEED, RESAMPLES_R
 
 use crate::exit_code::EXIT_CODES_HELP;
 
-const ABOUT: &str = "Compare evaluation runs of AI agents: the Eval Compare report from run folders or the Trajectory API.";
+const ABOUT: &str = "Compare evaluation runs of AI agents: the Eval Compare report from run folders, the Trajectory API or Chronicle backtests.";
 
 const LONG_ABOUT: &str = "\
-Compare evaluation runs of AI agents: the Eval Compare report from run folders or the Trajectory API.
+Compare evaluation runs of AI agents: the Eval Compare report from run folders, the Trajectory API
+or Chronicle backtests.
 
   eval-compare report BASELINE_DIR CANDIDATE_DIR...            compare run folders
   eval-compare report --server URL BASELINE_ID CANDIDATE_ID... compare runs read from the API
+  eval-compare report --server URL --chronicle JOB_ID...       compare the agents of Chronicle jobs
   eval-compare export --server URL RUN_ID DIR                  save a run as a run folder
+  eval-compare export --server URL --chronicle JOB_ID DIR      save a Chronicle job as a folder
+  eval-compare gate --server URL --chronicle JOB_ID            wait for a job; pass if every task passed
 
 A run folder holds run.json, trajectory-rewards.json, trajectories.json and optionally tasks.json,
 in the Trajectory API's shapes. The report is the one the viewer shows for the same inputs and
@@ -38,32 +42,54 @@ pub enum Command {
     /// Compare candidate runs with a baseline and print the report.
     #[command(after_help = EXIT_CODES_HELP)]
     Report(ReportArgs),
-    /// Read one evaluation run from the API and write it as a run folder.
+    /// Read one evaluation run (or Chronicle job) from the API and write it as a folder.
     #[command(
         long_about = "Read one evaluation run from the API and write it as a run folder: run.json, \
 trajectory-rewards.json, trajectories.json (arrays of items, pretty JSON) and tasks.json (the tasks of \
 the run's benchmark version).\n\nEverything is read before anything is written: if any page of any \
 list fails (after retries), the error names the list, the page and why, nothing is written and the \
 exit code is 4. Files are written under temporary names and renamed at the end, so DIR never holds a \
-half-written export.",
+half-written export.\n\nWith --chronicle the id is a Chronicle backtest job's, and DIR gets job.json (the job \
+as read), trials.json (every trial, a JSON array) and results.json (the platform's pass/fail per task, \
+only when the platform lists results for the job; an older results.json is removed otherwise). A job \
+with no trials yet is refused (exit 9).",
         after_help = EXIT_CODES_HELP
     )]
     Export(ExportArgs),
+    /// The CI gate of a Chronicle job: wait for it to end, then pass only if every task passed.
+    #[command(
+        long_about = "The CI gate of a Chronicle backtest job, as the Chronicle guide's \"Use results in CI\": \
+wait until the job ends (progress from its stream on stderr; after a disconnect the job's record is \
+the truth, then polling), fail when the timeout comes first (exit 7: the job goes on on the server; \
+run the gate again with the same id to wait again), fail on a failed or cancelled job (exit 8), fail \
+on empty results (exit 9), and fail unless every task passed (exit 10, listing each failing task \
+with its failed scorers). Prints \"Every task passed\" on stdout otherwise. In a compare-mode job the \
+platform's task results cover every agent together.\n\nFor the paired regression gate between agents, \
+use `eval-compare report --server URL --chronicle JOB_ID... --fail-on-regression`.",
+        after_help = EXIT_CODES_HELP
+    )]
+    Gate(GateArgs),
 }
 
 /// `eval-compare report`.
 #[derive(Debug, Args)]
 pub struct ReportArgs {
-    /// The baseline: a run folder, or a run id with --server.
+    /// The baseline: a run folder, a run id with --server, or the first job id with --chronicle.
     #[arg(value_name = "BASELINE")]
     pub baseline: String,
-    /// The candidates compared with the baseline: run folders, or run ids with --server.
-    #[arg(value_name = "CANDIDATE", required = true)]
+    /// The candidates compared with the baseline: run folders, run ids with --server, or more
+    /// job ids with --chronicle.
+    #[arg(value_name = "CANDIDATE", required_unless_present = "chronicle")]
     pub candidates: Vec<String>,
     /// Read the runs from this Trajectory API (or eval-compare-server) base URL; the arguments
     /// are then run ids. The key comes from TRAJECTORY_API_KEY.
     #[arg(long, value_name = "URL")]
     pub server: Option<String>,
+    /// The arguments are Chronicle backtest job ids (read from --server): the runs compared are
+    /// the jobs' agents in the order given, the first the baseline. One compare-mode job, or
+    /// several jobs on one task suite.
+    #[arg(long, requires = "server")]
+    pub chronicle: bool,
     /// Timeouts and retries of API requests.
     #[command(flatten)]
     pub connection: ConnectionArgs,
@@ -99,12 +125,39 @@ pub struct ExportArgs {
     /// Timeouts and retries of API requests.
     #[command(flatten)]
     pub connection: ConnectionArgs,
-    /// The evaluation run to export.
+    /// The id is a Chronicle backtest job's: write job.json, trials.json and results.json.
+    #[arg(long)]
+    pub chronicle: bool,
+    /// The evaluation run to export (a job id with --chronicle).
     #[arg(value_name = "RUN_ID")]
     pub run_id: String,
     /// The run folder to write (created if missing; files of the same names are replaced).
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
+}
+
+/// `eval-compare gate`.
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// The Chronicle API (or eval-compare-server) base URL. The key comes from TRAJECTORY_API_KEY.
+    #[arg(long, value_name = "URL")]
+    pub server: String,
+    /// The id is a Chronicle backtest job's (required: the gate reads Chronicle jobs).
+    #[arg(long, required = true)]
+    pub chronicle: bool,
+    /// The job to wait for and check.
+    #[arg(value_name = "JOB_ID")]
+    pub job_id: String,
+    /// Seconds to wait for the job to end (0: check once without waiting). The job goes on on
+    /// the server after the timeout.
+    #[arg(long, value_name = "SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=604_800))]
+    pub timeout: u64,
+    /// Seconds between retrievals of the job when its progress stream is not there.
+    #[arg(long, value_name = "SECS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub poll: u64,
+    /// Timeouts and retries of API requests.
+    #[command(flatten)]
+    pub connection: ConnectionArgs,
 }
 
 /// How API requests wait and retry.
@@ -208,6 +261,18 @@ mod tests {
                 "--read-timeout",
                 "0",
             ],
+            &["report", "--chronicle", "j1"],
+            &["gate", "--server", "http://h", "j1"],
+            &[
+                "gate",
+                "--server",
+                "http://h",
+                "--chronicle",
+                "j1",
+                "--poll",
+                "0",
+            ],
+            &["gate", "--chronicle", "j1"],
         ] {
             let argv = std::iter::once("eval-compare").chain(bad.iter().copied());
             let error = Cli::try_parse_from(argv).unwrap_err();
@@ -216,5 +281,61 @@ mod tests {
         assert!(
             Cli::try_parse_from(["eval-compare", "report", "a", "b", "--resamples", "0"]).is_ok()
         );
+    }
+
+    #[test]
+    fn chronicle_ids_one_job_or_several_and_the_gates_defaults() {
+        let parse = |argv: &[&str]| {
+            Cli::try_parse_from(std::iter::once("eval-compare").chain(argv.iter().copied()))
+                .unwrap()
+                .command
+        };
+        let Command::Report(one) = parse(&["report", "--server", "http://h", "--chronicle", "j1"])
+        else {
+            panic!("not a report");
+        };
+        assert!(one.chronicle && one.candidates.is_empty());
+        let Command::Report(three) = parse(&[
+            "report",
+            "--server",
+            "http://h",
+            "--chronicle",
+            "a",
+            "b",
+            "c",
+        ]) else {
+            panic!("not a report");
+        };
+        assert_eq!((three.baseline.as_str(), three.candidates.len()), ("a", 2));
+        let Command::Export(export) =
+            parse(&["export", "--server", "http://h", "--chronicle", "j1", "out"])
+        else {
+            panic!("not an export");
+        };
+        assert!(export.chronicle);
+        assert_eq!(
+            (export.run_id.as_str(), export.dir.as_path()),
+            ("j1", std::path::Path::new("out"))
+        );
+        let Command::Gate(gate) = parse(&["gate", "--server", "http://h", "--chronicle", "j1"])
+        else {
+            panic!("not a gate");
+        };
+        assert_eq!(
+            (gate.job_id.as_str(), gate.timeout, gate.poll),
+            ("j1", 600, 5)
+        );
+        let Command::Gate(now) = parse(&[
+            "gate",
+            "--server",
+            "http://h",
+            "--chronicle",
+            "j1",
+            "--timeout",
+            "0",
+        ]) else {
+            panic!("not a gate");
+        };
+        assert_eq!(now.timeout, 0);
     }
 }

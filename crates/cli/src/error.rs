@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use eval_compare_core::client::{ApiError, InvalidApiKey};
+use eval_compare_core::client::{ApiError, InvalidApiKey, Service};
 use eval_compare_core::model::ModelError;
 use eval_compare_core::run_folder::RunFolderError;
 
@@ -63,6 +63,14 @@ pub enum CliError {
         /// Whether a key was sent (for the hint on 401).
         key_set: bool,
     },
+    /// A Chronicle job with no trials to compare or export yet (the guide's words).
+    #[error("job {job_id} has no trials yet; inspect its status ({status})")]
+    NoTrials {
+        /// The job.
+        job_id: String,
+        /// Its status and progress, e.g. `queued, 0 of 40 trials finished`.
+        status: String,
+    },
     /// The HTTP client could not be set up.
     #[error(transparent)]
     TransportSetup(TransportSetupError),
@@ -93,24 +101,29 @@ impl CliError {
             | CliError::Folder { .. }
             | CliError::Model(_) => Exit::UnreadableInput,
             CliError::Api { .. } | CliError::TransportSetup(_) => Exit::Api,
+            CliError::NoTrials { .. } => Exit::NoResults,
             CliError::Runtime(_) | CliError::Write { .. } => Exit::OutputFailed,
         }
     }
 }
 
-/// What to do about a refused key: set one, or check the one set.
+/// What to do about a refused key: set one, or check the one set. (Chronicle's 403 is about
+/// sandbox access, which its own message says.)
 fn key_hint(error: &ApiError, key_set: bool) -> &'static str {
+    let chronicle = matches!(error, ApiError::Http(http) if http.service == Service::Chronicle);
     match (error.status(), key_set) {
         (Some(401), false) => " — no key was sent; set TRAJECTORY_API_KEY",
         (Some(401), true) => " — check the key in TRAJECTORY_API_KEY",
-        (Some(403), true) => " — the key in TRAJECTORY_API_KEY may belong to another organization",
+        (Some(403), true) if !chronicle => {
+            " — the key in TRAJECTORY_API_KEY may belong to another organization"
+        }
         _ => "",
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use eval_compare_core::client::{HttpError, Service};
+    use eval_compare_core::client::HttpError;
 
     use super::*;
 

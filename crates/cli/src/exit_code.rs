@@ -17,6 +17,14 @@ pub enum Exit {
     Incomparable,
     /// A candidate is significantly worse than the baseline (with `--fail-on-regression`).
     Regression,
+    /// `gate`: the job did not end before the timeout (it goes on on the server).
+    Timeout,
+    /// `gate`: the job ended failed or cancelled.
+    JobFailed,
+    /// Nothing to judge yet: a Chronicle job with no trials yet, or no task results.
+    NoResults,
+    /// `gate`: not every task passed.
+    TasksFailed,
 }
 
 impl Exit {
@@ -30,6 +38,10 @@ impl Exit {
             Exit::Api => 4,
             Exit::Incomparable => 5,
             Exit::Regression => 6,
+            Exit::Timeout => 7,
+            Exit::JobFailed => 8,
+            Exit::NoResults => 9,
+            Exit::TasksFailed => 10,
         }
     }
 }
@@ -37,15 +49,23 @@ impl Exit {
 /// The exit codes as listed in `--help`.
 pub const EXIT_CODES_HELP: &str = "\
 Exit codes:
-  0  done (the report was written; no gate failed)
+  0  done: the report or folder was written and no gate failed; for gate, every task passed
   1  the output could not be written (file or stdout)
-  2  usage error: bad arguments, an invalid --server URL or run id, or TRAJECTORY_API_KEY set but unusable
+  2  usage error: bad arguments, an invalid --server URL, run id or job id, or TRAJECTORY_API_KEY set
+     but unusable
   3  unreadable input: a missing run folder or file, or invalid JSON (the message names the file and JSON path)
-  4  API or network error (unreachable, timed out, key refused, run not found, unreadable answer)
+  4  API or network error (unreachable, timed out, key refused, run or job not found, unknown job id
+     (Chronicle's HTTP 400), unreadable answer)
   5  blocking comparability finding: the runs measure different things (the report is still written;
      --allow-incomparable turns this gate off)
   6  significant regression: with --fail-on-regression, a candidate's Δ is negative with a
      Holm-adjusted p-value below 0.05 (checked after gate 5)
+  7  gate: the job did not end within --timeout; it goes on on the server (run the gate again with
+     the same job id to wait again)
+  8  gate: the job ended failed or cancelled
+  9  nothing to judge yet: a Chronicle job with no trials yet (report, export), or no task results
+     from the platform (gate)
+ 10  gate: not every task passed (the failing tasks are listed with their failed scorers)
 
 The API key is read from the TRAJECTORY_API_KEY environment variable only; it is never printed,
 never put in an error message and never written to an exported file.";
@@ -64,12 +84,16 @@ mod tests {
             Exit::Api,
             Exit::Incomparable,
             Exit::Regression,
+            Exit::Timeout,
+            Exit::JobFailed,
+            Exit::NoResults,
+            Exit::TasksFailed,
         ];
         let codes: Vec<u8> = all.iter().map(|exit| exit.code()).collect();
-        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
         for code in codes {
             assert!(
-                EXIT_CODES_HELP.contains(&format!("\n  {code}  ")),
+                EXIT_CODES_HELP.contains(&format!("\n{code:>3}  ")),
                 "exit code {code} is not documented"
             );
         }

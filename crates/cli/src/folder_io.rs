@@ -10,7 +10,7 @@ use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
 use eval_compare_core::run_folder::{
-    parse_run_folder, RunFolder, RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE,
+    parse_run_folder, FolderFile, RunFolder, RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE,
     TRAJECTORIES_FILE,
 };
 
@@ -65,12 +65,19 @@ pub fn write_run_folder(dir: &Path, folder: &RunFolder) -> Result<Vec<PathBuf>, 
         what: dir.display().to_string(),
         source: std::io::Error::other(error.to_string()),
     })?;
+    write_folder_files(dir, &files)
+}
+
+/// Writes `files` into `dir` (created if missing), replacing files of the same names, the way
+/// [`write_run_folder`] does: all staged first, renamed only once all were written. Returns
+/// the paths written.
+pub fn write_folder_files(dir: &Path, files: &[FolderFile]) -> Result<Vec<PathBuf>, CliError> {
     std::fs::create_dir_all(dir).map_err(|source| CliError::Write {
         what: dir.display().to_string(),
         source,
     })?;
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
-    for file in &files {
+    for file in files {
         let partial = dir.join(format!(".{}.partial", file.name));
         if let Err(source) = std::fs::write(&partial, &file.bytes) {
             staged.push((partial.clone(), partial));

@@ -57,21 +57,27 @@ impl HttpTransport {
     }
 
     /// Sends the request and reads the whole answer, refusing a body over the size cap.
-    async fn exchange(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
+    /// Sends the request; the response's head has arrived.
+    async fn start(&self, request: &HttpRequest) -> Result<reqwest::Response, TransportError> {
         let mut builder = self.client.get(&request.url);
         for (name, value) in &request.headers {
             builder = builder.header(name, value);
         }
-        let response = builder.send().await.map_err(transport_error)?;
+        builder.send().await.map_err(transport_error)
+    }
+
+    async fn exchange(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
+        let response = self.start(&request).await?;
+        self.read_whole(response).await
+    }
+
+    /// Reads a response's body whole, up to the size cap.
+    async fn read_whole(
+        &self,
+        response: reqwest::Response,
+    ) -> Result<HttpResponse, TransportError> {
         let status = response.status().as_u16();
-        let headers = response
-            .headers()
-            .iter()
-            .filter_map(|(name, value)| {
-                let value = value.to_str().ok()?;
-                Some((name.as_str().to_owned(), value.to_owned()))
-            })
-            .collect();
+        let headers = headers_of(&response);
         if response
             .content_length()
             .is_some_and(|length| length > self.max_response_bytes)
@@ -93,6 +99,13 @@ impl HttpTransport {
         })
     }
 
+    fn deadline_passed(&self) -> TransportError {
+        TransportError::Limit(format!(
+            "the answer did not complete within the request deadline of {} (--request-timeout)",
+            seconds(self.request_deadline)
+        ))
+    }
+
     fn too_large(&self) -> TransportError {
         TransportError::Limit(format!(
             "the answer is larger than the {} allowed per response (--max-response-mib)",
@@ -105,11 +118,39 @@ impl Transport for HttpTransport {
     async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
         match tokio::time::timeout(self.request_deadline, self.exchange(request)).await {
             Ok(outcome) => outcome,
-            Err(_) => Err(TransportError::Limit(format!(
-                "the answer did not complete within the request deadline of {} (--request-timeout)",
-                seconds(self.request_deadline)
-            ))),
+            Err(_) => Err(self.deadline_passed()),
         }
+    }
+
+    /// A successful answer's body is handed over chunk by chunk as it arrives, for as long as
+    /// the server keeps the stream open: neither the request deadline nor the size cap applies
+    /// to it (nothing is kept; the caller's wait has its own deadline), the read timeout does
+    /// (a stream silent for longer counts as broken). An error status's body is read whole, as
+    /// by [`Transport::send`].
+    async fn send_streaming(
+        &self,
+        request: HttpRequest,
+        on_chunk: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<HttpResponse, TransportError> {
+        let head = tokio::time::timeout(self.request_deadline, self.start(&request)).await;
+        let mut response = head.map_err(|_| self.deadline_passed())??;
+        let status = response.status().as_u16();
+        if !(200..300).contains(&status) {
+            return tokio::time::timeout(self.request_deadline, self.read_whole(response))
+                .await
+                .map_err(|_| self.deadline_passed())?;
+        }
+        let headers = headers_of(&response);
+        while let Some(chunk) = response.chunk().await.map_err(transport_error)? {
+            if !on_chunk(&chunk) {
+                break;
+            }
+        }
+        Ok(HttpResponse {
+            status,
+            headers,
+            body: Vec::new(),
+        })
     }
 
     async fn sleep(&self, ms: u64) {
@@ -123,6 +164,18 @@ impl Transport for HttpTransport {
                 u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
             })
     }
+}
+
+/// A response's headers whose values are text.
+fn headers_of(response: &reqwest::Response) -> Vec<(String, String)> {
+    response
+        .headers()
+        .iter()
+        .filter_map(|(name, value)| {
+            let value = value.to_str().ok()?;
+            Some((name.as_str().to_owned(), value.to_owned()))
+        })
+        .collect()
 }
 
 /// `64 MiB`, or a number of bytes when not a whole number of MiB.
@@ -393,6 +446,71 @@ mod tests {
                 ))
             );
             assert!(started.elapsed() < Duration::from_secs(3));
+        });
+    }
+
+    #[test]
+    fn a_stream_is_handed_over_as_it_arrives_past_the_request_deadline() {
+        runtime().block_on(async {
+            // 8 chunks 100 ms apart, a deadline of 300 ms: the stream outlives it.
+            let url = stream_once(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n",
+                8,
+                b"5\r\nhello\r\n",
+                Duration::from_millis(100),
+            )
+            .await;
+            let limits = Timeouts {
+                request: Duration::from_millis(300),
+                max_response_bytes: 16,
+                ..quick()
+            };
+            let mut received = Vec::new();
+            let started = std::time::Instant::now();
+            // Stops after 30 bytes: the server's last chunks and its end (it drops the
+            // connection without the final chunk, an error) are never read.
+            let outcome = HttpTransport::new(limits)
+                .unwrap()
+                .send_streaming(get(url), &mut |chunk| {
+                    received.extend_from_slice(chunk);
+                    received.len() < 30
+                })
+                .await
+                .unwrap();
+            assert_eq!(outcome.status, 200);
+            assert!(started.elapsed() >= Duration::from_millis(400), "past the deadline");
+            assert!(received.len() >= 30 && received.len() < 40, "{received:?}");
+            assert!(b"hello".repeat(8).starts_with(&received), "{received:?}");
+        });
+    }
+
+    #[test]
+    fn a_jobs_progress_stream_ends_at_run_finished_through_the_client() {
+        runtime().block_on(async {
+            // The same `run_finished` event every 300 ms; the server never ends the stream.
+            let url = stream_once(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n",
+                20,
+                b"1e\r\nevent: run_finished\ndata: {}\n\n\r\n",
+                Duration::from_millis(300),
+            )
+            .await;
+            let client = TrajectoryClient::new(
+                ClientConfig::new(url.trim_end_matches('/')).unwrap(),
+                HttpTransport::new(quick()).unwrap(),
+            );
+            let started = std::time::Instant::now();
+            let mut events = 0;
+            let summary = client
+                .follow_job("j1", &mut |_| {
+                    events += 1;
+                    true
+                })
+                .await
+                .unwrap();
+            assert_eq!(summary.end, eval_compare_core::client::StreamEnd::RunFinished);
+            assert_eq!(events, 1);
+            assert!(started.elapsed() < Duration::from_secs(2));
         });
     }
 

@@ -1,22 +1,30 @@
-//! `eval-compare`: the Eval Compare report from run folders or the Trajectory API, for people
-//! and CI gates. See `eval-compare --help` for commands and exit codes.
+//! `eval-compare`: the Eval Compare report from run folders, the Trajectory API or Chronicle
+//! backtest jobs, for people and CI gates. See `eval-compare --help` for commands and exit
+//! codes.
 //!
-//! `args` (flags) → `report_command` / `export_command`; runs come from `report_inputs`
-//! (`folder_io` for run folders, `api_load` on the core's load engine over `http_transport`);
-//! `gate` and `exit_code` decide how the process ends; `progress` writes to stderr.
+//! `args` (flags) → `report_command` / `export_command` / `gate_command`; runs come from
+//! `report_inputs` (`folder_io` for run folders, `api_load` on the core's load engine over
+//! `http_transport`, for runs and jobs alike); `job_folder` writes a job's folder; `gate` (the
+//! report's gates), `job_gate` (a job's CI gate) and `exit_code` decide how the process ends;
+//! `progress` writes to stderr.
 //!
 //! May import: the core, and native crates (tokio, reqwest, clap); never the server or viewer.
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 mod api_load;
 mod args;
+#[cfg(test)]
+mod chronicle_script;
 mod connection;
 mod error;
 mod exit_code;
 mod export_command;
 mod folder_io;
 mod gate;
+mod gate_command;
 mod http_transport;
+mod job_folder;
+mod job_gate;
 mod progress;
 mod report_command;
 mod report_inputs;
@@ -57,6 +65,7 @@ fn run(cli: &Cli) -> Result<Exit, CliError> {
             Command::Export(args) => export_command::export(args, &progress)
                 .await
                 .map(|()| Exit::Ok),
+            Command::Gate(args) => gate_command::gate(args, &progress).await,
         }
     })
 }

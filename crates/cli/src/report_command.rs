@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use eval_compare_core::model::RunIdx;
-use eval_compare_core::report::{build_report, ReportError, ReportSettings};
+use eval_compare_core::model::{RunIdx, RunSet};
+use eval_compare_core::report::{build_report, Report, ReportError, ReportSettings};
 
 use crate::args::{Format, ReportArgs};
 use crate::error::CliError;
@@ -16,26 +16,8 @@ use crate::report_inputs::load_run_set;
 /// Writes the report, then returns the exit code of the gates (explained on stderr).
 pub async fn report(args: &ReportArgs, progress: &Progress) -> Result<Exit, CliError> {
     let set = load_run_set(args, progress).await?;
-    let candidates: Vec<RunIdx> = (1..set.runs().len()).map(RunIdx).collect();
-    let settings = ReportSettings {
-        seed: args.seed,
-        resamples: args.resamples,
-        level: args.confidence,
-        ..ReportSettings::default()
-    };
-    let report =
-        build_report(&set, RunIdx(0), &candidates, &settings).map_err(|error| match error {
-            ReportError::Model(error) => CliError::Model(error),
-            other => CliError::Usage(other.to_string()),
-        })?;
-    let mut text = match args.format {
-        Format::Text => report.to_markdown(),
-        Format::Json => report.to_json(),
-    };
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    write_output(args.output.as_deref(), &text)?;
+    let report = build(&set, args)?;
+    write_output(args.output.as_deref(), &render(&report, args.format))?;
     if let Some(path) = &args.output {
         progress.note(&format!("report written to {}", path.display()));
     }
@@ -52,8 +34,36 @@ pub async fn report(args: &ReportArgs, progress: &Progress) -> Result<Exit, CliE
     Ok(outcome.exit)
 }
 
-/// Writes the report to the file, or to stdout.
-fn write_output(output: Option<&Path>, text: &str) -> Result<(), CliError> {
+/// The core's report of the run set (the first run the baseline, the others candidates) with
+/// the arguments' settings: the viewer's code for the same inputs.
+pub fn build(set: &RunSet, args: &ReportArgs) -> Result<Report, CliError> {
+    let candidates: Vec<RunIdx> = (1..set.runs().len()).map(RunIdx).collect();
+    let settings = ReportSettings {
+        seed: args.seed,
+        resamples: args.resamples,
+        level: args.confidence,
+        ..ReportSettings::default()
+    };
+    build_report(set, RunIdx(0), &candidates, &settings).map_err(|error| match error {
+        ReportError::Model(error) => CliError::Model(error),
+        other => CliError::Usage(other.to_string()),
+    })
+}
+
+/// The report as text in `format`, ending with a newline.
+pub fn render(report: &Report, format: Format) -> String {
+    let mut text = match format {
+        Format::Text => report.to_markdown(),
+        Format::Json => report.to_json(),
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// Writes the text to the file, or to stdout.
+pub fn write_output(output: Option<&Path>, text: &str) -> Result<(), CliError> {
     match output {
         Some(path) => std::fs::write(path, text).map_err(|source| CliError::Write {
             what: path.display().to_string(),
@@ -69,5 +79,144 @@ fn write_output(output: Option<&Path>, text: &str) -> Result<(), CliError> {
                     source,
                 })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use clap::Parser;
+    use eval_compare_core::report::Role;
+    use eval_compare_core::testing::scripted::client_over;
+    use eval_compare_core::testing::ScriptedTransport;
+
+    use crate::args::{Cli, Command};
+    use crate::chronicle_script::{script_job, task_ids, trials_of};
+    use crate::gate::Gates;
+    use crate::report_inputs::chronicle_run_set;
+
+    fn block_on<F: std::future::Future>(future: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(future)
+    }
+
+    /// `report --server http://api.test --chronicle JOBS... --format json` with these flags.
+    fn args(jobs: &[&str], flags: &[&str]) -> ReportArgs {
+        let argv = [
+            "eval-compare",
+            "report",
+            "--server",
+            "http://api.test",
+            "--chronicle",
+        ]
+        .into_iter()
+        .chain(jobs.iter().copied())
+        .chain(["--format", "json", "--resamples", "200"])
+        .chain(flags.iter().copied());
+        match Cli::try_parse_from(argv).unwrap().command {
+            Command::Report(args) => args,
+            other => panic!("not a report: {other:?}"),
+        }
+    }
+
+    /// The report of the jobs as `report --chronicle` builds it, over `transport`.
+    fn report_of(transport: &ScriptedTransport, args: &ReportArgs) -> Result<Report, CliError> {
+        let jobs: Vec<String> = std::iter::once(args.baseline.clone())
+            .chain(args.candidates.iter().cloned())
+            .collect();
+        let client = client_over(transport);
+        let set = block_on(chronicle_run_set(&client, &jobs, &Progress::silent()))?;
+        build(&set, args)
+    }
+
+    fn gates_of(args: &ReportArgs) -> Gates {
+        Gates {
+            fail_on_regression: args.fail_on_regression,
+            allow_incomparable: args.allow_incomparable,
+        }
+    }
+
+    #[test]
+    fn a_compare_job_gives_its_baseline_and_candidate_and_the_regression_gate_works() {
+        let transport = ScriptedTransport::default();
+        let tasks = task_ids(12);
+        let agents = ["base@1", "cand@2"];
+        // The baseline passes every task, the candidate only the first two.
+        let trials = trials_of(&agents, &tasks, |agent, task| agent == 0 || task < 2);
+        script_job(&transport, "jc", "succeeded", &agents, &trials, true);
+        let args = args(&["jc"], &["--fail-on-regression"]);
+        let report = report_of(&transport, &args).unwrap();
+        let runs: Vec<(&str, Role)> = report
+            .runs
+            .iter()
+            .map(|run| (run.id.as_str(), run.role))
+            .collect();
+        assert_eq!(
+            runs,
+            [
+                ("jc/base@1", Role::Baseline),
+                ("jc/cand@2", Role::Candidate)
+            ]
+        );
+        let json: serde_json::Value = serde_json::from_str(&render(&report, args.format)).unwrap();
+        assert_eq!(json["runs"][1]["id"], "jc/cand@2");
+        assert_eq!(json["candidates"].as_array().map(Vec::len), Some(1));
+        let outcome = crate::gate::evaluate(&report, gates_of(&args));
+        assert_eq!(outcome.exit, Exit::Regression, "{:?}", outcome.messages);
+        assert!(
+            outcome
+                .messages
+                .iter()
+                .any(|m| m.starts_with("significant regression: ")),
+            "{:?}",
+            outcome.messages
+        );
+        // The same jobs without the flag: the report is written, no gate fails.
+        let lenient = report_of(&transport, &self::args(&["jc"], &[])).unwrap();
+        assert_eq!(
+            crate::gate::evaluate(&lenient, gates_of(&self::args(&["jc"], &[]))).exit,
+            Exit::Ok
+        );
+    }
+
+    #[test]
+    fn several_suite_jobs_compare_their_agents_in_the_order_given() {
+        let transport = ScriptedTransport::default();
+        let tasks = task_ids(6);
+        for (job, agent) in [("jx", "x@1"), ("jy", "y@1"), ("jz", "z@1")] {
+            let trials = trials_of(&[agent], &tasks, |_, task| task % 2 == 0);
+            script_job(&transport, job, "succeeded", &[agent], &trials, true);
+        }
+        let report = report_of(&transport, &args(&["jy", "jx", "jz"], &[])).unwrap();
+        let ids: Vec<&str> = report.runs.iter().map(|run| run.id.as_str()).collect();
+        assert_eq!(ids, ["jy/y@1", "jx/x@1", "jz/z@1"]);
+        assert_eq!(report.runs[0].role, Role::Baseline);
+        assert_eq!(report.candidates.len(), 2);
+    }
+
+    #[test]
+    fn one_agent_alone_or_a_job_twice_is_nothing_to_compare() {
+        let transport = ScriptedTransport::default();
+        let tasks = task_ids(3);
+        let trials = trials_of(&["x@1"], &tasks, |_, _| true);
+        script_job(&transport, "jx", "succeeded", &["x@1"], &trials, true);
+        let error = report_of(&transport, &args(&["jx"], &[])).unwrap_err();
+        assert_eq!(error.exit(), Exit::Usage);
+        assert!(
+            error
+                .to_string()
+                .starts_with("nothing to compare: job jx gives one run (run jx/x@1)"),
+            "{error}"
+        );
+        let twice = report_of(&transport, &args(&["jx", "jx"], &[])).unwrap_err();
+        assert_eq!(
+            twice.to_string(),
+            "job jx is given twice; compare distinct jobs"
+        );
+        assert_eq!(twice.exit(), Exit::Usage);
     }
 }
