@@ -14,6 +14,7 @@ Compare evaluation runs of AI agents: the Eval Compare report from run folders, 
 or Chronicle backtests.
 
   eval-compare report BASELINE_DIR CANDIDATE_DIR...            compare run folders
+  eval-compare report JOB_DIR [JOB_DIR...]                     compare the agents of exported jobs
   eval-compare report --server URL BASELINE_ID CANDIDATE_ID... compare runs read from the API
   eval-compare report --server URL --chronicle JOB_ID...       compare the agents of Chronicle jobs
   eval-compare export --server URL RUN_ID DIR                  save a run as a run folder
@@ -21,7 +22,8 @@ or Chronicle backtests.
   eval-compare gate --server URL --chronicle JOB_ID            wait for a job; pass if every task passed
 
 A run folder holds run.json, trajectory-rewards.json, trajectories.json and optionally tasks.json,
-in the Trajectory API's shapes. The report is the one the viewer shows for the same inputs and
+in the Trajectory API's shapes; a Chronicle job's folder (what export --chronicle writes) holds
+job.json, trials.json and optionally results.json. The report is the one the viewer shows for the same inputs and
 settings. Progress goes to stderr (--quiet silences it); the report goes to stdout or --output.";
 
 /// `eval-compare`: command-line arguments.
@@ -75,11 +77,13 @@ use `eval-compare report --server URL --chronicle JOB_ID... --fail-on-regression
 #[derive(Debug, Args)]
 pub struct ReportArgs {
     /// The baseline: a run folder, a run id with --server, or the first job id with --chronicle.
+    /// A Chronicle job's folder holds one run per agent: a compare-mode job's folder alone is a
+    /// comparison.
     #[arg(value_name = "BASELINE")]
     pub baseline: String,
-    /// The candidates compared with the baseline: run folders, run ids with --server, or more
-    /// job ids with --chronicle.
-    #[arg(value_name = "CANDIDATE", required_unless_present = "chronicle")]
+    /// The candidates compared with the baseline: run folders (or more job folders), run ids
+    /// with --server (at least one), or more job ids with --chronicle.
+    #[arg(value_name = "CANDIDATE")]
     pub candidates: Vec<String>,
     /// Read the runs from this Trajectory API (or eval-compare-server) base URL; the arguments
     /// are then run ids. The key comes from TRAJECTORY_API_KEY.
@@ -244,10 +248,12 @@ mod tests {
     }
 
     #[test]
-    fn refuses_out_of_range_settings_and_a_missing_candidate() {
+    fn refuses_out_of_range_settings_and_a_missing_baseline() {
+        // One argument parses: a compare-mode job's folder alone is a comparison (a missing
+        // candidate is refused when the runs are read).
+        assert!(Cli::try_parse_from(["eval-compare", "report", "a"]).is_ok());
         for bad in [
-            &["report", "a"][..],
-            &["report", "a", "b", "--confidence", "1"],
+            &["report", "a", "b", "--confidence", "1"][..],
             &["report", "a", "b", "--confidence", "x"],
             &["report", "a", "b", "--resamples", "5"],
             &["report", "a", "b", "--format", "xml"],
@@ -262,6 +268,7 @@ mod tests {
                 "0",
             ],
             &["report", "--chronicle", "j1"],
+            &["report"],
             &["gate", "--server", "http://h", "j1"],
             &[
                 "gate",

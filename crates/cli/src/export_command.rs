@@ -81,7 +81,7 @@ mod tests {
 
     use crate::chronicle_script::script_job;
     use crate::exit_code::Exit;
-    use crate::job_folder::{JOB_FILE, RESULTS_FILE, TRIALS_FILE};
+    use eval_compare_core::run_folder::{JOB_FILE, RESULTS_FILE, TRIALS_FILE};
 
     fn block_on<F: std::future::Future>(future: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread()

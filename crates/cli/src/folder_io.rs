@@ -1,5 +1,6 @@
-//! Run folders on disk: reading one for a report, writing one for an export. Parsing and
-//! encoding are the core's ([`eval_compare_core::run_folder`]); this module only does the IO.
+//! Run folders on disk — a Trajectory run's or a Chronicle job's — reading one for a report,
+//! writing one for an export. Parsing and encoding are the core's
+//! ([`eval_compare_core::run_folder`]); this module only does the IO.
 //!
 //! Only regular files are read (a symbolic link is followed first): a FIFO would block the read
 //! forever and a device such as `/dev/zero` never ends. Each file is read up to
@@ -9,10 +10,9 @@ use std::fs::File;
 use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
-use eval_compare_core::run_folder::{
-    parse_run_folder, FolderFile, RunFolder, RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE,
-    TRAJECTORIES_FILE,
-};
+use std::collections::BTreeMap;
+
+use eval_compare_core::run_folder::{Folder, FolderFile, RunFolder, FOLDER_FILES};
 
 use crate::error::CliError;
 
@@ -20,8 +20,10 @@ use crate::error::CliError;
 /// exports are far smaller (a 100,000-task run's trajectories are about 100 MB).
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 
-/// Reads and parses the run folder `dir` (`tasks.json` is optional).
-pub fn read_run_folder(dir: &Path) -> Result<RunFolder, CliError> {
+/// Reads and parses the folder `dir`: a Trajectory run's (`run.json`, `trajectory-rewards.json`,
+/// `trajectories.json`, optionally `tasks.json`) or a Chronicle job's (`job.json`,
+/// `trials.json`, optionally `results.json`), told apart by the files present.
+pub fn read_folder(dir: &Path) -> Result<Folder, CliError> {
     match std::fs::metadata(dir) {
         Ok(metadata) if metadata.is_dir() => {}
         Ok(_) => return Err(no_folder(dir, "is not a directory")),
@@ -35,22 +37,17 @@ pub fn read_run_folder(dir: &Path) -> Result<RunFolder, CliError> {
             })
         }
     }
-    let run = read_file(&dir.join(RUN_FILE))?;
-    let rewards = read_file(&dir.join(REWARDS_FILE))?;
-    let trajectories = read_file(&dir.join(TRAJECTORIES_FILE))?;
-    let tasks_path = dir.join(TASKS_FILE);
-    let tasks = match read_input(&tasks_path, MAX_FILE_BYTES) {
-        Ok(bytes) => Some(bytes),
-        Err(CliError::ReadFile { source, .. }) if source.kind() == ErrorKind::NotFound => None,
-        Err(error) => return Err(error),
-    };
-    parse_run_folder(RunFolderFiles {
-        run: &run,
-        rewards: &rewards,
-        trajectories: &trajectories,
-        tasks: tasks.as_deref(),
-    })
-    .map_err(|source| CliError::Folder {
+    let mut files: BTreeMap<&str, Vec<u8>> = BTreeMap::new();
+    for name in FOLDER_FILES {
+        match read_input(&dir.join(name), MAX_FILE_BYTES) {
+            Ok(bytes) => {
+                files.insert(name, bytes);
+            }
+            Err(CliError::ReadFile { source, .. }) if source.kind() == ErrorKind::NotFound => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Folder::read(|name| files.get(name).map(Vec::as_slice)).map_err(|source| CliError::Folder {
         folder: dir.to_owned(),
         source: Box::new(source),
     })
@@ -99,10 +96,6 @@ pub fn write_folder_files(dir: &Path, files: &[FolderFile]) -> Result<Vec<PathBu
         }
     }
     Ok(staged.into_iter().map(|(_, target)| target).collect())
-}
-
-fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
-    read_input(path, MAX_FILE_BYTES)
 }
 
 /// Reads the regular file at `path` (after following links), refusing anything else and any
@@ -204,7 +197,17 @@ fn discard(staged: &[(PathBuf, PathBuf)]) {
 mod tests {
     use super::*;
 
+    use eval_compare_core::run_folder::{REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE};
+
     use crate::exit_code::Exit;
+
+    /// Reads `dir` as a Trajectory run folder.
+    fn read_run_folder(dir: &Path) -> Result<RunFolder, CliError> {
+        match read_folder(dir)? {
+            Folder::Trajectory(folder) => Ok(*folder),
+            Folder::Chronicle(folder) => panic!("{} is a job's folder", folder.job.id),
+        }
+    }
 
     const REAL: &str = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -1,22 +1,15 @@
 //! A Chronicle job's folder as `export --chronicle` writes it: `job.json` (the job as read),
 //! `trials.json` (its trials, one JSON array) and `results.json` (the platform's pass/fail per
-//! task, only when the platform lists results for the job), pretty JSON like a run folder's.
+//! task, only when the platform lists results for the job), encoded by the core's
+//! [`ChronicleFolder`] as a run folder's files are.
 
 use std::path::{Path, PathBuf};
 
 use eval_compare_core::api::{ChronicleJob, ChronicleTrial, SuiteEvalRun};
-use eval_compare_core::run_folder::FolderFile;
-use serde::Serialize;
+use eval_compare_core::run_folder::{ChronicleFolder, RESULTS_FILE};
 
 use crate::error::CliError;
 use crate::folder_io::write_folder_files;
-
-/// File name of the job.
-pub const JOB_FILE: &str = "job.json";
-/// File name of the job's trials.
-pub const TRIALS_FILE: &str = "trials.json";
-/// File name of the platform's results of the job (optional).
-pub const RESULTS_FILE: &str = "results.json";
 
 /// Writes the job's folder into `dir` (created if missing), replacing files of the same names;
 /// a `results.json` left by an earlier export is removed when the platform lists no results
@@ -27,13 +20,16 @@ pub fn write_job_folder(
     trials: &[ChronicleTrial],
     results: Option<&SuiteEvalRun>,
 ) -> Result<Vec<PathBuf>, CliError> {
-    let mut files = vec![
-        encode(dir, JOB_FILE, job)?,
-        encode(dir, TRIALS_FILE, trials)?,
-    ];
-    if let Some(results) = results {
-        files.push(encode(dir, RESULTS_FILE, results)?);
-    }
+    let folder = ChronicleFolder {
+        job: job.clone(),
+        trials: trials.to_vec(),
+        results: results.cloned(),
+        truncated_files: Vec::new(),
+    };
+    let files = folder.to_files().map_err(|error| CliError::Write {
+        what: dir.display().to_string(),
+        source: std::io::Error::other(error.to_string()),
+    })?;
     let written = write_folder_files(dir, &files)?;
     if results.is_none() {
         let stale = dir.join(RESULTS_FILE);
@@ -49,18 +45,4 @@ pub fn write_job_folder(
         }
     }
     Ok(written)
-}
-
-/// One file as pretty JSON with a final newline.
-fn encode<T: Serialize + ?Sized>(
-    dir: &Path,
-    name: &'static str,
-    value: &T,
-) -> Result<FolderFile, CliError> {
-    let mut bytes = serde_json::to_vec_pretty(value).map_err(|error| CliError::Write {
-        what: dir.join(name).display().to_string(),
-        source: std::io::Error::other(error.to_string()),
-    })?;
-    bytes.push(b'\n');
-    Ok(FolderFile { name, bytes })
 }

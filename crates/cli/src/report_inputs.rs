@@ -6,13 +6,13 @@ use std::path::Path;
 
 use eval_compare_core::client::{TrajectoryClient, Transport};
 use eval_compare_core::model::{RunSet, SourceKind};
-use eval_compare_core::run_folder::{run_set_from_folders, RunFolder};
+use eval_compare_core::run_folder::{run_set_from_any_folders, Folder};
 
 use crate::api_load::{job_run_set, load_complete, load_jobs_complete, run_set};
 use crate::args::ReportArgs;
 use crate::connection;
 use crate::error::CliError;
-use crate::folder_io::read_run_folder;
+use crate::folder_io::read_folder;
 use crate::progress::Progress;
 
 /// Reads every run the arguments name into one run set, refusing a run given twice.
@@ -30,6 +30,10 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
             let job_ids: Vec<String> = arguments.iter().map(|id| (*id).to_owned()).collect();
             chronicle_run_set(&client, &job_ids, progress).await
         }
+        Some(_) if args.candidates.is_empty() => Err(CliError::Usage(
+            "give at least one candidate run id after the baseline's (or --chronicle with job ids)"
+                .to_owned(),
+        )),
         Some(server) => {
             check_distinct(
                 "run",
@@ -41,25 +45,32 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
             run_set(&store, &run_ids)
         }
         None => {
-            let mut folders: Vec<RunFolder> = Vec::with_capacity(arguments.len());
+            let mut folders: Vec<Folder> = Vec::with_capacity(arguments.len());
             for dir in &arguments {
-                let folder = read_run_folder(Path::new(dir))?;
-                if !folder.truncated_files.is_empty() {
+                let folder = read_folder(Path::new(dir))?;
+                if !folder.truncated_files().is_empty() {
                     progress.warn(&format!(
                         "run folder {dir}: {} ended with a page saying more followed; the run is marked incomplete",
-                        folder.truncated_files.join(", ")
+                        folder.truncated_files().join(", ")
                     ));
                 }
                 folders.push(folder);
             }
-            check_distinct(
-                "run",
-                folders
-                    .iter()
-                    .map(|folder| folder.run.eval_run_id.as_str())
-                    .zip(arguments.iter().copied()),
-            )?;
-            run_set_from_folders(&folders, SourceKind::Files).map_err(CliError::Model)
+            let run_ids: Vec<(String, &str)> = folders
+                .iter()
+                .zip(arguments.iter().copied())
+                .flat_map(|(folder, dir)| folder.run_ids().into_iter().map(move |id| (id, dir)))
+                .collect();
+            check_distinct("run", run_ids.iter().map(|(id, dir)| (id.as_str(), *dir)))?;
+            let set =
+                run_set_from_any_folders(&folders, SourceKind::Files).map_err(CliError::Model)?;
+            if set.runs().len() < 2 {
+                return Err(CliError::Usage(format!(
+                    "nothing to compare: {} holds one run; give a baseline folder and candidate folders, or a compare-mode job's folder",
+                    arguments.join(", ")
+                )));
+            }
+            Ok(set)
         }
     }
 }
@@ -119,4 +130,96 @@ fn check_distinct<'a>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use clap::Parser;
+    use eval_compare_core::api::{ChronicleJob, ChronicleTrial};
+    use eval_compare_core::testing::bodies::{chronicle_job_body, chronicle_trial_item};
+
+    use crate::args::{Cli, Command};
+    use crate::exit_code::Exit;
+    use crate::job_folder::write_job_folder;
+
+    const REAL: &str = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/real-data/humaneval-10x/gpt-4"
+    );
+
+    fn report_args(argv: &[&str]) -> ReportArgs {
+        let argv = ["eval-compare", "report"]
+            .into_iter()
+            .chain(argv.iter().copied());
+        match Cli::try_parse_from(argv).unwrap().command {
+            Command::Report(args) => args,
+            other => panic!("not a report: {other:?}"),
+        }
+    }
+
+    fn read(args: &ReportArgs) -> Result<RunSet, CliError> {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+            .block_on(load_run_set(args, &Progress::silent()))
+    }
+
+    #[test]
+    fn a_compare_jobs_folder_alone_is_a_comparison() {
+        let dir = tempfile::tempdir().unwrap();
+        let job: ChronicleJob = serde_json::from_str(&chronicle_job_body(
+            "job_1",
+            "succeeded",
+            &["coder@1", "coder@2"],
+            2,
+            2,
+        ))
+        .unwrap();
+        let trials: Vec<ChronicleTrial> = [
+            chronicle_trial_item("a", "coder@1", "t1", true),
+            chronicle_trial_item("b", "coder@2", "t1", false),
+        ]
+        .iter()
+        .map(|item| serde_json::from_str(item).unwrap())
+        .collect();
+        write_job_folder(dir.path(), &job, &trials, None).unwrap();
+        let path = dir.path().to_str().unwrap();
+        let set = read(&report_args(&[path])).unwrap();
+        let ids: Vec<&str> = set
+            .runs()
+            .iter()
+            .map(|run| run.info().id.as_str())
+            .collect();
+        assert_eq!(ids, ["job_1/coder@1", "job_1/coder@2"]);
+        assert!(set
+            .runs()
+            .iter()
+            .all(|run| run.info().source == SourceKind::Files));
+
+        let twice = read(&report_args(&[path, path])).unwrap_err();
+        assert_eq!(twice.exit(), Exit::Usage);
+        assert!(
+            twice.to_string().contains("job_1/coder@1 is given twice"),
+            "{twice}"
+        );
+    }
+
+    #[test]
+    fn one_run_alone_is_nothing_to_compare() {
+        let error = read(&report_args(&[REAL])).unwrap_err();
+        assert_eq!(error.exit(), Exit::Usage);
+        assert!(
+            error.to_string().starts_with("nothing to compare"),
+            "{error}"
+        );
+        let error = read(&report_args(&["--server", "http://api.test", "run_a"])).unwrap_err();
+        assert_eq!(error.exit(), Exit::Usage);
+        assert!(
+            error.to_string().contains("at least one candidate"),
+            "{error}"
+        );
+    }
 }

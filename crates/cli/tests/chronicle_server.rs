@@ -114,6 +114,39 @@ fn export_writes_the_jobs_folder() {
     );
     assert!(trials.as_array().unwrap().len() > 20, "more than one page");
     assert_eq!(read("results.json")["job_id"], COMPARE_JOB);
+
+    // The folder alone is the comparison: the same numbers as read from the API.
+    let from_folder = run(eval_compare()
+        .args(["report", "--format", "json", "-q"])
+        .arg(&folder));
+    assert_eq!(from_folder.code, 0, "{}", from_folder.stderr);
+    let from_api = run(eval_compare().args([
+        "report",
+        "--server",
+        &server.url,
+        "--chronicle",
+        COMPARE_JOB,
+        "--format",
+        "json",
+        "-q",
+    ]));
+    assert_eq!(from_api.code, 0, "{}", from_api.stderr);
+    let (mut folder_report, mut api_report): (Value, Value) = (
+        serde_json::from_str(&from_folder.stdout).unwrap(),
+        serde_json::from_str(&from_api.stdout).unwrap(),
+    );
+    assert_eq!(folder_report["sources"], serde_json::json!(["files"]));
+    assert_eq!(api_report["sources"], serde_json::json!(["chronicle"]));
+    for report in [&mut folder_report, &mut api_report] {
+        report["sources"] = Value::Null;
+        for run in report["runs"].as_array_mut().unwrap() {
+            run["source"] = Value::Null;
+        }
+    }
+    assert_eq!(
+        folder_report, api_report,
+        "the folder's report is the API's"
+    );
 }
 
 #[test]
