@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
-use eval_compare_core::model::RunSet;
+use eval_compare_core::model::{split_chronicle_run_id, RunSet};
 use eval_compare_core::report::{Report, Role, RunSummary, TaskCell, TaskRow};
 use eval_compare_core::text::noun;
 use eval_compare_core::text::visible;
@@ -15,6 +15,9 @@ use super::details_view::{ComponentsView, DetailsView};
 use super::is_trajectory_api_run;
 use super::lines::{class_slug, trajectory_lines, TrajectoryLine};
 use super::link::run_trajectories_path;
+use super::trial_details::TrialDetailLoader;
+use super::trial_source::TrialSource;
+use super::trial_view::TrialTable;
 use crate::format;
 use crate::report::table::badges::OutcomeBadges;
 use crate::report::table::cells::{delta_class, delta_text, samples_text};
@@ -72,7 +75,8 @@ pub fn LoadAllBar(
     }
 }
 
-/// One run's part of the panel: its cell summary, platform link and trajectories.
+/// One run's part of the panel: its cell summary, platform link and trajectories (for a
+/// Chronicle run, its trials).
 #[component]
 pub fn RunSection(
     run: RunSummary,
@@ -82,6 +86,8 @@ pub fn RunSection(
     client: Signal<Option<ClientConfig>>,
     org_key: Signal<Option<String>>,
     loader: DetailLoader,
+    trial_loader: TrialDetailLoader,
+    trials: TrialSource,
 ) -> impl IntoView {
     let role = match run.role {
         Role::Baseline => "baseline",
@@ -122,8 +128,16 @@ pub fn RunSection(
         }
     });
     let list = if trajectories.is_empty() {
-        view! { <p class="muted panel-none">"No trajectory of this run on this task."</p> }
-            .into_any()
+        let text = if fetchable {
+            "No trajectory of this run on this task."
+        } else {
+            "No trial of this run on this task."
+        };
+        view! { <p class="muted panel-none">{text}</p> }.into_any()
+    } else if !fetchable {
+        let job =
+            split_chronicle_run_id(&run.id).map(|(job, agent)| (job.to_owned(), agent.to_owned()));
+        view! { <TrialTable lines=trajectories job client loader=trial_loader trials/> }.into_any()
     } else {
         let rows = trajectories
             .into_iter()
