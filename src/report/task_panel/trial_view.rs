@@ -10,7 +10,7 @@ use super::details::shown_base;
 use super::lines::{class_slug, TrajectoryLine};
 use super::trial_detail_view::TrialDetailView;
 use super::trial_details::{TrialDetailLoader, TrialDetailState};
-use super::trial_lines::{ScoreLine, TrialLine};
+use super::trial_lines::{error_text, ScoreLine, TrialLine};
 use super::trial_source::TrialSource;
 use crate::components::api_error::ApiErrorPanel;
 
@@ -152,11 +152,20 @@ fn TrialRows(
             })
             .unwrap_or_else(|| eval_compare_core::text::MISSING.to_owned())
     };
+    // The error of the listed trial; else, once fetched, the detail's.
+    let error = move || {
+        trial
+            .with(|trial| trial.error.clone())
+            .or_else(|| match state.get() {
+                Some(TrialDetailState::Loaded(detail)) => error_text(detail.trial.error.as_ref()),
+                _ => None,
+            })
+    };
     let scores = move || {
         trial.with(|trial| {
             view! {
                 <ScoresView scores=trial.scores.clone()/>
-                {trial.error.clone().map(|error| view! {
+                {error().map(|error| view! {
                     <div class="trial-error">
                         <span class="details-label">"Error"</span>
                         <pre class="details-error-text">{error}</pre>
