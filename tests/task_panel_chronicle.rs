@@ -461,6 +461,10 @@ async fn the_detail_loads_on_demand_with_steps_and_artifacts_and_is_cached() {
     // A long instruction is folded, as preformatted text (its markup stays text).
     let folded = only(&detail, "details.trial-instruction");
     assert!(!folded.has_attribute("open"));
+    assert_eq!(
+        text(&only(&folded, "summary")),
+        "Instruction (16 lines, 777 characters)"
+    );
     let instruction = only(&folded, "pre.trial-instruction-text")
         .text_content()
         .unwrap_or_default();

@@ -29,7 +29,7 @@ pub mod trial_view;
 use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
-use eval_compare_core::model::{RunSet, SourceKind};
+use eval_compare_core::model::{split_chronicle_run_id, RunSet, SourceKind};
 use eval_compare_core::report::{Report, RunSummary};
 use eval_compare_core::text::visible;
 use leptos::ev;
@@ -102,7 +102,17 @@ fn in_text_field(event: &web_sys::KeyboardEvent) -> bool {
 /// run folders), so their ids can be fetched and the run linked on the platform. Chronicle
 /// trials are not.
 pub fn is_trajectory_api_run(run: &RunSummary) -> bool {
-    run.source != SourceKind::Chronicle
+    !is_chronicle_run(run)
+}
+
+/// Whether a run is an agent version of a Chronicle job, whose trajectories are its trials.
+pub fn is_chronicle_run(run: &RunSummary) -> bool {
+    run.source == SourceKind::Chronicle
+}
+
+/// The job and agent of a Chronicle run, from its id (`{job}/{agent}`).
+pub fn chronicle_job_of(run: &RunSummary) -> Option<(String, String)> {
+    split_chronicle_run_id(&run.id).map(|(job, agent)| (job.to_owned(), agent.to_owned()))
 }
 
 /// The panel of one task; rebuilt (and its requests cancelled) when the task changes.

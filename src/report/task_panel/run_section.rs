@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
-use eval_compare_core::model::{split_chronicle_run_id, RunSet};
+use eval_compare_core::model::RunSet;
 use eval_compare_core::report::{Report, Role, RunSummary, TaskCell, TaskRow};
 use eval_compare_core::text::noun;
 use eval_compare_core::text::visible;
@@ -12,12 +12,12 @@ use leptos::prelude::*;
 
 use super::details::{self, DetailLoader, DetailState};
 use super::details_view::{ComponentsView, DetailsView};
-use super::is_trajectory_api_run;
 use super::lines::{class_slug, trajectory_lines, TrajectoryLine};
 use super::link::run_trajectories_path;
 use super::trial_details::TrialDetailLoader;
 use super::trial_source::TrialSource;
 use super::trial_view::TrialTable;
+use super::{chronicle_job_of, is_chronicle_run, is_trajectory_api_run};
 use crate::format;
 use crate::report::table::badges::OutcomeBadges;
 use crate::report::table::cells::{delta_class, delta_text, samples_text};
@@ -127,16 +127,16 @@ pub fn RunSection(
             </p>
         }
     });
+    let chronicle = is_chronicle_run(&run);
     let list = if trajectories.is_empty() {
-        let text = if fetchable {
-            "No trajectory of this run on this task."
-        } else {
+        let text = if chronicle {
             "No trial of this run on this task."
+        } else {
+            "No trajectory of this run on this task."
         };
         view! { <p class="muted panel-none">{text}</p> }.into_any()
-    } else if !fetchable {
-        let job =
-            split_chronicle_run_id(&run.id).map(|(job, agent)| (job.to_owned(), agent.to_owned()));
+    } else if chronicle {
+        let job = chronicle_job_of(&run);
         view! { <TrialTable lines=trajectories job client loader=trial_loader trials/> }.into_any()
     } else {
         let rows = trajectories

@@ -63,7 +63,7 @@ fn InstructionView(instruction: Option<String>) -> impl IntoView {
             <details class="trial-instruction">
                 <summary>
                     <span class="details-label">"Instruction"</span>
-                    <span class="muted">{format!(" {lines} lines, {chars} characters: show")}</span>
+                    <span class="muted">{format!(" ({lines} lines, {chars} characters)")}</span>
                 </summary>
                 <pre class="trial-instruction-text">{text}</pre>
             </details>
