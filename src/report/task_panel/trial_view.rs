@@ -3,7 +3,7 @@
 //! or the failed request with Retry.
 
 use eval_compare_core::client::ClientConfig;
-use eval_compare_core::text::visible;
+use eval_compare_core::text::{visible, MISSING};
 use leptos::prelude::*;
 
 use super::details::shown_base;
@@ -150,7 +150,7 @@ fn TrialRows(
                     .as_deref()
                     .map(|agent| visible(agent).into_owned())
             })
-            .unwrap_or_else(|| eval_compare_core::text::MISSING.to_owned())
+            .unwrap_or_else(|| MISSING.to_owned())
     };
     // The error of the listed trial; else, once fetched, the detail's.
     let error = move || {
