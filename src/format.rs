@@ -98,3 +98,42 @@ pub fn capitalized(text: &str) -> String {
     }
     text
 }
+
+/// A duration given in milliseconds, as people read it: `850 ms`, `12.3 s`, `4 min 05 s`,
+/// `2 h 03 min` (rounded to the unit shown).
+pub fn duration_ms(ms: u64) -> String {
+    if ms < 1_000 {
+        return format!("{ms} ms");
+    }
+    let tenths = ms.saturating_add(50) / 100;
+    if tenths < 600 {
+        return format!("{}.{} s", tenths / 10, tenths % 10);
+    }
+    let seconds = ms.saturating_add(500) / 1_000;
+    if seconds < 3_600 {
+        return format!("{} min {:02} s", seconds / 60, seconds % 60);
+    }
+    let minutes = ms.saturating_add(30_000) / 60_000;
+    format!("{} h {:02} min", minutes / 60, minutes % 60)
+}
+
+/// A size in bytes: `512 B`, `1.5 KiB`, `12.3 MiB`, `420 GiB` (powers of 1,024; one decimal
+/// below 100 of the unit).
+pub fn byte_size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes < 1_024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1_024.0;
+    let mut unit = 0;
+    // Promoted once the number would read 1024 or more of a unit.
+    while value >= 1_023.5 && unit + 1 < UNITS.len() {
+        value /= 1_024.0;
+        unit += 1;
+    }
+    if value < 99.95 {
+        format!("{value:.1} {}", UNITS[unit])
+    } else {
+        format!("{value:.0} {}", UNITS[unit])
+    }
+}

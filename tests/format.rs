@@ -114,3 +114,34 @@ fn percent_done_is_bounded_and_needs_a_total() {
     assert_eq!(format::percent_done(-1, 120), Some(0.0));
     assert_eq!(format::percent_done(3, 0), None);
 }
+
+#[test]
+fn durations_read_in_the_unit_that_fits() {
+    assert_eq!(format::duration_ms(0), "0 ms");
+    assert_eq!(format::duration_ms(850), "850 ms");
+    assert_eq!(format::duration_ms(1_000), "1.0 s");
+    assert_eq!(format::duration_ms(12_340), "12.3 s");
+    assert_eq!(format::duration_ms(59_940), "59.9 s");
+    assert_eq!(
+        format::duration_ms(59_960),
+        "1 min 00 s",
+        "rounds up into minutes"
+    );
+    assert_eq!(format::duration_ms(245_000), "4 min 05 s");
+    assert_eq!(format::duration_ms(3_599_400), "59 min 59 s");
+    assert_eq!(format::duration_ms(3_599_600), "1 h 00 min");
+    assert_eq!(format::duration_ms(7_380_000), "2 h 03 min");
+    assert!(format::duration_ms(u64::MAX).ends_with(" min"));
+}
+
+#[test]
+fn sizes_use_powers_of_1024() {
+    assert_eq!(format::byte_size(0), "0 B");
+    assert_eq!(format::byte_size(1_023), "1023 B");
+    assert_eq!(format::byte_size(1_024), "1.0 KiB");
+    assert_eq!(format::byte_size(1_536), "1.5 KiB");
+    assert_eq!(format::byte_size(200 * 1_024), "200 KiB");
+    assert_eq!(format::byte_size(1_024 * 1_024 - 1), "1.0 MiB");
+    assert_eq!(format::byte_size(12_900_000), "12.3 MiB");
+    assert_eq!(format::byte_size(u64::MAX), "16.0 EiB");
+}

@@ -187,6 +187,26 @@ impl Loader {
     fn bump(&self) {
         self.generation.update(|generation| *generation += 1);
     }
+
+    /// The trial `trial_id` of the Chronicle job `job_id` as the API listed it (status, agent,
+    /// error and scores as given), when the job's trials were read (tracked: changes when the
+    /// data settle or change).
+    pub fn chronicle_trial(
+        &self,
+        job_id: &str,
+        trial_id: &str,
+    ) -> Option<eval_compare_core::api::ChronicleTrial> {
+        self.generation.track();
+        self.store.with_value(|store| {
+            let job = store.get_job(job_id)?;
+            let trials = job.trials.borrow();
+            trials
+                .items
+                .iter()
+                .find(|trial| trial.id == trial_id)
+                .cloned()
+        })
+    }
 }
 
 /// Ticks the progress signal at most every [`PROGRESS_INTERVAL_MS`]: at once when the last tick

@@ -90,7 +90,7 @@ pub async fn fetch_details(
 }
 
 /// The API address as people should read it: the page's origin when the base URL is relative.
-fn shown_base(config: &ClientConfig) -> String {
+pub fn shown_base(config: &ClientConfig) -> String {
     if config.base_url.starts_with("http://") || config.base_url.starts_with("https://") {
         config.base_url.clone()
     } else {

@@ -1,4 +1,5 @@
-//! Links to the platform's own pages of a run.
+//! Links out of the panel: the platform's page of a run's attempts, and a trial's artifacts
+//! (only to other servers than this one).
 
 use eval_compare_core::client::percent_encode;
 
@@ -25,9 +26,170 @@ fn is_segment(value: &str) -> bool {
     !value.is_empty() && value != "." && value != ".."
 }
 
+/// The address an artifact may be linked to: its `url` when it is an absolute `http`/`https`
+/// address on another origin than the page's (`page_origin`, as `location.origin` gives it);
+/// `None` for anything else, which is then shown by name only.
+///
+/// Conservative: an address with credentials (`user@`), a backslash, whitespace, control or
+/// non-ASCII characters or a percent-encoded host is not linked, nor one whose port is not a
+/// number. The page's own origin is never linked, so an artifact cannot point at the app's pages.
+pub fn artifact_href(url: &str, page_origin: &str) -> Option<String> {
+    let target = Origin::parse(url)?;
+    if Origin::parse(page_origin).is_some_and(|own| own == target) {
+        return None;
+    }
+    Some(url.to_owned())
+}
+
+/// Scheme, host and port of an absolute http(s) address.
+#[derive(Debug, PartialEq, Eq)]
+struct Origin {
+    secure: bool,
+    host: String,
+    port: u16,
+}
+
+impl Origin {
+    fn parse(url: &str) -> Option<Self> {
+        let suspicious =
+            |c: char| c.is_whitespace() || c.is_control() || c == '\\' || !c.is_ascii();
+        if url.chars().any(suspicious) {
+            return None;
+        }
+        let (scheme, rest) = url.split_once("://")?;
+        let secure = if scheme.eq_ignore_ascii_case("https") {
+            true
+        } else if scheme.eq_ignore_ascii_case("http") {
+            false
+        } else {
+            return None;
+        };
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        if authority.contains(['@', '%']) {
+            return None;
+        }
+        let (host, port) = match authority.strip_prefix('[') {
+            Some(inner) => {
+                let (literal, after) = inner.split_once(']')?;
+                let port = if after.is_empty() {
+                    ""
+                } else {
+                    after.strip_prefix(':')?
+                };
+                if literal.is_empty() || literal.contains('[') {
+                    return None;
+                }
+                (format!("[{literal}]"), port)
+            }
+            None => {
+                let (host, port) = authority.rsplit_once(':').unwrap_or((authority, ""));
+                if host.contains([':', '[', ']']) {
+                    return None;
+                }
+                (host.to_owned(), port)
+            }
+        };
+        let host = host.trim_end_matches('.').to_ascii_lowercase();
+        if host.is_empty() {
+            return None;
+        }
+        let port = if port.is_empty() {
+            if secure {
+                443
+            } else {
+                80
+            }
+        } else if port.bytes().all(|b| b.is_ascii_digit()) {
+            port.parse().ok()?
+        } else {
+            return None;
+        };
+        Some(Self { secure, host, port })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const PAGE: &str = "http://127.0.0.1:8080";
+
+    #[test]
+    fn an_external_https_or_http_address_is_linked_as_given() {
+        for url in [
+            "https://artifacts.example.com/job/tr_1/patch.diff",
+            "http://files.example.org:8080/a?b=c#d",
+            "HTTPS://Example.com",
+            "https://[2001:db8::1]:8443/x",
+            "http://127.0.0.1:8081/other-server",
+        ] {
+            assert_eq!(artifact_href(url, PAGE).as_deref(), Some(url), "{url}");
+        }
+    }
+
+    #[test]
+    fn the_pages_own_origin_is_never_linked() {
+        for url in [
+            "http://127.0.0.1:8080/",
+            "http://127.0.0.1:8080/#/compare?runs=a,b",
+            "HTTP://127.0.0.1:8080",
+            "http://127.0.0.1.:8080/x",
+        ] {
+            assert_eq!(artifact_href(url, PAGE), None, "{url}");
+        }
+        assert_eq!(
+            artifact_href("https://eval.example.com/x", "https://eval.example.com"),
+            None
+        );
+        assert_eq!(
+            artifact_href("https://eval.example.com:443/x", "https://EVAL.example.com"),
+            None,
+            "the default port is the same origin"
+        );
+        assert_eq!(
+            artifact_href("http://eval.example.com/x", "https://eval.example.com").as_deref(),
+            Some("http://eval.example.com/x"),
+            "another scheme is another origin"
+        );
+    }
+
+    #[test]
+    fn other_schemes_relative_and_odd_addresses_are_not_linked() {
+        for url in [
+            "javascript:alert(1)",
+            "JavaScript://example.com/%0aalert(1)",
+            "data:text/html,<script>alert(1)</script>",
+            "file:///etc/passwd",
+            "/api/v1/artifacts/1",
+            "//evil.example.com/x",
+            "artifacts/out.log",
+            "",
+            "https://",
+            "https:///path",
+            "https://user:pass@example.com/x",
+            "https://example.com@127.0.0.1:8080/x",
+            "https://example.com\\@127.0.0.1:8080/",
+            "https://exa mple.com/",
+            " https://example.com/",
+            "https://example.com/\n",
+            "https://%65xample.com/",
+            "https://ex\u{e4}mple.com/",
+            "https://example.com:80a/",
+            "https://example.com:99999/",
+            "https://[::1/",
+            "https://[::1]x/",
+        ] {
+            assert_eq!(artifact_href(url, PAGE), None, "{url:?}");
+        }
+    }
+
+    #[test]
+    fn an_opaque_page_origin_links_every_external_address() {
+        assert_eq!(
+            artifact_href("https://example.com/x", "null").as_deref(),
+            Some("https://example.com/x")
+        );
+    }
 
     #[test]
     fn the_link_needs_an_org_key_and_encodes_both_segments() {

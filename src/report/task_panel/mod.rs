@@ -8,17 +8,28 @@
 //! [`TaskPanel`] is the panel's frame (heading, Escape, close); [`run_section`] shows one run's
 //! part, [`lines`] the trajectories it lists, [`details`] fetches their details on demand and
 //! [`details_view`] shows them; [`link`] makes the platform link.
+//!
+//! A Chronicle run's trajectories are its trials: [`trial_view`] lists them with their
+//! scorers and error ([`trial_lines`], the raw trials from a [`trial_source::TrialSource`]),
+//! [`trial_details`] fetches a trial's detail on demand and [`trial_detail_view`] shows its
+//! instruction, steps and artifacts ([`trial_detail_lines`]).
 
 pub mod details;
 pub mod details_view;
 pub mod lines;
 pub mod link;
 pub mod run_section;
+pub mod trial_detail_lines;
+pub mod trial_detail_view;
+pub mod trial_details;
+pub mod trial_lines;
+pub mod trial_source;
+pub mod trial_view;
 
 use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
-use eval_compare_core::model::{RunSet, SourceKind};
+use eval_compare_core::model::{split_chronicle_run_id, RunSet, SourceKind};
 use eval_compare_core::report::{Report, RunSummary};
 use eval_compare_core::text::visible;
 use leptos::ev;
@@ -30,6 +41,10 @@ use crate::report::table::row::category_names;
 use details::DetailLoader;
 use lines::trajectory_lines;
 use run_section::{LoadAllBar, RunSection};
+use trial_details::TrialDetailLoader;
+use trial_source::TrialSource;
+
+use crate::state::loader::use_loader;
 
 /// The side panel of the selected task; renders nothing while no task is selected.
 ///
@@ -49,7 +64,11 @@ pub fn TaskPanel(
     org_key: Signal<Option<String>>,
     /// Called to close the panel.
     on_close: Callback<()>,
+    /// Where Chronicle trials are read as the API listed them; the app's loader when not given.
+    #[prop(optional)]
+    trials: Option<TrialSource>,
 ) -> impl IntoView {
+    let trials = trials.unwrap_or_else(|| TrialSource::from_loader(use_loader()));
     let task = Memo::new(move |_| task_id.get());
     let escape = window_event_listener(ev::keydown, move |event| {
         let open = task.try_with_untracked(Option::is_some).unwrap_or(false);
@@ -61,7 +80,7 @@ pub fn TaskPanel(
     on_cleanup(move || escape.remove());
     move || {
         task.get().map(|task| {
-            view! { <PanelBody report run_set task client org_key on_close/> }
+            view! { <PanelBody report run_set task client org_key on_close trials/> }
         })
     }
 }
@@ -83,7 +102,17 @@ fn in_text_field(event: &web_sys::KeyboardEvent) -> bool {
 /// run folders), so their ids can be fetched and the run linked on the platform. Chronicle
 /// trials are not.
 pub fn is_trajectory_api_run(run: &RunSummary) -> bool {
-    run.source != SourceKind::Chronicle
+    !is_chronicle_run(run)
+}
+
+/// Whether a run is an agent version of a Chronicle job, whose trajectories are its trials.
+pub fn is_chronicle_run(run: &RunSummary) -> bool {
+    run.source == SourceKind::Chronicle
+}
+
+/// The job and agent of a Chronicle run, from its id (`{job}/{agent}`).
+pub fn chronicle_job_of(run: &RunSummary) -> Option<(String, String)> {
+    split_chronicle_run_id(&run.id).map(|(job, agent)| (job.to_owned(), agent.to_owned()))
 }
 
 /// The panel of one task; rebuilt (and its requests cancelled) when the task changes.
@@ -95,8 +124,10 @@ fn PanelBody(
     client: Signal<Option<ClientConfig>>,
     org_key: Signal<Option<String>>,
     on_close: Callback<()>,
+    trials: TrialSource,
 ) -> impl IntoView {
     let loader = DetailLoader::with_cleanup();
+    let trial_loader = TrialDetailLoader::with_cleanup();
     let heading = NodeRef::<html::H2>::new();
     Effect::new(move |_| {
         if let Some(heading) = heading.get() {
@@ -169,6 +200,8 @@ fn PanelBody(
                             client
                             org_key
                             loader
+                            trial_loader
+                            trials
                         />
                     }
                 })

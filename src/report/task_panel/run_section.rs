@@ -12,9 +12,12 @@ use leptos::prelude::*;
 
 use super::details::{self, DetailLoader, DetailState};
 use super::details_view::{ComponentsView, DetailsView};
-use super::is_trajectory_api_run;
 use super::lines::{class_slug, trajectory_lines, TrajectoryLine};
 use super::link::run_trajectories_path;
+use super::trial_details::TrialDetailLoader;
+use super::trial_source::TrialSource;
+use super::trial_view::TrialTable;
+use super::{chronicle_job_of, is_chronicle_run, is_trajectory_api_run};
 use crate::format;
 use crate::report::table::badges::OutcomeBadges;
 use crate::report::table::cells::{delta_class, delta_text, samples_text};
@@ -72,7 +75,8 @@ pub fn LoadAllBar(
     }
 }
 
-/// One run's part of the panel: its cell summary, platform link and trajectories.
+/// One run's part of the panel: its cell summary, platform link and trajectories (for a
+/// Chronicle run, its trials).
 #[component]
 pub fn RunSection(
     run: RunSummary,
@@ -82,6 +86,8 @@ pub fn RunSection(
     client: Signal<Option<ClientConfig>>,
     org_key: Signal<Option<String>>,
     loader: DetailLoader,
+    trial_loader: TrialDetailLoader,
+    trials: TrialSource,
 ) -> impl IntoView {
     let role = match run.role {
         Role::Baseline => "baseline",
@@ -121,9 +127,17 @@ pub fn RunSection(
             </p>
         }
     });
+    let chronicle = is_chronicle_run(&run);
     let list = if trajectories.is_empty() {
-        view! { <p class="muted panel-none">"No trajectory of this run on this task."</p> }
-            .into_any()
+        let text = if chronicle {
+            "No trial of this run on this task."
+        } else {
+            "No trajectory of this run on this task."
+        };
+        view! { <p class="muted panel-none">{text}</p> }.into_any()
+    } else if chronicle {
+        let job = chronicle_job_of(&run);
+        view! { <TrialTable lines=trajectories job client loader=trial_loader trials/> }.into_any()
     } else {
         let rows = trajectories
             .into_iter()
