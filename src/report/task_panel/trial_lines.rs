@@ -4,8 +4,7 @@
 //! functions, tested natively.
 
 use eval_compare_core::api::ChronicleTrial;
-use eval_compare_core::model::{OutcomeClass, RewardComponent};
-use serde_json::Value;
+use eval_compare_core::model::{error_text, OutcomeClass, RewardComponent};
 
 use super::details_view::number;
 use super::lines::TrajectoryLine;
@@ -149,16 +148,6 @@ impl TrialLine {
     }
 }
 
-/// A trial's error as text: a string as it is, any other JSON as indented JSON; `None` for no
-/// error, JSON null or blank text.
-pub fn error_text(error: Option<&Value>) -> Option<String> {
-    match error? {
-        Value::Null => None,
-        Value::String(text) => (!text.trim().is_empty()).then(|| text.clone()),
-        other => serde_json::to_string_pretty(other).ok(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -237,7 +226,7 @@ mod tests {
             agent: "coder@2.0".to_owned(),
             task_id: Some("task_a".to_owned()),
             status: Some("sandbox_lost".to_owned()),
-            error: Some(Value::String(
+            error: Some(serde_json::Value::String(
                 "<script>alert(1)</script> timed out".to_owned(),
             )),
             scores: vec![
@@ -286,16 +275,5 @@ mod tests {
         assert_eq!(trial.scores.len(), 1);
         assert_eq!(trial.scores[0].score, "no score");
         assert_eq!(trial.scores[0].result, ScoreResult::NotPassed);
-    }
-
-    #[test]
-    fn errors_are_text_or_indented_json() {
-        assert_eq!(error_text(None), None);
-        assert_eq!(error_text(Some(&Value::Null)), None);
-        assert_eq!(error_text(Some(&Value::String("  ".to_owned()))), None);
-        assert_eq!(
-            error_text(Some(&serde_json::json!({"code": "OOM"}))).as_deref(),
-            Some("{\n  \"code\": \"OOM\"\n}")
-        );
     }
 }

@@ -10,7 +10,9 @@ use super::details::shown_base;
 use super::lines::{class_slug, TrajectoryLine};
 use super::trial_detail_view::TrialDetailView;
 use super::trial_details::{TrialDetailLoader, TrialDetailState};
-use super::trial_lines::{error_text, ScoreLine, TrialLine};
+use eval_compare_core::model::error_text;
+
+use super::trial_lines::{ScoreLine, TrialLine};
 use super::trial_source::TrialSource;
 use crate::components::api_error::ApiErrorPanel;
 
