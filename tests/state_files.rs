@@ -114,7 +114,7 @@ async fn read_files_are_opened_after_the_issues_met_while_finding_them() {
         let ids: Vec<String> = opened
             .runs()
             .iter()
-            .map(|run| run.run.run.eval_run_id.clone())
+            .flat_map(|run| run.run_ids.clone())
             .collect();
         assert_eq!(ids, ["er_base", "er_cand"]);
         let issues = opened.issues();

@@ -8,6 +8,8 @@ mod run_folder_fixture;
 
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report, ReportSettings};
+use eval_compare_core::run_folder::{Folder, RunFolder};
+use eval_compare_core::testing::bodies::{chronicle_job_body, chronicle_trial_item};
 use eval_compare_viewer::state::files::grouping::{
     group_by_folder, is_run_folder_file, merge_runs, missing_runs, open_files, parse_folders,
     run_set_of, OpenedRun, PickedFile, LOOSE_FILES,
@@ -18,8 +20,16 @@ use run_folder_fixture::{file, run_folder, run_json, trajectories_json};
 
 fn ids(runs: &[OpenedRun]) -> Vec<&str> {
     runs.iter()
-        .map(|run| run.run.run.eval_run_id.as_str())
+        .flat_map(|run| run.run_ids.iter().map(String::as_str))
         .collect()
+}
+
+/// The Trajectory run folder of an opened folder.
+fn trajectory(opened: &OpenedRun) -> &RunFolder {
+    match &opened.run {
+        Folder::Trajectory(folder) => folder,
+        Folder::Chronicle(folder) => panic!("{} is a job's folder", folder.job.id),
+    }
 }
 
 #[test]
@@ -101,9 +111,12 @@ fn a_leading_slash_is_ignored_and_tasks_are_read_when_present() {
     assert_eq!(groups[0].folder, "drop/base");
     let (runs, issues) = parse_folders(&groups);
     assert!(issues.is_empty(), "{issues:?}");
-    let tasks = runs[0].run.tasks.as_ref().expect("tasks.json was read");
+    let tasks = trajectory(&runs[0])
+        .tasks
+        .as_ref()
+        .expect("tasks.json was read");
     assert_eq!(tasks.len(), 2);
-    assert_eq!(runs[0].run.rewards.len(), 2);
+    assert_eq!(trajectory(&runs[0]).rewards.len(), 2);
 }
 
 #[test]
@@ -127,7 +140,7 @@ fn loose_files_form_one_folder_and_a_reopened_run_replaces_the_old() {
     merge_runs(&mut runs, again, &mut issues);
     assert_eq!(runs.len(), 1);
     assert_eq!(runs[0].folder, "elsewhere");
-    assert_eq!(runs[0].run.rewards[0].reward, 0.7);
+    assert_eq!(trajectory(&runs[0]).rewards[0].reward, 0.7);
     assert_eq!(issues.len(), 1);
     assert_eq!(issues[0].folder, "elsewhere");
     assert_eq!(
@@ -155,8 +168,9 @@ fn opening_files_adds_their_runs_and_says_when_none_is_a_run_folder_file() {
     assert_eq!(issues[0].folder, LOOSE_FILES);
     assert_eq!(
         issues[0].message,
-        "none of these files is a run-folder file (run.json, trajectory-rewards.json, \
-         trajectories.json, tasks.json)"
+        "none of these files is a run-folder file: a run folder holds run.json, \
+         trajectory-rewards.json and trajectories.json (and optionally tasks.json); a Chronicle \
+         job folder holds job.json and trials.json (and optionally results.json)"
     );
 }
 
@@ -217,4 +231,65 @@ fn file_runs_keep_the_runs_of_every_opening_and_the_issues_of_the_last() {
         assert!(opened.runs().is_empty());
         assert_eq!(opened.missing(&wanted), wanted);
     });
+}
+
+fn job_folder(dir: &str, id: &str, agents: &[&str]) -> Vec<PickedFile> {
+    let trials: Vec<String> = agents
+        .iter()
+        .enumerate()
+        .flat_map(|(a, agent)| {
+            ["t1", "t2"].into_iter().map(move |task| {
+                chronicle_trial_item(&format!("{a}-{task}"), agent, task, a == 0 || task == "t1")
+            })
+        })
+        .collect();
+    vec![
+        file(
+            &format!("{dir}/job.json"),
+            &chronicle_job_body(id, "succeeded", agents, 4, 4),
+        ),
+        file(
+            &format!("{dir}/trials.json"),
+            &format!("[{}]", trials.join(",")),
+        ),
+    ]
+}
+
+#[test]
+fn a_chronicle_job_folder_opens_as_its_agents_runs() {
+    let mut runs = Vec::new();
+    let mut files = job_folder("jobs/cmp", "job_cmp", &["coder@1", "coder@2"]);
+    files.extend(run_folder("base", "er_base", &[0.2, 0.5]));
+    let issues = open_files(&mut runs, files);
+    assert!(issues.is_empty(), "{issues:?}");
+    assert_eq!(
+        ids(&runs),
+        ["er_base", "job_cmp/coder@1", "job_cmp/coder@2"]
+    );
+    let wanted = vec!["job_cmp/coder@1".to_owned(), "job_cmp/coder@2".to_owned()];
+    let set = run_set_of(&runs, &wanted)
+        .expect("every run is open")
+        .expect("a run set");
+    assert_eq!(set.runs().len(), 2, "only the job's folder is used");
+    let report =
+        build_report(&set, RunIdx(0), &[RunIdx(1)], &ReportSettings::default()).expect("a report");
+    assert_eq!(report.sources, [SourceKind::Files]);
+    assert_eq!(
+        report.runs[0]
+            .chronicle
+            .as_ref()
+            .map(|job| job.job_id.as_str()),
+        Some("job_cmp")
+    );
+    assert_eq!(
+        missing_runs(&runs, &["job_cmp/coder@3".to_owned()]).len(),
+        1
+    );
+
+    let issues = open_files(
+        &mut runs,
+        vec![job_folder("half", "job_h", &["a@1"]).remove(0)],
+    );
+    assert_eq!(issues.len(), 1);
+    assert!(issues[0].message.contains("trials.json"), "{issues:?}");
 }

@@ -5,9 +5,12 @@
 use eval_compare_core::text::noun;
 use leptos::prelude::*;
 
+use eval_compare_core::run_folder::Folder;
+
 use crate::picker::overview::RunRow;
 use crate::picker::run_chooser::RunChooser;
 use crate::report::compare_page::{plan_of, ReportBody};
+use crate::report::files_jobs::{job_rows, JobFolderChooser};
 use crate::report::panels::drop_zone::DropZone;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::route::{ReportPage, Route};
@@ -28,12 +31,32 @@ pub fn FilesPage() -> impl IntoView {
         }
         let rows: Vec<RunRow> = runs
             .iter()
-            .map(|opened| RunRow {
-                run: opened.run.run.clone(),
-                progress: None,
+            .filter_map(|opened| match &opened.run {
+                Folder::Trajectory(folder) => Some(RunRow {
+                    run: folder.run.clone(),
+                    progress: None,
+                }),
+                Folder::Chronicle(_) => None,
             })
             .collect();
+        let jobs = job_rows(&runs);
+        let jobs = (!jobs.is_empty()).then(|| view! { <JobFolderChooser rows=jobs/> });
         let count = rows.len();
+        if count == 0 {
+            return view! {
+                <div class="file-choosers">
+                    {jobs}
+                    <button
+                        class="button button-secondary"
+                        type="button"
+                        on:click=move |_| file_runs.clear()
+                    >
+                        "Close all"
+                    </button>
+                </div>
+            }
+            .into_any();
+        }
         view! {
             <section class="benchmark">
                 <header class="benchmark-header">
@@ -51,13 +74,14 @@ pub fn FilesPage() -> impl IntoView {
                 </header>
                 <RunChooser rows url compare=Route::Report(ReportPage::FilesCompare)/>
             </section>
+            {jobs}
         }
         .into_any()
     };
     view! {
         <h2 class="page-heading">"Compare run folders from disk"</h2>
         <p class="page-intro">
-            "Open the folders of exported runs to compare them in this browser, with no server. "
+            "Open the folders of exported runs (or of Chronicle jobs) to compare them in this browser, with no server. "
             "To read runs from the API instead, "<a href=Route::Picker.path()>"choose them here"</a>"."
         </p>
         <QueryIssuesNotice issues=Signal::derive(move || url.issues())/>

@@ -2,7 +2,8 @@
 //! ([`crate::pages::lazy`]) cuts into a chunk of its own in the release build.
 //!
 //! - [`compare_page`]: `/compare`, a report over runs read from the API;
-//! - [`files_page`]: `/files` and `/files/compare`, run folders opened from disk and their report;
+//! - [`files_page`]: `/files` and `/files/compare`, run folders opened from disk and their report
+//!   ([`files_jobs`]: the Chronicle job folders among them and the choice of jobs);
 //! - [`panels`]: the report's sections (header, audit, settings, headline, coverage ledger,
 //!   loading progress, share link, drop zone);
 //! - [`charts`]: the charts, drawn as SVG strings from the core's `Report`;
@@ -17,6 +18,7 @@
 pub mod charts;
 pub mod compare_page;
 pub mod export;
+pub mod files_jobs;
 pub mod files_page;
 pub mod panels;
 pub mod table;

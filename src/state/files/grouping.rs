@@ -1,7 +1,8 @@
 //! The pure half of opening run folders: the files read from disk grouped into folders by their
-//! paths, each folder's run-folder files parsed by the core ([`parse_run_folder`]), newly opened
-//! runs merged with those already open, and the run set of a comparison built from them. No
-//! browser API here: [`super`] reads the files and keeps the result in the page's state.
+//! paths, each folder parsed by the core ([`Folder::read`]: a Trajectory run's folder or a
+//! Chronicle job's, told apart by its files), newly opened folders merged with those already
+//! open, and the run set of a comparison built from them. No browser API here: [`super`] reads
+//! the files and keeps the result in the page's state.
 //!
 //! It stays in the viewer rather than the core: the CLI is given each folder's path and reads it
 //! ([`run_folder`](eval_compare_core::run_folder) parses it for both); only a browser hands over
@@ -11,10 +12,7 @@
 use std::collections::BTreeMap;
 
 use eval_compare_core::model::{ModelError, RunSet, SourceKind};
-use eval_compare_core::run_folder::{
-    parse_run_folder, run_set_from_folders, RunFolder, RunFolderFiles, REWARDS_FILE, RUN_FILE,
-    TASKS_FILE, TRAJECTORIES_FILE,
-};
+use eval_compare_core::run_folder::{is_folder_file, run_set_from_any_folders, Folder, FolderKind};
 
 /// The folder name given to files picked one by one, outside any folder.
 pub const LOOSE_FILES: &str = "(picked files)";
@@ -37,13 +35,32 @@ pub struct FolderFiles {
     pub files: BTreeMap<String, Vec<u8>>,
 }
 
-/// A run opened from a folder.
+/// A folder opened from disk: one Trajectory run, or a Chronicle job (one run per agent).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OpenedRun {
     /// The folder it came from.
     pub folder: String,
     /// Its parsed files.
-    pub run: RunFolder,
+    pub run: Folder,
+    /// The ids of the runs it holds (see [`Folder::run_ids`]).
+    pub run_ids: Vec<String>,
+}
+
+impl OpenedRun {
+    /// A parsed folder from `folder`.
+    pub fn new(folder: String, run: Folder) -> Self {
+        let run_ids = run.run_ids();
+        Self {
+            folder,
+            run,
+            run_ids,
+        }
+    }
+
+    /// Whether it holds the run `run_id`.
+    pub fn holds(&self, run_id: &str) -> bool {
+        self.run_ids.iter().any(|id| id == run_id)
+    }
 }
 
 /// A folder (or file) that could not be used, and why.
@@ -55,9 +72,10 @@ pub struct FileIssue {
     pub message: String,
 }
 
-/// Whether a file of this name belongs in a run folder (the only files worth reading).
+/// Whether a file of this name belongs in a run folder or a job's folder (the only files worth
+/// reading).
 pub fn is_run_folder_file(name: &str) -> bool {
-    [RUN_FILE, REWARDS_FILE, TRAJECTORIES_FILE, TASKS_FILE].contains(&name)
+    is_folder_file(name)
 }
 
 /// Groups files by their folder, keeping the run-folder files only. Folders without any are
@@ -87,34 +105,8 @@ pub fn parse_folders(groups: &[FolderFiles]) -> (Vec<OpenedRun>, Vec<FileIssue>)
     let mut runs = Vec::new();
     let mut issues = Vec::new();
     for group in groups {
-        let file = |name: &str| group.files.get(name).map(Vec::as_slice);
-        let missing: Vec<&str> = [RUN_FILE, REWARDS_FILE, TRAJECTORIES_FILE]
-            .into_iter()
-            .filter(|name| file(name).is_none())
-            .collect();
-        let (Some(run), Some(rewards), Some(trajectories)) =
-            (file(RUN_FILE), file(REWARDS_FILE), file(TRAJECTORIES_FILE))
-        else {
-            issues.push(FileIssue {
-                folder: group.folder.clone(),
-                message: format!(
-                    "no {} here; a run folder holds {RUN_FILE}, {REWARDS_FILE} and {TRAJECTORIES_FILE} (and optionally {TASKS_FILE})",
-                    missing.join(", ")
-                ),
-            });
-            continue;
-        };
-        let parsed = parse_run_folder(RunFolderFiles {
-            run,
-            rewards,
-            trajectories,
-            tasks: file(TASKS_FILE),
-        });
-        match parsed {
-            Ok(run) => runs.push(OpenedRun {
-                folder: group.folder.clone(),
-                run,
-            }),
+        match Folder::read(|name| group.files.get(name).map(Vec::as_slice)) {
+            Ok(folder) => runs.push(OpenedRun::new(group.folder.clone(), folder)),
             Err(error) => issues.push(FileIssue {
                 folder: group.folder.clone(),
                 message: error.to_string(),
@@ -124,24 +116,29 @@ pub fn parse_folders(groups: &[FolderFiles]) -> (Vec<OpenedRun>, Vec<FileIssue>)
     (runs, issues)
 }
 
-/// Adds `opened` to `runs`: a run id already open is replaced by the newer folder (with an issue
-/// saying so).
+/// Adds `opened` to `runs`: a folder holding a run already open replaces the folder it was
+/// open from (with an issue saying so).
 pub fn merge_runs(runs: &mut Vec<OpenedRun>, opened: Vec<OpenedRun>, issues: &mut Vec<FileIssue>) {
     for run in opened {
-        let id = run.run.run.eval_run_id.clone();
-        match runs
-            .iter_mut()
-            .find(|known| known.run.run.eval_run_id == id)
-        {
-            Some(known) => {
+        let known = runs
+            .iter()
+            .position(|known| run.run_ids.iter().any(|id| known.holds(id)));
+        match known {
+            Some(index) => {
+                let id = run
+                    .run_ids
+                    .iter()
+                    .find(|id| runs[index].holds(id))
+                    .cloned()
+                    .unwrap_or_default();
                 issues.push(FileIssue {
                     folder: run.folder.clone(),
                     message: format!(
                         "run {id} was already open from {}; this folder replaces it",
-                        known.folder
+                        runs[index].folder
                     ),
                 });
-                *known = run;
+                runs[index] = run;
             }
             None => runs.push(run),
         }
@@ -158,7 +155,9 @@ pub fn open_files(runs: &mut Vec<OpenedRun>, files: Vec<PickedFile>) -> Vec<File
         issues.push(FileIssue {
             folder: LOOSE_FILES.to_owned(),
             message: format!(
-                "none of these files is a run-folder file ({RUN_FILE}, {REWARDS_FILE}, {TRAJECTORIES_FILE}, {TASKS_FILE})"
+                "none of these files is a run-folder file: {}; {}",
+                FolderKind::Trajectory.holds(),
+                FolderKind::Chronicle.holds()
             ),
         });
     }
@@ -166,25 +165,26 @@ pub fn open_files(runs: &mut Vec<OpenedRun>, files: Vec<PickedFile>) -> Vec<File
     issues
 }
 
-/// The run set of `run_ids` (baseline first) from opened runs, built as the CLI builds it from
-/// folders; `None` when a run is not open.
+/// The run set of `run_ids` (baseline first) from opened folders, built as the CLI builds it
+/// from folders: each folder holding one of them, in the order its first run is named (a job's
+/// folder brings all its agents); `None` when a run is not open.
 pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
-    let folders: Vec<RunFolder> = run_ids
-        .iter()
-        .map(|id| {
-            runs.iter()
-                .find(|opened| &opened.run.run.eval_run_id == id)
-                .map(|opened| opened.run.clone())
-        })
-        .collect::<Option<_>>()?;
-    Some(run_set_from_folders(&folders, SourceKind::Files))
+    let mut folders: Vec<&OpenedRun> = Vec::new();
+    for id in run_ids {
+        let opened = runs.iter().find(|opened| opened.holds(id))?;
+        if !folders.iter().any(|known| std::ptr::eq(*known, opened)) {
+            folders.push(opened);
+        }
+    }
+    let folders: Vec<Folder> = folders.iter().map(|opened| opened.run.clone()).collect();
+    Some(run_set_from_any_folders(&folders, SourceKind::Files))
 }
 
 /// The ids of `run_ids` that are not open, in order.
 pub fn missing_runs(runs: &[OpenedRun], run_ids: &[String]) -> Vec<String> {
     run_ids
         .iter()
-        .filter(|id| !runs.iter().any(|opened| &opened.run.run.eval_run_id == *id))
+        .filter(|id| !runs.iter().any(|opened| opened.holds(id)))
         .cloned()
         .collect()
 }
