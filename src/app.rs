@@ -1,13 +1,15 @@
 //! The app shell: contexts, header and the page of the current path.
 //!
-//! Routes ([`crate::route`]): `/` the run picker; `/compare?…` a report over runs read from the
-//! API; `/files` run folders opened from disk; `/files/compare?…` a report over those files. The
-//! query of every route is the view state (see [`crate::state::url`]).
+//! Routes ([`crate::route`]): `/` the run picker; `/backtests` the Chronicle job picker;
+//! `/compare?…` a report over runs read from the API; `/backtests/compare?…` a report over the
+//! agents of Chronicle jobs; `/files` run folders opened from disk; `/files/compare?…` a report
+//! over those files. The query of every route is the view state (see [`crate::state::url`]).
 
 use leptos::prelude::*;
 
 use crate::pages::lazy::{prefetch_report_pages, report_page};
 use crate::pages::not_found::NotFoundPage;
+use crate::picker::backtests::page::BacktestsPage;
 use crate::picker::page::RunsPage;
 use crate::route::{ReportPage, ReportPrefetch, Route};
 use crate::source_panel::{SourceButton, SourcePanel};
@@ -37,6 +39,7 @@ pub fn App() -> impl IntoView {
             <span class="app-tagline">"Did this checkpoint beat the baseline, where, and how surely?"</span>
             <nav class="app-nav" aria-label="Sources">
                 <NavLink to=Route::Picker path>"Runs"</NavLink>
+                <NavLink to=Route::Backtests path>"Backtests"</NavLink>
                 <NavLink to=Route::Report(ReportPage::Files) path>"Files"</NavLink>
                 <SourceButton/>
             </nav>
@@ -51,6 +54,9 @@ pub fn App() -> impl IntoView {
 fn page(route: Option<Route>) -> AnyView {
     match route {
         Some(Route::Picker) => view! { <RunsPage/> }.into_any(),
+        // In the main module, like the run picker: a start page shows without the report's chunk
+        // (see `pages::lazy`).
+        Some(Route::Backtests) => view! { <BacktestsPage/> }.into_any(),
         Some(Route::Report(page)) => report_page(page),
         None => view! { <NotFoundPage/> }.into_any(),
     }

@@ -1,5 +1,5 @@
-//! The report pages ([`ReportPage`]: `/compare`, `/files`, `/files/compare`) behind one split
-//! point.
+//! The report pages ([`ReportPage`]: `/compare`, `/files`, `/files/compare`,
+//! `/backtests/compare`) behind one split point.
 //!
 //! The release build (`scripts/build-viewer.sh`, which compiles with `--cfg lazy_report`) cuts
 //! the code reachable only from these pages (the analysis core, the report's panels, charts,
@@ -41,7 +41,9 @@ fn page_view(page: ReportPage) -> AnyView {
     use crate::report::compare_page::ComparePage;
     use crate::report::files_page::{FilesComparePage, FilesPage};
     match page {
-        ReportPage::Compare => view! { <ComparePage/> }.into_any(),
+        ReportPage::Compare | ReportPage::BacktestsCompare => {
+            view! { <ComparePage source=page.source()/> }.into_any()
+        }
         ReportPage::Files => view! { <FilesPage/> }.into_any(),
         ReportPage::FilesCompare => view! { <FilesComparePage/> }.into_any(),
     }
