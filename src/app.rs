@@ -9,7 +9,6 @@ use leptos::prelude::*;
 
 use crate::pages::lazy::{prefetch_report_pages, report_page};
 use crate::pages::not_found::NotFoundPage;
-use crate::picker::backtests::page::BacktestsPage;
 use crate::picker::page::RunsPage;
 use crate::route::{ReportPage, ReportPrefetch, Route};
 use crate::source_panel::{SourceButton, SourcePanel};
@@ -39,7 +38,7 @@ pub fn App() -> impl IntoView {
             <span class="app-tagline">"Did this checkpoint beat the baseline, where, and how surely?"</span>
             <nav class="app-nav" aria-label="Sources">
                 <NavLink to=Route::Picker path>"Runs"</NavLink>
-                <NavLink to=Route::Backtests path>"Backtests"</NavLink>
+                <NavLink to=Route::Report(ReportPage::Backtests) path>"Backtests"</NavLink>
                 <NavLink to=Route::Report(ReportPage::Files) path>"Files"</NavLink>
                 <SourceButton/>
             </nav>
@@ -54,9 +53,6 @@ pub fn App() -> impl IntoView {
 fn page(route: Option<Route>) -> AnyView {
     match route {
         Some(Route::Picker) => view! { <RunsPage/> }.into_any(),
-        // In the main module, like the run picker: a start page shows without the report's chunk
-        // (see `pages::lazy`).
-        Some(Route::Backtests) => view! { <BacktestsPage/> }.into_any(),
         Some(Route::Report(page)) => report_page(page),
         None => view! { <NotFoundPage/> }.into_any(),
     }

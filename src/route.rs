@@ -11,8 +11,6 @@
 pub enum Route {
     /// `/`: the run picker (the start page), over Trajectory evaluations.
     Picker,
-    /// `/backtests`: the job picker over Chronicle backtests (the start page's other source).
-    Backtests,
     /// One of the report pages, whose code the release build loads on demand.
     Report(ReportPage),
 }
@@ -29,6 +27,10 @@ pub enum ReportPage {
     Files,
     /// `/files/compare`: a report over those folders.
     FilesCompare,
+    /// `/backtests`: the job picker over Chronicle backtests (the start page's other source);
+    /// behind the split like `/files`, so the initial download of every page stays that of the
+    /// Trajectory picker, and the report that follows it needs no second fetch.
+    Backtests,
     /// `/backtests/compare`: a report over the agents of Chronicle jobs read from the API (its
     /// `base` and `cand` are Chronicle run ids, `{job}/{agent}`).
     BacktestsCompare,
@@ -51,6 +53,7 @@ impl ReportPage {
         match self {
             ReportPage::Compare => RunSource::Trajectory,
             ReportPage::BacktestsCompare => RunSource::Chronicle,
+            ReportPage::Backtests => RunSource::Chronicle,
             ReportPage::Files | ReportPage::FilesCompare => RunSource::Files,
         }
     }
@@ -61,7 +64,7 @@ impl RunSource {
     pub fn chooser(self) -> Route {
         match self {
             RunSource::Trajectory => Route::Picker,
-            RunSource::Chronicle => Route::Backtests,
+            RunSource::Chronicle => Route::Report(ReportPage::Backtests),
             RunSource::Files => Route::Report(ReportPage::Files),
         }
     }
@@ -80,10 +83,10 @@ impl Route {
     /// Every page, the start page first.
     pub const ALL: [Route; 6] = [
         Route::Picker,
-        Route::Backtests,
         Route::Report(ReportPage::Compare),
         Route::Report(ReportPage::Files),
         Route::Report(ReportPage::FilesCompare),
+        Route::Report(ReportPage::Backtests),
         Route::Report(ReportPage::BacktestsCompare),
     ];
 
@@ -97,10 +100,10 @@ impl Route {
     pub fn path(self) -> &'static str {
         match self {
             Route::Picker => "/",
-            Route::Backtests => "/backtests",
             Route::Report(ReportPage::Compare) => "/compare",
             Route::Report(ReportPage::Files) => "/files",
             Route::Report(ReportPage::FilesCompare) => "/files/compare",
+            Route::Report(ReportPage::Backtests) => "/backtests",
             Route::Report(ReportPage::BacktestsCompare) => "/backtests/compare",
         }
     }
@@ -117,7 +120,7 @@ impl Route {
         let own = self.path();
         match self {
             Route::Picker => path == own,
-            Route::Backtests | Route::Report(_) => {
+            Route::Report(_) => {
                 path == own
                     || path
                         .strip_prefix(own)
@@ -138,10 +141,10 @@ mod tests {
             paths,
             [
                 "/",
-                "/backtests",
                 "/compare",
                 "/files",
                 "/files/compare",
+                "/backtests",
                 "/backtests/compare"
             ]
         );
@@ -162,7 +165,10 @@ mod tests {
             Route::parse("/files/compare"),
             Some(Route::Report(ReportPage::FilesCompare))
         );
-        assert_eq!(Route::parse("/backtests"), Some(Route::Backtests));
+        assert_eq!(
+            Route::parse("/backtests"),
+            Some(Route::Report(ReportPage::Backtests))
+        );
         assert_eq!(
             Route::parse("/backtests/compare"),
             Some(Route::Report(ReportPage::BacktestsCompare))
@@ -210,7 +216,13 @@ mod tests {
             .collect();
         assert_eq!(
             reports,
-            ["/compare", "/files", "/files/compare", "/backtests/compare"]
+            [
+                "/compare",
+                "/files",
+                "/files/compare",
+                "/backtests",
+                "/backtests/compare"
+            ]
         );
     }
 
@@ -226,7 +238,11 @@ mod tests {
         }
         assert_eq!(ReportPage::Files.source(), RunSource::Files);
         assert_eq!(RunSource::Trajectory.chooser(), Route::Picker);
-        assert_eq!(RunSource::Chronicle.chooser(), Route::Backtests);
+        assert_eq!(
+            RunSource::Chronicle.chooser(),
+            Route::Report(ReportPage::Backtests)
+        );
+        assert_eq!(ReportPage::Backtests.source(), RunSource::Chronicle);
         assert_eq!(RunSource::Files.chooser(), Route::Report(ReportPage::Files));
     }
 
@@ -241,9 +257,10 @@ mod tests {
         assert!(!files.is_current("/compare"));
         assert!(Route::Report(ReportPage::Compare).is_current("/compare"));
         assert!(!Route::Report(ReportPage::FilesCompare).is_current("/files"));
-        assert!(Route::Backtests.is_current("/backtests"));
-        assert!(Route::Backtests.is_current("/backtests/compare"));
-        assert!(!Route::Backtests.is_current("/backtestsx"));
+        let backtests = Route::Report(ReportPage::Backtests);
+        assert!(backtests.is_current("/backtests"));
+        assert!(backtests.is_current("/backtests/compare"));
+        assert!(!backtests.is_current("/backtestsx"));
         assert!(!Route::Picker.is_current("/backtests"));
     }
 }

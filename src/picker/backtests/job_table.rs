@@ -104,6 +104,17 @@ pub fn JobChooser(
     view! {
         <div class="table-scroll">
             <table class="runs-table jobs-table selectable">
+                <colgroup>
+                    <col class="col-pick"/>
+                    <col class="col-pick"/>
+                    <col class="col-job"/>
+                    <col class="col-mode"/>
+                    <col class="col-agents"/>
+                    <col class="col-job-status"/>
+                    <col class="col-suite"/>
+                    <col class="col-created"/>
+                    <col class="col-open"/>
+                </colgroup>
                 <thead>
                     <tr>
                         <th scope="col" class="pick">"Baseline"</th>

@@ -13,7 +13,7 @@ use crate::failure::explain;
 use crate::picker::backtests::job_list::{read_jobs_page, STATUS_FILTERS};
 use crate::picker::backtests::job_table::JobChooser;
 use crate::picker::source_tabs::SourceTabs;
-use crate::route::Route;
+use crate::route::{ReportPage, Route};
 use crate::state::source::use_source_settings;
 use crate::state::url::use_url_state;
 use crate::transport::FetchTransport;
@@ -60,7 +60,7 @@ pub fn BacktestsView(
         }
     };
     view! {
-        <SourceTabs current=Route::Backtests/>
+        <SourceTabs current=Route::Report(ReportPage::Backtests)/>
         <h2 class="page-heading">"Compare Chronicle backtests"</h2>
         <p class="page-intro">
             "Open a compare-mode job to see its agents against its first one, or mark a baseline "
