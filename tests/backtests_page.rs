@@ -89,8 +89,12 @@ async fn a_streamed_request_stops_when_asked_and_an_error_status_keeps_its_body(
         .expect("a 404 is still a response");
     assert_eq!(missing.status, 404);
     assert!(!called, "an error status's body is not a stream");
-    assert!(
-        !missing.body.is_empty(),
+    let sent = FetchTransport::default()
+        .send(get(&format!("{}/no/such/stream", origin())))
+        .await
+        .expect("a 404 is still a response");
+    assert_eq!(
+        missing.body, sent.body,
         "an error status's body is returned whole"
     );
 }
@@ -313,4 +317,47 @@ async fn a_job_without_trials_is_a_notice() {
     assert!(text(&notice).contains(
         "Job job_q has no trials yet; inspect its status: queued (0 of 40 trials finished)."
     ));
+}
+
+#[wasm_bindgen_test]
+async fn the_loader_reads_jobs_and_keeps_a_refused_one_as_failed() {
+    use eval_compare_core::client::ClientConfig;
+    use eval_compare_viewer::state::loader::{LoadPlan, Loader};
+
+    let root = mount_point();
+    let slot: std::rc::Rc<std::cell::Cell<Option<Loader>>> = std::rc::Rc::default();
+    let kept = std::rc::Rc::clone(&slot);
+    let _handle = leptos::mount::mount_to(root, move || {
+        kept.set(Some(Loader::new()));
+    });
+    let loader = slot.get().expect("a loader");
+    let config = ClientConfig::new(&origin()).expect("the runner's origin");
+    let plan = LoadPlan::Jobs(vec!["job_missing".to_owned()]);
+    loader.ensure(&config, &plan);
+    assert!(loader.is_loading());
+    let mut waited = 0;
+    while loader.is_loading() {
+        assert!(waited < ERROR_TIMEOUT_MS, "the load ends");
+        TimeoutFuture::new(20).await;
+        waited += 20;
+    }
+    // The runner's own server has no Chronicle API: the job's record is refused (404).
+    let progress = loader.progress(&plan);
+    assert_eq!(progress.len(), 1);
+    assert!(
+        matches!(progress[0].record, Phase::Failed(_)),
+        "{progress:?}"
+    );
+    assert!(progress[0].has_stopped());
+    assert!(
+        loader.run_set(&plan).is_none(),
+        "no run set without the job"
+    );
+    assert!(loader
+        .jobs_without_trials(&["job_missing".to_owned()])
+        .is_empty());
+    loader.retry(&plan);
+    assert!(loader.is_loading(), "Retry reads the job again");
+    loader.cancel();
+    assert!(!loader.is_loading());
 }
