@@ -232,3 +232,66 @@ fn a_job_without_trials_says_so_with_its_status() {
         "Job job_o has no trials yet; inspect its status: warming."
     );
 }
+
+mod job_pages {
+    use eval_compare_core::api::JobStatus;
+    use eval_compare_core::client::{ClientConfig, TrajectoryClient};
+    use eval_compare_core::testing::bodies::{chronicle_job_body, chronicle_page};
+    use eval_compare_core::testing::ScriptedTransport;
+    use eval_compare_viewer::picker::backtests::job_list::{read_jobs_page, JOBS_PAGE};
+    use futures::executor::block_on;
+
+    fn client() -> TrajectoryClient<ScriptedTransport> {
+        let config = ClientConfig::new("http://api.test").expect("a valid address");
+        TrajectoryClient::new(config, ScriptedTransport::default())
+    }
+
+    #[test]
+    fn the_picker_reads_a_page_and_where_the_next_starts() {
+        let client = client();
+        let first = chronicle_page(
+            &[
+                chronicle_job_body("job_new", "running", &["a"], 3, 10),
+                chronicle_job_body("job_old", "succeeded", &["a", "b"], 20, 20),
+            ],
+            Some("c2"),
+        );
+        let last = chronicle_page(
+            &[chronicle_job_body("job_oldest", "failed", &["a"], 1, 10)],
+            None,
+        );
+        client
+            .transport()
+            .route("cursor=c2", vec![(200, last)])
+            .route("/v1/backtests/jobs", vec![(200, first)]);
+        let page = block_on(read_jobs_page(&client, None, None)).expect("the first page");
+        let ids: Vec<&str> = page.jobs.iter().map(|job| job.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["job_new", "job_old"],
+            "in the API's order, newest first"
+        );
+        assert_eq!(page.next.as_deref(), Some("c2"));
+        let page = block_on(read_jobs_page(&client, None, page.next)).expect("the next page");
+        assert_eq!(page.jobs.len(), 1);
+        assert_eq!(page.next, None, "the last page");
+        let urls = client.transport().urls();
+        assert!(
+            urls[0].ends_with(&format!("/v1/backtests/jobs?limit={JOBS_PAGE}")),
+            "{urls:?}"
+        );
+        assert!(urls[1].contains("cursor=c2"), "{urls:?}");
+    }
+
+    #[test]
+    fn the_status_filter_is_sent_and_a_failure_is_returned() {
+        let client = client();
+        client.transport().route(
+            "/v1/backtests/jobs",
+            vec![(400, r#"{"error":{"message":"bad status"}}"#.to_owned())],
+        );
+        let failed = block_on(read_jobs_page(&client, Some(&JobStatus::Running), None));
+        assert!(failed.is_err());
+        assert!(client.transport().urls()[0].contains("status=running"));
+    }
+}

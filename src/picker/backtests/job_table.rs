@@ -95,11 +95,13 @@ pub fn JobChooser(
             prefetch.run(());
         }
     });
-    let rows = move || {
-        jobs.get()
-            .into_iter()
-            .map(|job| view! { <JobRow job selection baseline_job open intent/> })
-            .collect_view()
+    // A row is re-created only when its job changed (a running job's progress).
+    let row_key = |job: &ChronicleJob| {
+        (
+            job.id.clone(),
+            job.completed_trials,
+            job.status.as_ref().map(|status| status.as_str().to_owned()),
+        )
     };
     view! {
         <div class="table-scroll">
@@ -128,7 +130,11 @@ pub fn JobChooser(
                         <th scope="col"><span class="visually-hidden">"Open"</span></th>
                     </tr>
                 </thead>
-                <tbody>{rows}</tbody>
+                <tbody>
+                    <For each=move || jobs.get() key=row_key let(job)>
+                        <JobRow job selection baseline_job open intent/>
+                    </For>
+                </tbody>
             </table>
         </div>
         <JobCompareBar chosen open intent/>

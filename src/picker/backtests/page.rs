@@ -1,9 +1,11 @@
 //! `/backtests`: the Chronicle job picker. The jobs of the API, newest first, a page at a time
-//! ("Show more jobs"), with a status filter; the table's controls choose the comparison (see
-//! [`crate::picker::backtests::job_table`]).
+//! ("Show more jobs"), with a status filter; jobs still queued or running are retrieved every
+//! [`PROGRESS_POLL_MS`] so their status and trials stay current; the table's controls choose the
+//! comparison (see [`crate::picker::backtests::job_table`]).
 
 use eval_compare_core::api::{ChronicleJob, JobStatus};
 use eval_compare_core::client::{ApiError, ApiKey, ClientConfig, TrajectoryClient};
+use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -12,8 +14,10 @@ use crate::components::loading::Loading;
 use crate::failure::explain;
 use crate::picker::backtests::job_list::{read_jobs_page, STATUS_FILTERS};
 use crate::picker::backtests::job_table::JobChooser;
+use crate::picker::run_chooser::PROGRESS_POLL_MS;
 use crate::picker::source_tabs::SourceTabs;
 use crate::route::{ReportPage, Route};
+use crate::state::async_load::spawn_scoped;
 use crate::state::source::use_source_settings;
 use crate::state::url::use_url_state;
 use crate::transport::FetchTransport;
@@ -109,7 +113,14 @@ fn JobsLoader(config: ClientConfig, base_url: String) -> impl IntoView {
             }
             match result {
                 Ok(page) => {
-                    jobs.try_update(|jobs| jobs.extend(page.jobs));
+                    // A job listed again (the list moved between pages) keeps its first row.
+                    jobs.try_update(|jobs| {
+                        for job in page.jobs {
+                            if !jobs.iter().any(|known| known.id == job.id) {
+                                jobs.push(job);
+                            }
+                        }
+                    });
                     state.try_set(ListState::Ready { next: page.next });
                 }
                 Err(error) => {
@@ -119,6 +130,7 @@ fn JobsLoader(config: ClientConfig, base_url: String) -> impl IntoView {
         });
     };
     read(None);
+    spawn_scoped(follow_running(config.get_value(), jobs));
     let choose_status = move |event| {
         let value = event_target_value(&event);
         let chosen = (!value.is_empty()).then(|| JobStatus::from(value.as_str()));
@@ -179,5 +191,36 @@ fn JobsLoader(config: ClientConfig, base_url: String) -> impl IntoView {
             <JobChooser jobs url/>
         </Show>
         {footer}
+    }
+}
+
+/// Every [`PROGRESS_POLL_MS`], retrieves the listed jobs still queued or running and puts the
+/// answer in their row (status, trials finished); a failed retrieval is tried at the next tick.
+/// Ends with the page.
+async fn follow_running(config: ClientConfig, jobs: RwSignal<Vec<ChronicleJob>>) {
+    let client = TrajectoryClient::new(config, FetchTransport::default());
+    loop {
+        TimeoutFuture::new(PROGRESS_POLL_MS).await;
+        let Some(running) = jobs.try_with_untracked(|jobs| {
+            jobs.iter()
+                .filter(|job| matches!(job.status, Some(JobStatus::Queued | JobStatus::Running)))
+                .map(|job| job.id.clone())
+                .collect::<Vec<_>>()
+        }) else {
+            return;
+        };
+        for id in running {
+            let Ok(latest) = client.chronicle_job(&id).await else {
+                continue;
+            };
+            let still_there = jobs.try_update(|jobs| {
+                if let Some(row) = jobs.iter_mut().find(|job| job.id == latest.id) {
+                    *row = latest;
+                }
+            });
+            if still_there.is_none() {
+                return;
+            }
+        }
     }
 }
