@@ -10,8 +10,9 @@
 use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
-use eval_compare_core::model::{ModelError, RunSet};
+use eval_compare_core::model::{split_chronicle_run_id, ModelError, RunSet};
 use eval_compare_core::report::Report;
+use eval_compare_core::text::visible;
 use eval_compare_core::view_state::ViewState;
 use leptos::prelude::*;
 
@@ -57,6 +58,22 @@ pub fn plan_of(view: &ViewState) -> Result<Vec<String>, String> {
         .collect())
 }
 
+/// The runs of `view` for `source`: [`plan_of`], and for Chronicle every id must name a job and
+/// one of its agents (`{job}/{agent}`).
+pub fn plan_for(source: RunSource, view: &ViewState) -> Result<Vec<String>, String> {
+    let ids = plan_of(view)?;
+    if source == RunSource::Chronicle {
+        if let Some(id) = ids.iter().find(|id| split_chronicle_run_id(id).is_none()) {
+            return Err(format!(
+                "`{}` is not a Chronicle run: a run of a backtest is named `{{job}}/{{agent}}`, \
+                 e.g. `job_1/coder@v2`.",
+                visible(id)
+            ));
+        }
+    }
+    Ok(ids)
+}
+
 /// `/compare` and `/backtests/compare`: the runs of the query, read from the API of the source
 /// settings: Trajectory runs, or the Chronicle jobs of the runs (`{job}/{agent}`).
 #[component]
@@ -70,7 +87,7 @@ pub fn ComparePage(
     let source = use_source_settings();
     let loader = use_loader();
     let view = url.view_signal();
-    let plan = Memo::new(move |_| view.with(plan_of));
+    let plan = Memo::new(move |_| view.with(|view| plan_for(run_source, view)));
     let load_plan = Memo::new(move |_| {
         plan.with(|plan| plan.as_ref().ok().map(|ids| LoadPlan::of(run_source, ids)))
     });
@@ -354,6 +371,23 @@ mod tests {
                 "er_a".to_owned(),
                 "er_b".to_owned()
             ])
+        );
+    }
+
+    #[test]
+    fn a_chronicle_link_names_jobs_and_agents() {
+        let runs = view(Some("job_a/base"), &["job_a/s400", "job_b/s500"]);
+        assert_eq!(
+            plan_for(RunSource::Chronicle, &runs).map(|ids| ids.len()),
+            Ok(3)
+        );
+        let bare = view(Some("job_a/base"), &["job_b"]);
+        assert!(plan_for(RunSource::Chronicle, &bare)
+            .expect_err("a job id alone")
+            .starts_with("`job_b` is not a Chronicle run"));
+        assert_eq!(
+            plan_for(RunSource::Trajectory, &bare).map(|ids| ids.len()),
+            Ok(2)
         );
     }
 
