@@ -3,7 +3,6 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use eval_compare_core::api::{ChronicleJob, JobStatus};
-use eval_compare_core::load::{ListKind, ListProgress, Phase, RunProgress};
 use eval_compare_core::view_state::ViewState;
 use eval_compare_viewer::picker::backtests::choice::{
     comparison_of, mode_label, opens_alone, refusal_beside, refusal_of, status_label, suite_label,
@@ -183,34 +182,29 @@ fn a_chronicle_page_loads_the_jobs_of_its_runs() {
     assert!(LoadPlan::of(RunSource::Chronicle, &runs).is_jobs());
 }
 
-fn progress(name: Option<&str>, rollouts: Option<(i64, i64)>) -> RunProgress {
-    RunProgress {
-        run_id: "job_hot".to_owned(),
-        name: name.map(str::to_owned),
-        record: Phase::Complete,
-        running: true,
-        rollouts,
-        lists: vec![ListProgress {
-            kind: ListKind::Trials,
-            pages: 1,
-            items: 12,
-            total: Some(40),
-            phase: Phase::Complete,
-        }],
-        refresh_error: None,
-    }
-}
-
 #[test]
-fn a_live_job_says_how_far_it_is() {
+fn a_live_job_says_its_status_and_how_far_it_is() {
+    let running = job(
+        "job_hot",
+        serde_json::json!({"name": "nightly", "status": "running", "completed_trials": 12}),
+    );
     assert_eq!(
-        live_line(&progress(Some("nightly"), Some((12, 40)))),
+        live_line(&running),
         "Job nightly (job_hot): running · 12 of 40 trials finished (30%)"
     );
-    assert_eq!(
-        live_line(&progress(None, None)),
-        "Job job_hot: not finished"
+    let queued = job(
+        "job_q",
+        serde_json::json!({"name": null, "status": "queued", "completed_trials": 0}),
     );
+    assert_eq!(
+        live_line(&queued),
+        "Job job_q: queued · 0 of 40 trials finished (0%)"
+    );
+    let unknown = job(
+        "job_u",
+        serde_json::json!({"name": null, "status": null, "completed_trials": null, "total_trials": null}),
+    );
+    assert_eq!(live_line(&unknown), "Job job_u: unknown");
 }
 
 #[test]

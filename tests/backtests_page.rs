@@ -7,7 +7,7 @@ mod support;
 
 use eval_compare_core::api::ChronicleJob;
 use eval_compare_core::client::{HttpRequest, Transport};
-use eval_compare_core::load::{ListKind, ListProgress, Phase, RunProgress};
+use eval_compare_core::load::Phase;
 use eval_compare_core::view_state::ViewState;
 use eval_compare_viewer::picker::backtests::job_table::JobChooser;
 use eval_compare_viewer::picker::backtests::page::BacktestsView;
@@ -263,39 +263,27 @@ async fn a_links_jobs_are_chosen_again() {
     assert!(input(&row(&root, "job_s100"), "checkbox").checked());
 }
 
-fn live_job(rollouts: Option<(i64, i64)>, running: bool) -> RunProgress {
-    RunProgress {
-        run_id: "job_hot".to_owned(),
-        name: Some("nightly".to_owned()),
-        record: Phase::Complete,
-        running,
-        rollouts,
-        lists: vec![ListProgress {
-            kind: ListKind::Trials,
-            pages: 1,
-            items: 12,
-            total: Some(40),
-            phase: Phase::Complete,
-        }],
-        refresh_error: None,
-    }
-}
-
 #[wasm_bindgen_test]
 async fn a_live_job_shows_how_far_it_is_and_how_it_is_watched() {
     let root = mount_point();
-    let progress = RwSignal::new(vec![live_job(Some((12, 40)), true)]);
+    let running = job(
+        "job_hot",
+        serde_json::json!({"name": "nightly", "status": "running", "completed_trials": 12}),
+    );
+    let jobs = RwSignal::new(vec![running.clone()]);
     let mode = RwSignal::new(Some(LiveMode::Streaming));
     let _handle = leptos::mount::mount_to(root.clone(), move || {
-        view! { <LiveJobsNotice progress mode/> }
+        view! { <LiveJobsNotice jobs mode/> }
     });
     let notice = wait_for(&root, ".live-jobs", 1_000).await;
     assert!(text(&notice).contains("following its progress stream"));
-    assert!(text(&notice).contains("12 of 40 trials finished (30%)"));
+    assert!(text(&notice).contains("running · 12 of 40 trials finished (30%)"));
     mode.set(Some(LiveMode::Polling));
     TimeoutFuture::new(20).await;
     assert!(text(&select_all(&root, ".live-jobs")[0]).contains("checking every 10 s"));
-    progress.set(vec![live_job(None, false)]);
+    let mut ended = running;
+    ended.status = Some(eval_compare_core::api::JobStatus::Succeeded);
+    jobs.set(vec![ended]);
     TimeoutFuture::new(20).await;
     assert!(
         select_all(&root, ".live-jobs").is_empty(),

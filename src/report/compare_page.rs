@@ -102,6 +102,10 @@ pub fn ComparePage(
     });
     let current_plan = move || load_plan.get().unwrap_or(LoadPlan::Runs(Vec::new()));
     let progress = Signal::derive(move || loader.progress(&current_plan()));
+    let job_records = Signal::derive(move || match load_plan.get() {
+        Some(LoadPlan::Jobs(ids)) => loader.job_records(&ids),
+        _ => Vec::new(),
+    });
     let empty_jobs = Memo::new(move |_| match load_plan.get() {
         Some(LoadPlan::Jobs(ids)) => loader.jobs_without_trials(&ids),
         _ => Vec::new(),
@@ -151,7 +155,7 @@ pub fn ComparePage(
                 on_retry=Callback::new(move |()| loader.retry(&load_plan.get_untracked().unwrap_or(LoadPlan::Runs(Vec::new()))))
                 base_url
             />
-            <LiveJobsNotice progress mode=Signal::derive(move || loader.live_mode())/>
+            <LiveJobsNotice jobs=job_records mode=Signal::derive(move || loader.live_mode())/>
             <JobsWithoutTrials jobs=empty_jobs/>
             <ReportBody
                 run_set

@@ -212,6 +212,18 @@ impl Loader {
         })
     }
 
+    /// The records of `job_ids` read so far, in order (tracked: changes with every refresh).
+    pub fn job_records(&self, job_ids: &[String]) -> Vec<ChronicleJob> {
+        self.tick.track();
+        self.generation.track();
+        self.store.with_value(|store| {
+            job_ids
+                .iter()
+                .filter_map(|id| store.get_job(id)?.record.borrow().0.clone())
+                .collect()
+        })
+    }
+
     /// How running jobs are watched now (tracked; `None` when none is).
     pub fn live_mode(&self) -> Option<LiveMode> {
         self.live.get()

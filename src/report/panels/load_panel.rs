@@ -205,17 +205,17 @@ fn RunLoadView(run: RunProgress, base_url: String) -> impl IntoView {
 /// the numbers below are partial.
 #[component]
 pub fn LiveJobsNotice(
-    /// Progress of the comparison's jobs.
+    /// The comparison's jobs as last read.
     #[prop(into)]
-    progress: Signal<Vec<RunProgress>>,
+    jobs: Signal<Vec<ChronicleJob>>,
     /// How the running jobs are watched (`None` when none is).
     #[prop(into)]
     mode: Signal<Option<LiveMode>>,
 ) -> impl IntoView {
     let live = move || {
-        progress.with(|runs| {
-            runs.iter()
-                .filter(|run| is_job(run) && run.running)
+        jobs.with(|jobs| {
+            jobs.iter()
+                .filter(|job| matches!(job.status, Some(JobStatus::Queued | JobStatus::Running)))
                 .map(live_line)
                 .collect::<Vec<_>>()
         })
@@ -251,26 +251,30 @@ pub fn LiveJobsNotice(
 }
 
 /// "Job NAME (id): running · 12 of 40 trials finished (30%)".
-pub fn live_line(run: &RunProgress) -> String {
-    let name = run.name.clone().unwrap_or_else(|| run.run_id.clone());
-    let id = visible(&run.run_id);
-    let label = if name == run.run_id {
-        format!("Job {id}")
-    } else {
-        format!("Job {} ({id})", visible(&name))
+pub fn live_line(job: &ChronicleJob) -> String {
+    let id = visible(&job.id);
+    let label = match job.name.as_deref().filter(|name| !name.trim().is_empty()) {
+        Some(name) => format!("Job {} ({id})", visible(name)),
+        None => format!("Job {id}"),
     };
-    match run.rollouts {
-        Some((done, total)) => {
-            let percent = crate::format::percent_done(done, total)
+    let status = job.status.as_ref().map_or("unknown", JobStatus::as_str);
+    let status = visible(status);
+    match (job.completed_trials, job.total_trials) {
+        (Some(done), Some(total)) => {
+            let percent = i64::try_from(done)
+                .ok()
+                .zip(i64::try_from(total).ok())
+                .and_then(|(done, total)| crate::format::percent_done(done, total))
                 .map(|percent| format!(" ({percent:.0}%)"))
                 .unwrap_or_default();
             format!(
-                "{label}: running · {} of {} trials finished{percent}",
-                count(done.max(0) as u64),
-                count(total.max(0) as u64)
+                "{label}: {status} · {} of {} trials finished{percent}",
+                count(done),
+                count(total)
             )
         }
-        None => format!("{label}: not finished"),
+        (Some(done), None) => format!("{label}: {status} · {} trials finished", count(done)),
+        _ => format!("{label}: {status}"),
     }
 }
 
