@@ -289,3 +289,19 @@ mod job_pages {
         assert!(client.transport().urls()[0].contains("status=running"));
     }
 }
+
+#[test]
+fn the_report_header_badges_chronicles_own_statuses() {
+    use eval_compare_viewer::report::panels::report_header::chronicle_status;
+    assert_eq!(
+        chronicle_status("succeeded"),
+        Some(("succeeded", "status-completed"))
+    );
+    assert_eq!(
+        chronicle_status("queued"),
+        Some(("queued", "status-queued"))
+    );
+    // Statuses both APIs name alike, and unknown ones, keep the run's badge.
+    assert_eq!(chronicle_status("running"), None);
+    assert_eq!(chronicle_status("paused"), None);
+}
