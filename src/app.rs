@@ -1,8 +1,9 @@
 //! The app shell: contexts, header and the page of the current path.
 //!
-//! Routes ([`crate::route`]): `/` the run picker; `/compare?…` a report over runs read from the
-//! API; `/files` run folders opened from disk; `/files/compare?…` a report over those files. The
-//! query of every route is the view state (see [`crate::state::url`]).
+//! Routes ([`crate::route`]): `/` the run picker; `/backtests` the Chronicle job picker;
+//! `/compare?…` a report over runs read from the API; `/backtests/compare?…` a report over the
+//! agents of Chronicle jobs; `/files` run folders opened from disk; `/files/compare?…` a report
+//! over those files. The query of every route is the view state (see [`crate::state::url`]).
 
 use leptos::prelude::*;
 
@@ -37,6 +38,7 @@ pub fn App() -> impl IntoView {
             <span class="app-tagline">"Did this checkpoint beat the baseline, where, and how surely?"</span>
             <nav class="app-nav" aria-label="Sources">
                 <NavLink to=Route::Picker path>"Runs"</NavLink>
+                <NavLink to=Route::Report(ReportPage::Backtests) path>"Backtests"</NavLink>
                 <NavLink to=Route::Report(ReportPage::Files) path>"Files"</NavLink>
                 <SourceButton/>
             </nav>

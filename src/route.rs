@@ -9,7 +9,7 @@
 /// A page of the viewer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Route {
-    /// `/`: the run picker (the start page).
+    /// `/`: the run picker (the start page), over Trajectory evaluations.
     Picker,
     /// One of the report pages, whose code the release build loads on demand.
     Report(ReportPage),
@@ -27,15 +27,67 @@ pub enum ReportPage {
     Files,
     /// `/files/compare`: a report over those folders.
     FilesCompare,
+    /// `/backtests`: the job picker over Chronicle backtests (the start page's other source);
+    /// behind the split like `/files`, so the initial download of every page stays that of the
+    /// Trajectory picker, and the report that follows it needs no second fetch.
+    Backtests,
+    /// `/backtests/compare`: a report over the agents of Chronicle jobs read from the API (its
+    /// `base` and `cand` are Chronicle run ids, `{job}/{agent}`).
+    BacktestsCompare,
+}
+
+/// Where the runs of a report page come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RunSource {
+    /// Trajectory evaluation runs read from the API.
+    Trajectory,
+    /// The agents of Chronicle backtest jobs read from the API.
+    Chronicle,
+    /// Run folders opened from disk.
+    Files,
+}
+
+impl ReportPage {
+    /// Where the runs of this page come from.
+    pub fn source(self) -> RunSource {
+        match self {
+            ReportPage::Compare => RunSource::Trajectory,
+            ReportPage::BacktestsCompare => RunSource::Chronicle,
+            ReportPage::Backtests => RunSource::Chronicle,
+            ReportPage::Files | ReportPage::FilesCompare => RunSource::Files,
+        }
+    }
+}
+
+impl RunSource {
+    /// The page where the runs of this source are chosen (a report's "Change runs").
+    pub fn chooser(self) -> Route {
+        match self {
+            RunSource::Trajectory => Route::Picker,
+            RunSource::Chronicle => Route::Report(ReportPage::Backtests),
+            RunSource::Files => Route::Report(ReportPage::Files),
+        }
+    }
+
+    /// The report page of this source's runs.
+    pub fn report(self) -> Route {
+        Route::Report(match self {
+            RunSource::Trajectory => ReportPage::Compare,
+            RunSource::Chronicle => ReportPage::BacktestsCompare,
+            RunSource::Files => ReportPage::FilesCompare,
+        })
+    }
 }
 
 impl Route {
     /// Every page, the start page first.
-    pub const ALL: [Route; 4] = [
+    pub const ALL: [Route; 6] = [
         Route::Picker,
         Route::Report(ReportPage::Compare),
         Route::Report(ReportPage::Files),
         Route::Report(ReportPage::FilesCompare),
+        Route::Report(ReportPage::Backtests),
+        Route::Report(ReportPage::BacktestsCompare),
     ];
 
     /// The page at `path` (a URL's path, without query or fragment); `None` when no page has
@@ -51,6 +103,8 @@ impl Route {
             Route::Report(ReportPage::Compare) => "/compare",
             Route::Report(ReportPage::Files) => "/files",
             Route::Report(ReportPage::FilesCompare) => "/files/compare",
+            Route::Report(ReportPage::Backtests) => "/backtests",
+            Route::Report(ReportPage::BacktestsCompare) => "/backtests/compare",
         }
     }
 
@@ -61,7 +115,7 @@ impl Route {
 
     /// Whether a link to this page is marked as the current one on the page at `path`: the start
     /// page only on itself, other pages also on the paths below them (`/files` on
-    /// `/files/compare`).
+    /// `/files/compare`, `/backtests` on `/backtests/compare`).
     pub fn is_current(self, path: &str) -> bool {
         let own = self.path();
         match self {
@@ -83,7 +137,17 @@ mod tests {
     #[test]
     fn every_page_has_its_path() {
         let paths: Vec<_> = Route::ALL.iter().map(|route| route.path()).collect();
-        assert_eq!(paths, ["/", "/compare", "/files", "/files/compare"]);
+        assert_eq!(
+            paths,
+            [
+                "/",
+                "/compare",
+                "/files",
+                "/files/compare",
+                "/backtests",
+                "/backtests/compare"
+            ]
+        );
     }
 
     #[test]
@@ -100,6 +164,14 @@ mod tests {
         assert_eq!(
             Route::parse("/files/compare"),
             Some(Route::Report(ReportPage::FilesCompare))
+        );
+        assert_eq!(
+            Route::parse("/backtests"),
+            Some(Route::Report(ReportPage::Backtests))
+        );
+        assert_eq!(
+            Route::parse("/backtests/compare"),
+            Some(Route::Report(ReportPage::BacktestsCompare))
         );
     }
 
@@ -118,6 +190,11 @@ mod tests {
             "/filesystem",
             "/index.html",
             "compare",
+            "/backtests/",
+            "/backtests/compare/",
+            "/Backtests",
+            "/backtests/job_1",
+            "/backtest",
         ] {
             assert_eq!(Route::parse(path), None, "{path:?}");
         }
@@ -137,7 +214,36 @@ mod tests {
             .filter(|route| route.is_report())
             .map(Route::path)
             .collect();
-        assert_eq!(reports, ["/compare", "/files", "/files/compare"]);
+        assert_eq!(
+            reports,
+            [
+                "/compare",
+                "/files",
+                "/files/compare",
+                "/backtests",
+                "/backtests/compare"
+            ]
+        );
+    }
+
+    #[test]
+    fn each_report_page_names_its_source_and_its_chooser() {
+        use super::RunSource;
+        for page in [
+            ReportPage::Compare,
+            ReportPage::FilesCompare,
+            ReportPage::BacktestsCompare,
+        ] {
+            assert_eq!(page.source().report(), Route::Report(page));
+        }
+        assert_eq!(ReportPage::Files.source(), RunSource::Files);
+        assert_eq!(RunSource::Trajectory.chooser(), Route::Picker);
+        assert_eq!(
+            RunSource::Chronicle.chooser(),
+            Route::Report(ReportPage::Backtests)
+        );
+        assert_eq!(ReportPage::Backtests.source(), RunSource::Chronicle);
+        assert_eq!(RunSource::Files.chooser(), Route::Report(ReportPage::Files));
     }
 
     #[test]
@@ -151,6 +257,11 @@ mod tests {
         assert!(!files.is_current("/compare"));
         assert!(Route::Report(ReportPage::Compare).is_current("/compare"));
         assert!(!Route::Report(ReportPage::FilesCompare).is_current("/files"));
+        let backtests = Route::Report(ReportPage::Backtests);
+        assert!(backtests.is_current("/backtests"));
+        assert!(backtests.is_current("/backtests/compare"));
+        assert!(!backtests.is_current("/backtestsx"));
+        assert!(!Route::Picker.is_current("/backtests"));
     }
 }
 

@@ -1,4 +1,5 @@
-//! The browser transport of the core Trajectory client: the Fetch API through gloo-net.
+//! The browser transport of the core Trajectory client: the Fetch API through gloo-net, and a
+//! streamed body (server-sent events) read chunk by chunk from fetch's `ReadableStream`.
 
 use std::pin::pin;
 
@@ -6,7 +7,9 @@ use eval_compare_core::client::{HttpRequest, HttpResponse, Transport, TransportE
 use futures::future::{select, Either};
 use gloo_net::http::Request;
 use gloo_timers::future::TimeoutFuture;
-use web_sys::AbortController;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortController, ReadableStreamDefaultReader};
 
 /// How long one request, body included, may take by default.
 pub const DEFAULT_TIMEOUT_MS: u32 = 30_000;
@@ -44,19 +47,27 @@ impl Drop for AbortOnDrop {
     }
 }
 
+/// A GET request of `request` that `abort` cancels.
+fn build_request(
+    request: &HttpRequest,
+) -> Result<(gloo_net::http::RequestBuilder, AbortOnDrop), TransportError> {
+    let controller = AbortController::new()
+        .map_err(|_| TransportError::Other("the browser cannot cancel requests".to_owned()))?;
+    let abort = AbortOnDrop(controller);
+    let signal = abort.0.signal();
+    let builder = request
+        .headers
+        .iter()
+        .fold(Request::get(&request.url), |builder, (name, value)| {
+            builder.header(name, value)
+        })
+        .abort_signal(Some(&signal));
+    Ok((builder, abort))
+}
+
 impl Transport for FetchTransport {
     async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
-        let controller = AbortController::new()
-            .map_err(|_| TransportError::Other("the browser cannot cancel requests".to_owned()))?;
-        let abort = AbortOnDrop(controller);
-        let signal = abort.0.signal();
-        let builder = request
-            .headers
-            .iter()
-            .fold(Request::get(&request.url), |builder, (name, value)| {
-                builder.header(name, value)
-            })
-            .abort_signal(Some(&signal));
+        let (builder, _abort) = build_request(&request)?;
         let exchange = pin!(async move {
             let response = builder.send().await.map_err(fetch_error)?;
             let body = response.binary().await.map_err(fetch_error)?;
@@ -73,6 +84,47 @@ impl Transport for FetchTransport {
         }
     }
 
+    /// Hands a successful body to `on_chunk` as the browser receives it (fetch's
+    /// `ReadableStream`). Only the response's head is bounded by the timeout: a stream may stay
+    /// open as long as its job runs. Dropping the future, or `on_chunk` returning `false`,
+    /// aborts the fetch.
+    async fn send_streaming(
+        &self,
+        request: HttpRequest,
+        on_chunk: &mut dyn FnMut(&[u8]) -> bool,
+    ) -> Result<HttpResponse, TransportError> {
+        let (builder, _abort) = build_request(&request)?;
+        let head = pin!(builder.send());
+        let response = match select(head, TimeoutFuture::new(self.timeout_ms)).await {
+            Either::Left((result, _)) => result.map_err(fetch_error)?,
+            Either::Right(((), _)) => return Err(TransportError::Timeout),
+        };
+        let status = response.status();
+        let headers: Vec<(String, String)> = response.headers().entries().collect();
+        if !(200..300).contains(&status) {
+            let body = response.binary().await.map_err(fetch_error)?;
+            return Ok(HttpResponse {
+                status,
+                headers,
+                body,
+            });
+        }
+        if let Some(stream) = response.body() {
+            let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+            while let Some(chunk) = read_chunk(&reader).await? {
+                if !on_chunk(&chunk) {
+                    break;
+                }
+            }
+        }
+        // Returning drops `_abort`, which ends the fetch if the body is still open.
+        Ok(HttpResponse {
+            status,
+            headers,
+            body: Vec::new(),
+        })
+    }
+
     async fn sleep(&self, ms: u64) {
         TimeoutFuture::new(u32::try_from(ms).unwrap_or(u32::MAX)).await;
     }
@@ -80,6 +132,41 @@ impl Transport for FetchTransport {
     fn now_unix_ms(&self) -> u64 {
         // `Date.now()` is a non-negative integral number of milliseconds.
         js_sys::Date::now().max(0.0) as u64
+    }
+}
+
+/// The next chunk of a body, `None` at its end.
+async fn read_chunk(
+    reader: &ReadableStreamDefaultReader,
+) -> Result<Option<Vec<u8>>, TransportError> {
+    let result = JsFuture::from(reader.read())
+        .await
+        .map_err(|error| js_error(&error))?;
+    let done = js_sys::Reflect::get(&result, &"done".into())
+        .ok()
+        .and_then(|done| done.as_bool())
+        .unwrap_or(true);
+    if done {
+        return Ok(None);
+    }
+    let value = js_sys::Reflect::get(&result, &"value".into()).map_err(|error| js_error(&error))?;
+    Ok(Some(js_sys::Uint8Array::new(&value).to_vec()))
+}
+
+/// Maps a failure of a stream read as [`fetch_error`] does.
+fn js_error(error: &wasm_bindgen::JsValue) -> TransportError {
+    let name = js_sys::Reflect::get(error, &"name".into())
+        .ok()
+        .and_then(|name| name.as_string())
+        .unwrap_or_default();
+    let message = js_sys::Reflect::get(error, &"message".into())
+        .ok()
+        .and_then(|message| message.as_string())
+        .unwrap_or_else(|| "the stream could not be read".to_owned());
+    match name.as_str() {
+        "AbortError" => TransportError::Aborted,
+        "TypeError" => TransportError::Connect(message),
+        _ => TransportError::Other(message),
     }
 }
 

@@ -1,5 +1,5 @@
-//! The report pages ([`ReportPage`]: `/compare`, `/files`, `/files/compare`) behind one split
-//! point.
+//! The report pages ([`ReportPage`]: `/compare`, `/files`, `/files/compare`, `/backtests`,
+//! `/backtests/compare`) behind one split point.
 //!
 //! The release build (`scripts/build-viewer.sh`, which compiles with `--cfg lazy_report`) cuts
 //! the code reachable only from these pages (the analysis core, the report's panels, charts,
@@ -38,12 +38,18 @@ pub fn prefetch_report_pages() {
 }
 
 fn page_view(page: ReportPage) -> AnyView {
+    use crate::picker::backtests::page::BacktestsPage;
     use crate::report::compare_page::ComparePage;
     use crate::report::files_page::{FilesComparePage, FilesPage};
     match page {
-        ReportPage::Compare => view! { <ComparePage/> }.into_any(),
+        ReportPage::Compare | ReportPage::BacktestsCompare => {
+            view! { <ComparePage source=page.source()/> }.into_any()
+        }
         ReportPage::Files => view! { <FilesPage/> }.into_any(),
         ReportPage::FilesCompare => view! { <FilesComparePage/> }.into_any(),
+        // The job picker reads Chronicle's own types and pages: behind the split, so the
+        // Trajectory picker's download does not grow; opening a job then needs no other chunk.
+        ReportPage::Backtests => view! { <BacktestsPage/> }.into_any(),
     }
 }
 

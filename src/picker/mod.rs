@@ -4,13 +4,17 @@
 //! - [`page`]: the page itself;
 //! - [`overview`]: what it loads (agents, benchmark versions, their runs);
 //! - [`run_chooser`], [`run_table`], [`run_progress`]: choosing the runs, also used by the
-//!   report pages to change a comparison.
+//!   report pages to change a comparison;
+//! - [`backtests`]: the other source, Chronicle backtest jobs (`/backtests`);
+//! - [`source_tabs`]: the switch between the two sources.
 //!
 //! May import: the core, `state`, `components`, `route`, `format`, `failure`, `transport`, and
 //! from `pages` only the split point's prefetch; never `report`.
 
+pub mod backtests;
 pub mod overview;
 pub mod page;
 pub mod run_chooser;
 pub mod run_progress;
 pub mod run_table;
+pub mod source_tabs;

@@ -16,6 +16,7 @@ use crate::picker::overview::{
     default_benchmark, load_overview, AgentRuns, BenchmarkRuns, Overview,
 };
 use crate::picker::run_chooser::{chooser_view, RunChooser};
+use crate::picker::source_tabs::SourceTabs;
 use crate::route::{ReportPage, ReportPrefetch, Route};
 use crate::state::async_load::{use_load, LoadState};
 use crate::state::source::use_source_settings;
@@ -64,6 +65,7 @@ pub fn RunsView(
         }
     };
     view! {
+        <SourceTabs current=Route::Picker/>
         <h2 class="page-heading">"Compare evaluation runs"</h2>
         <p class="page-intro">
             "Choose an agent and a benchmark version, mark the baseline and the runs to compare "

@@ -1,5 +1,7 @@
-//! The report page: `/compare?…` over runs read from the API (and `/files/compare?…` over run
-//! folders, see [`crate::report::files_page`]). The query names the runs and the view; the page loads
+//! The report page: `/compare?…` over Trajectory runs read from the API, `/backtests/compare?…`
+//! over the agents of Chronicle jobs (its runs are `{job}/{agent}`; the jobs are read), and
+//! `/files/compare?…` over run folders (see [`crate::report::files_page`]). The query names the
+//! runs and the view; the page loads
 //! the runs, builds the run set once they are read, and the report from it (first without the
 //! bootstrap, then with it), and shows the header, the comparability audit, the settings, the
 //! headline of each candidate, the focus selector and the charts, the coverage ledger, the
@@ -8,8 +10,9 @@
 use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
-use eval_compare_core::model::{ModelError, RunSet};
+use eval_compare_core::model::{split_chronicle_run_id, ModelError, RunSet};
 use eval_compare_core::report::Report;
+use eval_compare_core::text::visible;
 use eval_compare_core::view_state::ViewState;
 use leptos::prelude::*;
 
@@ -23,15 +26,16 @@ use crate::report::panels::copy_link::CopyLinkButton;
 use crate::report::panels::coverage_ledger::CoverageLedger;
 use crate::report::panels::headline::HeadlineCards;
 use crate::report::panels::load_panel::LoadPanel;
+use crate::report::panels::load_panel::{JobsWithoutTrials, LiveJobsNotice};
 use crate::report::panels::platform_panel::PlatformPanel;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::report::panels::report_controls::{FocusSelector, ReportSettingsForm};
 use crate::report::panels::report_header::ReportHeader;
 use crate::report::table::TaskTable;
 use crate::report::task_panel::TaskPanel;
-use crate::route::{ReportPage, Route};
+use crate::route::{ReportPage, Route, RunSource};
 use crate::state::async_load::spawn_scoped;
-use crate::state::loader::use_loader;
+use crate::state::loader::{use_loader, LoadPlan};
 use crate::state::report::{after_paint, use_report, ReportKey, ReportState};
 use crate::state::shared::Shared;
 use crate::state::source::use_source_settings;
@@ -56,28 +60,64 @@ pub fn plan_of(view: &ViewState) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// `/compare`: the runs of the query, read from the API of the source settings.
+/// The runs of `view` for `source`: [`plan_of`], and for Chronicle every id must name a job and
+/// one of its agents (`{job}/{agent}`).
+pub fn plan_for(source: RunSource, view: &ViewState) -> Result<Vec<String>, String> {
+    let ids = plan_of(view)?;
+    if source == RunSource::Chronicle {
+        if let Some(id) = ids.iter().find(|id| split_chronicle_run_id(id).is_none()) {
+            return Err(format!(
+                "`{}` is not a Chronicle run: a run of a backtest is named `{{job}}/{{agent}}`, \
+                 e.g. `job_1/coder@v2`.",
+                visible(id)
+            ));
+        }
+    }
+    Ok(ids)
+}
+
+/// `/compare` and `/backtests/compare`: the runs of the query, read from the API of the source
+/// settings: Trajectory runs, or the Chronicle jobs of the runs (`{job}/{agent}`).
 #[component]
-pub fn ComparePage() -> impl IntoView {
+pub fn ComparePage(
+    /// Where the runs come from (the page's path names it).
+    #[prop(optional)]
+    source: Option<RunSource>,
+) -> impl IntoView {
+    let run_source = source.unwrap_or(RunSource::Trajectory);
     let url = use_url_state();
     let source = use_source_settings();
     let loader = use_loader();
     let view = url.view_signal();
-    let plan = Memo::new(move |_| view.with(plan_of));
+    let plan = Memo::new(move |_| view.with(|view| plan_for(run_source, view)));
+    let load_plan = Memo::new(move |_| {
+        plan.with(|plan| plan.as_ref().ok().map(|ids| LoadPlan::of(run_source, ids)))
+    });
     let config = Memo::new(move |_| source.config());
 
     Effect::new(move |_| {
-        if let (Ok(ids), Ok(config)) = (plan.get(), config.get()) {
-            loader.ensure(&config, &ids);
-            // Runs still executing are refreshed while this comparison is shown.
-            spawn_scoped(loader.refresh_loop(ids));
+        if let (Some(plan), Ok(config)) = (load_plan.get(), config.get()) {
+            loader.ensure(&config, &plan);
+            // What still executes is refreshed (jobs followed) while this comparison is shown.
+            spawn_scoped(loader.refresh_loop(plan));
         }
     });
-    let ids = Signal::derive(move || plan.get().unwrap_or_default());
-    let progress = Signal::derive(move || ids.with(|ids| loader.progress(ids)));
+    let current_plan = move || load_plan.get().unwrap_or(LoadPlan::Runs(Vec::new()));
+    let progress = Signal::derive(move || loader.progress(&current_plan()));
+    let job_records = Signal::derive(move || match load_plan.get() {
+        Some(LoadPlan::Jobs(ids)) => loader.job_records(&ids),
+        _ => Vec::new(),
+    });
+    let empty_jobs = Memo::new(move |_| match load_plan.get() {
+        Some(LoadPlan::Jobs(ids)) => loader.jobs_without_trials(&ids),
+        _ => Vec::new(),
+    });
     let run_set = Memo::new(move |_| {
-        let ids = plan.get().ok()?;
-        let built = loader.run_set(&ids)?;
+        let plan = load_plan.get()?;
+        if empty_jobs.with(|empty| !empty.is_empty()) {
+            return None;
+        }
+        let built = loader.run_set(&plan)?;
         Some(built.map(Shared::new))
     });
     let base_url = Signal::derive(move || source.base_url());
@@ -88,7 +128,7 @@ pub fn ComparePage() -> impl IntoView {
             view! {
                 <div class="empty-state">
                     <p>{why}</p>
-                    <p><a href=Route::Picker.path()>"Choose the runs to compare."</a></p>
+                    <p><a href=run_source.chooser().path()>"Choose the runs to compare."</a></p>
                 </div>
             }
             .into_any()
@@ -114,15 +154,18 @@ pub fn ComparePage() -> impl IntoView {
                 progress
                 loading=Signal::derive(move || loader.is_loading())
                 on_cancel=Callback::new(move |()| loader.cancel())
-                on_retry=Callback::new(move |()| loader.retry(&ids.get_untracked()))
+                on_retry=Callback::new(move |()| loader.retry(&load_plan.get_untracked().unwrap_or(LoadPlan::Runs(Vec::new()))))
                 base_url
             />
+            <LiveJobsNotice jobs=job_records mode=Signal::derive(move || loader.live_mode())/>
+            <JobsWithoutTrials jobs=empty_jobs/>
             <ReportBody
                 run_set
                 view
                 on_change=url.replace_callback()
                 client
                 from_files=false
+                chooser=run_source.chooser()
             />
         </Show>
     }
@@ -145,6 +188,9 @@ pub fn ReportBody(
     client: Signal<Option<ClientConfig>>,
     /// Whether the runs were read from files.
     from_files: bool,
+    /// Where "Change runs" goes (by default the run picker, or the Files page for files).
+    #[prop(optional)]
+    chooser: Option<Route>,
 ) -> impl IntoView {
     let key = Memo::new(move |_| match run_set.get() {
         Some(Ok(set)) => view.with(|view| ReportKey::of(set, view)),
@@ -183,7 +229,7 @@ pub fn ReportBody(
     view! {
         {errors}
         <Show when=move || ready.get() fallback=computing>
-            {move || mount_report(state, view, on_change, client, from_files)}
+            {move || mount_report(state, view, on_change, client, from_files, chooser)}
         </Show>
     }
 }
@@ -195,6 +241,7 @@ fn mount_report(
     on_change: Callback<ViewState>,
     client: Signal<Option<ClientConfig>>,
     from_files: bool,
+    chooser: Option<Route>,
 ) -> Option<impl IntoView> {
     let current_report = RwSignal::new(state.report.get_untracked()?.arc());
     let current_set = RwSignal::new(state.run_set.get_untracked()?.arc());
@@ -215,6 +262,7 @@ fn mount_report(
             client
             state
             from_files
+            chooser
         />
     })
 }
@@ -241,6 +289,9 @@ pub fn ReportView(
     state: ReportState,
     /// Whether the runs were read from files.
     from_files: bool,
+    /// Where "Change runs" goes (by default the run picker, or the Files page for files).
+    #[prop(optional_no_strip)]
+    chooser: Option<Route>,
 ) -> impl IntoView {
     let source = use_source_settings();
     let focus = Signal::derive(move || view.with(|view| view.focus));
@@ -259,11 +310,11 @@ pub fn ReportView(
         below_fold_ready.try_set(true);
     });
     let change_runs = move || {
-        let chooser = if from_files {
+        let chooser = chooser.unwrap_or(if from_files {
             Route::Report(ReportPage::Files)
         } else {
             Route::Picker
-        };
+        });
         view.with(|view| href(chooser, &chooser_view(view)))
     };
     view! {
@@ -328,6 +379,23 @@ mod tests {
                 "er_a".to_owned(),
                 "er_b".to_owned()
             ])
+        );
+    }
+
+    #[test]
+    fn a_chronicle_link_names_jobs_and_agents() {
+        let runs = view(Some("job_a/base"), &["job_a/s400", "job_b/s500"]);
+        assert_eq!(
+            plan_for(RunSource::Chronicle, &runs).map(|ids| ids.len()),
+            Ok(3)
+        );
+        let bare = view(Some("job_a/base"), &["job_b"]);
+        assert!(plan_for(RunSource::Chronicle, &bare)
+            .expect_err("a job id alone")
+            .starts_with("`job_b` is not a Chronicle run"));
+        assert_eq!(
+            plan_for(RunSource::Trajectory, &bare).map(|ids| ids.len()),
+            Ok(2)
         );
     }
 

@@ -4,26 +4,82 @@
 //!
 //! [`Loader`] runs the engine from the page with the browser transport: a signal ticks as pages
 //! arrive (progress, at most every [`PROGRESS_INTERVAL_MS`]) and another when the data settle
-//! (the run set is rebuilt only then); runs still executing are checked every [`REFRESH_MS`].
+//! (the run set is rebuilt only then). A [`LoadPlan`] says what a comparison reads: Trajectory
+//! runs, or Chronicle jobs (whose agents are the runs). Runs still executing are checked every
+//! [`REFRESH_MS`]; a running Chronicle job is followed on its progress stream
+//! ([`Loader::follow_jobs`]), with polling when the stream fails or closes.
 
 use std::cell::Cell;
+use std::pin::pin;
 use std::rc::Rc;
 
-use eval_compare_core::client::{ClientConfig, TrajectoryClient};
-use eval_compare_core::load::{load_runs, refresh_running, LoadEvent, LoadStore, RunProgress};
+use eval_compare_core::api::{ChronicleJob, JobEvent, JobEventKind};
+use eval_compare_core::client::{ClientConfig, StreamEnd, TrajectoryClient};
+use eval_compare_core::load::{
+    jobs_of, load_jobs, load_runs, refresh_jobs, refresh_running, LoadEvent, LoadStore, Phase,
+    RunProgress,
+};
 use eval_compare_core::model::{ModelError, RunSet};
-use futures::future::{AbortHandle, Abortable};
+use futures::future::{join_all, select, AbortHandle, Abortable};
+use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use crate::route::RunSource;
 use crate::state::report::now_ms;
 use crate::transport::FetchTransport;
 
 /// The loading panel re-renders at most this often while pages arrive (a comparison of six runs
 /// reads ~100 pages in well under a second; re-rendering after each one slowed the load).
 pub const PROGRESS_INTERVAL_MS: u64 = 100;
-/// How often runs still executing are checked for new results.
+/// How often runs still executing are checked for new results (and running jobs, when their
+/// progress stream is not there).
 pub const REFRESH_MS: u32 = 10_000;
+/// While a job's stream reports finished trials, its trials are read again at most this often.
+pub const STREAM_REFRESH_MS: u32 = 1_500;
+
+/// How often a follower waiting for the first load looks again.
+const LOAD_WAIT_MS: u32 = 500;
+
+/// What a comparison reads.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum LoadPlan {
+    /// Trajectory evaluation runs, by run id (baseline first).
+    Runs(Vec<String>),
+    /// Chronicle jobs, by job id, in the order of the comparison's runs (`{job}/{agent}`).
+    Jobs(Vec<String>),
+}
+
+impl LoadPlan {
+    /// What the runs `run_ids` of `source` read: the runs themselves, or their jobs.
+    pub fn of(source: RunSource, run_ids: &[String]) -> Self {
+        match source {
+            RunSource::Chronicle => LoadPlan::Jobs(jobs_of(run_ids)),
+            RunSource::Trajectory | RunSource::Files => LoadPlan::Runs(run_ids.to_vec()),
+        }
+    }
+
+    /// The run or job ids.
+    pub fn ids(&self) -> &[String] {
+        match self {
+            LoadPlan::Runs(ids) | LoadPlan::Jobs(ids) => ids,
+        }
+    }
+
+    /// Whether it reads Chronicle jobs.
+    pub fn is_jobs(&self) -> bool {
+        matches!(self, LoadPlan::Jobs(_))
+    }
+}
+
+/// How running jobs are watched right now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LiveMode {
+    /// On their progress streams.
+    Streaming,
+    /// By retrieving them every [`REFRESH_MS`] (the stream failed, closed, or is not there).
+    Polling,
+}
 
 /// The loader of the app: the store, the client configuration it was read with, and signals for
 /// the views. Provided as context; `Copy`.
@@ -32,13 +88,15 @@ pub struct Loader {
     store: StoredValue<Rc<LoadStore>, LocalStorage>,
     config: StoredValue<Option<ClientConfig>>,
     in_flight: StoredValue<Option<AbortHandle>>,
-    /// The runs the load in flight reads.
-    loading_ids: StoredValue<Vec<String>>,
+    /// What the load in flight reads.
+    loading_plan: StoredValue<Option<LoadPlan>>,
     /// Ticks as pages are read (progress), at most every [`PROGRESS_INTERVAL_MS`].
     tick: RwSignal<u64>,
     /// Ticks when the data settle or change (the run set must be rebuilt).
     generation: RwSignal<u64>,
     loading: RwSignal<bool>,
+    /// How running jobs are watched (`None` when none is).
+    live: RwSignal<Option<LiveMode>>,
 }
 
 impl Default for Loader {
@@ -54,17 +112,19 @@ impl Loader {
             store: StoredValue::new_local(Rc::new(LoadStore::new())),
             config: StoredValue::new(None),
             in_flight: StoredValue::new(None),
-            loading_ids: StoredValue::new(Vec::new()),
+            loading_plan: StoredValue::new(None),
             tick: RwSignal::new(0),
             generation: RwSignal::new(0),
             loading: RwSignal::new(false),
+            live: RwSignal::new(None),
         }
     }
 
-    /// Makes sure `run_ids` are loaded with `config`: starts (or resumes) what is missing. With
-    /// another configuration (address or key) than before, everything read is dropped first.
-    /// Runs already settled (complete or stopped) are not read again; Retry does that.
-    pub fn ensure(&self, config: &ClientConfig, run_ids: &[String]) {
+    /// Makes sure what `plan` reads is loaded with `config`: starts (or resumes) what is
+    /// missing. With another configuration (address or key) than before, everything read is
+    /// dropped first. Runs and jobs already settled (complete or stopped) are not read again;
+    /// Retry does that.
+    pub fn ensure(&self, config: &ClientConfig, plan: &LoadPlan) {
         let same_config = self
             .config
             .with_value(|known| known.as_ref() == Some(config));
@@ -75,18 +135,28 @@ impl Loader {
             self.bump();
         }
         let store = self.store.get_value();
-        let settled = store.progress(run_ids).iter().all(RunProgress::is_settled);
-        let already_loading =
-            self.loading.get_untracked() && self.loading_ids.with_value(|ids| ids == run_ids);
+        let settled = match plan {
+            LoadPlan::Runs(ids) => store.progress(ids).iter().all(RunProgress::is_settled),
+            LoadPlan::Jobs(ids) => {
+                store.job_progress(ids).iter().all(RunProgress::is_settled)
+                    && ids
+                        .iter()
+                        .all(|id| store.job(id).results.borrow().1.is_settled())
+            }
+        };
+        let already_loading = self.loading.get_untracked()
+            && self
+                .loading_plan
+                .with_value(|loading| loading.as_ref() == Some(plan));
         if !settled && !already_loading {
-            self.start(config.clone(), run_ids.to_vec());
+            self.start(config.clone(), plan.clone());
         }
     }
 
-    /// Loads `run_ids` again from where each stopped (Retry).
-    pub fn retry(&self, run_ids: &[String]) {
+    /// Loads what `plan` reads again from where each list stopped (Retry).
+    pub fn retry(&self, plan: &LoadPlan) {
         if let Some(config) = self.config.get_value() {
-            self.start(config, run_ids.to_vec());
+            self.start(config, plan.clone());
         }
     }
 
@@ -105,17 +175,58 @@ impl Loader {
         self.loading.get()
     }
 
-    /// Progress of `run_ids` (tracked: changes with every page).
-    pub fn progress(&self, run_ids: &[String]) -> Vec<RunProgress> {
+    /// Progress of each run or job of `plan` (tracked: changes with every page).
+    pub fn progress(&self, plan: &LoadPlan) -> Vec<RunProgress> {
         self.tick.track();
         self.generation.track();
-        self.store.with_value(|store| store.progress(run_ids))
+        self.store.with_value(|store| match plan {
+            LoadPlan::Runs(ids) => store.progress(ids),
+            LoadPlan::Jobs(ids) => store.job_progress(ids),
+        })
     }
 
-    /// The run set of `run_ids` (tracked: changes only when the data settle or change).
-    pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
+    /// The run set of `plan` (tracked: changes only when the data settle or change).
+    pub fn run_set(&self, plan: &LoadPlan) -> Option<Result<RunSet, ModelError>> {
         self.generation.track();
-        self.store.with_value(|store| store.run_set(run_ids))
+        self.store.with_value(|store| match plan {
+            LoadPlan::Runs(ids) => store.run_set(ids),
+            LoadPlan::Jobs(ids) => store.chronicle_run_set(ids),
+        })
+    }
+
+    /// The jobs of `job_ids` whose trials were all read and are none: there is nothing to
+    /// compare yet (tracked like the run set).
+    pub fn jobs_without_trials(&self, job_ids: &[String]) -> Vec<ChronicleJob> {
+        self.generation.track();
+        self.store.with_value(|store| {
+            job_ids
+                .iter()
+                .filter_map(|id| {
+                    let job = store.get_job(id)?;
+                    let trials = job.trials.borrow();
+                    let empty = trials.phase == Phase::Complete && trials.items.is_empty();
+                    let record = job.record.borrow().0.clone();
+                    record.filter(|_| empty)
+                })
+                .collect()
+        })
+    }
+
+    /// The records of `job_ids` read so far, in order (tracked: changes with every refresh).
+    pub fn job_records(&self, job_ids: &[String]) -> Vec<ChronicleJob> {
+        self.tick.track();
+        self.generation.track();
+        self.store.with_value(|store| {
+            job_ids
+                .iter()
+                .filter_map(|id| store.get_job(id)?.record.borrow().0.clone())
+                .collect()
+        })
+    }
+
+    /// How running jobs are watched now (tracked; `None` when none is).
+    pub fn live_mode(&self) -> Option<LiveMode> {
+        self.live.get()
     }
 
     /// The configuration the store was read with.
@@ -123,11 +234,19 @@ impl Loader {
         self.config.get_value()
     }
 
-    /// Checks the running runs of `run_ids` every [`REFRESH_MS`] until none is running; each
-    /// change rebuilds the run set. Ends with the calling view (see `spawn_scoped`).
-    pub async fn refresh_loop(self, run_ids: Vec<String>) {
+    /// Watches what of `plan` still runs until nothing does: Trajectory runs are checked every
+    /// [`REFRESH_MS`], Chronicle jobs followed ([`Self::follow_jobs`]); each change rebuilds
+    /// the run set. Ends with the calling view (see `spawn_scoped`).
+    pub async fn refresh_loop(self, plan: LoadPlan) {
+        match plan {
+            LoadPlan::Runs(run_ids) => self.refresh_runs(run_ids).await,
+            LoadPlan::Jobs(job_ids) => self.follow_jobs(job_ids).await,
+        }
+    }
+
+    async fn refresh_runs(self, run_ids: Vec<String>) {
         loop {
-            gloo_timers::future::TimeoutFuture::new(REFRESH_MS).await;
+            TimeoutFuture::new(REFRESH_MS).await;
             let Some(config) = self.config.try_get_value().flatten() else {
                 return;
             };
@@ -154,13 +273,130 @@ impl Loader {
         }
     }
 
-    fn start(&self, config: ClientConfig, run_ids: Vec<String>) {
+    /// Follows the running jobs of `job_ids` until none runs. Each job's progress stream is
+    /// read; its `trial_finished` and `run_finished` events read the jobs again (at most every
+    /// [`STREAM_REFRESH_MS`]), and after every disconnect the jobs are read at once (the record
+    /// is the truth). Once a stream fails, or closes without the job ending, the jobs are
+    /// retrieved every [`REFRESH_MS`] instead. Ends with the calling view (see `spawn_scoped`).
+    pub async fn follow_jobs(self, job_ids: Vec<String>) {
+        let mut streams = true;
+        loop {
+            let Some(config) = self.config.try_get_value().flatten() else {
+                return;
+            };
+            let Some(store) = self.store.try_get_value() else {
+                return;
+            };
+            if self.loading.try_get_untracked() != Some(false) {
+                // The first load (or a Retry) is still reading; follow once it is done.
+                TimeoutFuture::new(LOAD_WAIT_MS).await;
+                continue;
+            }
+            if !store.jobs_need_refresh(&job_ids) {
+                self.live.try_set(None);
+                return;
+            }
+            let running: Vec<String> = job_ids
+                .iter()
+                .filter(|id| {
+                    store
+                        .get_job(id)
+                        .is_some_and(|job| job.is_running() && job.is_complete())
+                })
+                .cloned()
+                .collect();
+            if running.is_empty() {
+                // Records not read (a failure the load panel shows): look again later.
+                self.live.try_set(None);
+                TimeoutFuture::new(REFRESH_MS).await;
+                continue;
+            }
+            let client = TrajectoryClient::new(config, FetchTransport::default());
+            if streams {
+                self.live.try_set(Some(LiveMode::Streaming));
+                streams = self
+                    .follow_streams(&client, &store, &running, &job_ids)
+                    .await;
+            } else {
+                self.live.try_set(Some(LiveMode::Polling));
+                TimeoutFuture::new(REFRESH_MS).await;
+            }
+            self.refresh_jobs_now(&client, &store, &job_ids).await;
+        }
+    }
+
+    /// Reads the progress streams of `running` until each ended, reading `job_ids` again while
+    /// trials finish. Returns whether streams are still worth following: every one ended with
+    /// its job's `run_finished`.
+    async fn follow_streams(
+        &self,
+        client: &TrajectoryClient<FetchTransport>,
+        store: &LoadStore,
+        running: &[String],
+        job_ids: &[String],
+    ) -> bool {
+        let trial_finished = Cell::new(false);
+        let healthy = Cell::new(true);
+        let follows = join_all(running.iter().map(|id| {
+            let (trial_finished, healthy) = (&trial_finished, &healthy);
+            async move {
+                let mut on_event = |event: &JobEvent| {
+                    if matches!(
+                        event.kind,
+                        JobEventKind::TrialFinished | JobEventKind::RunFinished
+                    ) {
+                        trial_finished.set(true);
+                    }
+                    true
+                };
+                let ended = client.follow_job(id, &mut on_event).await;
+                if !matches!(&ended, Ok(summary) if summary.end == StreamEnd::RunFinished) {
+                    healthy.set(false);
+                }
+            }
+        }));
+        let refresher = async {
+            loop {
+                TimeoutFuture::new(STREAM_REFRESH_MS).await;
+                if trial_finished.replace(false) {
+                    self.refresh_jobs_now(client, store, job_ids).await;
+                }
+            }
+        };
+        // The refresher never ends: this returns once every stream has.
+        let _ = select(pin!(follows), pin!(refresher)).await;
+        healthy.get()
+    }
+
+    /// Reads the running jobs of `job_ids` again, unless a load owns the data.
+    async fn refresh_jobs_now(
+        &self,
+        client: &TrajectoryClient<FetchTransport>,
+        store: &LoadStore,
+        job_ids: &[String],
+    ) {
+        if self.loading.try_get_untracked() != Some(false) {
+            return;
+        }
+        let changed = refresh_jobs(client, store, job_ids).await;
+        // A load started meanwhile (another comparison, Retry) owns the data now.
+        if self.loading.try_get_untracked() != Some(false) {
+            return;
+        }
+        if changed {
+            self.generation.try_update(|generation| *generation += 1);
+        } else {
+            self.tick.try_update(|tick| *tick += 1);
+        }
+    }
+
+    fn start(&self, config: ClientConfig, plan: LoadPlan) {
         if self.loading.get_untracked() {
             // The load in flight stops; what it was reading resumes in the new one when asked.
             self.abort();
             self.store.with_value(|store| store.mark_cancelled());
         }
-        self.loading_ids.set_value(run_ids.clone());
+        self.loading_plan.set_value(Some(plan.clone()));
         let (handle, registration) = AbortHandle::new_pair();
         self.in_flight.set_value(Some(handle));
         let store = self.store.get_value();
@@ -170,7 +406,12 @@ impl Loader {
             let client = TrajectoryClient::new(config, FetchTransport::default());
             let throttle = ProgressThrottle::default();
             let notify = move |_: LoadEvent<'_>| throttle.notify(tick);
-            let load = load_runs(&client, &store, &run_ids, &notify);
+            let load = async {
+                match &plan {
+                    LoadPlan::Runs(ids) => load_runs(&client, &store, ids, &notify).await,
+                    LoadPlan::Jobs(ids) => load_jobs(&client, &store, ids, &notify).await,
+                }
+            };
             if Abortable::new(load, registration).await.is_ok() {
                 loading.try_set(false);
                 generation.try_update(|generation| *generation += 1);

@@ -1,6 +1,9 @@
-//! The loading panel of a comparison: per run, its record and lists with pages and items read,
-//! Cancel while loading, and for whatever stopped: which run, which list, why, and Retry.
+//! The loading panel of a comparison: per run (or Chronicle job), its record and lists with
+//! pages and items read, Cancel while loading, and for whatever stopped: which run, which list,
+//! why, and Retry. Beside it, for Chronicle: which jobs are live and how far they are, and the
+//! jobs that have no trials yet.
 
+use eval_compare_core::api::{ChronicleJob, JobStatus};
 use eval_compare_core::client::ApiError;
 use eval_compare_core::text::visible;
 use leptos::prelude::*;
@@ -9,6 +12,13 @@ use crate::components::api_error::{is_access_refused, EnterKeyButton};
 use crate::components::stat_text::{count, plural};
 use crate::failure::explain;
 use eval_compare_core::load::{ListKind, ListProgress, Phase, RunProgress};
+
+use crate::state::loader::{LiveMode, REFRESH_MS};
+
+/// Whether a progress entry is a Chronicle job's (its one list is the trials).
+fn is_job(run: &RunProgress) -> bool {
+    run.lists.iter().any(|list| list.kind == ListKind::Trials)
+}
 
 /// Shown while the runs load, and afterwards as long as something stopped early (the report
 /// below then uses what was read). Hidden once everything is read.
@@ -44,7 +54,11 @@ pub fn LoadPanel(
                     <h3 id="load-title" class="panel-title">
                         {move || {
                             if loading.get() {
-                                "Loading the runs…"
+                                if progress.with(|runs| runs.iter().any(is_job)) {
+                                    "Loading the jobs…"
+                                } else {
+                                    "Loading the runs…"
+                                }
                             } else {
                                 "Loading stopped early"
                             }
@@ -111,7 +125,8 @@ pub fn LoadPanel(
 fn failures(run: &RunProgress) -> Vec<(String, ApiError)> {
     let mut out = Vec::new();
     if let Phase::Failed(error) = &run.record {
-        out.push(("the run".to_owned(), error.clone()));
+        let what = if is_job(run) { "the job" } else { "the run" };
+        out.push((what.to_owned(), error.clone()));
     }
     for list in &run.lists {
         if let Phase::Failed(error) = &list.phase {
@@ -125,15 +140,20 @@ fn failures(run: &RunProgress) -> Vec<(String, ApiError)> {
 #[component]
 fn RunLoadView(run: RunProgress, base_url: String) -> impl IntoView {
     let title = run.name.clone().unwrap_or_else(|| run.run_id.clone());
+    let (thing, units) = if is_job(&run) {
+        ("job", "trials")
+    } else {
+        ("run", "rollouts")
+    };
     let record = match &run.record {
-        Phase::Waiting | Phase::Loading => Some("reading the run…"),
-        Phase::Cancelled => Some("cancelled before the run was read"),
-        Phase::Failed(_) => Some("the run could not be read"),
+        Phase::Waiting | Phase::Loading => Some(format!("reading the {thing}…")),
+        Phase::Cancelled => Some(format!("cancelled before the {thing} was read")),
+        Phase::Failed(_) => Some(format!("the {thing} could not be read")),
         Phase::Complete => None,
     };
     let rollouts = run.rollouts.map(|(done, total)| {
         format!(
-            "running: {} of {} rollouts finished",
+            "running: {} of {} {units} finished",
             count(done.max(0) as u64),
             count(total.max(0) as u64)
         )
@@ -178,6 +198,129 @@ fn RunLoadView(run: RunProgress, base_url: String) -> impl IntoView {
             {refresh_error}
         </div>
     }
+}
+
+/// While Chronicle jobs of the comparison are queued or running: each one's status and trials
+/// finished of those scheduled, how it is watched (its progress stream, or polling), and that
+/// the numbers below are partial.
+#[component]
+pub fn LiveJobsNotice(
+    /// The comparison's jobs as last read.
+    #[prop(into)]
+    jobs: Signal<Vec<ChronicleJob>>,
+    /// How the running jobs are watched (`None` when none is).
+    #[prop(into)]
+    mode: Signal<Option<LiveMode>>,
+) -> impl IntoView {
+    let live = move || {
+        jobs.with(|jobs| {
+            jobs.iter()
+                .filter(|job| matches!(job.status, Some(JobStatus::Queued | JobStatus::Running)))
+                .map(live_line)
+                .collect::<Vec<_>>()
+        })
+    };
+    move || {
+        let lines = live();
+        if lines.is_empty() {
+            return None;
+        }
+        let how = match mode.get() {
+            Some(LiveMode::Streaming) => "following its progress stream".to_owned(),
+            Some(LiveMode::Polling) | None => {
+                format!("checking every {} s", REFRESH_MS / 1_000)
+            }
+        };
+        Some(view! {
+            <section class="notice notice-info live-jobs" role="status" aria-live="polite">
+                <p class="live-jobs-title">
+                    <span class="live-dot" aria-hidden="true"></span>
+                    <strong>"Live"</strong>
+                    {format!(" — {how}; the report updates as trials finish.")}
+                </p>
+                <ul class="live-jobs-list">
+                    {lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                </ul>
+                <p class="muted">
+                    "The numbers below are partial: trials not finished yet are counted as such "
+                    "in the coverage ledger."
+                </p>
+            </section>
+        })
+    }
+}
+
+/// "Job NAME (id): running · 12 of 40 trials finished (30%)".
+pub fn live_line(job: &ChronicleJob) -> String {
+    let id = visible(&job.id);
+    let label = match job.name.as_deref().filter(|name| !name.trim().is_empty()) {
+        Some(name) => format!("Job {} ({id})", visible(name)),
+        None => format!("Job {id}"),
+    };
+    let status = job.status.as_ref().map_or("unknown", JobStatus::as_str);
+    let status = visible(status);
+    match (job.completed_trials, job.total_trials) {
+        (Some(done), Some(total)) => {
+            let percent = i64::try_from(done)
+                .ok()
+                .zip(i64::try_from(total).ok())
+                .and_then(|(done, total)| crate::format::percent_done(done, total))
+                .map(|percent| format!(" ({percent:.0}%)"))
+                .unwrap_or_default();
+            format!(
+                "{label}: {status} · {} of {} trials finished{percent}",
+                count(done),
+                count(total)
+            )
+        }
+        (Some(done), None) => format!("{label}: {status} · {} trials finished", count(done)),
+        _ => format!("{label}: {status}"),
+    }
+}
+
+/// Instead of an empty report: the jobs that have no trials yet, each with its status.
+#[component]
+pub fn JobsWithoutTrials(
+    /// The jobs whose trials were read and are none.
+    #[prop(into)]
+    jobs: Signal<Vec<ChronicleJob>>,
+) -> impl IntoView {
+    move || {
+        jobs.with(|jobs| {
+            (!jobs.is_empty()).then(|| {
+                let items = jobs
+                    .iter()
+                    .map(|job| view! { <li>{no_trials_line(job)}</li> })
+                    .collect_view();
+                view! {
+                    <section class="notice notice-caution no-trials" role="status">
+                        <ul class="no-trials-list">{items}</ul>
+                        <p class="muted">
+                            "There is nothing to compare until trials finish; a running job is "
+                            "followed and the report appears as they do."
+                        </p>
+                    </section>
+                }
+            })
+        })
+    }
+}
+
+/// "Job X has no trials yet; inspect its status: queued (0 of 40 trials finished)."
+pub fn no_trials_line(job: &ChronicleJob) -> String {
+    let status = job.status.as_ref().map_or("unknown", JobStatus::as_str);
+    let trials = match (job.completed_trials, job.total_trials) {
+        (Some(done), Some(total)) => {
+            format!(" ({} of {} trials finished)", count(done), count(total))
+        }
+        (None, Some(total)) => format!(" ({} trials scheduled)", count(total)),
+        _ => String::new(),
+    };
+    format!(
+        "Job {} has no trials yet; inspect its status: {}{trials}.",
+        visible(&job.id),
+        visible(status)
+    )
 }
 
 /// The bar of one list's progress.

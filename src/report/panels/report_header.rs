@@ -81,6 +81,16 @@ pub fn ReportHeader(
     }
 }
 
+/// The badge of a Chronicle job's status that Trajectory has no word for (`succeeded`,
+/// `queued`); `None` for the others, which read the same in both APIs.
+pub fn chronicle_status(status: &str) -> Option<(&'static str, &'static str)> {
+    match status {
+        "succeeded" => Some(("succeeded", "status-completed")),
+        "queued" => Some(("queued", "status-queued")),
+        _ => None,
+    }
+}
+
 /// One compared run.
 #[component]
 fn RunRow(run: RunSummary) -> impl IntoView {
@@ -90,7 +100,13 @@ fn RunRow(run: RunSummary) -> impl IntoView {
         (None, None) => "—".to_owned(),
     };
     let status = run.status.as_deref().map(EvalRunStatus::from);
-    let running = status == Some(EvalRunStatus::Running);
+    let running = status == Some(EvalRunStatus::Running) || run.status.as_deref() == Some("queued");
+    let badge = match run.status.as_deref().and_then(chronicle_status) {
+        Some((label, modifier)) => {
+            view! { <span class=format!("status {modifier}")>{label}</span> }.into_any()
+        }
+        None => view! { <StatusBadge status/> }.into_any(),
+    };
     let interval = StatText::of(&run.task_weighted_interval, interval_mean).text();
     view! {
         <tr data-run-id=run.id.clone() class:baseline=run.role == Role::Baseline>
@@ -108,7 +124,7 @@ fn RunRow(run: RunSummary) -> impl IntoView {
             </td>
             <td class="mono">{run.bench_id.clone().unwrap_or_else(|| "—".to_owned())}</td>
             <td>
-                <StatusBadge status/>
+                {badge}
                 {running
                     .then(|| {
                         view! {
