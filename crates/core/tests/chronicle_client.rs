@@ -407,3 +407,43 @@ fn run_ids_name_their_jobs_once_in_order() {
         ["j1", "j2", "j3"]
     );
 }
+
+#[test]
+fn a_running_job_whose_results_failed_is_still_refreshed() {
+    let transport = ScriptedTransport::default();
+    transport.route(
+        "/jobs/job_1/trials",
+        vec![(
+            200,
+            chronicle_page(&[chronicle_trial_item("a1", BASE, "t1", true)], None),
+        )],
+    );
+    transport.route(
+        "/task-suites/suite_1/eval-runs",
+        vec![
+            (503, SERVER_FAILURE.to_owned()),
+            (200, chronicle_results_page("job_1", &[("t1", true)])),
+        ],
+    );
+    transport.route(
+        "/jobs/job_1",
+        vec![
+            (200, chronicle_job_body("job_1", "running", &[BASE], 1, 2)),
+            (200, chronicle_job_body("job_1", "succeeded", &[BASE], 2, 2)),
+        ],
+    );
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let jobs = ids(&["job_1"]);
+    block_on(load_jobs(&client, &store, &jobs, &|_| {}));
+    assert!(matches!(
+        store.first_job_failure(&jobs),
+        Some(LoadFailure::Results { .. })
+    ));
+    assert!(block_on(refresh_jobs(&client, &store, &jobs)));
+    assert_eq!(
+        store.first_job_failure(&jobs),
+        None,
+        "the results were read again"
+    );
+}

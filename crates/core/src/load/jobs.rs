@@ -169,7 +169,11 @@ pub async fn refresh_jobs<T: Transport>(
         let Some(job) = store.get_job(id) else {
             continue;
         };
-        if !(job.is_running() && job.is_complete()) {
+        // A job whose results could not be read is refreshed too: its record and trials are
+        // what moves, and the refresh reads the results again.
+        let read = job.record.borrow().1 == Phase::Complete
+            && job.trials.borrow().phase == Phase::Complete;
+        if !(job.is_running() && read) {
             continue;
         }
         match refresh_job(client, &job).await {
