@@ -485,3 +485,38 @@ fn the_guide_rule_covers_every_agent_and_waits_for_unfinished_trials() {
     let alone = guide_task_results(&set, &runs[..1]).unwrap();
     assert_eq!(alone[0].state, PassState::Passed);
 }
+
+#[test]
+fn the_same_agent_in_two_jobs_is_named_by_its_job_too() {
+    let job = |id: &str| -> ChronicleJob {
+        serde_json::from_value(json!({"id": id, "agents": ["coder@1"], "task_suite_id": "s"}))
+            .unwrap()
+    };
+    let trials = |prefix: &str| {
+        vec![trial(
+            json!({"id": format!("{prefix}1"), "agent": "coder@1", "task_id": "t1",
+            "status": "succeeded", "scores": [{"name": "tests", "score": 1.0, "threshold": 1.0}]}),
+        )]
+    };
+    let mut builder = RunSetBuilder::new();
+    builder
+        .add_chronicle_job(&job("j1"), &trials("a"), None)
+        .unwrap();
+    builder
+        .add_chronicle_job(&job("j2"), &trials("b"), None)
+        .unwrap();
+    let mut other: ChronicleJob = job("j3");
+    other.agents = vec!["coder@2".to_owned()];
+    builder
+        .add_chronicle_job(
+            &other,
+            &[trial(
+                json!({"id": "c1", "agent": "coder@2", "task_id": "t1", "status": "succeeded"}),
+            )],
+            None,
+        )
+        .unwrap();
+    let set = builder.build();
+    let names: Vec<&str> = set.runs().iter().map(|run| run.info().name()).collect();
+    assert_eq!(names, ["coder@1 · j1", "coder@1 · j2", "coder@2"]);
+}

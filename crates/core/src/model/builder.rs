@@ -149,7 +149,8 @@ impl RunSetBuilder {
     }
 
     /// Groups each run's trajectories by task and computes the per-task aggregates.
-    pub fn build(self) -> RunSet {
+    pub fn build(mut self) -> RunSet {
+        self.name_shared_agents();
         let task_count = self.tasks.len();
         let runs = self
             .runs
@@ -162,6 +163,33 @@ impl RunSetBuilder {
             task_index: self.task_index,
             categories: self.categories,
             task_conflicts: self.task_conflicts,
+        }
+    }
+
+    /// Chronicle runs are named by their agent version; the same agent in several jobs would
+    /// read as one run, so each of those is named `{agent} · {job id}`.
+    fn name_shared_agents(&mut self) {
+        let names: Vec<Option<String>> = self
+            .runs
+            .iter()
+            .map(|run| {
+                run.info
+                    .chronicle
+                    .as_ref()
+                    .map(|_| run.info.name().to_owned())
+            })
+            .collect();
+        for (index, run) in self.runs.iter_mut().enumerate() {
+            let (Some(job), Some(Some(name))) = (&run.info.chronicle, names.get(index)) else {
+                continue;
+            };
+            let shared = names
+                .iter()
+                .enumerate()
+                .any(|(other, known)| other != index && known.as_ref() == Some(name));
+            if shared {
+                run.info.display_name = Some(format!("{name} · {}", job.job_id));
+            }
         }
     }
 
