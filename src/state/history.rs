@@ -1,6 +1,6 @@
 //! The browser's address and history, as signals: the app's own small router.
 //!
-//! The viewer has four pages ([`Route`]) and reads everything else from the query, so it needs no
+//! The viewer has a handful of pages ([`Route`]) and reads everything else from the query, so it needs no
 //! routing library: [`BrowserHistory`] follows `location.pathname`/`location.search`, writes with
 //! `history.pushState`/`replaceState`, listens to `popstate` (Back and Forward), and turns clicks
 //! on links to the app's own pages into client-side navigations. (Leptos' router, with the `url`
