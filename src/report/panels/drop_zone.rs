@@ -61,8 +61,9 @@ pub fn DropZone() -> impl IntoView {
             <p class="drop-title">"Drop run folders here"</p>
             <p class="field-help">
                 "A run folder holds run.json, trajectory-rewards.json, trajectories.json and "
-                "optionally tasks.json (as written by "<code>"eval-compare export"</code>"). Files "
-                "stay in this browser: nothing is uploaded."
+                "optionally tasks.json; a Chronicle job's folder job.json, trials.json and "
+                "optionally results.json (as written by "<code>"eval-compare export"</code>"). "
+                "Files stay in this browser: nothing is uploaded."
             </p>
             <div class="button-row drop-buttons">
                 <label class="button">
