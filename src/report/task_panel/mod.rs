@@ -18,6 +18,7 @@ pub mod details;
 pub mod details_view;
 pub mod lines;
 pub mod link;
+pub mod on_demand;
 pub mod run_section;
 pub mod trial_detail_lines;
 pub mod trial_detail_view;
