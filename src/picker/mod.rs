@@ -6,7 +6,8 @@
 //! - [`run_chooser`], [`run_table`], [`run_progress`]: choosing the runs, also used by the
 //!   report pages to change a comparison;
 //! - [`backtests`]: the other source, Chronicle backtest jobs (`/backtests`);
-//! - [`source_tabs`]: the switch between the two sources.
+//! - [`source_tabs`]: the switch between the two sources; [`source_config`]: the settings'
+//!   address and key as a client configuration, or why not.
 //!
 //! May import: the core, `state`, `components`, `route`, `format`, `failure`, `transport`, and
 //! from `pages` only the split point's prefetch; never `report`.
@@ -17,4 +18,5 @@ pub mod page;
 pub mod run_chooser;
 pub mod run_progress;
 pub mod run_table;
+pub mod source_config;
 pub mod source_tabs;

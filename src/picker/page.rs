@@ -10,12 +10,12 @@ use leptos::prelude::*;
 
 use crate::components::api_error::ApiErrorPanel;
 use crate::components::loading::Loading;
-use crate::failure::explain;
 use crate::format;
 use crate::picker::overview::{
     default_benchmark, load_overview, AgentRuns, BenchmarkRuns, Overview,
 };
 use crate::picker::run_chooser::{chooser_view, RunChooser};
+use crate::picker::source_config::config_or_panel;
 use crate::picker::source_tabs::SourceTabs;
 use crate::route::{ReportPage, ReportPrefetch, Route};
 use crate::state::async_load::{use_load, LoadState};
@@ -45,24 +45,9 @@ pub fn RunsView(
     #[prop(optional_no_strip)]
     api_key: Option<ApiKey>,
 ) -> impl IntoView {
-    let body = match ClientConfig::new(&base_url) {
-        Ok(config) => {
-            let config = match api_key {
-                Some(key) => config.with_api_key(key),
-                None => config,
-            };
-            view! { <OverviewLoader config base_url/> }.into_any()
-        }
-        Err(error) => {
-            let explanation = explain(&error, &base_url);
-            view! {
-                <div class="error-panel" role="alert">
-                    <h2 class="error-title">{explanation.title}</h2>
-                    <p class="error-message">{explanation.message}</p>
-                </div>
-            }
-            .into_any()
-        }
+    let body = match config_or_panel(&base_url, api_key) {
+        Ok(config) => view! { <OverviewLoader config base_url/> }.into_any(),
+        Err(panel) => panel,
     };
     view! {
         <SourceTabs current=Route::Picker/>

@@ -11,10 +11,10 @@ use leptos::task::spawn_local;
 
 use crate::components::api_error::ApiErrorPanel;
 use crate::components::loading::Loading;
-use crate::failure::explain;
 use crate::picker::backtests::job_list::{read_jobs_page, STATUS_FILTERS};
 use crate::picker::backtests::job_table::JobChooser;
 use crate::picker::run_chooser::PROGRESS_POLL_MS;
+use crate::picker::source_config::config_or_panel;
 use crate::picker::source_tabs::SourceTabs;
 use crate::route::{ReportPage, Route};
 use crate::state::async_load::spawn_scoped;
@@ -44,24 +44,9 @@ pub fn BacktestsView(
     #[prop(optional_no_strip)]
     api_key: Option<ApiKey>,
 ) -> impl IntoView {
-    let body = match ClientConfig::new(&base_url) {
-        Ok(config) => {
-            let config = match api_key {
-                Some(key) => config.with_api_key(key),
-                None => config,
-            };
-            view! { <JobsLoader config base_url/> }.into_any()
-        }
-        Err(error) => {
-            let explanation = explain(&error, &base_url);
-            view! {
-                <div class="error-panel" role="alert">
-                    <h2 class="error-title">{explanation.title}</h2>
-                    <p class="error-message">{explanation.message}</p>
-                </div>
-            }
-            .into_any()
-        }
+    let body = match config_or_panel(&base_url, api_key) {
+        Ok(config) => view! { <JobsLoader config base_url/> }.into_any(),
+        Err(panel) => panel,
     };
     view! {
         <SourceTabs current=Route::Report(ReportPage::Backtests)/>
