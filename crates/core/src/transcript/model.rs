@@ -77,7 +77,8 @@ pub enum CallLink {
         /// Index of the call in its tool calls.
         call: usize,
     },
-    /// No id to go by: the k-th result after an assistant turn answers its k-th call.
+    /// No id to go by (or no call with it): the first call of the latest assistant turn that
+    /// no result answered yet.
     ByPosition {
         /// Index of the assistant turn.
         turn: usize,
@@ -252,24 +253,22 @@ impl Transcript {
     }
 }
 
-/// The turns of these messages, tool results linked to their calls.
+/// The turns of these messages, tool results linked to their calls (see [`CallLink`]).
 pub fn turns_of(messages: &[Message]) -> Vec<Turn> {
     let mut turns: Vec<Turn> = Vec::with_capacity(messages.len());
-    // The latest assistant turn and how many tool results followed it.
-    let mut latest_assistant: Option<usize> = None;
-    let mut results_since = 0;
+    // The latest assistant turn, and which of its calls a result answered.
+    let mut latest: Option<(usize, Vec<bool>)> = None;
     for (index, message) in messages.iter().enumerate() {
         let mut turn = turn_of(index, message);
         if turn.is_assistant() {
-            latest_assistant = Some(index);
-            results_since = 0;
+            latest = Some((index, vec![false; turn.tool_calls.calls.len()]));
         } else if turn.role == Role::Tool || turn.tool_response.is_some() {
             let call_id = turn
                 .tool_response
                 .as_ref()
                 .and_then(|response| response.call_id.as_deref());
-            turn.answers = Some(link(&turns, call_id, latest_assistant, results_since));
-            results_since += 1;
+            let found = link(&turns, call_id, latest.as_mut());
+            turn.answers = Some(found);
         }
         turns.push(turn);
     }
@@ -279,37 +278,41 @@ pub fn turns_of(messages: &[Message]) -> Vec<Turn> {
 fn link(
     turns: &[Turn],
     call_id: Option<&str>,
-    latest_assistant: Option<usize>,
-    results_since: usize,
+    latest: Option<&mut (usize, Vec<bool>)>,
 ) -> CallLink {
-    if let Some(id) = call_id {
-        let by_id = turns.iter().rev().find_map(|turn| {
+    let by_id = call_id.and_then(|id| {
+        turns.iter().rev().find_map(|turn| {
             let call = turn
                 .tool_calls
                 .calls
                 .iter()
                 .position(|call| call.id.as_deref() == Some(id))?;
-            Some(CallLink::ById {
-                turn: turn.index,
-                call,
-            })
+            Some((turn.index, call))
+        })
+    });
+    let Some((latest_turn, answered)) = latest else {
+        return by_id.map_or(CallLink::Unlinked, |(turn, call)| CallLink::ById {
+            turn,
+            call,
         });
-        if let Some(found) = by_id {
-            return found;
-        }
-    }
-    match latest_assistant {
-        Some(turn)
-            if turns
-                .get(turn)
-                .is_some_and(|t| results_since < t.tool_calls.calls.len()) =>
-        {
-            CallLink::ByPosition {
-                turn,
-                call: results_since,
+    };
+    if let Some((turn, call)) = by_id {
+        if turn == *latest_turn {
+            if let Some(slot) = answered.get_mut(call) {
+                *slot = true;
             }
         }
-        _ => CallLink::Unlinked,
+        return CallLink::ById { turn, call };
+    }
+    match answered.iter().position(|done| !done) {
+        Some(call) => {
+            answered[call] = true;
+            CallLink::ByPosition {
+                turn: *latest_turn,
+                call,
+            }
+        }
+        None => CallLink::Unlinked,
     }
 }
 
