@@ -26,6 +26,9 @@
 //! suffix); a longer stretch is paired by index instead (reported as
 //! [`MatchMethod::IndexPairs`]). Cost: O(n + m) plus at most [`LCS_MAX_CELLS`] cells per
 //! stretch, time and memory.
+//!
+//! Swapping the sides mirrors the divergence and matches as many units; where several longest
+//! common subsequences exist, the rows of the two orders may differ.
 
 use std::collections::HashMap;
 use std::ops::Range;

@@ -61,4 +61,66 @@ impl StepSummaries {
     pub fn error_steps(&self) -> impl Iterator<Item = &StepSummary> {
         self.steps.iter().filter(|step| step.has_error)
     }
+
+    /// Whether each step holds the conversation so far, as the guide says: the steps' message
+    /// counts never decrease.
+    pub fn hold_conversation_so_far(&self) -> bool {
+        self.steps
+            .windows(2)
+            .all(|pair| pair[0].messages <= pair[1].messages)
+    }
+
+    /// The step that added turn `turn` of the transcript (the first step holding more than
+    /// `turn` messages); `None` beyond the steps read, or when the steps do not each hold the
+    /// conversation so far.
+    pub fn step_of_turn(&self, turn: usize) -> Option<&StepSummary> {
+        if !self.hold_conversation_so_far() {
+            return None;
+        }
+        let position = self.steps.partition_point(|step| step.messages <= turn);
+        self.steps.get(position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summaries(counts: &[usize]) -> StepSummaries {
+        StepSummaries {
+            steps: counts
+                .iter()
+                .enumerate()
+                .map(|(index, &messages)| StepSummary {
+                    step_index: index as i64,
+                    reward: None,
+                    has_error: false,
+                    messages,
+                })
+                .collect(),
+            ..StepSummaries::default()
+        }
+    }
+
+    #[test]
+    fn a_turn_belongs_to_the_first_step_that_holds_it() {
+        let read = summaries(&[3, 5, 5, 8]);
+        let step = |turn| read.step_of_turn(turn).map(|step| step.step_index);
+        assert_eq!(
+            (0..9).map(step).collect::<Vec<_>>(),
+            [
+                Some(0),
+                Some(0),
+                Some(0),
+                Some(1),
+                Some(1),
+                Some(3),
+                Some(3),
+                Some(3),
+                None
+            ]
+        );
+        // Steps that hold only their own messages do not map turns.
+        assert_eq!(summaries(&[3, 2]).step_of_turn(0), None);
+    }
 }
