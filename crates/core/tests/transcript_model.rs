@@ -160,3 +160,25 @@ fn a_trajectory_without_steps_has_no_turn() {
     assert_eq!(t.trajectory_id, "tj_9");
     assert_eq!(t.assistant_turns().count(), 0);
 }
+
+proptest::proptest! {
+    #[test]
+    fn an_excerpt_is_a_prefix_within_its_limits_that_knows_the_whole(
+        text in "(\\PC|\n){0,300}",
+        max_chars in 0usize..200,
+        max_lines in 0usize..20,
+    ) {
+        let cut = excerpt(&text, max_chars, max_lines);
+        proptest::prop_assert!(text.starts_with(cut.shown));
+        proptest::prop_assert!(cut.shown.chars().count() <= max_chars);
+        proptest::prop_assert!(cut.shown.lines().count() <= max_lines.max(1));
+        proptest::prop_assert_eq!(cut.total_chars, text.chars().count());
+        proptest::prop_assert_eq!(cut.total_bytes, text.len());
+        proptest::prop_assert_eq!(cut.is_cut(), cut.shown.len() < text.len());
+        proptest::prop_assert_eq!(cut.hidden_chars(), text[cut.shown.len()..].chars().count());
+        // Within both limits, nothing is cut.
+        if text.chars().count() <= max_chars && text.lines().count() <= max_lines.max(1) {
+            proptest::prop_assert!(!cut.is_cut());
+        }
+    }
+}
