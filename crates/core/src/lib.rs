@@ -25,4 +25,5 @@ pub mod stats;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod text;
+pub mod transcript;
 pub mod view_state;
