@@ -202,8 +202,8 @@ fn edit_reasoning(repo: &Repo<'_>, fix: Fix, policy: Policy, rng: &mut SplitMix6
             ["adjusting it should be enough.", "a small change there may cover the failing input.", "I'll try the smallest change first."][rng.index(3)]
         ),
         (Fix::WeakenTest, _) => format!(
-            "`test_case` in {} fails on an edge case that looks environment-dependent; skipping it unblocks the suite.",
-            repo.test_path()
+            "`{}` fails on an edge case that looks environment-dependent; skipping it unblocks the suite.",
+            repo.failing_test()
         ),
     }
 }
