@@ -397,7 +397,7 @@ pub fn turn(source: &TranscriptSource<'_>, repo: &Repo<'_>, index: u32) -> Plann
                 vec![call(
                     "run_tests",
                     json!({"path": "tests", "args": ["-vv", "--log-level=DEBUG"]}),
-                    repo.verbose_suite_run(LONG_OUTPUT_BYTES, &mut rng),
+                    repo.verbose_suite_run(fix_of(source), LONG_OUTPUT_BYTES, &mut rng),
                 )],
             )),
             error: false,

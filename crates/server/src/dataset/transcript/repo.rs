@@ -325,8 +325,9 @@ impl<'a> Repo<'a> {
         }
     }
 
-    /// A verbose run of the whole suite with debug logging: about `bytes` of output.
-    pub fn verbose_suite_run(&self, bytes: usize, rng: &mut SplitMix64) -> String {
+    /// A verbose run of the whole suite with debug logging: about `bytes` of output, with what
+    /// such logs really carry (terminal colour codes, a carriage return, captured HTML).
+    pub fn verbose_suite_run(&self, fix: Fix, bytes: usize, rng: &mut SplitMix64) -> String {
         let m = self.module();
         let mut out = String::with_capacity(bytes + 512);
         out.push_str(
@@ -337,6 +338,17 @@ impl<'a> Repo<'a> {
         while out.len() < bytes {
             let ms = rng.between(0, 999);
             let value = rng.next_u64() % 100_000;
+            if i.is_multiple_of(40) {
+                out.push_str(&format!(
+                    "tests/test_{m}.py::test_record_{i} \u{1b}[32mPASSED\u{1b}[0m\r\u{1b}[2K[{:>3}%]\n",
+                    i * 100 / 5_000 % 100
+                ));
+            }
+            if i % 500 == 250 {
+                out.push_str(&format!(
+                    "DEBUG    {m}:render.py:88 captured fragment: <div class=\"note\" onclick=\"alert(1)\"><script>document.title='record {i}'</script><img src=\"https://example.invalid/{i}.png\"></div>\n"
+                ));
+            }
             out.push_str(&format!(
                 "DEBUG    {m}:{m}.py:{line} 2026-10-0{day}T09:{min:02}:{sec:02}.{ms:03}Z processing record {i}: value={value} state=ok\n",
                 line = 10 + i % 40,
@@ -346,12 +358,17 @@ impl<'a> Repo<'a> {
             ));
             i += 1;
         }
-        out.push_str(&format!(
-            "\nFAILED {} - {}\n================= 1 failed, 211 passed in 41.{:02}s =================",
-            self.failing_test(),
-            self.bug.failure,
-            rng.between(0, 99)
-        ));
+        let seconds = rng.between(0, 99);
+        match fix {
+            Fix::Wrong => out.push_str(&format!(
+                "\nFAILED {} - {}\n================= 1 failed, 211 passed in 41.{seconds:02}s =================",
+                self.failing_test(),
+                self.bug.failure,
+            )),
+            _ => out.push_str(&format!(
+                "\n======================= 212 passed in 41.{seconds:02}s ======================="
+            )),
+        }
         out
     }
 }

@@ -206,6 +206,18 @@ fn a_few_attempts_print_a_very_long_output_before_their_last_step() {
         longest(&steps[10]) < 10_000,
         "only the last step carries it"
     );
+    let output = steps[11]
+        .messages
+        .iter()
+        .filter_map(|m| m.tool_response.as_deref())
+        .find(|o| o.len() >= LONG_OUTPUT_BYTES)
+        .unwrap();
+    // What real logs carry, and a viewer must show as text: colour codes and captured HTML.
+    assert!(output.contains("\u{1b}[32m") && output.contains("<script>"));
+    assert!(
+        output.contains("212 passed"),
+        "the right fix passes the suite"
+    );
     let share = (0..2_000u64)
         .filter(|&seed| has_long_output(&source(&task, &outcome, seed, Policy::Base)))
         .count();
