@@ -2,7 +2,7 @@
 # Second command of the README: every check and test of the project, in order, failing loudly on
 # the first failure and ending with a summary of each step and its duration.
 #   setup · fmt · clippy (native, wasm32) · native tests (core, server, cli; viewer) · browser tests
-#   · viewer build · e2e
+#   · viewer build · official client check · e2e
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -66,6 +66,10 @@ step "viewer tests (headless Chromium)" env CARGO_PROFILE_DEV_DEBUG=false \
 step "build the viewer (trunk build --release, split)" trunk build --release
 step "build the server (profile server) and the CLI" bash -c \
   "cargo build --locked --profile server -p eval-compare-server && cargo build --locked -p eval-compare-cli"
+# The official Python client (trajectory-sdk 0.9.31, strict validation) reads the demo: every
+# endpoint the viewer uses (scripts/sdk-check.sh installs the SDK into target/ when missing).
+step "official client check (trajectory-sdk, demo)" env \
+  EVAL_COMPARE_SERVER_BIN="$TARGET_DIR/server/eval-compare-server" ./scripts/sdk-check.sh
 step "e2e (server + viewer + Chromium)" env \
   EVAL_COMPARE_SERVER_BIN="$TARGET_DIR/server/eval-compare-server" \
   EVAL_COMPARE_CLI_BIN="$TARGET_DIR/debug/eval-compare" \

@@ -76,6 +76,10 @@ pub struct TrainingCheckpoint {
     /// Whether the checkpoint has weights saved for serving.
     #[serde(default)]
     pub is_deployable: bool,
+    /// When the checkpoint was created (UTC); the official client requires it, the contract
+    /// does not list it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
 }
 
 /// A page of checkpoints (`/train/{run_id}/checkpoints`).

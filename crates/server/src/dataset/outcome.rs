@@ -207,6 +207,13 @@ pub struct FailureNote {
     pub exit_code: Option<i64>,
 }
 
+impl FailureNote {
+    /// Whether the model call failed (rather than the sandbox, the harness or the grader).
+    pub fn is_model_call(&self) -> bool {
+        self.location.contains("call_model")
+    }
+}
+
 /// Everything decided about one attempt once it has ended.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
@@ -360,8 +367,12 @@ pub fn sample_outcome(
         None if ending.is_cut_off() => Some(0.0),
         None => None,
     };
-    let num_steps = steps_for(rng, ending, max_turns, difficulty);
+    let mut num_steps = steps_for(rng, ending, max_turns, difficulty);
     let failure = failure_note(rng, ending);
+    // A third of the failed model calls fail at the first one: no step is recorded.
+    if failure.as_ref().is_some_and(FailureNote::is_model_call) && rng.chance(1.0 / 3.0) {
+        num_steps = 0;
+    }
     Outcome {
         ending,
         grade,
@@ -417,7 +428,10 @@ mod tests {
                 _ => assert_eq!(o.reward, o.grade.map(|g| g.reward())),
             }
             assert_eq!(o.failure.is_some(), o.ending.is_execution_failure());
-            assert!((1..=50).contains(&o.num_steps));
+            assert!(o.num_steps <= 50);
+            if o.num_steps == 0 {
+                assert!(o.failure.as_ref().is_some_and(FailureNote::is_model_call));
+            }
             if o.ending == Ending::MaxSteps {
                 assert_eq!(o.num_steps, 50);
             }

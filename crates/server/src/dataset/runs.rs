@@ -9,6 +9,7 @@ use super::outcome::{
 use super::rng::{derive, label, SplitMix64};
 use super::tasks::{Benchmark, Task};
 use super::time::Timestamp;
+use super::transcript::{Policy, TranscriptSource};
 
 /// Sampling and limit settings recorded with a run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -213,8 +214,33 @@ pub struct Attempt {
     pub window: Window,
     /// How it ended (or will end, for attempts of a running run).
     pub outcome: Outcome,
-    /// Seed of its transcript.
+    /// Seed of its transcript's own turns.
     pub transcript_seed: u64,
+    /// Seed of the first turns every attempt at its task shares.
+    pub script_seed: u64,
+}
+
+impl Attempt {
+    /// What its transcript is generated from, in `run` on `task`.
+    pub fn transcript<'a>(
+        &'a self,
+        run: &EvalRun,
+        task: &'a Task,
+        finished: bool,
+    ) -> TranscriptSource<'a> {
+        TranscriptSource {
+            task,
+            outcome: &self.outcome,
+            seed: self.transcript_seed,
+            script_seed: self.script_seed,
+            policy: match run.plan.checkpoint_step {
+                Some(_) => Policy::Checkpoint,
+                None => Policy::Base,
+            },
+            max_output_tokens: run.plan.settings.max_output_tokens_per_step,
+            finished,
+        }
+    }
 }
 
 /// A run with its attempts.
@@ -370,6 +396,7 @@ fn attempt(
         },
         outcome,
         transcript_seed: derive(seed, &[label(&trajectory_id)]),
+        script_seed: derive(seed, &[label(&task.task_id), label("script")]),
         trajectory_id,
     }
 }

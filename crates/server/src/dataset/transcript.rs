@@ -1,16 +1,33 @@
-//! Short transcripts: the steps of a trajectory, generated on demand from the attempt's seed.
+//! Transcripts: the steps of a trajectory, generated on demand from the attempt's seeds.
 //!
-//! Each step draws from its own seeded stream, so any page of steps is the same whichever
-//! page was asked for first.
+//! Each step is one model call and holds the conversation so far (system prompt, task, every
+//! assistant reply and tool result up to and including this step's reply), as the contract's
+//! guide says: the last step is the whole transcript. A trajectory that failed before its first
+//! model call records no step.
+//!
+//! Every attempt at a task starts with the same turns (the task's exploration script, drawn from
+//! the task's seed alone); then it goes its own way, from its own seed: checkpoints start their
+//! fix at turn [`shared_turns`], base models one turn later, so a baseline and a checkpoint on
+//! the same task diverge at that turn. What an attempt writes follows how it is graded.
 
-use super::outcome::{Ending, Outcome};
-use super::rng::{label, SplitMix64};
+mod plan;
+mod repo;
+
+use std::ops::Range;
+
+use serde_json::Value;
+
+use super::outcome::Outcome;
 use super::tasks::Task;
+use plan::{Call, Planned};
+use repo::Repo;
+
+pub use plan::{has_long_output, own_turns_from, shared_turns, LONG_OUTPUT_BYTES};
 
 /// One message of a step.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Message {
-    /// Message id, unique within the trajectory.
+    /// Message id, unique within the trajectory; the same message has the same id in every step.
     pub id: i64,
     /// `system`, `user`, `assistant` or `tool`.
     pub role: &'static str,
@@ -32,17 +49,46 @@ pub struct Message {
     pub completion_tokens: Option<i64>,
 }
 
-/// One step of a transcript.
+/// What one step adds to the conversation: the previous call's tool results and the reply.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    /// Index from 0.
+    pub index: u32,
+    /// Reward logged at this step (the final step of a graded, finished trajectory).
+    pub reward: Option<f64>,
+    /// Whether the step failed.
+    pub has_error: bool,
+    /// The messages this step adds.
+    pub messages: Vec<Message>,
+}
+
+impl Turn {
+    /// The model's reply of this step; none when the model call failed.
+    pub fn reply(&self) -> Option<&Message> {
+        self.messages.last().filter(|m| m.role == "assistant")
+    }
+}
+
+/// One step of a transcript: the conversation so far.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
     /// Index from 0.
     pub index: u32,
-    /// Reward logged at this step (the final step of a graded trajectory).
+    /// Reward logged at this step.
     pub reward: Option<f64>,
     /// Whether the step failed.
     pub has_error: bool,
-    /// Its messages.
+    /// Every message up to this step's reply.
     pub messages: Vec<Message>,
+}
+
+/// Who produced the attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// The base model.
+    Base,
+    /// A training checkpoint.
+    Checkpoint,
 }
 
 /// What a transcript is generated from.
@@ -52,88 +98,37 @@ pub struct TranscriptSource<'a> {
     pub task: &'a Task,
     /// How the attempt ends.
     pub outcome: &'a Outcome,
-    /// Seed of the transcript.
+    /// Seed of the attempt's own turns.
     pub seed: u64,
-    /// Whether the attempt has finished (its final step shows the ending).
+    /// Seed of the task's shared first turns (the same for every attempt at the task).
+    pub script_seed: u64,
+    /// Who produced the attempt.
+    pub policy: Policy,
+    /// The run's `max_output_tokens_per_step` (what a truncated reply spends).
+    pub max_output_tokens: u32,
+    /// Whether the attempt has finished (its final step carries the reward and the error).
     pub finished: bool,
 }
 
-const SYSTEM_PROMPT: &str =
-    "You are demo-coder, an autonomous software engineer. Inspect and edit the \
-repository with the tools, run the tests, and call `submit` with your patch when they pass.";
+const SYSTEM_PROMPT: &str = "You are demo-coder, an autonomous software engineer working in a \
+sandboxed Python repository. Tools: list_files(path), open_file(path, start_line?), \
+search(pattern, path), edit_file(path, find, replace), run_tests(path, args?), git_diff(), \
+run_lint(path), submit(patch). Reproduce the failure, fix the code (not the tests), run the tests, \
+and call `submit` with your patch when they pass.";
 
-const MESSAGES_PER_STEP: i64 = 3;
+/// Tokens of the tool schemas sent with every model call.
+const TOOL_SCHEMA_TOKENS: i64 = 412;
 
-fn tool_call(id: u32, name: &str, arguments: &str) -> String {
-    let arguments = serde_json::Value::String(arguments.to_owned());
-    format!(
-        r#"[{{"id":"call_{id}","type":"function","function":{{"name":"{name}","arguments":{arguments}}}}}]"#
-    )
+/// Rough tokens of a text (four characters a token).
+fn tokens(text: &str) -> i64 {
+    (text.len() as i64 + 3) / 4
 }
 
-/// A tool call the agent makes, with the output the tool returns at the next step.
-#[derive(Debug, Clone, PartialEq)]
-struct ToolAction {
-    name: &'static str,
-    arguments: String,
-    output: String,
-}
-
-/// The tool the agent calls at step `index`; drawn from its own stream, so the next step can
-/// show the same call's output.
-fn planned_action(source: &TranscriptSource<'_>, index: u32) -> ToolAction {
-    let mut rng = SplitMix64::stream(source.seed, &[u64::from(index), label("action")]);
-    let module = &source.task.module;
-    match (index + rng.between(0, 2)) % 3 {
-        0 => ToolAction {
-            name: "run_tests",
-            arguments: format!(r#"{{"path": "tests/test_{module}.py"}}"#),
-            output: format!(
-                "FAILED tests/test_{module}.py::test_case_{} - AssertionError: expected {}, got {}\n{} passed, {} failed",
-                rng.between(1, 500),
-                rng.between(2, 9),
-                rng.between(0, 1),
-                rng.between(3, 7),
-                rng.between(1, 3)
-            ),
-        },
-        1 => ToolAction {
-            name: "open_file",
-            arguments: format!(r#"{{"path": "src/{module}.py", "start_line": {}}}"#, rng.between(1, 120)),
-            output: format!(
-                "def {module}(items):\n    result = []\n    for i in range(1, len(items)):\n        result.append(items[i])\n    return result"
-            ),
-        },
-        _ => ToolAction {
-            name: "edit_file",
-            arguments: format!(
-                r#"{{"path": "src/{module}.py", "find": "range(1, len(items))", "replace": "range(len(items))"}}"#
-            ),
-            output: format!("Edited src/{module}.py (1 hunk)."),
-        },
-    }
-}
-
-fn assistant(id: i64, rng: &mut SplitMix64, step: u32) -> Message {
-    Message {
-        id,
-        role: "assistant",
-        content: None,
-        as_parts: false,
-        tool_calls: None,
-        tool_response: None,
-        reasoning: None,
-        finish_reason: Some("tool_calls"),
-        prompt_tokens: Some(i64::from(900 + 420 * step + rng.between(0, 200))),
-        completion_tokens: Some(i64::from(rng.between(30, 380))),
-    }
-}
-
-fn plain(id: i64, role: &'static str, content: String) -> Message {
+fn message(id: i64, role: &'static str) -> Message {
     Message {
         id,
         role,
-        content: Some(content),
+        content: None,
         as_parts: false,
         tool_calls: None,
         tool_response: None,
@@ -144,184 +139,158 @@ fn plain(id: i64, role: &'static str, content: String) -> Message {
     }
 }
 
-/// The step at `index` (which must be below the recorded step count).
+/// The OpenAI-style tool-calls text: a list of `{id, type, function: {name, arguments}}`,
+/// `arguments` being JSON text.
+fn tool_calls_text(turn: u32, calls: &[Call]) -> String {
+    let list: Vec<Value> = calls
+        .iter()
+        .enumerate()
+        .map(|(j, call)| {
+            serde_json::json!({
+                "id": format!("call_{turn}_{j}"),
+                "type": "function",
+                "function": {"name": call.name, "arguments": call.arguments.to_string()},
+            })
+        })
+        .collect();
+    Value::Array(list).to_string()
+}
+
+/// Builds the turns one by one, keeping the ids and the prompt size.
+struct Writer {
+    next_id: i64,
+    context_chars: usize,
+    pending: Vec<Call>,
+}
+
+impl Writer {
+    fn push(&mut self, messages: &mut Vec<Message>, mut m: Message) {
+        m.id = self.next_id;
+        self.next_id += 1;
+        for text in [&m.content, &m.tool_calls, &m.tool_response, &m.reasoning]
+            .into_iter()
+            .flatten()
+        {
+            self.context_chars += text.len();
+        }
+        messages.push(m);
+    }
+
+    fn turn(&mut self, source: &TranscriptSource<'_>, repo: &Repo<'_>, index: u32) -> Turn {
+        let mut messages = Vec::new();
+        if index == 0 {
+            self.push(
+                &mut messages,
+                Message {
+                    content: Some(SYSTEM_PROMPT.into()),
+                    ..message(0, "system")
+                },
+            );
+            self.push(
+                &mut messages,
+                Message {
+                    content: Some(source.task.input_message.clone()),
+                    as_parts: true,
+                    ..message(0, "user")
+                },
+            );
+        }
+        for call in std::mem::take(&mut self.pending) {
+            self.push(
+                &mut messages,
+                Message {
+                    tool_response: Some(call.output),
+                    ..message(0, "tool")
+                },
+            );
+        }
+        let prompt_tokens = TOOL_SCHEMA_TOKENS + (self.context_chars as i64 + 3) / 4;
+        let Planned { reply, error } = plan::turn(source, repo, index);
+        if let Some(reply) = reply {
+            let tool_calls =
+                (!reply.calls.is_empty()).then(|| tool_calls_text(index, &reply.calls));
+            let written: i64 = [&reply.reasoning, &reply.content, &tool_calls]
+                .into_iter()
+                .flatten()
+                .map(|t| tokens(t))
+                .sum();
+            let completion_tokens = if reply.finish_reason == "length" {
+                i64::from(source.max_output_tokens)
+            } else {
+                written + 6
+            };
+            self.push(
+                &mut messages,
+                Message {
+                    content: reply.content,
+                    tool_calls,
+                    reasoning: reply.reasoning,
+                    finish_reason: Some(reply.finish_reason),
+                    prompt_tokens: Some(prompt_tokens),
+                    completion_tokens: Some(completion_tokens),
+                    ..message(0, "assistant")
+                },
+            );
+            self.pending = reply.calls;
+        }
+        let last = index + 1 == source.outcome.num_steps;
+        let final_step = source.finished && last;
+        Turn {
+            index,
+            reward: if final_step {
+                source.outcome.reward
+            } else {
+                None
+            },
+            has_error: final_step && error,
+            messages,
+        }
+    }
+}
+
+/// The first `count` turns of a transcript (`count` at most the recorded step count).
+pub fn turns(source: &TranscriptSource<'_>, count: u32) -> Vec<Turn> {
+    let repo = Repo::of(source.task);
+    let mut writer = Writer {
+        next_id: 1,
+        context_chars: 0,
+        pending: Vec::new(),
+    };
+    (0..count)
+        .map(|index| writer.turn(source, &repo, index))
+        .collect()
+}
+
+/// The steps with indices in `range` (below the recorded step count), each holding the
+/// conversation so far.
+pub fn steps(source: &TranscriptSource<'_>, range: Range<u32>) -> Vec<Step> {
+    let mut conversation: Vec<Message> = Vec::new();
+    let mut steps = Vec::with_capacity(range.len());
+    for turn in turns(source, range.end) {
+        conversation.extend(turn.messages);
+        if range.contains(&turn.index) {
+            steps.push(Step {
+                index: turn.index,
+                reward: turn.reward,
+                has_error: turn.has_error,
+                messages: conversation.clone(),
+            });
+        }
+    }
+    steps
+}
+
+/// The step at `index` (below the recorded step count).
 pub fn step(source: &TranscriptSource<'_>, index: u32) -> Step {
-    let mut rng = SplitMix64::stream(source.seed, &[u64::from(index)]);
-    let first_id = 1 + i64::from(index) * MESSAGES_PER_STEP;
-    let mut messages = Vec::with_capacity(3);
-    if index == 0 {
-        messages.push(plain(first_id, "system", SYSTEM_PROMPT.into()));
-        messages.push(Message {
-            as_parts: true,
-            ..plain(first_id + 1, "user", source.task.input_message.clone())
-        });
-    } else {
-        messages.push(Message {
-            tool_response: Some(planned_action(source, index - 1).output),
-            content: None,
-            ..plain(first_id, "tool", String::new())
-        });
-    }
-    let last = index + 1 == source.outcome.num_steps;
-    let final_step = source.finished && last;
-    let mut reply = assistant(first_id + messages.len() as i64, &mut rng, index);
-    let mut has_error = false;
-    let mut reward = None;
-    if final_step {
-        reward = source.outcome.reward;
-        match source.outcome.ending {
-            Ending::EnvDone | Ending::BudgetExhausted => {
-                reply.reasoning = Some("The tests pass locally; submitting the patch.".into());
-                reply.tool_calls = Some(tool_call(
-                    index,
-                    "submit",
-                    r#"{"patch": "--- a/src\n+++ b/src\n@@ -3 +3 @@"}"#,
-                ));
-            }
-            Ending::MissingSubmit => {
-                reply.content = Some(
-                    "I could not find the cause of the failure, so I am stopping here.".into(),
-                );
-                reply.finish_reason = Some("stop");
-            }
-            Ending::Truncation | Ending::LimitReached => {
-                reply.content = Some("The failing assertion compares the parsed values with the expected ones; the loop starts at".into());
-                reply.finish_reason = Some("length");
-            }
-            Ending::Error | Ending::Stale | Ending::SandboxTimeout => {
-                has_error = true;
-                reply.finish_reason = Some("error");
-                reply.completion_tokens = None;
-                reply.content = source.outcome.failure.as_ref().map(|f| f.message.clone());
-            }
-            Ending::Timeout | Ending::MaxSteps | Ending::Cancelled => {
-                let action = planned_action(source, index);
-                reply.tool_calls = Some(tool_call(index, action.name, &action.arguments));
-            }
-        }
-    } else {
-        let action = planned_action(source, index);
-        if rng.chance(0.4) {
-            reply.reasoning = Some(format!(
-                "Next I will call `{}` to narrow down the failure.",
-                action.name
-            ));
-        }
-        reply.tool_calls = Some(tool_call(index, action.name, &action.arguments));
-    }
-    messages.push(reply);
-    Step {
-        index,
-        reward,
-        has_error,
-        messages,
-    }
+    steps(source, index..index + 1)
+        .pop()
+        .unwrap_or_else(|| Step {
+            index,
+            reward: None,
+            has_error: false,
+            messages: Vec::new(),
+        })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dataset::outcome::Grade;
-
-    fn task() -> Task {
-        Task {
-            task_id: "cf-0001".into(),
-            label: "Fix off-by-one error in the LRU cache".into(),
-            split: None,
-            category: 0,
-            input_message: "Repository `lru_cache`: fix it.".into(),
-            module: "lru_cache".into(),
-            difficulty: 0.0,
-            trainability: 1.0,
-        }
-    }
-
-    #[test]
-    fn final_step_of_a_graded_trajectory_carries_the_reward() {
-        let grade = Grade {
-            tests_passed: 8,
-            patch_applies: true,
-            lint_score: 7.0,
-        };
-        let outcome = Outcome {
-            ending: Ending::EnvDone,
-            grade: Some(grade),
-            reward: Some(1.0),
-            num_steps: 4,
-            failure: None,
-        };
-        let task = task();
-        let source = TranscriptSource {
-            task: &task,
-            outcome: &outcome,
-            seed: 9,
-            finished: true,
-        };
-        let steps: Vec<Step> = (0..4).map(|i| step(&source, i)).collect();
-        assert_eq!(steps[3].reward, Some(1.0));
-        assert!(steps[..3].iter().all(|s| s.reward.is_none()));
-        assert!(steps[3].messages.iter().any(|m| m
-            .tool_calls
-            .as_deref()
-            .is_some_and(|c| c.contains("submit"))));
-        assert_eq!(steps[0].messages[0].role, "system");
-        // Message ids are unique and increasing across steps.
-        let ids: Vec<i64> = steps
-            .iter()
-            .flat_map(|s| s.messages.iter().map(|m| m.id))
-            .collect();
-        assert!(ids.windows(2).all(|w| w[0] < w[1]));
-        // Tool calls are valid JSON.
-        for call in steps
-            .iter()
-            .flat_map(|s| s.messages.iter().filter_map(|m| m.tool_calls.as_deref()))
-        {
-            assert!(
-                serde_json::from_str::<serde_json::Value>(call).is_ok(),
-                "{call}"
-            );
-        }
-        assert_eq!(step(&source, 2), steps[2]);
-    }
-
-    #[test]
-    fn each_tool_output_answers_the_previous_call() {
-        let outcome = Outcome {
-            ending: Ending::MaxSteps,
-            grade: None,
-            reward: Some(0.0),
-            num_steps: 12,
-            failure: None,
-        };
-        let task = task();
-        let source = TranscriptSource {
-            task: &task,
-            outcome: &outcome,
-            seed: 21,
-            finished: true,
-        };
-        for index in 1..12 {
-            let previous = step(&source, index - 1);
-            let call = previous
-                .messages
-                .last()
-                .and_then(|m| m.tool_calls.clone())
-                .unwrap_or_default();
-            let output = step(&source, index).messages[0]
-                .tool_response
-                .clone()
-                .unwrap_or_default();
-            let expected = if call.contains("run_tests") {
-                "FAILED"
-            } else if call.contains("open_file") {
-                "def lru_cache"
-            } else {
-                "Edited src/lru_cache.py"
-            };
-            assert!(
-                output.starts_with(expected),
-                "step {index}: {call} -> {output}"
-            );
-        }
-    }
-}
+mod tests;

@@ -2,6 +2,7 @@
 //! `eval_compare_core::api`), at a given point of the running evaluation's schedule.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use eval_compare_core::api::{
     Agent, AgentListItem, AgentTrainingEvaluationPoint, AsyncFailure, BenchmarkListItem,
@@ -24,7 +25,8 @@ use crate::dataset::runs::{
     Attempt, EvalRun as RunRecord, HeldOutRound, Lifecycle, Settings, STANDARD_SETTINGS,
 };
 use crate::dataset::tasks::{Benchmark, Split, Task};
-use crate::dataset::transcript::{self, TranscriptSource};
+use crate::dataset::time::Timestamp;
+use crate::dataset::transcript;
 use crate::dataset::Dataset;
 
 /// The agent's description.
@@ -257,7 +259,9 @@ pub fn recorded_steps(attempt: &Attempt, progress: Progress) -> u32 {
     let total = attempt.outcome.num_steps;
     match attempt.state(progress) {
         AttemptState::Waiting => 0,
-        AttemptState::Running { done } => ((f64::from(total) * done) as u32).clamp(1, total),
+        AttemptState::Running { done } => {
+            ((f64::from(total) * done) as u32).clamp(total.min(1), total)
+        }
         AttemptState::AwaitingResult | AttemptState::Finished => total,
     }
 }
@@ -381,9 +385,13 @@ pub fn trajectory(
     let meta = trajectory_metadata(bench, run, attempt, progress);
     let finished = attempt.state(progress) == AttemptState::Finished;
     let steps = if options.steps {
-        (0..recorded_steps(attempt, progress))
-            .map(|i| step(bench, attempt, progress, i))
-            .collect()
+        steps(
+            bench,
+            run,
+            attempt,
+            progress,
+            0..recorded_steps(attempt, progress),
+        )
     } else {
         Vec::new()
     };
@@ -404,20 +412,29 @@ pub fn trajectory(
     }
 }
 
-/// Step `index` of an attempt's transcript at `progress`.
-pub fn step(bench: &Benchmark, attempt: &Attempt, progress: Progress, index: u32) -> Step {
-    let source = TranscriptSource {
-        task: &bench.tasks[attempt.task],
-        outcome: &attempt.outcome,
-        seed: attempt.transcript_seed,
-        finished: attempt.state(progress) == AttemptState::Finished,
-    };
-    let generated = transcript::step(&source, index);
+/// The steps with indices in `range` of an attempt's transcript at `progress` (below its
+/// recorded step count), each holding the conversation so far.
+pub fn steps(
+    bench: &Benchmark,
+    run: &RunRecord,
+    attempt: &Attempt,
+    progress: Progress,
+    range: Range<u32>,
+) -> Vec<Step> {
+    let finished = attempt.state(progress) == AttemptState::Finished;
+    let source = attempt.transcript(run, &bench.tasks[attempt.task], finished);
+    transcript::steps(&source, range)
+        .into_iter()
+        .map(wire_step)
+        .collect()
+}
+
+fn wire_step(step: transcript::Step) -> Step {
     Step {
-        step_index: i64::from(generated.index),
-        reward: generated.reward,
-        has_error: generated.has_error,
-        messages: generated
+        step_index: i64::from(step.index),
+        reward: step.reward,
+        has_error: step.has_error,
+        messages: step
             .messages
             .into_iter()
             .map(|m| Message {
@@ -485,6 +502,14 @@ pub fn training_run(data: &Dataset) -> TrainingRun {
     }
 }
 
+/// Training time per step: each checkpoint is committed well before its evaluation starts.
+const SECONDS_PER_TRAINING_STEP: u64 = 25 * 60;
+
+/// When the checkpoint of `step` was committed.
+pub fn checkpoint_created_at(step: u32) -> Timestamp {
+    TRAINING_CREATED_AT.plus(u64::from(step) * SECONDS_PER_TRAINING_STEP)
+}
+
 /// A committed checkpoint.
 pub fn checkpoint(step: u32) -> TrainingCheckpoint {
     TrainingCheckpoint {
@@ -493,6 +518,7 @@ pub fn checkpoint(step: u32) -> TrainingCheckpoint {
         checkpoint_id: checkpoint_id(step),
         base_model_slug: BASE_MODEL_SLUG.into(),
         is_deployable: step >= 400,
+        created_at: Some(checkpoint_created_at(step).to_string()),
     }
 }
 

@@ -6,7 +6,7 @@ use crate::dataset::live::{AttemptState, Progress};
 use crate::dataset::outcome::{scaled, Ending, Grade};
 use crate::dataset::runs::{Attempt, EvalRun};
 use crate::dataset::tasks::Task;
-use crate::dataset::transcript::{self, TranscriptSource};
+use crate::dataset::transcript;
 use crate::demo::render::recorded_steps;
 
 use super::plans::{ExtraScorer, JobPlan};
@@ -209,20 +209,15 @@ impl Slot<'_> {
             status: Some("succeeded".into()),
             duration_ms: Some(4_000 + attempt.transcript_seed % 3_000),
         }];
-        let source = TranscriptSource {
-            task: self.task,
-            outcome: &attempt.outcome,
-            seed: attempt.transcript_seed,
-            finished,
-        };
-        for index in 0..recorded_steps(attempt, self.progress) {
-            let step = transcript::step(&source, index);
-            let reply = step.messages.last();
+        let source = attempt.transcript(self.run, self.task, finished);
+        for turn in transcript::turns(&source, recorded_steps(attempt, self.progress)) {
+            let index = turn.index;
+            let reply = turn.reply();
             let tokens = reply.and_then(|m| m.completion_tokens).unwrap_or(0) as u64;
             steps.push(TrialStep {
                 kind: "agent".into(),
                 name: Some(format!("Model turn {}", index + 1)),
-                status: Some(status(step.has_error).into()),
+                status: Some(status(turn.has_error).into()),
                 duration_ms: Some(300 + 12 * tokens),
             });
             let tool = reply

@@ -9,7 +9,7 @@ use super::{matches_search, sort_key, ApiResult};
 use crate::dataset::live::Progress;
 use crate::dataset::runs::{Attempt, EvalRun as RunRecord};
 use crate::dataset::Dataset;
-use crate::demo::paginate::Pager;
+use crate::demo::paginate::{Pager, Slice};
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
 use crate::demo::render::{self, DetailOptions};
@@ -121,6 +121,15 @@ pub async fn steps(
         .collect();
     let scope = format!("steps|{trajectory_id}");
     let page = pager.slice(entries, Order::Asc, scope)?;
-    let page = page.map(|index| render::step(bench, attempt, progress, index));
+    let range = match (page.items.first(), page.items.last()) {
+        (Some(&first), Some(&last)) => first..last + 1,
+        _ => 0..0,
+    };
+    // A page holds consecutive indices: generate the conversation once for all of them.
+    let page = Slice {
+        items: render::steps(bench, run, attempt, progress, range),
+        next_cursor: page.next_cursor,
+        has_more: page.has_more,
+    };
     Ok(Json(page.into_page()))
 }
