@@ -122,7 +122,20 @@ fn RunRow(run: RunSummary) -> impl IntoView {
                     .clone()
                     .map(|id| view! { <span class="run-detail">"training run "{id}</span> })}
             </td>
-            <td class="mono">{run.bench_id.clone().unwrap_or_else(|| "—".to_owned())}</td>
+            <td class="mono">
+                {run.bench_id.clone().map_or_else(|| "—".to_owned(), |id| visible(&id).into_owned())}
+                {run.chronicle.as_ref().map(|job| {
+                    let version = job
+                        .task_suite_version
+                        .as_deref()
+                        .map(|version| format!("version {}", visible(version)));
+                    let name = job.job_name.as_deref().unwrap_or(&job.job_id);
+                    view! {
+                        {version.map(|version| view! { <span class="run-detail">{version}</span> })}
+                        <span class="run-detail">{format!("job {}", visible(name))}</span>
+                    }
+                })}
+            </td>
             <td>
                 {badge}
                 {running
@@ -150,7 +163,16 @@ fn RunRow(run: RunSummary) -> impl IntoView {
                 <span class="run-detail">{interval}</span>
             </td>
             <td class="num">{optional_mean(run.pooled_mean)}</td>
-            <td class="num">{optional_mean(run.platform_reward_mean)}</td>
+            <td class="num">
+                {match &run.chronicle {
+                    Some(job) => view! {
+                        {optional_mean(job.platform_pass_rate)}
+                        <span class="run-detail">"the job's pass rate"</span>
+                    }
+                    .into_any(),
+                    None => optional_mean(run.platform_reward_mean).into_any(),
+                }}
+            </td>
         </tr>
     }
 }
