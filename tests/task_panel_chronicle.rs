@@ -374,7 +374,8 @@ async fn each_trial_shows_status_agent_scorers_and_error() {
         only(&trial_body(root, "tr_a3"), ".trial-error pre")
             .text_content()
             .as_deref(),
-        Some("{\n  \"code\": \"EVICTED\"\n}")
+        Some("{\"code\":\"EVICTED\"}"),
+        "a JSON error in the words the audit and the markdown use"
     );
 
     mounted.task.set(Some("task_b".to_owned()));
