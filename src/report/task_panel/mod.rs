@@ -92,6 +92,8 @@ pub fn TaskPanel(
     let attempts = attempts.unwrap_or_else(|| Signal::stored(Vec::new()));
     let on_attempts = on_attempts.unwrap_or_else(|| Callback::new(|_| {}));
     let focus = focus.unwrap_or_else(|| Signal::stored(0));
+    // Memoized: the view's other changes (a sample chosen) must not rebuild the panel.
+    let focus = Signal::from(Memo::new(move |_| focus.get()));
     let task = Memo::new(move |_| task_id.get());
     let escape = window_event_listener(ev::keydown, move |event| {
         let open = task.try_with_untracked(Option::is_some).unwrap_or(false);

@@ -205,15 +205,20 @@ fn TrajectoryRows(
     let id = line.id.clone();
     // Open when asked here, or when the link's `attempts` is this trajectory alone.
     let opened = RwSignal::new(attempts.with_untracked(|ids| ids.as_slice() == [id.clone()]));
-    if opened.get_untracked() {
-        if let Some(config) = client.get_untracked().filter(|_| fetchable) {
-            transcripts.load(config, vec![id.clone()]);
-        }
+    {
+        let id = id.clone();
+        Effect::new(move |_| {
+            if let Some(config) = client.get().filter(|_| fetchable && opened.get()) {
+                transcripts.load(config, vec![id.clone()]);
+            }
+        });
     }
     let read = {
         let id = id.clone();
         move || {
-            let config = client.get().filter(|_| fetchable)?;
+            client
+                .with(|config| config.is_some() && fetchable)
+                .then_some(())?;
             let id = id.clone();
             let label = if opened.get() {
                 "Hide transcript"
@@ -223,14 +228,13 @@ fn TrajectoryRows(
             Some(view! {
                 <button
                     type="button"
-                    class="link-button"
+                    class="link-button transcript-action"
                     aria-expanded=move || opened.get().to_string()
                     aria-label=format!("{label}: trajectory {id}")
                     on:click=move |_| {
                         let open = !opened.get_untracked();
                         opened.set(open);
                         if open {
-                            transcripts.load(config.clone(), vec![id.clone()]);
                             on_attempts.run(vec![id.clone()]);
                         } else {
                             on_attempts.run(Vec::new());
@@ -273,7 +277,7 @@ fn TrajectoryRows(
             Some(view! {
                 <button
                     type="button"
-                    class="link-button"
+                    class="link-button details-action"
                     disabled=busy
                     aria-label=format!("{label}: trajectory {id}")
                     on:click=move |_| loader.load(config.clone(), vec![id.clone()])

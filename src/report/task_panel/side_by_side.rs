@@ -80,6 +80,8 @@ pub fn TaskComparison(
             ]
         }
     };
+    // Reads the chosen pair (and its details) whenever the view is open and a client is set;
+    // what is read or being read is not asked for again, what failed is.
     let read = {
         let ids = ids.clone();
         move || {
@@ -89,18 +91,36 @@ pub fn TaskComparison(
             }
         }
     };
-    if open.get_untracked() {
-        read();
+    {
+        let read = read.clone();
+        Effect::new(move |_| {
+            if open.get() && client.with(Option::is_some) {
+                chosen.track();
+                read();
+            }
+        });
     }
     let choose = {
-        let read = read.clone();
         let ids = ids.clone();
         move |next: (usize, usize)| {
             chosen.set(next);
             open.set(true);
-            read();
             on_attempts.run(ids(next));
         }
+    };
+    let pair_state = {
+        let table = Arc::clone(&table);
+        Memo::new(move |_| {
+            let config = client.get()?;
+            let (b, c) = chosen.get();
+            let state = |side: usize, index: usize| {
+                transcripts.state(
+                    Some(&config),
+                    &table.sides[side].samples[index].trajectory_id,
+                )
+            };
+            Some((state(0, b), state(1, c)))
+        })
     };
     let default_reason = pair_reason_text(pair.reason);
     let flip = flip_text(Flip::between(&table.sides[0], &table.sides[1]));
@@ -128,10 +148,7 @@ pub fn TaskComparison(
             let (b, c) = chosen.get();
             let left = &table.sides[0].samples[b];
             let right = &table.sides[1].samples[c];
-            let states = (
-                transcripts.state(Some(&config), &left.trajectory_id),
-                transcripts.state(Some(&config), &right.trajectory_id),
-            );
+            let states = pair_state.get()?;
             let heads = view! {
                 <div class="sbs-heads">
                     <SideHead sample=left.clone() config=config.clone() details/>
