@@ -8,8 +8,8 @@ use eval_compare_core::transcript::{
 };
 use eval_compare_viewer::report::task_panel::transcript_lines::{
     answers_text, block_text, counts_text, divergence_text, flip_text, origin_text,
-    pair_reason_text, row_after_key, tool_call_heading, turn_footer, turn_heading, BlockText,
-    KEYBOARD_HINT,
+    pair_reason_text, row_after_key, sample_after_key, tool_call_heading, turn_footer,
+    turn_heading, BlockText, KEYBOARD_HINT,
 };
 
 #[test]
@@ -127,7 +127,19 @@ fn keys_move_between_rows_and_d_reaches_the_divergence() {
     assert_eq!(row_after_key("d", Some(0), 5, None), None);
     assert_eq!(row_after_key("x", Some(0), 5, Some(3)), None);
     assert_eq!(row_after_key("j", None, 0, None), None);
-    for key in ["j", "k", "↓", "↑", " d "] {
+    for key in ["j", "k", "↓", "↑", " d ", " n ", " p ", " N ", " P "] {
         assert!(KEYBOARD_HINT.contains(key), "{key}");
     }
+}
+
+#[test]
+fn keys_move_between_samples_on_each_side() {
+    assert_eq!(sample_after_key("n", (0, 0), (2, 3)), Some((0, 1)));
+    assert_eq!(sample_after_key("n", (0, 2), (2, 3)), None);
+    assert_eq!(sample_after_key("p", (1, 2), (2, 3)), Some((1, 1)));
+    assert_eq!(sample_after_key("p", (1, 0), (2, 3)), None);
+    assert_eq!(sample_after_key("N", (0, 2), (2, 3)), Some((1, 2)));
+    assert_eq!(sample_after_key("N", (1, 2), (2, 3)), None);
+    assert_eq!(sample_after_key("P", (1, 2), (2, 3)), Some((0, 2)));
+    assert_eq!(sample_after_key("j", (1, 2), (2, 3)), None);
 }

@@ -19,14 +19,14 @@ use leptos::prelude::*;
 
 use super::details::{DetailLoader, DetailState};
 use super::details_view::ComponentsView;
-use super::is_trajectory_api_run;
 use super::on_demand::Fetch;
 use super::transcript_lines::{
-    counts_text, divergence_text, flip_text, pair_reason_text, row_after_key, KEYBOARD_HINT,
-    TURN_PAGE,
+    counts_text, divergence_text, flip_text, pair_reason_text, row_after_key, sample_after_key,
+    KEYBOARD_HINT, TURN_PAGE,
 };
 use super::transcript_view::TurnView;
 use super::transcripts::TranscriptLoader;
+use super::{in_text_field, is_trajectory_api_run};
 
 /// The flip table and the side-by-side view of the task, for the baseline and the candidate
 /// at `focus`; nothing when either is not a Trajectory API run or has no sample.
@@ -177,8 +177,26 @@ pub fn TaskComparison(
             Some(view! { {heads}{rows} }.into_any())
         }
     };
+    let sample_counts = (table.sides[0].samples.len(), table.sides[1].samples.len());
+    let on_key = {
+        let choose = choose.clone();
+        move |event: web_sys::KeyboardEvent| {
+            if event.alt_key() || event.ctrl_key() || event.meta_key() || in_text_field(&event) {
+                return;
+            }
+            let current = chosen.get_untracked();
+            if let Some(next) = sample_after_key(&event.key(), current, sample_counts) {
+                event.prevent_default();
+                choose(next);
+            }
+        }
+    };
     view! {
-        <section class="task-comparison" aria-label="Baseline and candidate side by side">
+        <section
+            class="task-comparison"
+            aria-label="Baseline and candidate side by side"
+            on:keydown=on_key
+        >
             <h3 class="panel-run-name">"Samples side by side"</h3>
             <FlipTableView table=Arc::clone(&table) names=names.clone()/>
             <p class="flip-verdict">{flip}</p>

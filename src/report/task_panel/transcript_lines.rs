@@ -13,8 +13,8 @@ use eval_compare_core::transcript::{
 pub const TURN_PAGE: usize = 50;
 
 /// The side-by-side view's keyboard hint.
-pub const KEYBOARD_HINT: &str =
-    "Keys (with the view focused): j or ↓ next row, k or ↑ previous row, d the first divergence.";
+pub const KEYBOARD_HINT: &str = "Keys (with the view focused): j or ↓ next row, k or ↑ previous row, \
+     d the first divergence; n or p the candidate's next or previous sample, N or P the baseline's.";
 
 /// A turn's heading: its position (from 1) and role, e.g. "#3 assistant".
 pub fn turn_heading(turn: &Turn) -> String {
@@ -193,6 +193,24 @@ pub fn row_after_key(
         "j" | "ArrowDown" => Some(current.map_or(0, |row| (row + 1).min(last))),
         "k" | "ArrowUp" => Some(current.map_or(0, |row| row.saturating_sub(1))),
         "d" => divergence.filter(|&row| row <= last),
+        _ => None,
+    }
+}
+
+/// Which side's sample a key changes and to which position among `samples` samples, e.g. `n`
+/// the candidate's next (`None`: the key is not ours, or there is nowhere to go).
+pub fn sample_after_key(
+    key: &str,
+    (baseline, candidate): (usize, usize),
+    (baseline_samples, candidate_samples): (usize, usize),
+) -> Option<(usize, usize)> {
+    let next = |at: usize, count: usize| (at + 1 < count).then_some(at + 1);
+    let previous = |at: usize| at.checked_sub(1);
+    match key {
+        "n" => next(candidate, candidate_samples).map(|c| (baseline, c)),
+        "p" => previous(candidate).map(|c| (baseline, c)),
+        "N" => next(baseline, baseline_samples).map(|b| (b, candidate)),
+        "P" => previous(baseline).map(|b| (b, candidate)),
         _ => None,
     }
 }
