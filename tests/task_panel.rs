@@ -299,10 +299,17 @@ async fn details_load_through_the_client_and_are_cached_for_the_session() {
     settle().await;
     let root = &mounted.root;
 
-    let buttons = select_all(root, "tr.trajectory-row button.link-button");
+    let buttons = select_all(root, "tr.trajectory-row button.details-action");
     assert_eq!(buttons.len(), 5, "one per trajectory: 2 + 2 + 1");
+    let transcripts = select_all(root, "tr.trajectory-row button.transcript-action");
+    assert_eq!(
+        transcripts.len(),
+        5,
+        "Read transcript beside each trajectory"
+    );
+    assert!(transcripts.iter().all(|b| text(b) == "Read transcript"));
     let row = only(root, "tr[data-trajectory-id=\"eval_base-t0-0\"]");
-    only(&row, "button")
+    only(&row, "button.details-action")
         .dyn_into::<HtmlElement>()
         .expect("a button")
         .click();
@@ -330,7 +337,7 @@ async fn details_load_through_the_client_and_are_cached_for_the_session() {
         ]
     );
     assert!(
-        select_all(&row, "button").is_empty(),
+        select_all(&row, "button.details-action").is_empty(),
         "loaded: no more button"
     );
 
@@ -341,7 +348,7 @@ async fn details_load_through_the_client_and_are_cached_for_the_session() {
     settle().await;
     assert_eq!(select_all(root, "table.components").len(), 1);
     assert_eq!(
-        select_all(root, "tr.trajectory-row button.link-button").len(),
+        select_all(root, "tr.trajectory-row button.details-action").len(),
         4
     );
 }
@@ -356,7 +363,7 @@ async fn a_failed_load_is_explained_and_can_be_retried() {
     settle().await;
     let root = &mounted.root;
     let row = only(root, "tr[data-trajectory-id=\"eval_base-t1-2\"]");
-    only(&row, "button")
+    only(&row, "button.details-action")
         .dyn_into::<HtmlElement>()
         .expect("a button")
         .click();
@@ -367,7 +374,7 @@ async fn a_failed_load_is_explained_and_can_be_retried() {
         "{}",
         text(&error)
     );
-    assert_eq!(text(&only(&row, "button")), "Retry");
+    assert_eq!(text(&only(&row, "button.details-action")), "Retry");
 }
 
 #[wasm_bindgen_test]
@@ -413,7 +420,7 @@ async fn load_all_fetches_every_trajectory_of_the_task() {
         .iter()
         .all(|e| text(e).starts_with("The API refused the request (HTTP 404)")));
     assert_eq!(
-        select_all(root, "tr.trajectory-row button.link-button")
+        select_all(root, "tr.trajectory-row button.details-action")
             .iter()
             .map(text)
             .collect::<Vec<_>>(),
@@ -448,5 +455,5 @@ async fn once_every_trajectory_is_loaded_load_all_says_so() {
     let load_all = only(root, ".task-panel-actions button");
     assert_eq!(text(&load_all), "Details of all 3 trajectories loaded");
     assert!(load_all.has_attribute("disabled"));
-    assert!(select_all(root, "tr.trajectory-row button").is_empty());
+    assert!(select_all(root, "tr.trajectory-row button.details-action").is_empty());
 }

@@ -300,7 +300,16 @@ pub fn ReportView(
     let close_task = Callback::new(move |()| {
         let mut next = view.get_untracked();
         next.task = None;
+        next.attempts = Vec::new();
         on_change.run(next);
+    });
+    let attempts = Signal::derive(move || view.with(|view| view.attempts.clone()));
+    let on_attempts = Callback::new(move |ids: Vec<String>| {
+        let mut next = view.get_untracked();
+        if next.attempts != ids {
+            next.attempts = ids;
+            on_change.run(next);
+        }
     });
     // The header, audit and headline cards are painted first; the charts, the coverage ledger
     // and the task table (most of the rendering work) follow right after that paint.
@@ -353,7 +362,9 @@ pub fn ReportView(
                 <CoverageLedger report/>
                 <TaskTable report view on_change/>
             </Show>
-            <TaskPanel report run_set task_id client org_key on_close=close_task/>
+            <TaskPanel
+                report run_set task_id client org_key on_close=close_task attempts on_attempts focus
+            />
         </div>
     }
 }

@@ -27,6 +27,9 @@ pub const RESAMPLES_RANGE: std::ops::RangeInclusive<u32> = 100..=100_000;
 /// Default confidence level, in percent.
 pub const DEFAULT_CONFIDENCE_PERCENT: u8 = 95;
 
+/// Most trajectory ids in `attempts`: the baseline's and the candidate's.
+pub const MAX_ATTEMPTS: usize = 2;
+
 /// Which per-task rows the table shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -166,6 +169,9 @@ pub struct ViewState {
     pub sort: Sort,
     /// Task whose trajectories are open in the side panel (`task`).
     pub task: Option<String>,
+    /// Trajectories open in the task panel (`attempts`, comma separated): one id opens its
+    /// transcript, two (the baseline's, then the candidate's) open them side by side.
+    pub attempts: Vec<String>,
     /// Bootstrap seed (`seed`).
     pub seed: u64,
     /// Bootstrap resamples (`B`).
@@ -189,6 +195,7 @@ impl Default for ViewState {
             search: None,
             sort: Sort::default(),
             task: None,
+            attempts: Vec::new(),
             seed: DEFAULT_SEED,
             resamples: DEFAULT_RESAMPLES,
             confidence_percent: DEFAULT_CONFIDENCE_PERCENT,
@@ -278,6 +285,10 @@ impl ViewState {
         if let Some(t) = &self.task {
             pairs.push(("task", t.clone()));
         }
+        if !self.attempts.is_empty() {
+            let joined: Vec<String> = self.attempts.iter().map(|a| encode_component(a)).collect();
+            pairs.push(("attempts", joined.join(",")));
+        }
         if self.seed != defaults.seed {
             pairs.push(("seed", self.seed.to_string()));
         }
@@ -293,7 +304,7 @@ impl ViewState {
         pairs
             .into_iter()
             .map(|(k, v)| {
-                if k == "cand" {
+                if k == "cand" || k == "attempts" {
                     format!("{k}={v}")
                 } else {
                     format!("{k}={}", encode_component(&v))
@@ -384,6 +395,20 @@ fn apply(state: &mut ViewState, key: &str, raw_value: &str) -> Result<(), String
                 ));
             }
             state.candidates = cands;
+            Ok(())
+        }
+        "attempts" => {
+            let ids = raw_value
+                .split(',')
+                .map(|raw| identifier(&decode_component(raw)?))
+                .collect::<Result<Vec<_>, _>>()?;
+            if ids.is_empty() || ids.len() > MAX_ATTEMPTS {
+                return Err(format!(
+                    "{} trajectory ids given; give one (a transcript) or two (baseline, candidate)",
+                    ids.len()
+                ));
+            }
+            state.attempts = ids;
             Ok(())
         }
         _ => {
@@ -645,6 +670,47 @@ mod tests {
         let parsed = ViewState::from_query(&state.to_query());
         assert!(parsed.issues.is_empty());
         assert_eq!(parsed.state, state);
+    }
+
+    #[test]
+    fn attempts_round_trip_beside_the_task() {
+        for attempts in [vec!["trj_a"], vec!["trj_basev2_cf-0282_0", "trj,s400 é"]] {
+            let state = ViewState {
+                baseline: Some("b".into()),
+                candidates: vec!["c".into()],
+                task: Some("cf-0282".into()),
+                attempts: attempts.iter().map(|a| a.to_string()).collect(),
+                ..ViewState::default()
+            };
+            let query = state.to_query();
+            assert!(query.contains("&attempts="), "{query}");
+            let parsed = ViewState::from_query(&query);
+            assert!(parsed.issues.is_empty(), "{:?}", parsed.issues);
+            assert_eq!(parsed.state, state);
+        }
+        let parsed = ViewState::from_query("task=t&attempts=x,y");
+        assert_eq!(parsed.state.attempts, vec!["x", "y"]);
+        assert_eq!(parsed.state.to_query(), "task=t&attempts=x,y");
+    }
+
+    #[test]
+    fn bad_attempts_are_ignored_with_a_reason() {
+        for query in [
+            "attempts=a,b,c",
+            "attempts=",
+            "attempts=a,,b",
+            "attempts=%00x",
+            "attempts=a,%ZZ",
+        ] {
+            let parsed = ViewState::from_query(query);
+            assert!(parsed.state.attempts.is_empty(), "{query}");
+            assert_eq!(parsed.issues.len(), 1, "{query}");
+            assert_eq!(parsed.issues[0].param, "attempts", "{query}");
+        }
+        let long = "x".repeat(MAX_ID_LEN + 1);
+        let parsed = ViewState::from_query(&format!("attempts=a,{long}"));
+        assert!(parsed.state.attempts.is_empty());
+        assert_eq!(parsed.issues.len(), 1);
     }
 
     #[test]

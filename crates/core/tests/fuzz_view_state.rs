@@ -104,9 +104,17 @@ fn hostile_state() -> impl Strategy<Value = ViewState> {
             any::<bool>(),
         ),
         (any::<u64>(), RESAMPLES_RANGE, 50u8..=99, any::<bool>()),
+        proptest::collection::vec(hostile_id(), 0..=MAX_ATTEMPTS),
     )
         .prop_map(
-            |(texts, candidates, (focus, filter), (key, descending), (seed, b, ci, sens))| {
+            |(
+                texts,
+                candidates,
+                (focus, filter),
+                (key, descending),
+                (seed, b, ci, sens),
+                attempts,
+            )| {
                 let candidates = unique(candidates);
                 let focus = if candidates.is_empty() {
                     0
@@ -124,6 +132,7 @@ fn hostile_state() -> impl Strategy<Value = ViewState> {
                     search: texts[4].clone(),
                     sort: Sort { key, descending },
                     task: texts[5].clone(),
+                    attempts,
                     seed,
                     resamples: b,
                     confidence_percent: ci,

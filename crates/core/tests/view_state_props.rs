@@ -58,6 +58,7 @@ fn state() -> impl Strategy<Value = ViewState> {
                     category: task.clone(),
                     search: task.clone(),
                     sort: Sort { key, descending },
+                    attempts: task.iter().cloned().collect(),
                     task,
                     seed,
                     resamples,

@@ -13,6 +13,10 @@
 //! scorers and error ([`trial_lines`], the raw trials from a [`trial_source::TrialSource`]),
 //! [`trial_details`] fetches a trial's detail on demand and [`trial_detail_view`] shows its
 //! instruction, steps and artifacts ([`trial_detail_lines`]).
+//!
+//! What the agent did: [`transcripts`] reads a trajectory's transcript on demand and
+//! [`transcript_view`] shows it ([`transcript_lines`] its text); [`side_by_side`] shows the
+//! task's flip table and the baseline's attempt beside the focused candidate's.
 
 pub mod details;
 pub mod details_view;
@@ -20,6 +24,10 @@ pub mod lines;
 pub mod link;
 pub mod on_demand;
 pub mod run_section;
+pub mod side_by_side;
+pub mod transcript_lines;
+pub mod transcript_view;
+pub mod transcripts;
 pub mod trial_detail_lines;
 pub mod trial_detail_view;
 pub mod trial_details;
@@ -42,6 +50,8 @@ use crate::report::table::row::category_names;
 use details::DetailLoader;
 use lines::trajectory_lines;
 use run_section::{LoadAllBar, RunSection};
+use side_by_side::TaskComparison;
+use transcripts::TranscriptLoader;
 use trial_details::TrialDetailLoader;
 use trial_source::TrialSource;
 
@@ -68,8 +78,22 @@ pub fn TaskPanel(
     /// Where Chronicle trials are read as the API listed them; the app's loader when not given.
     #[prop(optional)]
     trials: Option<TrialSource>,
+    /// The open trajectories (the link's `attempts`): one transcript, or baseline and candidate.
+    #[prop(optional, into)]
+    attempts: Option<Signal<Vec<String>>>,
+    /// Called with the trajectories opened or chosen (to keep them in the link).
+    #[prop(optional)]
+    on_attempts: Option<Callback<Vec<String>>>,
+    /// Which candidate the side-by-side view shows (an index into the candidates).
+    #[prop(optional, into)]
+    focus: Option<Signal<usize>>,
 ) -> impl IntoView {
     let trials = trials.unwrap_or_else(|| TrialSource::from_loader(use_loader()));
+    let attempts = attempts.unwrap_or_else(|| Signal::stored(Vec::new()));
+    let on_attempts = on_attempts.unwrap_or_else(|| Callback::new(|_| {}));
+    let focus = focus.unwrap_or_else(|| Signal::stored(0));
+    // Memoized: the view's other changes (a sample chosen) must not rebuild the panel.
+    let focus = Signal::from(Memo::new(move |_| focus.get()));
     let task = Memo::new(move |_| task_id.get());
     let escape = window_event_listener(ev::keydown, move |event| {
         let open = task.try_with_untracked(Option::is_some).unwrap_or(false);
@@ -81,7 +105,11 @@ pub fn TaskPanel(
     on_cleanup(move || escape.remove());
     move || {
         task.get().map(|task| {
-            view! { <PanelBody report run_set task client org_key on_close trials/> }
+            view! {
+                <PanelBody
+                    report run_set task client org_key on_close trials attempts on_attempts focus
+                />
+            }
         })
     }
 }
@@ -131,8 +159,12 @@ fn PanelBody(
     org_key: Signal<Option<String>>,
     on_close: Callback<()>,
     trials: TrialSource,
+    attempts: Signal<Vec<String>>,
+    on_attempts: Callback<Vec<String>>,
+    focus: Signal<usize>,
 ) -> impl IntoView {
     let loader = DetailLoader::with_cleanup();
+    let transcripts = TranscriptLoader::with_cleanup();
     let trial_loader = TrialDetailLoader::with_cleanup();
     let heading = NodeRef::<html::H2>::new();
     Effect::new(move |_| {
@@ -208,12 +240,29 @@ fn PanelBody(
                             loader
                             trial_loader
                             trials
+                            transcripts
+                            attempts
+                            on_attempts
                         />
                     }
                 })
                 .collect_view();
+            let comparison = view! {
+                <TaskComparison
+                    report=report.clone()
+                    set=set.clone()
+                    row=row.clone()
+                    focus=focus.get()
+                    client
+                    transcripts
+                    details=loader
+                    attempts
+                    on_attempts
+                />
+            };
             view! {
                 <LoadAllBar report=report.clone() set=set.clone() row client loader/>
+                {comparison}
                 {sections}
             }
             .into_any()

@@ -14,6 +14,8 @@ use super::details::{self, DetailLoader, DetailState};
 use super::details_view::{ComponentsView, DetailsView};
 use super::lines::{class_slug, trajectory_lines, TrajectoryLine};
 use super::link::run_trajectories_path;
+use super::transcript_view::TranscriptSlot;
+use super::transcripts::TranscriptLoader;
 use super::trial_details::TrialDetailLoader;
 use super::trial_source::TrialSource;
 use super::trial_view::TrialTable;
@@ -88,6 +90,9 @@ pub fn RunSection(
     loader: DetailLoader,
     trial_loader: TrialDetailLoader,
     trials: TrialSource,
+    transcripts: TranscriptLoader,
+    attempts: Signal<Vec<String>>,
+    on_attempts: Callback<Vec<String>>,
 ) -> impl IntoView {
     let role = match run.role {
         Role::Baseline => "baseline",
@@ -141,7 +146,11 @@ pub fn RunSection(
     } else {
         let rows = trajectories
             .into_iter()
-            .map(|line| view! { <TrajectoryRows line client loader fetchable/> })
+            .map(|line| {
+                view! {
+                    <TrajectoryRows line client loader fetchable transcripts attempts on_attempts/>
+                }
+            })
             .collect_view();
         view! {
             <table class="trajectories">
@@ -189,8 +198,67 @@ fn TrajectoryRows(
     client: Signal<Option<ClientConfig>>,
     loader: DetailLoader,
     fetchable: bool,
+    transcripts: TranscriptLoader,
+    attempts: Signal<Vec<String>>,
+    on_attempts: Callback<Vec<String>>,
 ) -> impl IntoView {
     let id = line.id.clone();
+    // Open when asked here, or when the link's `attempts` is this trajectory alone.
+    let opened = RwSignal::new(attempts.with_untracked(|ids| ids.as_slice() == [id.clone()]));
+    {
+        let id = id.clone();
+        Effect::new(move |_| {
+            if let Some(config) = client.get().filter(|_| fetchable && opened.get()) {
+                transcripts.load(config, vec![id.clone()]);
+            }
+        });
+    }
+    let read = {
+        let id = id.clone();
+        move || {
+            client
+                .with(|config| config.is_some() && fetchable)
+                .then_some(())?;
+            let id = id.clone();
+            let label = if opened.get() {
+                "Hide transcript"
+            } else {
+                "Read transcript"
+            };
+            Some(view! {
+                <button
+                    type="button"
+                    class="link-button transcript-action"
+                    aria-expanded=move || opened.get().to_string()
+                    aria-label=format!("{label}: trajectory {id}")
+                    on:click=move |_| {
+                        let open = !opened.get_untracked();
+                        opened.set(open);
+                        if open {
+                            on_attempts.run(vec![id.clone()]);
+                        } else {
+                            on_attempts.run(Vec::new());
+                        }
+                    }
+                >
+                    {label}
+                </button>
+            })
+        }
+    };
+    let transcript = {
+        let id = id.clone();
+        move || {
+            let config = client.get().filter(|_| fetchable && opened.get())?;
+            Some(view! {
+                <tr class="transcript-row">
+                    <td colspan="5">
+                        <TranscriptSlot id=id.clone() config loader=transcripts/>
+                    </td>
+                </tr>
+            })
+        }
+    };
     let state = {
         let id = id.clone();
         Memo::new(move |_| client.with(|config| loader.state(config.as_ref(), &id)))
@@ -209,7 +277,7 @@ fn TrajectoryRows(
             Some(view! {
                 <button
                     type="button"
-                    class="link-button"
+                    class="link-button details-action"
                     disabled=busy
                     aria-label=format!("{label}: trajectory {id}")
                     on:click=move |_| loader.load(config.clone(), vec![id.clone()])
@@ -279,8 +347,9 @@ fn TrajectoryRows(
                     None => view! { <span class="muted">"not recorded"</span> }.into_any(),
                 }}
             </td>
-            <td class="trajectory-action">{action}</td>
+            <td class="trajectory-action">{action}{read}</td>
         </tr>
         {details}
+        {transcript}
     }
 }

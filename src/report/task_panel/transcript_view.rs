@@ -1,0 +1,228 @@
+//! One trajectory's transcript as read: where it was read from, then its turns in pages
+//! ([`TURN_PAGE`] at a time), each with its role, content, tool calls, the call a result
+//! answers, reasoning (collapsed), finish reason and token counts. Long text is cut with
+//! [`default_excerpt`] behind "Show all". Everything is a text node.
+
+use std::sync::Arc;
+
+use eval_compare_core::client::ClientConfig;
+use eval_compare_core::text::count;
+use eval_compare_core::transcript::{default_excerpt, Transcript};
+use leptos::prelude::*;
+
+use super::on_demand::Fetch;
+use super::transcript_lines::{
+    answers_text, block_text, origin_text, tool_call_heading, turn_footer, turn_heading, BlockText,
+    TURN_PAGE,
+};
+use super::transcripts::TranscriptLoader;
+
+/// A whole transcript, its turns paged.
+#[component]
+pub fn TranscriptView(
+    /// What was read.
+    transcript: Arc<Transcript>,
+) -> impl IntoView {
+    let shown = RwSignal::new(TURN_PAGE);
+    let total = transcript.turns.len();
+    let origin = origin_text(&transcript);
+    let failed_early = transcript.failed_before_first_call();
+    let turns = {
+        let transcript = Arc::clone(&transcript);
+        move || {
+            (0..shown.get().min(total))
+                .map(|index| view! { <TurnView transcript=Arc::clone(&transcript) index/> })
+                .collect_view()
+        }
+    };
+    let more = move || {
+        let left = total.saturating_sub(shown.get());
+        (left > 0).then(|| {
+            view! {
+                <button
+                    type="button"
+                    class="button button-quiet transcript-more"
+                    on:click=move |_| shown.update(|n| *n += TURN_PAGE)
+                >
+                    {format!(
+                        "Show {} more of {} messages",
+                        count(left.min(TURN_PAGE) as u64),
+                        count(left as u64)
+                    )}
+                </button>
+            }
+        })
+    };
+    view! {
+        <div class="transcript" data-trajectory-id=transcript.trajectory_id.clone()>
+            <p class=if failed_early { "transcript-origin transcript-failed-early" } else { "transcript-origin muted" }>
+                {origin}
+            </p>
+            <ol class="transcript-turns">{turns}</ol>
+            {more}
+        </div>
+    }
+}
+
+/// One turn of a transcript.
+#[component]
+pub fn TurnView(
+    /// The transcript it belongs to (for the call a result answers).
+    transcript: Arc<Transcript>,
+    /// Its position in the transcript.
+    index: usize,
+) -> impl IntoView {
+    let Some(turn) = transcript.turns.get(index) else {
+        return ().into_any();
+    };
+    let role_class = format!("turn turn-{}", role_slug(turn.role.label()));
+    let content = turn
+        .content
+        .iter()
+        .map(|block| match block_text(block) {
+            BlockText::Text(text) => view! { <LongText text=text.to_owned()/> }.into_any(),
+            BlockText::Note(note) => view! { <p class="turn-note">{note}</p> }.into_any(),
+        })
+        .collect_view();
+    let reasoning = turn
+        .reasoning
+        .clone()
+        .filter(|r| !r.is_empty())
+        .map(|text| {
+            view! {
+                <details class="turn-reasoning">
+                    <summary>"Reasoning"</summary>
+                    <LongText text/>
+                </details>
+            }
+        });
+    let calls = turn
+        .tool_calls
+        .calls
+        .iter()
+        .map(|call| {
+            view! {
+                <div class="turn-call">
+                    <p class="turn-call-name">{tool_call_heading(call)}</p>
+                    <LongText text=call.arguments.display().to_owned()/>
+                </div>
+            }
+        })
+        .collect_view();
+    let unreadable = turn.tool_calls.unreadable.clone().map(|raw| {
+        view! {
+            <div class="turn-call">
+                <p class="turn-call-name">"tool calls (not readable as JSON)"</p>
+                <LongText text=raw/>
+            </div>
+        }
+    });
+    let answers =
+        answers_text(&transcript, turn).map(|text| view! { <p class="turn-answers">{text}</p> });
+    let response = turn.tool_response.clone().map(|response| {
+        let output = response.output.map(|text| view! { <LongText text/> });
+        let error = response.error.map(|text| {
+            view! {
+                <div class="turn-tool-error">
+                    <span class="details-label">"Tool error"</span>
+                    <LongText text/>
+                </div>
+            }
+        });
+        view! { {output}{error} }
+    });
+    let footer = turn_footer(turn).map(|text| view! { <p class="turn-footer muted">{text}</p> });
+    view! {
+        <li class=role_class data-turn=index>
+            <p class="turn-heading">{turn_heading(turn)}</p>
+            {answers}
+            {reasoning}
+            {content}
+            {response}
+            {calls}
+            {unreadable}
+            {footer}
+        </li>
+    }
+    .into_any()
+}
+
+fn role_slug(label: &str) -> &'static str {
+    match label {
+        "system" => "system",
+        "user" => "user",
+        "assistant" => "assistant",
+        "tool" => "tool",
+        _ => "other",
+    }
+}
+
+/// Text cut to [`default_excerpt`] with "Show all" when longer; shown as a text node.
+#[component]
+pub fn LongText(
+    /// The text, untrusted.
+    text: String,
+) -> impl IntoView {
+    let all = RwSignal::new(false);
+    let text = Arc::new(text);
+    move || {
+        let cut = default_excerpt(&text);
+        if all.get() || !cut.is_cut() {
+            return view! { <pre class="turn-text">{text.to_string()}</pre> }.into_any();
+        }
+        let hidden = cut.hidden_chars() as u64;
+        let label = format!("Show all ({} more characters)", count(hidden));
+        view! {
+            <pre class="turn-text turn-text-cut">{cut.shown.to_owned()}</pre>
+            <button type="button" class="link-button turn-show-all" on:click=move |_| all.set(true)>
+                {label}
+            </button>
+        }
+        .into_any()
+    }
+}
+
+/// A trajectory's transcript as its read stands: reading, failed (with Retry), or read.
+#[component]
+pub fn TranscriptSlot(
+    /// The trajectory.
+    id: String,
+    /// Where to read it.
+    config: ClientConfig,
+    /// The panel's transcript reads.
+    loader: TranscriptLoader,
+) -> impl IntoView {
+    let state = {
+        let id = id.clone();
+        let config = config.clone();
+        Memo::new(move |_| loader.state(Some(&config), &id))
+    };
+    move || {
+        match state.get() {
+        None | Some(Fetch::Loading) => {
+            view! { <p class="muted transcript-loading" role="status">"Reading the transcript…"</p> }
+                .into_any()
+        }
+        Some(Fetch::Failed(explanation)) => {
+            let config = config.clone();
+            let id = id.clone();
+            view! {
+                <div class="details-error" role="alert">
+                    <strong>{explanation.title}</strong>
+                    <span>{explanation.message}</span>
+                    <span class="muted">{explanation.hint}</span>
+                    <button
+                        type="button"
+                        class="link-button"
+                        on:click=move |_| loader.load(config.clone(), vec![id.clone()])
+                    >
+                        "Retry"
+                    </button>
+                </div>
+            }
+            .into_any()
+        }
+        Some(Fetch::Loaded(transcript)) => view! { <TranscriptView transcript/> }.into_any(),
+    }
+    }
+}

@@ -1,0 +1,145 @@
+//! What the transcript views say, as text. Pure logic: native tests.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod transcript_fixture;
+
+use eval_compare_core::transcript::{
+    align, ContentBlock, DivergenceKind, Flip, OutcomeCounts, PairReason, Transcript,
+};
+use eval_compare_viewer::report::task_panel::transcript_lines::{
+    answers_text, block_text, counts_text, divergence_text, flip_text, origin_text,
+    pair_reason_text, row_after_key, sample_after_key, tool_call_heading, turn_footer,
+    turn_heading, BlockText, KEYBOARD_HINT,
+};
+
+#[test]
+fn turns_read_with_role_finish_reason_and_tokens() {
+    let transcript = transcript_fixture::baseline();
+    let call = &transcript.turns[2];
+    assert_eq!(turn_heading(call), "#3 assistant");
+    assert_eq!(
+        turn_footer(call).as_deref(),
+        Some("finish: tool_calls · tokens: 1,200 prompt, 35 completion")
+    );
+    assert_eq!(turn_footer(&transcript.turns[0]), None);
+    assert_eq!(
+        turn_footer(&transcript.turns[6]).as_deref(),
+        Some("finish: stop")
+    );
+    assert_eq!(
+        tool_call_heading(&call.tool_calls.calls[0]),
+        "call read_file (id c1)"
+    );
+    assert_eq!(
+        call.tool_calls.calls[0].arguments.display(),
+        "{\n  \"path\": \"parser.rs\"\n}"
+    );
+}
+
+#[test]
+fn a_tool_result_names_the_call_it_answers() {
+    let transcript = transcript_fixture::baseline();
+    assert_eq!(
+        answers_text(&transcript, &transcript.turns[3]).as_deref(),
+        Some("result of #3's call read_file (id c1)")
+    );
+    assert_eq!(
+        answers_text(&transcript, &transcript.turns[5]).as_deref(),
+        Some("result of #5's call apply_patch (id c2)")
+    );
+    assert_eq!(answers_text(&transcript, &transcript.turns[1]), None);
+}
+
+#[test]
+fn images_are_named_never_fetched_and_unknown_parts_kept_as_text() {
+    let image = ContentBlock::Image {
+        artifact_id: "art_7".into(),
+    };
+    assert_eq!(
+        block_text(&image),
+        BlockText::Note("[image artifact art_7, not fetched]".into())
+    );
+    let other = ContentBlock::Other {
+        kind: Some("audio".into()),
+        json: "{\"type\":\"audio\"}".into(),
+    };
+    assert_eq!(
+        block_text(&other),
+        BlockText::Note("[audio part: {\"type\":\"audio\"}]".into())
+    );
+    assert_eq!(
+        block_text(&ContentBlock::Text("hi".into())),
+        BlockText::Text("hi")
+    );
+}
+
+#[test]
+fn the_origin_says_where_it_was_read_and_a_zero_step_trajectory_failed_early() {
+    assert_eq!(
+        origin_text(&Transcript::no_steps("t")),
+        "No steps: it failed before its first model call."
+    );
+    assert_eq!(
+        origin_text(&transcript_fixture::baseline()),
+        "4 steps, 7 messages; read from step 3: reward 1.000"
+    );
+}
+
+#[test]
+fn the_divergence_of_the_fixture_pair_is_the_second_call() {
+    let sbs = align(
+        &transcript_fixture::baseline(),
+        &transcript_fixture::candidate(),
+    );
+    let found = sbs.divergence.expect("they diverge");
+    assert_eq!(found.kind, DivergenceKind::ToolCalls);
+    assert_eq!(found.exchange, 1);
+    assert_eq!(
+        divergence_text(found.kind),
+        "First divergence: tool calls differ (same text)"
+    );
+    assert!(sbs.divergence_row.is_some());
+}
+
+#[test]
+fn verdicts_reasons_and_counts_read_plainly() {
+    assert!(flip_text(Flip::ConsistentRegression).starts_with("Consistent regression"));
+    assert!(flip_text(Flip::Mixed).starts_with("Mixed"));
+    assert!(pair_reason_text(PairReason::PassedBesideFailed).contains("passed beside"));
+    let counts = OutcomeCounts {
+        passed: 2,
+        failed: 1,
+        not_scored: 1,
+        ..OutcomeCounts::default()
+    };
+    assert_eq!(counts_text(&counts), "2 passed, 1 failed, 1 not scored");
+    assert_eq!(counts_text(&OutcomeCounts::default()), "no samples");
+}
+
+#[test]
+fn keys_move_between_rows_and_d_reaches_the_divergence() {
+    assert_eq!(row_after_key("j", None, 5, Some(3)), Some(0));
+    assert_eq!(row_after_key("ArrowDown", Some(1), 5, None), Some(2));
+    assert_eq!(row_after_key("j", Some(4), 5, None), Some(4));
+    assert_eq!(row_after_key("k", Some(0), 5, None), Some(0));
+    assert_eq!(row_after_key("ArrowUp", Some(3), 5, None), Some(2));
+    assert_eq!(row_after_key("d", Some(0), 5, Some(3)), Some(3));
+    assert_eq!(row_after_key("d", Some(0), 5, None), None);
+    assert_eq!(row_after_key("x", Some(0), 5, Some(3)), None);
+    assert_eq!(row_after_key("j", None, 0, None), None);
+    for key in ["j", "k", "↓", "↑", " d ", " n ", " p ", " N ", " P "] {
+        assert!(KEYBOARD_HINT.contains(key), "{key}");
+    }
+}
+
+#[test]
+fn keys_move_between_samples_on_each_side() {
+    assert_eq!(sample_after_key("n", (0, 0), (2, 3)), Some((0, 1)));
+    assert_eq!(sample_after_key("n", (0, 2), (2, 3)), None);
+    assert_eq!(sample_after_key("p", (1, 2), (2, 3)), Some((1, 1)));
+    assert_eq!(sample_after_key("p", (1, 0), (2, 3)), None);
+    assert_eq!(sample_after_key("N", (0, 2), (2, 3)), Some((1, 2)));
+    assert_eq!(sample_after_key("N", (1, 2), (2, 3)), None);
+    assert_eq!(sample_after_key("P", (1, 2), (2, 3)), Some((0, 2)));
+    assert_eq!(sample_after_key("j", (1, 2), (2, 3)), None);
+}
