@@ -2,8 +2,9 @@
 //! `scripts/build-viewer.sh` as its hook, see Trunk.toml).
 //!
 //! The shell, at the root: [`app`] (the page frame and the match on the [`route`] table),
-//! [`transport`] (gloo-net under the core's Trajectory client), and two helpers every page uses,
-//! [`format`] (API values as text) and [`failure`] (a failed request explained).
+//! [`transport`] (gloo-net under the core's Trajectory client), and helpers every page uses,
+//! [`format`] (API values as text), [`failure`] (a failed request explained) and [`links`]
+//! (the rule of every link out of the viewer).
 //! The features, one folder each:
 //! - [`picker`]: the run picker, the start page;
 //! - [`report`]: the report pages and everything only they use (the wasm split point cuts it
@@ -20,6 +21,7 @@ pub mod app;
 pub mod components;
 pub mod failure;
 pub mod format;
+pub mod links;
 pub mod pages;
 pub mod picker;
 pub mod report;

@@ -7,6 +7,7 @@ use eval_compare_core::view_state::ViewState;
 use eval_compare_viewer::route::{ReportPage, Route};
 use eval_compare_viewer::state::source::{
     stored_key, KeyPersistence, SettingError, SourceSettings, API_KEY_ENTRY, ORG_KEY_ENTRY,
+    PLATFORM_ENTRY,
 };
 use eval_compare_viewer::state::url::UrlState;
 use eval_compare_viewer::transport::FetchTransport;
@@ -38,6 +39,7 @@ fn clean() {
     for storage in [session(), local()] {
         storage.remove_item(API_KEY_ENTRY).expect("removable");
         storage.remove_item(ORG_KEY_ENTRY).expect("removable");
+        storage.remove_item(PLATFORM_ENTRY).expect("removable");
     }
 }
 
@@ -155,6 +157,37 @@ fn the_key_goes_only_into_the_request_header() {
             .and_then(|window| window.location().href().ok())
             .unwrap_or_default();
         assert!(!href.contains(KEY));
+    });
+}
+
+#[wasm_bindgen_test]
+fn the_platform_address_is_another_server_kept_on_the_device() {
+    clean();
+    with_owner(|| {
+        let settings = SourceSettings::from_storage();
+        settings
+            .set_platform_url(" https://app.example.com/ ")
+            .expect("storable");
+        assert_eq!(
+            settings.platform_url().as_deref(),
+            Some("https://app.example.com")
+        );
+        assert_eq!(
+            entry(&local(), PLATFORM_ENTRY).as_deref(),
+            Some("https://app.example.com")
+        );
+        let own = settings.origin();
+        for refused in [own.as_str(), "javascript:alert(1)", "app.example.com", "/x"] {
+            assert!(settings.set_platform_url(refused).is_err(), "{refused}");
+        }
+        assert_eq!(
+            settings.platform_url().as_deref(),
+            Some("https://app.example.com"),
+            "a refused address leaves the one before"
+        );
+        settings.set_platform_url("").expect("storable");
+        assert_eq!(settings.platform_url(), None);
+        assert_eq!(entry(&local(), PLATFORM_ENTRY), None);
     });
 }
 

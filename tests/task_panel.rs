@@ -7,6 +7,7 @@ mod task_fixture;
 
 use eval_compare_core::client::{ApiKey, ClientConfig, RetryPolicy};
 use eval_compare_viewer::report::task_panel::TaskPanel;
+use eval_compare_viewer::state::source::SourceSettings;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use support::{mount_point, select_all, text, wait_for};
@@ -24,6 +25,7 @@ struct Mounted {
     task: RwSignal<Option<String>>,
     client: RwSignal<Option<ClientConfig>>,
     org_key: RwSignal<Option<String>>,
+    source: SourceSettings,
     closed: RwSignal<u32>,
     _handle: leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
 }
@@ -40,6 +42,7 @@ fn mount_panel(fixture: &Fixture, task: &str, client: Option<ClientConfig>) -> M
     let task = RwSignal::new(Some(task.to_owned()));
     let client = RwSignal::new(client);
     let org_key = RwSignal::new(None::<String>);
+    let source = SourceSettings::detached("");
     let closed = RwSignal::new(0_u32);
     let report = Signal::stored(fixture.report.clone());
     let run_set = Signal::stored(fixture.set.clone());
@@ -48,6 +51,7 @@ fn mount_panel(fixture: &Fixture, task: &str, client: Option<ClientConfig>) -> M
         task.set(None);
     });
     let handle = leptos::mount::mount_to(root.clone(), move || {
+        provide_context(source);
         view! {
             <TaskPanel
                 report
@@ -65,6 +69,7 @@ fn mount_panel(fixture: &Fixture, task: &str, client: Option<ClientConfig>) -> M
         task,
         client,
         org_key,
+        source,
         closed,
         _handle: handle,
     }
@@ -207,7 +212,7 @@ async fn the_panel_lists_each_runs_trajectories_in_report_order() {
 }
 
 #[wasm_bindgen_test]
-async fn the_platform_link_needs_an_org_key_and_never_carries_the_api_key() {
+async fn the_platform_link_needs_its_address_and_an_org_key_and_never_carries_the_api_key() {
     let fixture = task_fixture::small();
     let key = "sk-live-SECRET-0123456789";
     let client = fixture_api(no_retries()).with_api_key(ApiKey::new(key).expect("a valid key"));
@@ -221,6 +226,15 @@ async fn the_platform_link_needs_an_org_key_and_never_carries_the_api_key() {
 
     mounted.org_key.set(Some("acme team/eu".to_owned()));
     settle().await;
+    assert!(
+        select_all(root, "a.platform-link").is_empty(),
+        "no platform address: no link (this server's pages are not the platform's)"
+    );
+    mounted
+        .source
+        .set_platform_url("https://app.example.com")
+        .expect("another server");
+    settle().await;
     let hrefs: Vec<String> = select_all(root, "a.platform-link")
         .iter()
         .filter_map(|a| a.get_attribute("href"))
@@ -228,9 +242,9 @@ async fn the_platform_link_needs_an_org_key_and_never_carries_the_api_key() {
     assert_eq!(
         hrefs,
         [
-            "/acme%20team%2Feu/evaluate/runs/eval_base/trajectories",
-            "/acme%20team%2Feu/evaluate/runs/eval_ck100/trajectories",
-            "/acme%20team%2Feu/evaluate/runs/eval_ck200/trajectories",
+            "https://app.example.com/acme%20team%2Feu/evaluate/runs/eval_base/trajectories",
+            "https://app.example.com/acme%20team%2Feu/evaluate/runs/eval_ck100/trajectories",
+            "https://app.example.com/acme%20team%2Feu/evaluate/runs/eval_ck200/trajectories",
         ]
     );
     let every_link: Vec<String> = select_all(root, "a")

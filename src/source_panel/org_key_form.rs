@@ -1,4 +1,5 @@
-//! The organization key form: optional, used only for links to the platform's pages.
+//! The platform form: the organization key and the platform's web address, both optional and
+//! used only for links to the platform's pages (never to this server's own).
 
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
@@ -12,9 +13,12 @@ pub fn OrgKeyForm() -> impl IntoView {
     let source = use_source_settings();
     let message = RwSignal::new(None::<FormMessage>);
     let org = RwSignal::new(untrack(|| source.org_key()).unwrap_or_default());
+    let platform = RwSignal::new(untrack(|| source.platform_url()).unwrap_or_default());
     let save = move |event: SubmitEvent| {
         event.prevent_default();
-        let outcome = source.set_org_key(&org.get_untracked());
+        let outcome = source
+            .set_platform_url(&platform.get_untracked())
+            .and_then(|()| source.set_org_key(&org.get_untracked()));
         message.set(Some(FormMessage::of(outcome, || "Saved.".to_owned())));
     };
     view! {
@@ -30,7 +34,21 @@ pub fn OrgKeyForm() -> impl IntoView {
                 />
                 <button class="button" type="submit">"Save"</button>
             </div>
-            <p class="field-help">"Used for links to the platform's pages. Not a secret."</p>
+            <label class="field-label" for="source-platform">"Platform address (optional)"</label>
+            <div class="input-row">
+                <input
+                    id="source-platform"
+                    type="url"
+                    autocomplete="off"
+                    placeholder="https://…"
+                    prop:value=move || platform.get()
+                    on:input=move |event| platform.set(event_target_value(&event))
+                />
+            </div>
+            <p class="field-help">
+                "With both, the task panel links to the platform's page of a run's attempts. "
+                "Neither is a secret; the address must be another server than this one."
+            </p>
             <FormMessageLine message/>
         </form>
     }

@@ -16,6 +16,8 @@ use web_sys::Storage;
 pub const API_KEY_ENTRY: &str = "eval-compare.api-key";
 /// localStorage entry of the organization key.
 pub const ORG_KEY_ENTRY: &str = "eval-compare.org-key";
+/// localStorage entry of the platform's web address (for links to its pages; not a secret).
+pub const PLATFORM_ENTRY: &str = "eval-compare.platform-url";
 /// localStorage entry of an API address other than the page's origin.
 pub const BASE_URL_ENTRY: &str = "eval-compare.api-base-url";
 
@@ -130,6 +132,8 @@ pub struct SourceSettings {
     key: RwSignal<Option<ApiKey>>,
     persistence: RwSignal<KeyPersistence>,
     org_key: RwSignal<Option<String>>,
+    /// The platform's web address (`https://…`), for links to its pages; never this server.
+    platform_url: RwSignal<Option<String>>,
     panel_open: RwSignal<bool>,
     focus_key_requests: RwSignal<u32>,
 }
@@ -149,6 +153,10 @@ impl SourceSettings {
         settings
             .org_key
             .set(read(local_storage(), ORG_KEY_ENTRY).map(|org| org.trim().to_owned()));
+        if let Some(url) = read(local_storage(), PLATFORM_ENTRY) {
+            // A stored address that is no longer acceptable is dropped, not used.
+            let _ = settings.set_platform_url(&url);
+        }
         settings
     }
 
@@ -169,6 +177,7 @@ impl SourceSettings {
             key: RwSignal::new(None),
             persistence: RwSignal::new(KeyPersistence::Tab),
             org_key: RwSignal::new(None),
+            platform_url: RwSignal::new(None),
             panel_open: RwSignal::new(false),
             focus_key_requests: RwSignal::new(0),
         }
@@ -212,6 +221,38 @@ impl SourceSettings {
     /// The organization key (tracked).
     pub fn org_key(&self) -> Option<String> {
         self.org_key.get()
+    }
+
+    /// The platform's web address, for links to its pages (tracked).
+    pub fn platform_url(&self) -> Option<String> {
+        self.platform_url.get()
+    }
+
+    /// Sets (or with an empty string clears) the platform's web address: an absolute `http(s)`
+    /// address of another origin than this page's (a link to the platform must never lead to
+    /// this server's own pages).
+    pub fn set_platform_url(&self, raw: &str) -> Result<(), SettingError> {
+        let url = raw.trim().trim_end_matches('/');
+        if url.is_empty() {
+            if self.persist {
+                remove(local_storage(), PLATFORM_ENTRY);
+            }
+            self.platform_url.set(None);
+            return Ok(());
+        }
+        let origin = self.origin.get_value();
+        if !is_other_origin(url, &origin) {
+            return Err(SettingError::Address(format!(
+                "the platform's address must be an absolute http(s) address of another server than this one ({origin})"
+            )));
+        }
+        let stored = if self.persist {
+            write(local_storage(), PLATFORM_ENTRY, url)
+        } else {
+            Ok(())
+        };
+        self.platform_url.set(Some(url.to_owned()));
+        stored
     }
 
     /// The client configuration for the current address and key (tracked).
@@ -314,6 +355,12 @@ impl SourceSettings {
     pub fn focus_key_requests(&self) -> u32 {
         self.focus_key_requests.get()
     }
+}
+
+/// Whether `url` is an absolute http(s) address on another origin than `page_origin` (the rule
+/// of every link out of the viewer, [`crate::links`]).
+pub fn is_other_origin(url: &str, page_origin: &str) -> bool {
+    crate::links::other_origin(url, page_origin)
 }
 
 /// The settings in context, or detached same-origin settings when the view is mounted alone.

@@ -1,21 +1,35 @@
-//! Links out of the panel: the platform's page of a run's attempts, and a trial's artifacts
-//! (only to other servers than this one).
+//! Links out of the panel: the platform's page of a run's attempts, and a trial's artifacts,
+//! both only to other servers than this one ([`crate::links`]).
 
 use eval_compare_core::client::percent_encode;
 
-/// The platform page of an evaluation run's attempts, `/<org-key>/evaluate/runs/<id>/trajectories`,
-/// with both path segments percent-encoded. `None` without an organization URL key (the opaque
-/// organization id is not one, so no link is guessed) or with an empty or dot-segment value.
+use crate::links::other_origin;
+
+/// The platform page of an evaluation run's attempts,
+/// `<platform>/<org-key>/evaluate/runs/<id>/trajectories`, with both path segments
+/// percent-encoded. `None` without the platform's address (a source setting: the API's address
+/// is not the platform's pages), when that address is not another origin than the page's
+/// (`page_origin`; a link never leads to this server's own pages), without an organization URL
+/// key (the opaque organization id is not one, so no link is guessed) or with an empty or
+/// dot-segment value.
 ///
 /// The organization URL key is a public path segment, not the API key: no secret is ever put in
 /// a link.
-pub fn run_trajectories_path(org_key: Option<&str>, eval_run_id: &str) -> Option<String> {
+pub fn run_trajectories_url(
+    platform: Option<&str>,
+    org_key: Option<&str>,
+    eval_run_id: &str,
+    page_origin: &str,
+) -> Option<String> {
+    let platform = platform
+        .map(|url| url.trim().trim_end_matches('/'))
+        .filter(|url| other_origin(url, page_origin))?;
     let org_key = org_key.map(str::trim).filter(|key| is_segment(key))?;
     if !is_segment(eval_run_id) {
         return None;
     }
     Some(format!(
-        "/{}/evaluate/runs/{}/trajectories",
+        "{platform}/{}/evaluate/runs/{}/trajectories",
         percent_encode(org_key),
         percent_encode(eval_run_id)
     ))
@@ -34,78 +48,7 @@ fn is_segment(value: &str) -> bool {
 /// non-ASCII characters or a percent-encoded host is not linked, nor one whose port is not a
 /// number. The page's own origin is never linked, so an artifact cannot point at the app's pages.
 pub fn artifact_href(url: &str, page_origin: &str) -> Option<String> {
-    let target = Origin::parse(url)?;
-    if Origin::parse(page_origin).is_some_and(|own| own == target) {
-        return None;
-    }
-    Some(url.to_owned())
-}
-
-/// Scheme, host and port of an absolute http(s) address.
-#[derive(Debug, PartialEq, Eq)]
-struct Origin {
-    secure: bool,
-    host: String,
-    port: u16,
-}
-
-impl Origin {
-    fn parse(url: &str) -> Option<Self> {
-        let suspicious =
-            |c: char| c.is_whitespace() || c.is_control() || c == '\\' || !c.is_ascii();
-        if url.chars().any(suspicious) {
-            return None;
-        }
-        let (scheme, rest) = url.split_once("://")?;
-        let secure = if scheme.eq_ignore_ascii_case("https") {
-            true
-        } else if scheme.eq_ignore_ascii_case("http") {
-            false
-        } else {
-            return None;
-        };
-        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-        if authority.contains(['@', '%']) {
-            return None;
-        }
-        let (host, port) = match authority.strip_prefix('[') {
-            Some(inner) => {
-                let (literal, after) = inner.split_once(']')?;
-                let port = if after.is_empty() {
-                    ""
-                } else {
-                    after.strip_prefix(':')?
-                };
-                if literal.is_empty() || literal.contains('[') {
-                    return None;
-                }
-                (format!("[{literal}]"), port)
-            }
-            None => {
-                let (host, port) = authority.rsplit_once(':').unwrap_or((authority, ""));
-                if host.contains([':', '[', ']']) {
-                    return None;
-                }
-                (host.to_owned(), port)
-            }
-        };
-        let host = host.trim_end_matches('.').to_ascii_lowercase();
-        if host.is_empty() {
-            return None;
-        }
-        let port = if port.is_empty() {
-            if secure {
-                443
-            } else {
-                80
-            }
-        } else if port.bytes().all(|b| b.is_ascii_digit()) {
-            port.parse().ok()?
-        } else {
-            return None;
-        };
-        Some(Self { secure, host, port })
-    }
+    other_origin(url, page_origin).then(|| url.to_owned())
 }
 
 #[cfg(test)]
@@ -192,18 +135,33 @@ mod tests {
     }
 
     #[test]
-    fn the_link_needs_an_org_key_and_encodes_both_segments() {
-        assert_eq!(run_trajectories_path(None, "eval_base_v2"), None);
-        assert_eq!(run_trajectories_path(Some("  "), "eval_base_v2"), None);
+    fn the_link_needs_the_platforms_address_and_an_org_key_and_encodes_both_segments() {
+        const PLATFORM: &str = "https://app.example.com/";
+        let url = |platform, org, run| run_trajectories_url(platform, org, run, PAGE);
+        assert_eq!(url(Some(PLATFORM), None, "eval_base_v2"), None);
+        assert_eq!(url(Some(PLATFORM), Some("  "), "eval_base_v2"), None);
         assert_eq!(
-            run_trajectories_path(Some("acme"), "eval_base_v2").as_deref(),
-            Some("/acme/evaluate/runs/eval_base_v2/trajectories")
+            url(None, Some("acme"), "eval_base_v2"),
+            None,
+            "no platform: no link"
         );
         assert_eq!(
-            run_trajectories_path(Some("a/b c"), "run?x=1#y").as_deref(),
-            Some("/a%2Fb%20c/evaluate/runs/run%3Fx%3D1%23y/trajectories")
+            url(Some(PLATFORM), Some("acme"), "eval_base_v2").as_deref(),
+            Some("https://app.example.com/acme/evaluate/runs/eval_base_v2/trajectories")
         );
-        assert_eq!(run_trajectories_path(Some("acme"), ".."), None);
-        assert_eq!(run_trajectories_path(Some(".."), "run"), None);
+        assert_eq!(
+            url(Some(PLATFORM), Some("a/b c"), "run?x=1#y").as_deref(),
+            Some("https://app.example.com/a%2Fb%20c/evaluate/runs/run%3Fx%3D1%23y/trajectories")
+        );
+        assert_eq!(url(Some(PLATFORM), Some("acme"), ".."), None);
+        assert_eq!(url(Some(PLATFORM), Some(".."), "run"), None);
+        for own in [
+            "http://127.0.0.1:8080",
+            "/",
+            "javascript:alert(1)",
+            "app.example.com",
+        ] {
+            assert_eq!(url(Some(own), Some("acme"), "run"), None, "{own}");
+        }
     }
 }

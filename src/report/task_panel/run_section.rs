@@ -13,7 +13,7 @@ use leptos::prelude::*;
 use super::details::{self, DetailLoader, DetailState};
 use super::details_view::{ComponentsView, DetailsView};
 use super::lines::{class_slug, trajectory_lines, TrajectoryLine};
-use super::link::run_trajectories_path;
+use super::link::run_trajectories_url;
 use super::transcript_view::TranscriptSlot;
 use super::transcripts::TranscriptLoader;
 use super::trial_details::TrialDetailLoader;
@@ -23,6 +23,7 @@ use super::{chronicle_job_of, is_chronicle_run, is_trajectory_api_run};
 use crate::format;
 use crate::report::table::badges::OutcomeBadges;
 use crate::report::table::cells::{delta_class, delta_text, samples_text};
+use crate::state::source::use_source_settings;
 
 /// "Load details for all N trajectories", when a client is configured.
 #[component]
@@ -99,11 +100,20 @@ pub fn RunSection(
         Role::Candidate => "candidate",
     };
     let fetchable = is_trajectory_api_run(&run);
+    let source = use_source_settings();
     let link = {
         let run_id = run.id.clone();
         move || {
+            let platform = source.platform_url();
             org_key
-                .with(|key| run_trajectories_path(key.as_deref(), &run_id))
+                .with(|key| {
+                    run_trajectories_url(
+                        platform.as_deref(),
+                        key.as_deref(),
+                        &run_id,
+                        &source.origin(),
+                    )
+                })
                 .filter(|_| fetchable)
                 .map(|href| {
                     view! {
