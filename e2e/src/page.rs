@@ -312,18 +312,24 @@ pub async fn record_clipboard(browser: &Client) -> Result<(), BoxError> {
 /// Clicks "Copy link" and returns what it put on the clipboard (see [`record_clipboard`]), after
 /// the page confirmed it with "Link copied".
 pub async fn copy_link(browser: &Client) -> Result<String, BoxError> {
+    copy_link_in(browser, ".report-actions").await
+}
+
+/// Clicks the "Copy link" button inside `scope_css` (the report's actions, the task panel's
+/// header) and returns what it wrote to the clipboard.
+pub async fn copy_link_in(browser: &Client, scope_css: &str) -> Result<String, BoxError> {
     record_clipboard(browser).await?;
-    click_button(browser, Some(".report-actions"), "Copy link").await?;
+    click_button(browser, Some(scope_css), "Copy link").await?;
     let copied = wait_js(
         browser,
         "the copied link",
         SHORT_TIMEOUT,
         r#"
         const copied = window.__e2eCopied || [];
-        const status = document.querySelector('.copy-link [role=status]');
+        const status = document.querySelector(arguments[0] + ' .copy-link [role=status]');
         return copied.length > 0 && status && status.textContent.includes('Link copied') ? copied[copied.length - 1] : null;
         "#,
-        vec![],
+        vec![serde_json::Value::String(scope_css.to_owned())],
     )
     .await?;
     copied

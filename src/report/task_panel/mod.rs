@@ -46,6 +46,7 @@ use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::report::panels::copy_link::CopyLinkButton;
 use crate::report::table::row::category_names;
 use details::DetailLoader;
 use lines::trajectory_lines;
@@ -280,15 +281,20 @@ fn PanelBody(
                     <p class="task-panel-id">{visible(&task).into_owned()}</p>
                     {move || categories().map(|text| view! { <p class="task-panel-categories">{text}</p> })}
                 </div>
-                <button
-                    type="button"
-                    class="task-panel-close"
-                    aria-label="Close task details"
-                    title="Close (Esc)"
-                    on:click=move |_| on_close.run(())
-                >
-                    "×"
-                </button>
+                <div class="task-panel-header-actions">
+                    // The link of what the panel shows (the task, the attempts side by side):
+                    // the page's own Copy link is under the panel.
+                    <CopyLinkButton/>
+                    <button
+                        type="button"
+                        class="task-panel-close"
+                        aria-label="Close task details"
+                        title="Close (Esc)"
+                        on:click=move |_| on_close.run(())
+                    >
+                        "×"
+                    </button>
+                </div>
             </header>
             <div class="task-panel-body">{content}</div>
         </aside>
