@@ -4,7 +4,8 @@
 //! - [`page`]: the page itself;
 //! - [`overview`]: what it loads (agents, benchmark versions, their runs);
 //! - [`run_chooser`], [`run_table`], [`run_progress`]: choosing the runs, also used by the
-//!   report pages to change a comparison;
+//!   report pages to change a comparison ([`pick_cells`]: a row's baseline radio and compare
+//!   checkbox, the run table's and the job table's);
 //! - [`backtests`]: the other source, Chronicle backtest jobs (`/backtests`);
 //! - [`source_tabs`]: the switch between the two sources; [`source_config`]: the settings'
 //!   address and key as a client configuration, or why not.
@@ -15,6 +16,7 @@
 pub mod backtests;
 pub mod overview;
 pub mod page;
+pub mod pick_cells;
 pub mod run_chooser;
 pub mod run_progress;
 pub mod run_table;

@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use crate::components::status_badge::StatusBadge;
 use crate::format;
 use crate::picker::overview::RunRow;
+use crate::picker::pick_cells::PickCells;
 use crate::picker::run_progress::RunProgress;
 
 /// The picker's choice among the table's runs: one baseline and any number of candidates.
@@ -166,53 +167,39 @@ fn pick_cells(selection: RunSelection, run_id: &str, name: &str) -> impl IntoVie
     let disabled = refused.is_some();
     let is_baseline = {
         let run_id = run_id.to_owned();
-        move || {
+        Signal::derive(move || {
             selection
                 .baseline
                 .with(|base| base.as_deref() == Some(run_id.as_str()))
-        }
+        })
     };
-    let is_candidate = {
+    let is_compared = {
         let run_id = run_id.to_owned();
-        move || {
+        Signal::derive(move || {
             selection
                 .candidates
                 .with(|cands| cands.iter().any(|id| id == &run_id))
-        }
+        })
     };
-    let choose_baseline = {
+    let on_baseline = {
         let run_id = run_id.to_owned();
-        move |_| selection.on_baseline.run(run_id.clone())
+        Callback::new(move |()| selection.on_baseline.run(run_id.clone()))
     };
-    let toggle_candidate = {
+    let on_compare = {
         let run_id = run_id.to_owned();
-        move |event| {
-            selection
-                .on_candidate
-                .run((run_id.clone(), event_target_checked(&event)))
-        }
+        Callback::new(move |checked| selection.on_candidate.run((run_id.clone(), checked)))
     };
-    view! {
-        <td class="pick">
-            <input
-                type="radio"
-                name="baseline"
-                aria-label=format!("Use {name} as the baseline")
-                title=refused.clone()
-                disabled=disabled
-                prop:checked=is_baseline
-                on:change=choose_baseline
-            />
-        </td>
-        <td class="pick">
-            <input
-                type="checkbox"
-                aria-label=format!("Compare {name} with the baseline")
-                title=refused
-                disabled=disabled
-                prop:checked=is_candidate
-                on:change=toggle_candidate
-            />
-        </td>
+    PickCells {
+        group: "baseline",
+        baseline_label: format!("Use {name} as the baseline"),
+        compare_label: format!("Compare {name} with the baseline"),
+        baseline_refusal: Signal::stored(refused.clone()),
+        compare_disabled: Signal::stored(disabled),
+        compare_title: Signal::stored(refused),
+        is_baseline,
+        is_compared,
+        on_baseline,
+        on_compare,
     }
+    .render()
 }

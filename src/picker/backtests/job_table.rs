@@ -13,6 +13,7 @@ use crate::picker::backtests::choice::{
     comparison_of, mode_label, opens_alone, refusal_beside, refusal_of, status_label, suite_label,
     trials_label,
 };
+use crate::picker::pick_cells::PickCells;
 use crate::picker::run_chooser::chooser_view;
 use crate::route::{ReportPrefetch, RunSource};
 use crate::state::url::UrlState;
@@ -177,7 +178,7 @@ fn JobRow(
     };
     let choose_baseline = {
         let id = id.clone();
-        move |_| {
+        move |()| {
             selection
                 .others
                 .update(|others| others.retain(|other| other != &id));
@@ -186,8 +187,7 @@ fn JobRow(
     };
     let toggle = {
         let id = id.clone();
-        move |event| {
-            let checked = event_target_checked(&event);
+        move |checked: bool| {
             selection.others.update(|others| {
                 others.retain(|other| other != &id);
                 if checked {
@@ -235,29 +235,22 @@ fn JobRow(
             .flatten()
             .map(|why| view! { <span class="run-detail job-refusal">{why}</span> })
     };
+    let pick_cells = PickCells {
+        group: "baseline-job",
+        baseline_label: format!("Use {name} as the baseline job"),
+        compare_label: format!("Compare {name} with the baseline job"),
+        baseline_refusal: Signal::stored(own_refusal.clone()),
+        compare_disabled: Signal::derive(checkbox_disabled),
+        compare_title: Signal::derive(checkbox_title),
+        is_baseline: is_baseline.into(),
+        is_compared: Signal::derive(is_other),
+        on_baseline: Callback::new(choose_baseline),
+        on_compare: Callback::new(toggle),
+    }
+    .render();
     view! {
         <tr data-job-id=id.clone()>
-            <td class="pick">
-                <input
-                    type="radio"
-                    name="baseline-job"
-                    aria-label=format!("Use {name} as the baseline job")
-                    title=own_refusal.clone()
-                    disabled=own_refusal.is_some()
-                    prop:checked=is_baseline
-                    on:change=choose_baseline
-                />
-            </td>
-            <td class="pick">
-                <input
-                    type="checkbox"
-                    aria-label=format!("Compare {name} with the baseline job")
-                    title=checkbox_title
-                    disabled=checkbox_disabled
-                    prop:checked=is_other
-                    on:change=toggle
-                />
-            </td>
+            {pick_cells}
             <td>
                 <span class="run-name">{name.clone()}</span>
                 <span class="run-id">{visible(&id).into_owned()}</span>
