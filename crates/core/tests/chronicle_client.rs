@@ -447,3 +447,20 @@ fn a_running_job_whose_results_failed_is_still_refreshed() {
         "the results were read again"
     );
 }
+
+#[test]
+fn an_unreadable_event_quoting_the_key_is_redacted_before_its_excerpt_is_cut() {
+    let transport = ScriptedTransport::default();
+    // The key straddles the excerpt's cut (80 characters): cut first, its head would escape.
+    let data = format!("{}{SECRET} and more", "x".repeat(70));
+    transport.route(
+        "/jobs/job_1/stream",
+        vec![(200, sse_event("trial_finished", 1, &data))],
+    );
+    let client = keyed_client(&transport);
+    let summary = block_on(client.follow_job("job_1", &mut |_| true)).unwrap();
+    assert_eq!(summary.unreadable, 1);
+    let quoted = &summary.unreadable_examples[0];
+    assert!(quoted.contains("***"), "{quoted}");
+    assert!(!quoted.contains(&SECRET[..8]), "{quoted}");
+}

@@ -11,6 +11,7 @@ use crate::api::{
 use crate::text::visible;
 
 use super::error::{scrub, ApiError, Service};
+use super::key::ApiKey;
 use super::paginate::Paginator;
 use super::query::{segment, Query};
 use super::sse::{SseEvent, SseParser};
@@ -159,7 +160,7 @@ impl<T: Transport> TrajectoryClient<T> {
             .transport()
             .send_streaming(request, &mut |chunk| {
                 for event in parser.feed(chunk) {
-                    match job_event(&event) {
+                    match job_event(&event, self.config().api_key.as_ref()) {
                         Ok(event) => {
                             summary.events += 1;
                             finished |= event.kind == JobEventKind::RunFinished;
@@ -170,8 +171,7 @@ impl<T: Transport> TrajectoryClient<T> {
                         Err(problem) => {
                             summary.unreadable += 1;
                             if summary.unreadable_examples.len() < QUOTED_BAD_EVENTS {
-                                let key = self.config().api_key.as_ref();
-                                summary.unreadable_examples.push(scrub(&problem, key));
+                                summary.unreadable_examples.push(problem);
                             }
                         }
                     }
@@ -205,14 +205,17 @@ impl<T: Transport> TrajectoryClient<T> {
     }
 }
 
-/// A stream event as a [`JobEvent`], or what is wrong with it.
-fn job_event(event: &SseEvent) -> Result<JobEvent, String> {
+/// A stream event as a [`JobEvent`], or what is wrong with it: the key is redacted from the
+/// data before its excerpt is cut (a cut key would otherwise escape the redaction).
+fn job_event(event: &SseEvent, key: Option<&ApiKey>) -> Result<JobEvent, String> {
     let kind = JobEventKind::from(event.event.as_deref().unwrap_or("message"));
     let data: JobEventData = serde_json::from_str(&event.data).map_err(|error| {
-        let excerpt: String = event.data.chars().take(BAD_EVENT_EXCERPT_CHARS).collect();
+        let redacted = scrub(&event.data, key);
+        let excerpt: String = redacted.chars().take(BAD_EVENT_EXCERPT_CHARS).collect();
         format!(
-            "a `{}` event whose data could not be read ({error}): {}",
-            visible(kind.as_str()),
+            "a `{}` event whose data could not be read ({}): {}",
+            scrub(&visible(kind.as_str()), key),
+            scrub(&error.to_string(), key),
             visible(&excerpt)
         )
     })?;
