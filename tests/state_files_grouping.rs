@@ -8,11 +8,11 @@ mod run_folder_fixture;
 
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report, ReportSettings};
-use eval_compare_core::run_folder::{Folder, RunFolder};
+use eval_compare_core::run_folder::{is_folder_file, Folder, RunFolder};
 use eval_compare_core::testing::bodies::{chronicle_job_body, chronicle_trial_item};
 use eval_compare_viewer::state::files::grouping::{
-    group_by_folder, is_run_folder_file, merge_runs, missing_runs, open_files, parse_folders,
-    run_set_of, OpenedRun, PickedFile, LOOSE_FILES,
+    group_by_folder, merge_runs, missing_runs, open_files, parse_folders, run_set_of, OpenedRun,
+    PickedFile, LOOSE_FILES,
 };
 use eval_compare_viewer::state::files::FileRuns;
 use leptos::prelude::*;
@@ -40,10 +40,10 @@ fn only_the_run_folder_files_count() {
         "trajectories.json",
         "tasks.json",
     ] {
-        assert!(is_run_folder_file(name), "{name}");
+        assert!(is_folder_file(name), "{name}");
     }
     for name in ["README.md", "run.json.bak", "Run.json", ""] {
-        assert!(!is_run_folder_file(name), "{name}");
+        assert!(!is_folder_file(name), "{name}");
     }
 }
 

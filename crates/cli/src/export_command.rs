@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use eval_compare_core::client::{TrajectoryClient, Transport};
+use eval_compare_core::run_folder::ChronicleFolder;
 use eval_compare_core::text::noun;
 
 use crate::api_load::{job_files, load_complete, load_jobs_complete, run_folder};
@@ -47,8 +48,20 @@ pub async fn export_job<T: Transport>(
     let ids = [job_id.to_owned()];
     let store = load_jobs_complete(client, &ids, progress).await?;
     let (job, trials, results) = job_files(&store, job_id)?;
-    write_job_folder(dir, &job, &trials, results.as_ref())?;
-    let results = match &results {
+    let folder = ChronicleFolder {
+        job,
+        trials,
+        results,
+        truncated_files: Vec::new(),
+    };
+    write_job_folder(dir, &folder)?;
+    let ChronicleFolder {
+        job,
+        trials,
+        results,
+        ..
+    } = &folder;
+    let results = match results {
         Some(results) => format!(
             "results of {} {}",
             results.task_results.len(),

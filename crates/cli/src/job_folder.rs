@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use eval_compare_core::api::{ChronicleJob, ChronicleTrial, SuiteEvalRun};
 use eval_compare_core::run_folder::{ChronicleFolder, RESULTS_FILE};
 
 use crate::error::CliError;
@@ -14,24 +13,13 @@ use crate::folder_io::write_folder_files;
 /// Writes the job's folder into `dir` (created if missing), replacing files of the same names;
 /// a `results.json` left by an earlier export is removed when the platform lists no results
 /// now, so the folder never pairs this job with older results. Returns the paths written.
-pub fn write_job_folder(
-    dir: &Path,
-    job: &ChronicleJob,
-    trials: &[ChronicleTrial],
-    results: Option<&SuiteEvalRun>,
-) -> Result<Vec<PathBuf>, CliError> {
-    let folder = ChronicleFolder {
-        job: job.clone(),
-        trials: trials.to_vec(),
-        results: results.cloned(),
-        truncated_files: Vec::new(),
-    };
+pub fn write_job_folder(dir: &Path, folder: &ChronicleFolder) -> Result<Vec<PathBuf>, CliError> {
     let files = folder.to_files().map_err(|error| CliError::Write {
         what: dir.display().to_string(),
         source: std::io::Error::other(error.to_string()),
     })?;
     let written = write_folder_files(dir, &files)?;
-    if results.is_none() {
+    if folder.results.is_none() {
         let stale = dir.join(RESULTS_FILE);
         match std::fs::remove_file(&stale) {
             Ok(()) => {}

@@ -142,6 +142,8 @@ mod tests {
 
     use crate::args::{Cli, Command};
     use crate::exit_code::Exit;
+    use eval_compare_core::run_folder::ChronicleFolder;
+
     use crate::job_folder::write_job_folder;
 
     const REAL: &str = concat!(
@@ -185,7 +187,13 @@ mod tests {
         .iter()
         .map(|item| serde_json::from_str(item).unwrap())
         .collect();
-        write_job_folder(dir.path(), &job, &trials, None).unwrap();
+        let folder = ChronicleFolder {
+            job,
+            trials,
+            results: None,
+            truncated_files: Vec::new(),
+        };
+        write_job_folder(dir.path(), &folder).unwrap();
         let path = dir.path().to_str().unwrap();
         let set = read(&report_args(&[path])).unwrap();
         let ids: Vec<&str> = set

@@ -72,12 +72,6 @@ pub struct FileIssue {
     pub message: String,
 }
 
-/// Whether a file of this name belongs in a run folder or a job's folder (the only files worth
-/// reading).
-pub fn is_run_folder_file(name: &str) -> bool {
-    is_folder_file(name)
-}
-
 /// Groups files by their folder, keeping the run-folder files only. Folders without any are
 /// left out (parents of run folders, unrelated files).
 pub fn group_by_folder(files: Vec<PickedFile>) -> Vec<FolderFiles> {
@@ -88,7 +82,7 @@ pub fn group_by_folder(files: Vec<PickedFile>) -> Vec<FolderFiles> {
             Some((folder, name)) => (folder.to_owned(), name),
             None => (LOOSE_FILES.to_owned(), path),
         };
-        if !is_run_folder_file(name) {
+        if !is_folder_file(name) {
             continue;
         }
         let group = groups.entry(folder.clone()).or_insert_with(|| FolderFiles {

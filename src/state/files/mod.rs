@@ -18,7 +18,9 @@ use web_sys::{
     DataTransfer, File, FileList, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry,
 };
 
-use self::grouping::{is_run_folder_file, missing_runs, open_files, run_set_of};
+use eval_compare_core::run_folder::is_folder_file;
+
+use self::grouping::{missing_runs, open_files, run_set_of};
 pub use self::grouping::{FileIssue, OpenedRun, PickedFile};
 use super::shared::Shared;
 
@@ -238,7 +240,7 @@ pub async fn read_files(files: Vec<(String, File)>) -> (Vec<PickedFile>, Vec<Fil
     for (path, file) in files {
         // Only run-folder files are worth reading.
         let name = path.rsplit('/').next().unwrap_or(&path);
-        if !is_run_folder_file(name) {
+        if !is_folder_file(name) {
             continue;
         }
         match JsFuture::from(file.array_buffer()).await {
