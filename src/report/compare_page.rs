@@ -358,7 +358,7 @@ pub fn ReportView(
             <Show when=move || below_fold_ready.get()>
                 <FocusSelector report view on_change/>
                 <ReportCharts report focus/>
-                <ComponentDeltas report focus/>
+                <ComponentDeltas report focus run_set client/>
                 <CoverageLedger report/>
                 <TaskTable report view on_change/>
             </Show>

@@ -16,8 +16,8 @@ use std::rc::Rc;
 use eval_compare_core::api::{ChronicleJob, JobEvent, JobEventKind};
 use eval_compare_core::client::{ClientConfig, StreamEnd, TrajectoryClient};
 use eval_compare_core::load::{
-    jobs_of, load_jobs, load_runs, refresh_jobs, refresh_running, LoadEvent, LoadStore, Phase,
-    RunProgress,
+    jobs_of, load_components, load_jobs, load_runs, refresh_jobs, refresh_running,
+    ComponentProgress, LoadEvent, LoadStore, Phase, RunProgress, COMPONENT_CONCURRENCY,
 };
 use eval_compare_core::model::{ModelError, RunSet};
 use futures::future::{join_all, select, AbortHandle, Abortable};
@@ -97,6 +97,9 @@ pub struct Loader {
     loading: RwSignal<bool>,
     /// How running jobs are watched (`None` when none is).
     live: RwSignal<Option<LiveMode>>,
+    /// The read of reward components in flight ([`Self::load_components`]).
+    components_in_flight: StoredValue<Option<AbortHandle>>,
+    components_loading: RwSignal<bool>,
 }
 
 impl Default for Loader {
@@ -117,6 +120,8 @@ impl Loader {
             generation: RwSignal::new(0),
             loading: RwSignal::new(false),
             live: RwSignal::new(None),
+            components_in_flight: StoredValue::new(None),
+            components_loading: RwSignal::new(false),
         }
     }
 
@@ -130,6 +135,7 @@ impl Loader {
             .with_value(|known| known.as_ref() == Some(config));
         if !same_config {
             self.abort();
+            self.abort_components();
             self.store.set_value(Rc::new(LoadStore::new()));
             self.config.set_value(Some(config.clone()));
             self.bump();
@@ -417,6 +423,71 @@ impl Loader {
                 generation.try_update(|generation| *generation += 1);
             }
         });
+    }
+
+    /// Reads the reward components of `trajectory_ids` not read yet (those that failed again),
+    /// [`COMPONENT_CONCURRENCY`] at a time, with the store's configuration; progress ticks as
+    /// they arrive, and the run set is rebuilt with them once the read ends or is cancelled.
+    pub fn load_components(&self, trajectory_ids: Vec<String>) {
+        let Some(config) = self.config.get_value() else {
+            return;
+        };
+        self.abort_components();
+        let (handle, registration) = AbortHandle::new_pair();
+        self.components_in_flight.set_value(Some(handle));
+        let store = self.store.get_value();
+        let (tick, generation, loading) = (self.tick, self.generation, self.components_loading);
+        loading.set(true);
+        spawn_local(async move {
+            let client = TrajectoryClient::new(config, FetchTransport::default());
+            let throttle = ProgressThrottle::default();
+            let notify = move |_: LoadEvent<'_>| throttle.notify(tick);
+            let read = load_components(
+                &client,
+                &store,
+                &trajectory_ids,
+                COMPONENT_CONCURRENCY,
+                &notify,
+            );
+            if Abortable::new(read, registration).await.is_ok() {
+                loading.try_set(false);
+                generation.try_update(|generation| *generation += 1);
+            }
+        });
+    }
+
+    /// Stops reading components; what was read is kept and enters the run set.
+    pub fn cancel_components(&self) {
+        if self.components_loading.get_untracked() {
+            self.abort_components();
+            self.store
+                .with_value(|store| store.cancel_component_reads());
+            self.bump();
+        }
+    }
+
+    /// Whether components are being read (tracked).
+    pub fn components_loading(&self) -> bool {
+        self.components_loading.get()
+    }
+
+    /// Where reading the components of `trajectory_ids` stands (tracked: ticks as they arrive).
+    pub fn component_progress(&self, trajectory_ids: &[String]) -> ComponentProgress {
+        self.tick.track();
+        self.generation.track();
+        self.store
+            .with_value(|store| store.component_progress(trajectory_ids))
+    }
+
+    fn abort_components(&self) {
+        if let Some(handle) = self
+            .components_in_flight
+            .try_update_value(Option::take)
+            .flatten()
+        {
+            handle.abort();
+        }
+        self.components_loading.try_set(false);
     }
 
     fn abort(&self) {

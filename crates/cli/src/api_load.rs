@@ -7,7 +7,8 @@
 use eval_compare_core::api::{ChronicleJob, ChronicleTrial, JobStatus, SuiteEvalRun};
 use eval_compare_core::client::{ApiError, PageProgress, TrajectoryClient, Transport};
 use eval_compare_core::load::{
-    load_jobs, load_runs, ListKind, LoadEvent, LoadFailure, LoadStore, Phase,
+    component_targets, load_components, load_jobs, load_runs, ListKind, LoadEvent, LoadFailure,
+    LoadStore, Phase, COMPONENT_CONCURRENCY,
 };
 use eval_compare_core::model::RunSet;
 use eval_compare_core::run_folder::RunFolder;
@@ -71,6 +72,53 @@ pub async fn load_complete<T: Transport>(
     match store.first_failure(run_ids) {
         None => Ok(store),
         Some(failure) => Err(failure_error(client, failure, Records::Runs)),
+    }
+}
+
+/// Reads the reward components of every trajectory of the runs `run_ids` (read completely by
+/// [`load_complete`]) whose components enter the report, or fails naming the first trajectory
+/// that could not be read: a report never covers only some of them.
+pub async fn load_components_complete<T: Transport>(
+    client: &TrajectoryClient<T>,
+    store: &LoadStore,
+    run_ids: &[String],
+    progress: &Progress,
+) -> Result<(), CliError> {
+    let set = run_set(store, run_ids)?;
+    let targets = component_targets(&set);
+    drop(set);
+    let label = "reward components";
+    let done = std::cell::Cell::new(0usize);
+    let notify = |event: LoadEvent<'_>| {
+        if let LoadEvent::Components { .. } = event {
+            done.set(done.get() + 1);
+            progress.counted(label, done.get(), targets.len());
+        }
+    };
+    load_components(client, store, &targets, COMPONENT_CONCURRENCY, &notify).await;
+    let standing = store.component_progress(&targets);
+    match standing.first_error {
+        None => {
+            progress.note(&format!(
+                "{label}: {} of {} {} read",
+                standing.read,
+                targets.len(),
+                noun(targets.len() as u64, "trajectory", "trajectories")
+            ));
+            Ok(())
+        }
+        Some((trajectory_id, source)) => Err(CliError::Api {
+            what: format!(
+                "could not read the reward components of trajectory {} (GET /api/v1/trajectories/{}?include_reward_components=true; {} of {} {} failed)",
+                visible(&trajectory_id),
+                visible(&trajectory_id),
+                standing.failed,
+                targets.len(),
+                noun(targets.len() as u64, "read", "reads")
+            ),
+            source: Box::new(source),
+            key_set: client.config().api_key.is_some(),
+        }),
     }
 }
 
@@ -214,7 +262,7 @@ pub fn results_description(job_id: &str, suite_id: Option<&str>) -> String {
 
 fn report_event(progress: &Progress, records: Records<'_>, event: LoadEvent<'_>) {
     match event {
-        LoadEvent::Moved => {}
+        LoadEvent::Moved | LoadEvent::Components { .. } => {}
         LoadEvent::Record {
             run_id,
             phase: Phase::Complete,

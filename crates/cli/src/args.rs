@@ -94,6 +94,11 @@ pub struct ReportArgs {
     /// several jobs on one task suite.
     #[arg(long, requires = "server")]
     pub chronicle: bool,
+    /// Also read every counted trajectory's reward components from --server (one request per
+    /// trajectory, a few at a time), so the report gives each component's paired Δ, as the
+    /// viewer's "Read components" does. A Chronicle job's scorers are always read.
+    #[arg(long, requires = "server", conflicts_with = "chronicle")]
+    pub components: bool,
     /// Timeouts and retries of API requests.
     #[command(flatten)]
     pub connection: ConnectionArgs,

@@ -33,6 +33,13 @@ impl Progress {
         }
     }
 
+    /// `done` of `total` single reads of `label` ended (live on a terminal only).
+    pub fn counted(&self, label: &str, done: usize, total: usize) {
+        if self.enabled && self.live {
+            self.write(&format!("\r\x1b[2K{}: {done} of {total}", visible(label)));
+        }
+    }
+
     /// A page of the list `label` was read.
     pub fn page(&self, label: &str, progress: PageProgress) {
         if self.enabled && self.live {

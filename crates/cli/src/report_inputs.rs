@@ -8,7 +8,9 @@ use eval_compare_core::client::{TrajectoryClient, Transport};
 use eval_compare_core::model::{RunSet, SourceKind};
 use eval_compare_core::run_folder::{run_set_from_any_folders, Folder};
 
-use crate::api_load::{job_run_set, load_complete, load_jobs_complete, run_set};
+use crate::api_load::{
+    job_run_set, load_complete, load_components_complete, load_jobs_complete, run_set,
+};
 use crate::args::ReportArgs;
 use crate::connection;
 use crate::error::CliError;
@@ -42,6 +44,9 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
             let client = connection::client(server, &args.connection)?;
             let run_ids: Vec<String> = arguments.iter().map(|id| (*id).to_owned()).collect();
             let store = load_complete(&client, &run_ids, progress).await?;
+            if args.components {
+                load_components_complete(&client, &store, &run_ids, progress).await?;
+            }
             run_set(&store, &run_ids)
         }
         None => {

@@ -246,6 +246,9 @@ fn every_page_and_the_end_of_every_list_is_an_event() {
                 items,
                 phase,
             } => format!("end {kind:?} {owner} {pages} {items} {phase:?}"),
+            LoadEvent::Components { trajectory_id, ok } => {
+                format!("components {trajectory_id} {ok}")
+            }
         };
         seen.borrow_mut().push(line);
     };

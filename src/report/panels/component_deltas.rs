@@ -1,17 +1,30 @@
 //! Each reward component's (for Chronicle: each scorer's) own paired Δ for the focused
 //! candidate, in the component's own units, over the tasks both runs have a value for it — the
 //! headline's paired machinery per component. A scorer without a threshold only measures; one
-//! with a threshold also decides the pass/fail outcome. Hidden when the runs have no components.
+//! with a threshold also decides the pass/fail outcome; a component of weight 0 is informative
+//! and does not enter the reward.
+//!
+//! Trajectory runs' lists carry no components: for runs read from the Trajectory API the panel
+//! offers to read them, one request per counted trajectory of every run of the comparison
+//! ([`ComponentReads`]), with progress, Cancel and Resume; the table then covers what was read.
 
 use std::sync::Arc;
 
+use eval_compare_core::client::ClientConfig;
+use eval_compare_core::load::{component_targets, ComponentProgress, COMPONENT_CONCURRENCY};
+use eval_compare_core::model::{RunSet, SourceKind};
 use eval_compare_core::report::{ComponentDelta, Report};
 use eval_compare_core::text::{
-    count, interval_value, mean, signed_value, visible, StatText, MISSING,
+    compact_value, count, interval_value, mean, noun, signed_value, visible, StatText, MISSING,
 };
 use leptos::prelude::*;
 
-/// The focused candidate's component deltas; nothing when it has none.
+use crate::failure::explain;
+use crate::report::task_panel::details::shown_base;
+use crate::state::loader::use_loader;
+
+/// The focused candidate's component deltas, and for Trajectory-API runs the offer to read
+/// their components; nothing when neither applies.
 #[component]
 pub fn ComponentDeltas(
     /// The report.
@@ -20,11 +33,33 @@ pub fn ComponentDeltas(
     /// Index of the focused candidate.
     #[prop(into)]
     focus: Signal<usize>,
+    /// The run set the report was computed from (which trajectories to read).
+    #[prop(into)]
+    run_set: Signal<Arc<RunSet>>,
+    /// Where the runs were read (`None` for files: nothing to read).
+    #[prop(into)]
+    client: Signal<Option<ClientConfig>>,
 ) -> impl IntoView {
+    let targets = Memo::new(move |_| {
+        let from_api = client.with(Option::is_some)
+            && run_set.with(|set| {
+                !set.runs().is_empty()
+                    && set
+                        .runs()
+                        .iter()
+                        .all(|run| run.info().source == SourceKind::Api)
+            });
+        if from_api {
+            Some(Arc::new(run_set.with(|set| component_targets(set))))
+        } else {
+            None
+        }
+    });
     move || {
+        let offer = targets.get().filter(|targets| !targets.is_empty());
         report.with(|report| {
             let candidate = report.candidates.get(focus.get())?;
-            if candidate.components.is_empty() {
+            if candidate.components.is_empty() && offer.is_none() {
                 return None;
             }
             let name = report
@@ -32,22 +67,18 @@ pub fn ComponentDeltas(
                 .get(candidate.run)
                 .map(|run| visible(&run.name).into_owned())
                 .unwrap_or_default();
-            let rows = candidate
-                .components
-                .iter()
-                .map(component_row)
-                .collect_view();
-            Some(view! {
-                <section class="panel components" aria-labelledby="components-title">
-                    <h3 id="components-title" class="panel-title">"Components: "{name}" against the baseline"</h3>
-                    <p class="panel-intro">
-                        "Each component's own paired Δ (candidate − baseline) over the tasks both runs have a "
-                        "value for it, in its own units; a missing value is left out, never taken as 0."
-                    </p>
+            let table = (!candidate.components.is_empty()).then(|| {
+                let rows = candidate
+                    .components
+                    .iter()
+                    .map(component_row)
+                    .collect_view();
+                view! {
                     <table class="data-table compact components-table">
                         <thead>
                             <tr>
                                 <th scope="col">"Component"</th>
+                                <th scope="col">"Weight"</th>
                                 <th scope="col">"Threshold"</th>
                                 <th scope="col" class="num">"Tasks (baseline / candidate / paired)"</th>
                                 <th scope="col" class="num">"Baseline mean"</th>
@@ -58,17 +89,154 @@ pub fn ComponentDeltas(
                         </thead>
                         <tbody>{rows}</tbody>
                     </table>
+                }
+            });
+            let reads = offer.map(|targets| view! { <ComponentReadControl targets client/> });
+            Some(view! {
+                <section class="panel components" aria-labelledby="components-title">
+                    <h3 id="components-title" class="panel-title">"Components: "{name}" against the baseline"</h3>
+                    <p class="panel-intro">
+                        "Each component's own paired Δ (candidate − baseline) over the tasks both runs have a "
+                        "value for it, in its own units, per task the mean over its counted samples; a missing "
+                        "value is left out, never taken as 0. A component of weight 0 is informative: it does "
+                        "not enter the reward."
+                    </p>
+                    {reads}
+                    {table}
                 </section>
             })
         })
     }
 }
 
+/// Reading the components of `targets`: the offer with its cost, then progress with Cancel,
+/// then what was covered, with Resume after a Cancel or failed reads.
+#[component]
+fn ComponentReadControl(
+    /// The trajectories to read.
+    targets: Arc<Vec<String>>,
+    /// Where to read them.
+    #[prop(into)]
+    client: Signal<Option<ClientConfig>>,
+) -> impl IntoView {
+    let loader = use_loader();
+    let progress = {
+        let targets = Arc::clone(&targets);
+        Memo::new(move |_| loader.component_progress(&targets))
+    };
+    let read = {
+        let targets = Arc::clone(&targets);
+        move |_| loader.load_components(targets.to_vec())
+    };
+    let loading = move || loader.components_loading();
+    move || {
+        let standing = progress.get();
+        let text = read_status(&standing, loading());
+        let error = standing.first_error.as_ref().map(|(id, error)| {
+            let base = client.with(|config| config.as_ref().map(shown_base).unwrap_or_default());
+            let explanation = explain(error, &base);
+            view! {
+                <p class="details-error" role="alert">
+                    <strong>{format!("Trajectory {}: {}", visible(id), explanation.title)}</strong>
+                    <span>{explanation.message}</span>
+                    <span class="muted">{explanation.hint}</span>
+                </p>
+            }
+        });
+        let action = if loading() {
+            view! {
+                <button type="button" class="button button-quiet" on:click=move |_| loader.cancel_components()>
+                    "Cancel"
+                </button>
+            }
+            .into_any()
+        } else if standing.is_complete() {
+            ().into_any()
+        } else {
+            let label = if standing.read + standing.failed == 0 {
+                "Read components"
+            } else {
+                "Resume"
+            };
+            view! {
+                <button type="button" class="button" on:click=read.clone()>{label}</button>
+            }
+            .into_any()
+        };
+        let bar = loading().then(|| {
+            view! {
+                <progress
+                    max=standing.wanted.to_string()
+                    value=standing.read.to_string()
+                    aria-label="Components read"
+                ></progress>
+            }
+        });
+        view! {
+            <div class="component-reads" role="status">
+                <p class="component-reads-text">{text}</p>
+                {bar}
+                {action}
+            </div>
+            {error}
+        }
+    }
+}
+
+/// What the read of components says: its cost before it starts, its progress, what the table
+/// covers after it.
+pub fn read_status(standing: &ComponentProgress, loading: bool) -> String {
+    let wanted = standing.wanted as u64;
+    let trajectories = noun(wanted, "trajectory", "trajectories");
+    if loading {
+        return format!(
+            "Reading components: {} of {} {trajectories} read…",
+            count(standing.read as u64),
+            count(wanted)
+        );
+    }
+    if standing.is_complete() {
+        return format!(
+            "Components read for all {} counted {trajectories} of these runs.",
+            count(wanted)
+        );
+    }
+    if standing.read + standing.failed == 0 {
+        return format!(
+            "These runs' lists carry no reward components. Reading them takes one request per \
+             counted trajectory: {} {} for every run of this comparison, {COMPONENT_CONCURRENCY} \
+             at a time.",
+            count(wanted),
+            noun(wanted, "request", "requests")
+        );
+    }
+    let failed = (standing.failed > 0).then(|| {
+        format!(
+            " {} {} failed.",
+            count(standing.failed as u64),
+            noun(standing.failed as u64, "read", "reads")
+        )
+    });
+    format!(
+        "Components read for {} of {} counted {trajectories}; the table covers those only.{}",
+        count(standing.read as u64),
+        count(wanted),
+        failed.unwrap_or_default()
+    )
+}
+
 /// The cells of one component's row, as text (also what the tests read).
-pub fn component_cells(component: &ComponentDelta) -> [String; 7] {
+pub fn component_cells(component: &ComponentDelta) -> [String; 8] {
     let paired = component.estimate.as_ref().map_or(0, |e| e.n);
     [
         visible(&component.name).into_owned(),
+        match component.weight {
+            Some(_) if component.is_informative() => {
+                "0 (informative, not in the reward)".to_owned()
+            }
+            Some(weight) => compact_value(weight),
+            None => MISSING.to_owned(),
+        },
         component
             .threshold
             .map_or_else(|| format!("{MISSING} (measures only)"), mean),
@@ -89,10 +257,16 @@ pub fn component_cells(component: &ComponentDelta) -> [String; 7] {
 }
 
 fn component_row(component: &ComponentDelta) -> impl IntoView {
-    let [name, threshold, tasks, base, cand, delta, interval] = component_cells(component);
+    let [name, weight, threshold, tasks, base, cand, delta, interval] = component_cells(component);
+    let class = if component.is_informative() {
+        "component-informative"
+    } else {
+        ""
+    };
     view! {
-        <tr>
+        <tr class=class>
             <th scope="row" class="component-name">{name}</th>
+            <td>{weight}</td>
             <td>{threshold}</td>
             <td class="num">{tasks}</td>
             <td class="num">{base}</td>
@@ -100,5 +274,47 @@ fn component_row(component: &ComponentDelta) -> impl IntoView {
             <td class="num">{delta}</td>
             <td class="num">{interval}</td>
         </tr>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use eval_compare_core::client::ApiError;
+
+    fn standing(wanted: usize, read: usize, failed: usize) -> ComponentProgress {
+        ComponentProgress {
+            wanted,
+            read,
+            failed,
+            pending: 0,
+            first_error: (failed > 0)
+                .then(|| ("t1".to_owned(), ApiError::InvalidArgument("x".to_owned()))),
+        }
+    }
+
+    #[test]
+    fn the_read_says_its_cost_its_progress_and_what_it_covers() {
+        assert_eq!(
+            read_status(&standing(2418, 0, 0), false),
+            format!(
+                "These runs' lists carry no reward components. Reading them takes one request per \
+                 counted trajectory: 2,418 requests for every run of this comparison, \
+                 {COMPONENT_CONCURRENCY} at a time."
+            )
+        );
+        assert_eq!(
+            read_status(&standing(2418, 1204, 0), true),
+            "Reading components: 1,204 of 2,418 trajectories read…"
+        );
+        assert_eq!(
+            read_status(&standing(2418, 1204, 3), false),
+            "Components read for 1,204 of 2,418 counted trajectories; the table covers those \
+             only. 3 reads failed."
+        );
+        assert_eq!(
+            read_status(&standing(1, 1, 0), false),
+            "Components read for all 1 counted trajectory of these runs."
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! message and the reward components with their weights, bounds and the grader's explanation.
 
 use eval_compare_core::model::RewardComponent;
+use eval_compare_core::text::compact_value;
 use leptos::prelude::*;
 
 use super::details::TrajectoryDetails;
@@ -48,13 +49,13 @@ pub fn ComponentsView(
                     "0 "<span class="pill pill-neutral">"informative only"</span>
                 }
                 .into_any(),
-                Some(weight) => number(weight).into_any(),
+                Some(weight) => compact_value(weight).into_any(),
                 None => format::MISSING.into_any(),
             };
             let bounds = component
                 .score_range
                 .map_or_else(|| format::MISSING.to_owned(), |(low, high)| {
-                    format!("[{}, {}]", number(low), number(high))
+                    format!("[{}, {}]", compact_value(low), compact_value(high))
                 });
             let threshold = component.threshold.map(|threshold| {
                 let outcome = match component.passed {
@@ -62,14 +63,14 @@ pub fn ComponentsView(
                     Some(false) => ": not passed",
                     None => "",
                 };
-                format!("threshold {}{outcome}", number(threshold))
+                format!("threshold {}{outcome}", compact_value(threshold))
             });
             let explanation = component.explanation.clone().filter(|text| !text.trim().is_empty());
             view! {
                 <tr>
                     <th scope="row" class="component-name">{component.name.clone()}</th>
-                    <td class="num">{component.value.map_or_else(|| "no value".to_owned(), number)}</td>
-                    <td class="num">{component.scaled_value.map_or_else(|| format::MISSING.to_owned(), number)}</td>
+                    <td class="num">{component.value.map_or_else(|| "no value".to_owned(), compact_value)}</td>
+                    <td class="num">{component.scaled_value.map_or_else(|| format::MISSING.to_owned(), compact_value)}</td>
                     <td class="num component-weight">{weight}</td>
                     <td class="num">{bounds}</td>
                     <td class="component-explanation">
@@ -105,32 +106,4 @@ pub fn ComponentsView(
         </table>
     }
     .into_any()
-}
-
-/// A component number with up to four decimals, trailing zeros dropped (`1`, `0.85`, `0.3333`).
-pub fn number(value: f64) -> String {
-    if !value.is_finite() {
-        return format!("{value}");
-    }
-    let text = format!("{value:.4}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    match text {
-        "-0" | "" => "0".to_owned(),
-        other => other.to_owned(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_have_up_to_four_decimals_without_trailing_zeros() {
-        assert_eq!(number(1.0), "1");
-        assert_eq!(number(0.85), "0.85");
-        assert_eq!(number(1.0 / 3.0), "0.3333");
-        assert_eq!(number(-0.00001), "0");
-        assert_eq!(number(0.0), "0");
-        assert_eq!(number(-2.5), "-2.5");
-    }
 }

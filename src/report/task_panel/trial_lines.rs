@@ -6,8 +6,8 @@
 use eval_compare_core::api::ChronicleTrial;
 use eval_compare_core::model::{error_text, OutcomeClass, RewardComponent};
 
-use super::details_view::number;
 use super::lines::TrajectoryLine;
+use eval_compare_core::text::compact_value;
 
 /// One trial as the panel lists it.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,8 +93,8 @@ impl ScoreLine {
         };
         Self {
             name: name.to_owned(),
-            score: score.map_or_else(|| NO_SCORE.to_owned(), number),
-            threshold: threshold.map_or_else(|| "none".to_owned(), number),
+            score: score.map_or_else(|| NO_SCORE.to_owned(), compact_value),
+            threshold: threshold.map_or_else(|| "none".to_owned(), compact_value),
             result,
         }
     }

@@ -19,16 +19,23 @@
 //! record, its trials (pages of 100) and the platform's pass/fail per task; a job's agents are
 //! the runs (`{job}/{agent}`) of [`LoadStore::chronicle_run_set`].
 //!
+//! Reward components, which the run lists do not carry, are read per trajectory on request
+//! ([`load_components`], bounded in concurrency, resumable) and attached to the run set.
+//!
 //! Everything here is generic over the client's [`Transport`](crate::client::Transport); the
 //! caller owns time (when to refresh, how often to repaint) and receives a [`LoadEvent`] for
 //! every request that ended.
 
+mod components;
 mod engine;
 mod jobs;
 mod list;
 mod progress;
 mod store;
 
+pub use components::{
+    component_targets, load_components, ComponentProgress, ComponentReads, COMPONENT_CONCURRENCY,
+};
 pub use engine::{load_runs, read_list, refresh_running};
 pub use jobs::{jobs_of, load_jobs, refresh_jobs, JobLoad};
 pub use list::{ListKind, ListLoad, Phase, PAGE_LIMIT};

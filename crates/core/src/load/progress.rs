@@ -31,6 +31,14 @@ pub enum LoadEvent<'a> {
         /// Whether more pages follow.
         has_more: bool,
     },
+    /// A trajectory's reward components were read, or the read failed (see
+    /// [`super::load_components`]).
+    Components {
+        /// The trajectory.
+        trajectory_id: &'a str,
+        /// Whether they were read.
+        ok: bool,
+    },
     /// A list ended: complete, failed or refused before its first page.
     ListEnded {
         /// Which list.

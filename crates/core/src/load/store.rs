@@ -12,6 +12,7 @@ use crate::client::ApiError;
 use crate::model::{ApiRun, ModelError, RunSet, RunSetBuilder, SourceKind};
 use crate::run_folder::RunFolder;
 
+use super::components::ComponentReads;
 use super::jobs::JobLoad;
 use super::list::{ListKind, ListLoad, Phase};
 use super::progress::{ListProgress, RunProgress};
@@ -120,6 +121,8 @@ pub struct LoadStore {
     /// Chronicle jobs, by id (see [`super::jobs`]).
     pub(super) jobs: RefCell<HashMap<String, Rc<JobLoad>>>,
     tasks: RefCell<HashMap<String, Rc<RefCell<ListLoad<BenchmarkSpecTask>>>>>,
+    /// Reward components read per trajectory on request (see [`super::components`]).
+    pub(super) components: ComponentReads,
 }
 
 impl LoadStore {
@@ -309,7 +312,8 @@ impl LoadStore {
     }
 
     /// The run set of `run_ids` in order (the baseline first): for each run its benchmark's
-    /// tasks, then the run, labelled as read from the API. `None` until [`Self::is_ready`].
+    /// tasks, then the run, labelled as read from the API, with the reward components read so
+    /// far attached. `None` until [`Self::is_ready`].
     pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
         if !self.is_ready(run_ids) {
             return None;
@@ -345,7 +349,9 @@ impl LoadStore {
                 return Some(Err(error));
             }
         }
-        Some(Ok(builder.build()))
+        let mut set = builder.build();
+        self.attach_components(&mut set);
+        Some(Ok(set))
     }
 
     /// The run as a run folder (to write it to disk), when its record was read; its lists are

@@ -15,6 +15,9 @@ pub struct ComponentTaskMeans {
     pub name: String,
     /// Its threshold, the first one recorded (scorers without one only measure).
     pub threshold: Option<f64>,
+    /// Its weight in the effective reward, the first one recorded (0: informative only, it
+    /// does not enter the reward).
+    pub weight: Option<f64>,
     /// Per task (indexed by [`TaskIdx`] over all tasks of the set): the mean of the values
     /// counted there, `None` when none is.
     pub per_task: Vec<Option<f64>>,
@@ -27,7 +30,32 @@ impl ComponentTaskMeans {
     }
 }
 
+/// Whether a trajectory's component values count for its task: it has a task and did not fail,
+/// was not cancelled and has finished (an incidental score of a failed attempt is not a result).
+pub fn components_count(task: TaskIdx, class: OutcomeClass) -> bool {
+    task != NONE_U32
+        && !matches!(
+            class,
+            OutcomeClass::Failed | OutcomeClass::Cancelled | OutcomeClass::Unfinished
+        )
+}
+
 impl Run {
+    /// The trajectories whose reward components would count ([`components_count`]), in row
+    /// order: what reading the components of this run asks for.
+    pub fn component_targets(&self) -> Vec<&str> {
+        let columns = &self.columns;
+        (0..columns.len())
+            .filter(|&row| {
+                matches!(
+                    (columns.task.get(row), columns.class.get(row)),
+                    (Some(&task), Some(&class)) if components_count(task, class)
+                )
+            })
+            .map(|row| columns.ids.get(row))
+            .collect()
+    }
+
     /// Each component's per-task mean, components in the order first seen (tasks in order).
     ///
     /// A value counts when it is a finite number (the raw value, in the component's own units)
@@ -41,7 +69,7 @@ impl Run {
         }
         let tasks = self.task_stats.len();
         let mut index: IdMap<Box<str>, usize> = IdMap::default();
-        let mut found: Vec<(String, Option<f64>, Vec<SampleStats>)> = Vec::new();
+        let mut found: Vec<Found> = Vec::new();
         for row in 0..columns.len() {
             let Some(parts) = columns.components.get(&(row as u32)) else {
                 continue;
@@ -50,12 +78,7 @@ impl Run {
             else {
                 continue;
             };
-            if task == NONE_U32
-                || matches!(
-                    class,
-                    OutcomeClass::Failed | OutcomeClass::Cancelled | OutcomeClass::Unfinished
-                )
-            {
+            if !components_count(task, class) {
                 continue;
             }
             for part in parts {
@@ -63,19 +86,27 @@ impl Run {
                     Some(&slot) => slot,
                     None => {
                         index.insert(part.name.as_str().into(), found.len());
-                        found.push((part.name.clone(), None, vec![SampleStats::default(); tasks]));
+                        found.push(Found {
+                            name: part.name.clone(),
+                            threshold: None,
+                            weight: None,
+                            stats: vec![SampleStats::default(); tasks],
+                        });
                         found.len() - 1
                     }
                 };
                 let Some(entry) = found.get_mut(slot) else {
                     continue;
                 };
-                if entry.1.is_none() {
-                    entry.1 = part.threshold.filter(|t| t.is_finite());
+                if entry.threshold.is_none() {
+                    entry.threshold = part.threshold.filter(|t| t.is_finite());
+                }
+                if entry.weight.is_none() {
+                    entry.weight = part.weight.filter(|w| w.is_finite());
                 }
                 if let (Some(value), Some(stats)) = (
                     part.value.filter(|value| value.is_finite()),
-                    entry.2.get_mut(task as usize),
+                    entry.stats.get_mut(task as usize),
                 ) {
                     stats.push(value);
                 }
@@ -83,11 +114,20 @@ impl Run {
         }
         found
             .into_iter()
-            .map(|(name, threshold, stats)| ComponentTaskMeans {
-                name,
-                threshold,
-                per_task: stats.iter().map(SampleStats::mean).collect(),
+            .map(|found| ComponentTaskMeans {
+                name: found.name,
+                threshold: found.threshold,
+                weight: found.weight,
+                per_task: found.stats.iter().map(SampleStats::mean).collect(),
             })
             .collect()
     }
+}
+
+/// One component as gathered over a run's rows.
+struct Found {
+    name: String,
+    threshold: Option<f64>,
+    weight: Option<f64>,
+    stats: Vec<SampleStats>,
 }

@@ -29,7 +29,7 @@ pub use chronicle::{
     split_chronicle_run_id, threshold_met, GuideTaskResult, PassState,
 };
 pub use component::{effective_reward, RewardComponent};
-pub use component_means::ComponentTaskMeans;
+pub use component_means::{components_count, ComponentTaskMeans};
 pub use error::ModelError;
 pub use from_api::{classify_metadata, components_from_api, run_info_from_api, ApiRun};
 pub(crate) use id_map::IdMap;

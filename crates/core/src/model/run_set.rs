@@ -1,5 +1,7 @@
 //! The loaded comparison: runs, tasks and trajectories, read-only.
 
+use std::collections::HashMap;
+
 use super::id_map::IdMap;
 
 use super::aggregate::{RunTotals, TaskStats};
@@ -110,6 +112,28 @@ impl RunSet {
             })?;
         target.columns.components.insert(row as u32, components);
         Ok(())
+    }
+
+    /// Attaches reward components read later to every trajectory of every run whose id
+    /// `components` holds (one pass over the rows); returns how many were attached.
+    pub fn attach_component_map(
+        &mut self,
+        components: &HashMap<String, Vec<RewardComponent>>,
+    ) -> usize {
+        if components.is_empty() {
+            return 0;
+        }
+        let mut attached = 0;
+        for run in &mut self.runs {
+            let columns = &mut run.columns;
+            for row in 0..columns.len() {
+                if let Some(parts) = components.get(columns.ids.get(row)) {
+                    columns.components.insert(row as u32, parts.clone());
+                    attached += 1;
+                }
+            }
+        }
+        attached
     }
 }
 

@@ -14,6 +14,10 @@ pub struct ComponentDelta {
     pub name: String,
     /// Its threshold, when it has one (the baseline's first recorded, else the candidate's).
     pub threshold: Option<f64>,
+    /// Its weight in the effective reward, when recorded (the baseline's first, else the
+    /// candidate's); 0 marks an informative component that does not enter the reward.
+    #[serde(default)]
+    pub weight: Option<f64>,
     /// Tasks where the baseline has a value for it.
     pub baseline_tasks: usize,
     /// Tasks where the candidate has a value for it.
@@ -22,6 +26,13 @@ pub struct ComponentDelta {
     /// tasks both have a value on, with each run's mean and the t and z intervals — the
     /// headline's paired machinery. Its `n` is the number of paired tasks.
     pub estimate: Stat<PairedEstimate>,
+}
+
+impl ComponentDelta {
+    /// Whether it is informative only: weight 0, it does not enter the reward.
+    pub fn is_informative(&self) -> bool {
+        self.weight == Some(0.0)
+    }
 }
 
 /// The component deltas of `cand` against `base`: the baseline's components in the order
@@ -60,6 +71,7 @@ pub fn component_deltas(base: &Run, cand: &Run, level: f64) -> Vec<ComponentDelt
             ComponentDelta {
                 name: name.to_owned(),
                 threshold: b.and_then(|b| b.threshold).or(c.and_then(|c| c.threshold)),
+                weight: b.and_then(|b| b.weight).or(c.and_then(|c| c.weight)),
                 baseline_tasks: tasks(b),
                 candidate_tasks: tasks(c),
                 estimate: stats::paired_estimate(&base_values, &cand_values, level),

@@ -51,6 +51,30 @@ pub fn trajectory_item(trajectory_id: &str, task_id: &str) -> String {
     )
 }
 
+/// A trajectory's detail (`GET /api/v1/trajectories/{id}?include_reward_components=true`):
+/// [`trajectory_item`] with these components as `(name, value, weight)` on a 0–10 range.
+pub fn trajectory_detail_body(
+    trajectory_id: &str,
+    task_id: &str,
+    components: &[(&str, f64, f64)],
+) -> String {
+    let item = trajectory_item(trajectory_id, task_id);
+    let parts: Vec<String> = components
+        .iter()
+        .map(|(name, value, weight)| {
+            format!(
+                r#"{{"name":"{name}","value":{value},"scaled_value":{},"weight":{weight},"score_range_min":0,"score_range_max":10}}"#,
+                value / 10.0
+            )
+        })
+        .collect();
+    format!(
+        r#"{},"reward_components":[{}]}}"#,
+        item.trim_end_matches('}'),
+        parts.join(",")
+    )
+}
+
 /// One `BenchmarkSpecTask` item with only its id.
 pub fn task_item(task_id: &str) -> String {
     format!(r#"{{"task_id":"{task_id}"}}"#)

@@ -11,7 +11,7 @@ mod plural;
 pub use escape::{is_hidden, markdown_code, markdown_text, visible};
 pub use missing::{why, StatText};
 pub use numbers::{
-    count, interval_points, interval_value, mean, minus_sign, optional_value, p_value, points,
-    signed_points, signed_value, MISSING,
+    compact_value, count, interval_points, interval_value, mean, minus_sign, optional_value,
+    p_value, points, signed_points, signed_value, MISSING,
 };
 pub use plural::{noun, plural};

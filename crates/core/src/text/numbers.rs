@@ -105,8 +105,34 @@ pub fn interval_value(interval: &Interval) -> String {
     )
 }
 
+/// A logged number (a component's value, weight or bound) with up to four decimals, trailing
+/// zeros dropped: `1`, `0.85`, `0.3333`, `−2.5`; a non-finite value as Rust writes it.
+pub fn compact_value(value: f64) -> String {
+    if !value.is_finite() {
+        return format!("{value}");
+    }
+    let text = format!("{value:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    match text {
+        "-0" | "" => "0".to_owned(),
+        other => minus_sign(other.to_owned()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn compact_values_have_up_to_four_decimals_without_trailing_zeros() {
+        assert_eq!(compact_value(1.0), "1");
+        assert_eq!(compact_value(0.85), "0.85");
+        assert_eq!(compact_value(1.0 / 3.0), "0.3333");
+        assert_eq!(compact_value(-0.00001), "0");
+        assert_eq!(compact_value(0.0), "0");
+        assert_eq!(compact_value(-2.5), "\u{2212}2.5");
+        assert_eq!(compact_value(f64::INFINITY), "inf");
+    }
+
     use super::*;
 
     #[test]

@@ -1,0 +1,165 @@
+//! Reward components of a comparison's trajectories, read on request: the lists of a run carry
+//! no components, so each trajectory is read on its own
+//! (`GET /api/v1/trajectories/{id}?include_reward_components=true`), a few at a time, into the
+//! [`LoadStore`]. What was read stays (a cache for the store's API and key); a failed read is
+//! kept with its error and read again on the next call; a Cancel (dropping the future, then
+//! [`LoadStore::cancel_component_reads`]) keeps everything read. [`LoadStore::run_set`] attaches what
+//! was read, so the report's per-component deltas cover it.
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use futures::StreamExt;
+
+use crate::client::{ApiError, TrajectoryClient, Transport};
+use crate::model::{components_from_api, RewardComponent, RunSet};
+
+use super::progress::LoadEvent;
+use super::store::LoadStore;
+
+/// Trajectory reads in flight at once while reading components (each is one small request).
+pub const COMPONENT_CONCURRENCY: usize = 6;
+
+/// The components read so far, and the reads that failed.
+#[derive(Debug, Default)]
+pub struct ComponentReads {
+    /// Components by trajectory id (an empty list: the trajectory logged none).
+    pub(super) read: RefCell<HashMap<String, Vec<RewardComponent>>>,
+    /// The last error of each trajectory whose read failed (ids in order).
+    pub(super) failed: RefCell<BTreeMap<String, ApiError>>,
+    /// Reads claimed by a load in progress (queued or in flight).
+    pub(super) pending: RefCell<HashSet<String>>,
+}
+
+/// Where reading the components of some trajectories stands.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ComponentProgress {
+    /// Trajectories asked for.
+    pub wanted: usize,
+    /// Of those, read.
+    pub read: usize,
+    /// Of those, whose last read failed.
+    pub failed: usize,
+    /// Of those, queued or being read by a load in progress.
+    pub pending: usize,
+    /// The error of the first failed read (in id order), to show.
+    pub first_error: Option<(String, ApiError)>,
+}
+
+impl ComponentProgress {
+    /// Whether every trajectory asked for was read.
+    pub fn is_complete(&self) -> bool {
+        self.read == self.wanted
+    }
+
+    /// Trajectories neither read nor failed nor pending: not asked yet, or cancelled.
+    pub fn not_read(&self) -> usize {
+        self.wanted
+            .saturating_sub(self.read + self.failed + self.pending)
+    }
+}
+
+/// The trajectories of `set` whose components would enter the report, every run in order,
+/// each id once (see [`crate::model::components_count`]): what reading components asks for.
+pub fn component_targets(set: &RunSet) -> Vec<String> {
+    let mut seen = HashSet::new();
+    set.runs()
+        .iter()
+        .flat_map(|run| run.component_targets())
+        .filter(|id| seen.insert(*id))
+        .map(str::to_owned)
+        .collect()
+}
+
+impl LoadStore {
+    /// Where reading the components of `trajectory_ids` stands.
+    pub fn component_progress(&self, trajectory_ids: &[String]) -> ComponentProgress {
+        let reads = &self.components;
+        let (read, failed, pending) = (
+            reads.read.borrow(),
+            reads.failed.borrow(),
+            reads.pending.borrow(),
+        );
+        let mut progress = ComponentProgress {
+            wanted: trajectory_ids.len(),
+            ..ComponentProgress::default()
+        };
+        for id in trajectory_ids {
+            if read.contains_key(id) {
+                progress.read += 1;
+            } else if pending.contains(id) {
+                progress.pending += 1;
+            } else if let Some(error) = failed.get(id) {
+                progress.failed += 1;
+                if progress.first_error.is_none() {
+                    progress.first_error = Some((id.clone(), error.clone()));
+                }
+            }
+        }
+        progress
+    }
+
+    /// Whether any components were read.
+    pub fn has_components(&self) -> bool {
+        !self.components.read.borrow().is_empty()
+    }
+
+    /// Attaches every component read to the trajectories of `set`; returns how many.
+    pub fn attach_components(&self, set: &mut RunSet) -> usize {
+        set.attach_component_map(&self.components.read.borrow())
+    }
+
+    /// Forgets the component reads in progress (their future was dropped): they count as not
+    /// read, and the next [`load_components`] asks for them again.
+    pub fn cancel_component_reads(&self) {
+        self.components.pending.borrow_mut().clear();
+    }
+}
+
+/// Reads the components of the trajectories `trajectory_ids` not read yet (again those that
+/// failed), at most `concurrency` requests at a time; tells `notify` after each read. Ids being read by
+/// another call are left to it.
+pub async fn load_components<T: Transport>(
+    client: &TrajectoryClient<T>,
+    store: &LoadStore,
+    trajectory_ids: &[String],
+    concurrency: usize,
+    notify: &dyn Fn(LoadEvent<'_>),
+) {
+    let reads = &store.components;
+    let pending: Vec<&String> = {
+        let (read, mut claimed) = (reads.read.borrow(), reads.pending.borrow_mut());
+        trajectory_ids
+            .iter()
+            .filter(|id| !read.contains_key(*id) && claimed.insert((*id).clone()))
+            .collect()
+    };
+    if pending.is_empty() {
+        return;
+    }
+    notify(LoadEvent::Moved);
+    futures::stream::iter(pending)
+        .for_each_concurrent(concurrency.max(1), |id| async move {
+            let outcome = client.trajectory(id, true).await;
+            reads.pending.borrow_mut().remove(id);
+            let ok = match outcome {
+                Ok(trajectory) => {
+                    reads.failed.borrow_mut().remove(id);
+                    reads.read.borrow_mut().insert(
+                        id.clone(),
+                        components_from_api(&trajectory.reward_components),
+                    );
+                    true
+                }
+                Err(error) => {
+                    reads.failed.borrow_mut().insert(id.clone(), error);
+                    false
+                }
+            };
+            notify(LoadEvent::Components {
+                trajectory_id: id,
+                ok,
+            });
+        })
+        .await;
+}
