@@ -4,12 +4,14 @@
 mod transcript_fixture;
 
 use eval_compare_core::transcript::{
-    align, ContentBlock, DivergenceKind, Flip, OutcomeCounts, PairReason, Transcript,
+    align, ContentBlock, DivergenceKind, Flip, OutcomeCounts, PairReason, StepSummaries,
+    StepSummary, Transcript,
 };
 use eval_compare_viewer::report::task_panel::transcript_lines::{
     answers_text, block_text, counts_text, divergence_text, flip_text, origin_text,
-    pair_reason_text, row_after_key, sample_after_key, tool_call_heading, turn_footer,
-    turn_heading, BlockText, KEYBOARD_HINT,
+    pair_reason_text, row_after_key, sample_after_key, step_at_turn, step_heading, step_offer_text,
+    step_requests, steps_summary_text, tool_call_heading, turn_footer, turn_heading, BlockText,
+    KEYBOARD_HINT,
 };
 
 #[test]
@@ -142,4 +144,58 @@ fn keys_move_between_samples_on_each_side() {
     assert_eq!(sample_after_key("N", (1, 2), (2, 3)), None);
     assert_eq!(sample_after_key("P", (1, 2), (2, 3)), Some((0, 2)));
     assert_eq!(sample_after_key("j", (1, 2), (2, 3)), None);
+}
+
+fn steps(facts: &[(usize, Option<f64>, bool)]) -> StepSummaries {
+    StepSummaries {
+        steps: facts
+            .iter()
+            .enumerate()
+            .map(|(index, &(messages, reward, has_error))| StepSummary {
+                step_index: index as i64,
+                reward,
+                has_error,
+                messages,
+            })
+            .collect(),
+        ..StepSummaries::default()
+    }
+}
+
+#[test]
+fn per_step_rewards_and_errors_read_as_text_and_sit_at_the_first_turn_of_their_step() {
+    assert_eq!(step_requests(0), 0);
+    assert_eq!(step_requests(25), 1);
+    assert_eq!(step_requests(26), 2);
+    assert_eq!(
+        step_offer_text(26),
+        "Per-step rewards and errors: reading all 26 steps takes 2 requests (25 steps a page, \
+         each step holding the conversation so far)."
+    );
+    let read = steps(&[
+        (3, None, false),
+        (5, Some(0.25), true),
+        (7, Some(-0.5), false),
+    ]);
+    assert_eq!(step_heading(&read.steps[0]), "Step 0 · no reward logged");
+    assert_eq!(step_heading(&read.steps[1]), "Step 1 · reward 0.25 · error");
+    assert_eq!(
+        steps_summary_text(&read),
+        "3 steps: a reward logged at 2 of them (the last \u{2212}0.5); an error at step 1."
+    );
+    // Turns 0–2 came with step 0, 3–4 with step 1, 5–6 with step 2: each named once.
+    let named: Vec<Option<i64>> = (0..8)
+        .map(|turn| step_at_turn(&read, turn).map(|step| step.step_index))
+        .collect();
+    assert_eq!(
+        named,
+        [Some(0), None, None, Some(1), None, Some(2), None, None]
+    );
+    let clean = steps(&[(2, None, false), (1, None, true), (4, None, true)]);
+    assert_eq!(
+        steps_summary_text(&clean),
+        "3 steps: no reward logged at any step; errors at steps 1, 2; the steps do not each \
+         hold the conversation so far, so they are not placed at the turns."
+    );
+    assert_eq!(step_at_turn(&clean, 0), None);
 }

@@ -446,6 +446,63 @@ mod tests {
     }
 
     #[test]
+    fn a_failed_component_read_stops_the_report_naming_the_trajectory() {
+        use eval_compare_core::testing::bodies::{trajectory_detail_body, trajectory_item};
+        let transport = ScriptedTransport::default();
+        transport
+            .route(
+                "/trajectory-rewards",
+                vec![(
+                    200,
+                    page(
+                        "er_1",
+                        &[reward_item("x1", "t1", 1.0), reward_item("x2", "t2", 0.0)],
+                        None,
+                    ),
+                )],
+            )
+            .route(
+                "/trajectories?",
+                vec![(
+                    200,
+                    page(
+                        "er_1",
+                        &[trajectory_item("x1", "t1"), trajectory_item("x2", "t2")],
+                        None,
+                    ),
+                )],
+            )
+            .route(
+                "/trajectories/x1?include_reward_components=true",
+                vec![(
+                    200,
+                    trajectory_detail_body("x1", "t1", &[("tests", 3.0, 1.0)]),
+                )],
+            )
+            .route(
+                "/trajectories/x2?include_reward_components=true",
+                vec![(404, NOT_FOUND.to_owned())],
+            )
+            .route("/benchmarks/b_1/tasks", vec![(200, page("b_1", &[], None))])
+            .route("/eval/er_1", vec![(200, RUN.to_owned())]);
+        let client = client_over(&transport);
+        let progress = Progress::silent();
+        let runs = ids(&["er_1"]);
+        let store = block_on(load_complete(&client, &runs, &progress)).unwrap();
+        let error =
+            block_on(load_components_complete(&client, &store, &runs, &progress)).unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.starts_with("could not read the reward components of trajectory x2 (GET /api/v1/trajectories/x2?include_reward_components=true; 1 of 2 reads failed)"),
+            "{text}"
+        );
+        assert_eq!(error.exit(), crate::exit_code::Exit::Api);
+        // The one that was read is attached.
+        let set = run_set(&store, &runs).unwrap();
+        assert_eq!(set.runs()[0].component_means().len(), 1);
+    }
+
+    #[test]
     fn a_failed_page_fails_the_load_naming_the_list_and_how_far_it_got() {
         let transport = ScriptedTransport::default();
         transport

@@ -364,7 +364,10 @@ fn a_scorer_without_threshold_gets_its_own_paired_delta() {
     assert!(estimate.t_interval.is_ok());
     assert_eq!(components[0].threshold, Some(1.0));
     let markdown = report.to_markdown();
-    assert!(markdown.contains("| tone | — | 5 / 4 / 4 |"), "{markdown}");
+    assert!(
+        markdown.contains("| tone | — | — (measures only) | 5 / 4 / 4 |"),
+        "{markdown}"
+    );
     assert!(markdown.contains("## Chronicle jobs"), "{markdown}");
 }
 

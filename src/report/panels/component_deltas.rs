@@ -13,10 +13,8 @@ use std::sync::Arc;
 use eval_compare_core::client::ClientConfig;
 use eval_compare_core::load::{component_targets, ComponentProgress, COMPONENT_CONCURRENCY};
 use eval_compare_core::model::{RunSet, SourceKind};
-use eval_compare_core::report::{ComponentDelta, Report};
-use eval_compare_core::text::{
-    compact_value, count, interval_value, mean, noun, signed_value, visible, StatText, MISSING,
-};
+use eval_compare_core::report::{component_cells, ComponentDelta, Report, COMPONENT_COLUMNS};
+use eval_compare_core::text::{count, noun, visible};
 use leptos::prelude::*;
 
 use crate::failure::explain;
@@ -77,14 +75,14 @@ pub fn ComponentDeltas(
                     <table class="data-table compact components-table">
                         <thead>
                             <tr>
-                                <th scope="col">"Component"</th>
-                                <th scope="col">"Weight"</th>
-                                <th scope="col">"Threshold"</th>
-                                <th scope="col" class="num">"Tasks (baseline / candidate / paired)"</th>
-                                <th scope="col" class="num">"Baseline mean"</th>
-                                <th scope="col" class="num">"Candidate mean"</th>
-                                <th scope="col" class="num">"Δ"</th>
-                                <th scope="col" class="num">"t interval"</th>
+                                {COMPONENT_COLUMNS
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(index, heading)| {
+                                        let class = if index >= 3 { "num" } else { "" };
+                                        view! { <th scope="col" class=class>{*heading}</th> }
+                                    })
+                                    .collect_view()}
                             </tr>
                         </thead>
                         <tbody>{rows}</tbody>
@@ -223,37 +221,6 @@ pub fn read_status(standing: &ComponentProgress, loading: bool) -> String {
         count(wanted),
         failed.unwrap_or_default()
     )
-}
-
-/// The cells of one component's row, as text (also what the tests read).
-pub fn component_cells(component: &ComponentDelta) -> [String; 8] {
-    let paired = component.estimate.as_ref().map_or(0, |e| e.n);
-    [
-        visible(&component.name).into_owned(),
-        match component.weight {
-            Some(_) if component.is_informative() => {
-                "0 (informative, not in the reward)".to_owned()
-            }
-            Some(weight) => compact_value(weight),
-            None => MISSING.to_owned(),
-        },
-        component
-            .threshold
-            .map_or_else(|| format!("{MISSING} (measures only)"), mean),
-        format!(
-            "{} / {} / {}",
-            count(component.baseline_tasks as u64),
-            count(component.candidate_tasks as u64),
-            count(paired as u64)
-        ),
-        StatText::of(&component.estimate, |e| mean(e.baseline_mean)).text(),
-        StatText::of(&component.estimate, |e| mean(e.candidate_mean)).text(),
-        StatText::of(&component.estimate, |e| signed_value(e.delta)).text(),
-        StatText::and_then(&component.estimate, |e| {
-            StatText::of(&e.t_interval, interval_value)
-        })
-        .text(),
-    ]
 }
 
 fn component_row(component: &ComponentDelta) -> impl IntoView {

@@ -15,7 +15,8 @@
 //! instruction, steps and artifacts ([`trial_detail_lines`]).
 //!
 //! What the agent did: [`transcripts`] reads a trajectory's transcript on demand and
-//! [`transcript_view`] shows it ([`transcript_lines`] its text); [`side_by_side`] shows the
+//! [`transcript_view`] shows it ([`transcript_lines`] its text), with each step's reward and
+//! error read on request by [`step_rewards`]; [`side_by_side`] shows the
 //! task's flip table and the baseline's attempt beside the focused candidate's.
 
 pub mod details;
@@ -25,6 +26,7 @@ pub mod link;
 pub mod on_demand;
 pub mod run_section;
 pub mod side_by_side;
+pub mod step_rewards;
 pub mod transcript_lines;
 pub mod transcript_view;
 pub mod transcripts;

@@ -1,12 +1,13 @@
 //! What the transcript views say, as plain text: a turn's heading and footer, a content part,
 //! a tool call and the call a result answers, where the transcript was read from, the
-//! divergence, the flip verdict and the keyboard hint. Pure: native tests in
+//! divergence, the flip verdict, the keyboard hint and the per-step rewards and errors. Pure:
+//! native tests in
 //! `tests/transcript_lines.rs`.
 
-use eval_compare_core::text::{count, noun, optional_value};
+use eval_compare_core::text::{compact_value, count, noun, optional_value};
 use eval_compare_core::transcript::{
-    ContentBlock, DivergenceKind, Flip, OutcomeCounts, PairReason, ToolCall, Transcript,
-    TranscriptOrigin, Turn,
+    ContentBlock, DivergenceKind, Flip, OutcomeCounts, PairReason, StepSummaries, StepSummary,
+    ToolCall, Transcript, TranscriptOrigin, Turn, STEP_PAGE_LIMIT,
 };
 
 /// Turns shown at first, and added by each "show more".
@@ -213,4 +214,78 @@ pub fn sample_after_key(
         "P" => previous(baseline).map(|b| (b, candidate)),
         _ => None,
     }
+}
+
+/// Requests reading every step of a trajectory with `num_steps` steps takes (pages of
+/// [`STEP_PAGE_LIMIT`]).
+pub fn step_requests(num_steps: u64) -> u64 {
+    num_steps.div_ceil(u64::from(STEP_PAGE_LIMIT))
+}
+
+/// The offer to read every step, with its cost.
+pub fn step_offer_text(num_steps: u64) -> String {
+    let requests = step_requests(num_steps);
+    format!(
+        "Per-step rewards and errors: reading all {} {} takes {} {} ({} steps a page, each step \
+         holding the conversation so far).",
+        count(num_steps),
+        noun(num_steps, "step", "steps"),
+        count(requests),
+        noun(requests, "request", "requests"),
+        STEP_PAGE_LIMIT
+    )
+}
+
+/// One step's facts: its index, reward and error, e.g. "Step 3 · reward 0.5 · error".
+pub fn step_heading(step: &StepSummary) -> String {
+    let reward = step.reward.map_or_else(
+        || "no reward logged".to_owned(),
+        |r| format!("reward {}", compact_value(r)),
+    );
+    let error = if step.has_error { " · error" } else { "" };
+    format!("Step {} · {reward}{error}", step.step_index)
+}
+
+/// What the steps read say as a whole: how many, where rewards were logged, which recorded an
+/// error, and whether their rewards can be placed at the turns.
+pub fn steps_summary_text(read: &StepSummaries) -> String {
+    let total = read.steps.len() as u64;
+    let rewarded: Vec<&StepSummary> = read.steps.iter().filter(|s| s.reward.is_some()).collect();
+    let rewards = match rewarded.last().and_then(|step| step.reward) {
+        None => "no reward logged at any step".to_owned(),
+        Some(last) => format!(
+            "a reward logged at {} of them (the last {})",
+            count(rewarded.len() as u64),
+            compact_value(last)
+        ),
+    };
+    let errors: Vec<String> = read
+        .error_steps()
+        .map(|step| step.step_index.to_string())
+        .collect();
+    let errors = match errors.len() {
+        0 => "no step recorded an error".to_owned(),
+        1 => format!("an error at step {}", errors[0]),
+        _ => format!("errors at steps {}", errors.join(", ")),
+    };
+    let placed = if read.hold_conversation_so_far() {
+        ""
+    } else {
+        "; the steps do not each hold the conversation so far, so they are not placed at the turns"
+    };
+    format!(
+        "{} {}: {rewards}; {errors}{placed}.",
+        count(total),
+        noun(total, "step", "steps")
+    )
+}
+
+/// The step to name at turn `index`: the step that added it, when it is the first turn that
+/// step added (so each step is named once, at its first turn).
+pub fn step_at_turn(read: &StepSummaries, index: usize) -> Option<&StepSummary> {
+    let step = read.step_of_turn(index)?;
+    let previous = index
+        .checked_sub(1)
+        .and_then(|before| read.step_of_turn(before));
+    (previous.map(|p| p.step_index) != Some(step.step_index)).then_some(step)
 }

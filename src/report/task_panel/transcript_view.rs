@@ -1,19 +1,22 @@
 //! One trajectory's transcript as read: where it was read from, then its turns in pages
 //! ([`TURN_PAGE`] at a time), each with its role, content, tool calls, the call a result
 //! answers, reasoning (collapsed), finish reason and token counts. Long text is cut with
-//! [`default_excerpt`] behind "Show all". Everything is a text node.
+//! [`default_excerpt`] behind "Show all"; on request, every step's reward and error
+//! ([`StepRewards`]), each step then named at the first turn it added. Everything is a text
+//! node.
 
 use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
 use eval_compare_core::text::count;
-use eval_compare_core::transcript::{default_excerpt, Transcript};
+use eval_compare_core::transcript::{default_excerpt, StepSummary, Transcript};
 use leptos::prelude::*;
 
 use super::on_demand::Fetch;
+use super::step_rewards::{StepLoader, StepRewards};
 use super::transcript_lines::{
-    answers_text, block_text, origin_text, tool_call_heading, turn_footer, turn_heading, BlockText,
-    TURN_PAGE,
+    answers_text, block_text, origin_text, step_at_turn, step_heading, tool_call_heading,
+    turn_footer, turn_heading, BlockText, TURN_PAGE,
 };
 use super::transcripts::TranscriptLoader;
 
@@ -22,16 +25,40 @@ use super::transcripts::TranscriptLoader;
 pub fn TranscriptView(
     /// What was read.
     transcript: Arc<Transcript>,
+    /// Where to read its steps, and the reads (no per-step offer without).
+    #[prop(optional)]
+    steps: Option<(ClientConfig, StepLoader)>,
 ) -> impl IntoView {
     let shown = RwSignal::new(TURN_PAGE);
     let total = transcript.turns.len();
     let origin = origin_text(&transcript);
     let failed_early = transcript.failed_before_first_call();
+    let read_steps = {
+        let (steps, id) = (steps.clone(), transcript.trajectory_id.clone());
+        Memo::new(move |_| {
+            let (config, loader) = steps.as_ref()?;
+            match loader.state(config, &id)? {
+                Fetch::Loaded(read) => Some(read),
+                _ => None,
+            }
+        })
+    };
+    let step_offer = steps
+        .filter(|_| transcript.num_steps > 0)
+        .map(|(config, loader)| {
+            view! { <StepRewards transcript=Arc::clone(&transcript) config loader/> }
+        });
     let turns = {
         let transcript = Arc::clone(&transcript);
         move || {
+            let read = read_steps.get();
             (0..shown.get().min(total))
-                .map(|index| view! { <TurnView transcript=Arc::clone(&transcript) index/> })
+                .map(|index| {
+                    let step = read
+                        .as_ref()
+                        .and_then(|read| step_at_turn(read, index).copied());
+                    view! { <TurnView transcript=Arc::clone(&transcript) index step/> }
+                })
                 .collect_view()
         }
     };
@@ -58,6 +85,7 @@ pub fn TranscriptView(
             <p class=if failed_early { "transcript-origin transcript-failed-early" } else { "transcript-origin muted" }>
                 {origin}
             </p>
+            {step_offer}
             <ol class="transcript-turns">{turns}</ol>
             {more}
         </div>
@@ -71,6 +99,9 @@ pub fn TurnView(
     transcript: Arc<Transcript>,
     /// Its position in the transcript.
     index: usize,
+    /// The step that added it, when it is that step's first turn and the steps were read.
+    #[prop(optional_no_strip)]
+    step: Option<StepSummary>,
 ) -> impl IntoView {
     let Some(turn) = transcript.turns.get(index) else {
         return ().into_any();
@@ -132,8 +163,17 @@ pub fn TurnView(
         view! { {output}{error} }
     });
     let footer = turn_footer(turn).map(|text| view! { <p class="turn-footer muted">{text}</p> });
+    let step = step.map(|step| {
+        let class = if step.has_error {
+            "turn-step turn-step-error"
+        } else {
+            "turn-step"
+        };
+        view! { <p class=class data-step=step.step_index>{step_heading(&step)}</p> }
+    });
     view! {
         <li class=role_class data-turn=index>
+            {step}
             <p class="turn-heading">{turn_heading(turn)}</p>
             {answers}
             {reasoning}
@@ -197,6 +237,7 @@ pub fn TranscriptSlot(
         let config = config.clone();
         Memo::new(move |_| loader.state(Some(&config), &id))
     };
+    let steps = StepLoader::with_cleanup();
     move || {
         match state.get() {
         None | Some(Fetch::Loading) => {
@@ -222,7 +263,9 @@ pub fn TranscriptSlot(
             }
             .into_any()
         }
-        Some(Fetch::Loaded(transcript)) => view! { <TranscriptView transcript/> }.into_any(),
+        Some(Fetch::Loaded(transcript)) => {
+            view! { <TranscriptView transcript steps=(config.clone(), steps)/> }.into_any()
+        }
     }
     }
 }

@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{ComponentTaskMeans, Run};
 use crate::stats::{self, PairedEstimate, Stat};
+use crate::text::{
+    compact_value, count, interval_value, mean, signed_value, visible, StatText, MISSING,
+};
 
 /// One component's paired comparison over the tasks where both runs have a value for it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,6 +36,51 @@ impl ComponentDelta {
     pub fn is_informative(&self) -> bool {
         self.weight == Some(0.0)
     }
+}
+
+/// The column headings of [`component_cells`].
+pub const COMPONENT_COLUMNS: [&str; 8] = [
+    "Component",
+    "Weight",
+    "Threshold",
+    "Tasks (baseline / candidate / paired)",
+    "Baseline mean",
+    "Candidate mean",
+    "Δ",
+    "t interval",
+];
+
+/// The cells of one component's row as text, for the page and the markdown alike: name
+/// (control characters made visible), weight (0 marked informative), threshold (none: it
+/// measures only), task counts, each run's mean, Δ and its t interval.
+pub fn component_cells(component: &ComponentDelta) -> [String; 8] {
+    let paired = component.estimate.as_ref().map_or(0, |e| e.n);
+    [
+        visible(&component.name).into_owned(),
+        match component.weight {
+            Some(_) if component.is_informative() => {
+                "0 (informative, not in the reward)".to_owned()
+            }
+            Some(weight) => compact_value(weight),
+            None => MISSING.to_owned(),
+        },
+        component
+            .threshold
+            .map_or_else(|| format!("{MISSING} (measures only)"), mean),
+        format!(
+            "{} / {} / {}",
+            count(component.baseline_tasks as u64),
+            count(component.candidate_tasks as u64),
+            count(paired as u64)
+        ),
+        StatText::of(&component.estimate, |e| mean(e.baseline_mean)).text(),
+        StatText::of(&component.estimate, |e| mean(e.candidate_mean)).text(),
+        StatText::of(&component.estimate, |e| signed_value(e.delta)).text(),
+        StatText::and_then(&component.estimate, |e| {
+            StatText::of(&e.t_interval, interval_value)
+        })
+        .text(),
+    ]
 }
 
 /// The component deltas of `cand` against `base`: the baseline's components in the order

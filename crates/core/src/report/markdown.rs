@@ -10,10 +10,9 @@ use std::fmt::Write;
 
 use crate::audit::Severity;
 use crate::stats::Stat;
-use crate::text::{
-    interval_value, markdown_code, markdown_text, mean, p_value, points, signed_value, StatText,
-};
+use crate::text::{markdown_code, markdown_text, p_value, points, StatText};
 
+use super::components::{component_cells, COMPONENT_COLUMNS};
 use super::details::{detail_rows, DetailCells};
 use super::{CandidateResult, Report, Verdict};
 
@@ -343,41 +342,28 @@ fn platform(out: &mut String, report: &Report) {
     out.push('\n');
 }
 
-/// Each component's own paired Δ, in its own units.
+/// Each component's own paired Δ, in its own units (the page's cells).
 fn components(out: &mut String, c: &CandidateResult) {
     if c.components.is_empty() {
         return;
     }
     let _ = writeln!(
         out,
-        "Components (each scorer's own paired Δ over the tasks both runs have a value for it, in its own units):\n"
+        "Components (each component's or scorer's own paired Δ over the tasks both runs have a value for it, in its own units; weight 0 is informative, not in the reward):\n"
     );
-    let _ = writeln!(
-        out,
-        "| component | threshold | tasks (baseline / candidate / paired) | baseline mean | candidate mean | Δ | t interval |"
-    );
-    let _ = writeln!(out, "|---|---|---|---|---|---|---|");
+    let _ = writeln!(out, "| {} |", COMPONENT_COLUMNS.join(" | "));
+    let _ = writeln!(out, "|{}", "---|".repeat(COMPONENT_COLUMNS.len()));
     for component in &c.components {
-        let paired = component.estimate.as_ref().map_or(0, |e| e.n);
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} / {} / {} | {} | {} | {} | {} |",
-            markdown_text(&component.name),
-            component.threshold.map_or("—".to_owned(), mean),
-            component.baseline_tasks,
-            component.candidate_tasks,
-            paired,
-            cell(&StatText::of(&component.estimate, |e| mean(e.baseline_mean)).text()),
-            cell(&StatText::of(&component.estimate, |e| mean(e.candidate_mean)).text()),
-            cell(&StatText::of(&component.estimate, |e| signed_value(e.delta)).text()),
-            cell(
-                &StatText::and_then(&component.estimate, |e| StatText::of(
-                    &e.t_interval,
-                    interval_value
-                ))
-                .text()
-            ),
-        );
+        let cells = component_cells(component);
+        let cells: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(index, text)| match index {
+                0 => markdown_text(&component.name),
+                _ => cell(text),
+            })
+            .collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out.push('\n');
 }

@@ -18,7 +18,7 @@ mod table;
 mod task_rows;
 
 pub use chronicle::ChronicleSummary;
-pub use components::{component_deltas, ComponentDelta};
+pub use components::{component_cells, component_deltas, ComponentDelta, COMPONENT_COLUMNS};
 pub use details::{detail_rows, DetailCells, DetailRow};
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use paired_analysis::{
