@@ -91,8 +91,7 @@ async fn read_components_match_the_cli(
         .filter(|row| row["informative"] == true)
         .collect();
     check(
-        informative.len() == 1
-            && informative[0]["cells"][1] == "0 (informative, not in the reward)",
+        informative.len() == 1 && informative[0]["cells"][1] == "0 (informative)",
         || format!("the weight-0 component is not marked informative: {rows:?}"),
     )?;
     for row in &rows {

@@ -51,22 +51,24 @@ pub const COMPONENT_COLUMNS: [&str; 8] = [
 ];
 
 /// The cells of one component's row as text, for the page and the markdown alike: name
-/// (control characters made visible), weight (0 marked informative), threshold (none: it
-/// measures only), task counts, each run's mean, Δ and its t interval.
+/// (control characters made visible), weight (0 marked informative), threshold (a scorer with
+/// neither a threshold nor a weight only measures), task counts, each run's mean, Δ and its t
+/// interval.
 pub fn component_cells(component: &ComponentDelta) -> [String; 8] {
     let paired = component.estimate.as_ref().map_or(0, |e| e.n);
     [
         visible(&component.name).into_owned(),
         match component.weight {
-            Some(_) if component.is_informative() => {
-                "0 (informative, not in the reward)".to_owned()
-            }
+            Some(_) if component.is_informative() => "0 (informative)".to_owned(),
             Some(weight) => compact_value(weight),
             None => MISSING.to_owned(),
         },
-        component
-            .threshold
-            .map_or_else(|| format!("{MISSING} (measures only)"), mean),
+        match (component.threshold, component.weight) {
+            (Some(threshold), _) => mean(threshold),
+            // A weighted component enters the reward; a scorer with neither only measures.
+            (None, Some(_)) => MISSING.to_owned(),
+            (None, None) => format!("{MISSING} (measures only)"),
+        },
         format!(
             "{} / {} / {}",
             count(component.baseline_tasks as u64),
@@ -205,6 +207,30 @@ mod tests {
         assert_eq!((style.baseline_tasks, style.candidate_tasks), (2, 1));
         assert_eq!(style.estimate.as_ref().unwrap().n, 1);
         assert!(style.estimate.as_ref().unwrap().t_interval.is_err());
+    }
+
+    #[test]
+    fn a_rows_cells_mark_informative_components_and_scorers_that_only_measure() {
+        let delta = |weight: Option<f64>, threshold: Option<f64>| ComponentDelta {
+            name: "lint\u{1b}".to_owned(),
+            threshold,
+            weight,
+            baseline_tasks: 1200,
+            candidate_tasks: 3,
+            estimate: stats::paired_estimate(&[1.0, 2.0, 4.0], &[2.0, 2.5, 3.0], 0.95),
+        };
+        let informative = component_cells(&delta(Some(0.0), None));
+        assert_eq!(informative[0], "lint\\u{1B}");
+        assert_eq!(informative[1..4], ["0 (informative)", "—", "1,200 / 3 / 3"]);
+        assert_eq!(informative[4..7], ["2.333", "2.500", "+0.167"]);
+        assert!(delta(Some(0.0), None).is_informative());
+        let weighted = component_cells(&delta(Some(2.5), None));
+        assert_eq!(weighted[1..3], ["2.5", "—"]);
+        let scorer = component_cells(&delta(None, Some(0.5)));
+        assert_eq!(scorer[1..3], ["—", "0.500"]);
+        let measures = component_cells(&delta(None, None));
+        assert_eq!(measures[2], "— (measures only)");
+        assert_eq!(COMPONENT_COLUMNS.len(), informative.len());
     }
 
     #[test]
