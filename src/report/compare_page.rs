@@ -31,7 +31,7 @@ use crate::report::panels::platform_panel::PlatformPanel;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::report::panels::report_controls::{FocusSelector, ReportSettingsForm};
 use crate::report::panels::report_header::ReportHeader;
-use crate::report::table::TaskTable;
+use crate::report::table::{focus_table, focus_task_row, TaskTable};
 use crate::report::task_panel::TaskPanel;
 use crate::route::{ReportPage, Route, RunSource};
 use crate::state::async_load::spawn_scoped;
@@ -299,9 +299,13 @@ pub fn ReportView(
     let org_key = Signal::derive(move || source.org_key());
     let close_task = Callback::new(move |()| {
         let mut next = view.get_untracked();
-        next.task = None;
+        let closed = next.task.take();
         next.attempts = Vec::new();
         on_change.run(next);
+        // Focus goes back to the row the panel was opened from.
+        if let Some(task) = closed {
+            request_animation_frame(move || focus_task_row(&task));
+        }
     });
     let attempts = Signal::derive(move || view.with(|view| view.attempts.clone()));
     let on_attempts = Callback::new(move |ids: Vec<String>| {
@@ -328,6 +332,9 @@ pub fn ReportView(
     };
     view! {
         <div class="report">
+            <button type="button" class="skip-link" on:click=move |_| focus_table()>
+                "Skip to the task table"
+            </button>
             <ReportHeader report/>
             <div class="report-actions">
                 <CopyLinkButton/>

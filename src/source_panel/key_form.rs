@@ -1,12 +1,47 @@
 //! The API key form: a password field whose typed key is never shown again, "remember on this
-//! device", the key's status and Forget. A 401 or 403 elsewhere focuses the field.
+//! device", the key's status and Forget. A saved key is checked at once with the API
+//! (`GET /api/v1/organizations/current`), so a wrong key is reported as wrong. A 401 or 403
+//! elsewhere focuses the field.
 
+use eval_compare_core::api::Organization;
+use eval_compare_core::client::{ApiError, TrajectoryClient};
+use eval_compare_core::text::visible;
 use leptos::ev::SubmitEvent;
 use leptos::html;
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 
 use super::message::{FormMessage, FormMessageLine};
+use crate::failure::explain;
 use crate::state::source::{use_source_settings, KeyPersistence};
+use crate::transport::FetchTransport;
+
+/// What the check of a just-saved key found: accepted (naming the organization when the API
+/// says), refused as wrong (401, 403), or not checkable (the API could not be read: the key
+/// stays saved, unverified).
+pub fn key_check_message(base_url: &str, outcome: &Result<Organization, ApiError>) -> FormMessage {
+    match outcome {
+        Ok(organization) => FormMessage::saved(match organization.organization_id() {
+            Some(id) => format!(
+                "Key saved and accepted by the API at {base_url} (organization {}).",
+                visible(id)
+            ),
+            None => format!("Key saved and accepted by the API at {base_url}."),
+        }),
+        Err(error) if matches!(error.status(), Some(401 | 403)) => FormMessage::Refused(format!(
+            "The API at {base_url} refused this key (HTTP {}): it is wrong, expired or lacks \
+             access. It stays saved until you replace or forget it.",
+            error.status().unwrap_or_default()
+        )),
+        Err(error) => {
+            let explanation = explain(error, base_url);
+            FormMessage::Refused(format!(
+                "Key saved, but it could not be checked: {}. {}",
+                explanation.title, explanation.hint
+            ))
+        }
+    }
+}
 
 /// Where the key stands, in a sentence: none, kept for the tab, or remembered on the device.
 pub fn key_status(has_key: bool, persistence: KeyPersistence) -> &'static str {
@@ -49,9 +84,19 @@ pub fn KeyForm() -> impl IntoView {
         let outcome = source.save_key(&input.value(), persistence);
         // The typed key leaves the field either way: it is never shown again.
         input.set_value("");
+        let saved = outcome.is_ok();
+        let base_url = untrack(|| source.base_url());
         message.set(Some(FormMessage::of(outcome, || {
-            "Key saved. Pages read the API with it from now on.".to_owned()
+            format!("Key saved. Checking it with the API at {base_url}…")
         })));
+        let config = untrack(|| source.config());
+        if let (true, Ok(config)) = (saved, config) {
+            spawn_local(async move {
+                let client = TrajectoryClient::new(config, FetchTransport::default());
+                let checked = client.current_organization().await;
+                message.try_set(Some(key_check_message(&base_url, &checked)));
+            });
+        }
     };
     let toggle_remember = move |event| {
         let persistence = if event_target_checked(&event) {
@@ -116,6 +161,52 @@ pub fn KeyForm() -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_checked_key_is_accepted_refused_as_wrong_or_left_unverified() {
+        use eval_compare_core::client::HttpError;
+        let organization = Organization(
+            [("organization_id".to_owned(), "org_demo".to_owned())]
+                .into_iter()
+                .collect(),
+        );
+        assert_eq!(
+            key_check_message("http://api.test", &Ok(organization)),
+            FormMessage::saved(
+                "Key saved and accepted by the API at http://api.test (organization org_demo)."
+            )
+        );
+        let refused = |status: u16| {
+            ApiError::from(HttpError {
+                service: Default::default(),
+                status,
+                code: None,
+                error_type: None,
+                message: "no".to_owned(),
+                param: None,
+                request_id: None,
+            })
+        };
+        assert_eq!(
+            key_check_message("http://api.test", &Err(refused(401))),
+            FormMessage::Refused(
+                "The API at http://api.test refused this key (HTTP 401): it is wrong, expired or \
+                 lacks access. It stays saved until you replace or forget it."
+                    .to_owned()
+            )
+        );
+        let FormMessage::Refused(unverified) =
+            key_check_message("http://api.test", &Err(refused(503)))
+        else {
+            panic!("a failed check is not a confirmation");
+        };
+        assert!(
+            unverified.starts_with(
+                "Key saved, but it could not be checked: The server failed (HTTP 503)."
+            ),
+            "{unverified}"
+        );
+    }
 
     #[test]
     fn the_status_says_whether_and_where_a_key_is_kept() {

@@ -178,11 +178,13 @@ fn chronicle_errors_are_in_the_guides_words_and_never_show_the_key() {
     transport.route("/jobs/sandbox", vec![(403, "forbidden".to_owned())]);
     let client = keyed_client(&transport);
     let error = block_on(client.chronicle_job("nope")).unwrap_err();
+    assert!(error.is_not_found());
     let text = error.to_string();
     assert!(text.contains("unknown job"), "{text}");
     assert!(!text.contains(SECRET), "{text}");
     let error = block_on(client.chronicle_job("sandbox")).unwrap_err();
     assert!(error.to_string().contains("no sandbox access"), "{error}");
+    assert!(!error.is_not_found());
     // The same status on the Trajectory API keeps its own words.
     transport.route("/api/v1/eval/r", vec![(403, "forbidden".to_owned())]);
     let error = block_on(client.eval_run("r")).unwrap_err();

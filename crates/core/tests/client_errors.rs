@@ -85,6 +85,7 @@ fn not_found_names_the_problem() {
     assert_eq!(error.status(), Some(404));
     assert_eq!(error.request_id(), Some("req_404"));
     assert!(!error.is_invalid_cursor());
+    assert!(error.is_not_found());
     let shown = error.to_string();
     assert!(shown.contains("not found; check the id"), "{shown}");
     assert!(shown.contains("No evaluation run er_1."), "{shown}");
@@ -108,9 +109,9 @@ fn validation_error_names_the_parameter() {
 #[test]
 fn forbidden_conflict_and_unknown_error_types() {
     let body = error_body("permission_error", "forbidden", "Not yours.", None);
-    assert!(fail_once(response(403, &body))
-        .to_string()
-        .contains("may not read this"));
+    let forbidden = fail_once(response(403, &body));
+    assert!(forbidden.to_string().contains("may not read this"));
+    assert!(!forbidden.is_not_found());
     let body = error_body("conflict_error", "conflict", "Changed.", None);
     assert!(fail_once(response(409, &body))
         .to_string()

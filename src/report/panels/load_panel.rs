@@ -46,6 +46,13 @@ pub fn LoadPanel(
                 .any(|(_, error)| is_access_refused(&error))
         })
     };
+    // Only ids the API says do not exist stopped: asking again does not help.
+    let only_missing = move || {
+        progress.with(|runs| {
+            let failures: Vec<(String, ApiError)> = runs.iter().flat_map(failures).collect();
+            !failures.is_empty() && failures.iter().all(|(_, error)| error.is_not_found())
+        })
+    };
     let visible = move || loading.get() || stopped();
     view! {
         <Show when=visible>
@@ -53,14 +60,13 @@ pub fn LoadPanel(
                 <div class="load-head">
                     <h3 id="load-title" class="panel-title">
                         {move || {
-                            if loading.get() {
-                                if progress.with(|runs| runs.iter().any(is_job)) {
-                                    "Loading the jobs…"
-                                } else {
-                                    "Loading the runs…"
-                                }
-                            } else {
-                                "Loading stopped early"
+                            let jobs = progress.with(|runs| runs.iter().any(is_job));
+                            match (loading.get(), jobs) {
+                                (true, true) => "Loading the jobs…",
+                                (true, false) => "Loading the runs…",
+                                (false, _) if !only_missing() => "Loading stopped early",
+                                (false, true) => "This link names a job that does not exist",
+                                (false, false) => "This link names a run that does not exist",
                             }
                         }}
                     </h3>
@@ -80,6 +86,8 @@ pub fn LoadPanel(
                                     </button>
                                 }
                                     .into_any()
+                            } else if only_missing() {
+                                ().into_any()
                             } else {
                                 view! {
                                     <button
@@ -96,7 +104,7 @@ pub fn LoadPanel(
                     </div>
                 </div>
                 {move || {
-                    (!loading.get() && stopped())
+                    (!loading.get() && stopped() && !only_missing())
                         .then(|| {
                             view! {
                                 <p class="muted">
@@ -148,6 +156,8 @@ fn RunLoadView(run: RunProgress, base_url: String) -> impl IntoView {
     let record = match &run.record {
         Phase::Waiting | Phase::Loading => Some(format!("reading the {thing}…")),
         Phase::Cancelled => Some(format!("cancelled before the {thing} was read")),
+        // Said once, by the failure below.
+        Phase::Failed(error) if error.is_not_found() => None,
         Phase::Failed(_) => Some(format!("the {thing} could not be read")),
         Phase::Complete => None,
     };
@@ -161,6 +171,15 @@ fn RunLoadView(run: RunProgress, base_url: String) -> impl IntoView {
     let failed = failures(&run)
         .into_iter()
         .map(|(what, error)| {
+            if error.is_not_found() && matches!(run.record, Phase::Failed(_)) {
+                return view! {
+                    <div class="load-failure load-missing" role="alert">
+                        <p class="error-title">{missing_line(thing, &run.run_id, &base_url)}</p>
+                        <p class="error-hint">"Check the link, or choose the runs to compare."</p>
+                    </div>
+                }
+                .into_any();
+            }
             let explanation = explain(&error, &base_url);
             view! {
                 <div class="load-failure" role="alert">
@@ -170,6 +189,7 @@ fn RunLoadView(run: RunProgress, base_url: String) -> impl IntoView {
                     <p class="error-hint">{explanation.hint}</p>
                 </div>
             }
+            .into_any()
         })
         .collect_view();
     let refresh_error = run.refresh_error.clone().map(|error| {
@@ -198,6 +218,15 @@ fn RunLoadView(run: RunProgress, base_url: String) -> impl IntoView {
             {refresh_error}
         </div>
     }
+}
+
+/// What a record the API says does not exist reads as: once, naming the id and the API.
+pub fn missing_line(thing: &str, id: &str, base_url: &str) -> String {
+    format!(
+        "No {thing} `{}` at {base_url}: the link names a {thing} that does not exist, or no \
+         longer does.",
+        visible(id)
+    )
 }
 
 /// While Chronicle jobs of the comparison are queued or running: each one's status and trials
@@ -409,6 +438,15 @@ mod tests {
             total,
             phase,
         }
+    }
+
+    #[test]
+    fn a_missing_record_is_named_once_with_its_api() {
+        assert_eq!(
+            missing_line("run", "eval_nope\u{7}", "http://127.0.0.1:8080"),
+            "No run `eval_nope\\u{7}` at http://127.0.0.1:8080: the link names a run that does not \
+             exist, or no longer does."
+        );
     }
 
     #[test]

@@ -26,6 +26,7 @@ use std::sync::Arc;
 use eval_compare_core::report::{visible_rows, Report};
 use eval_compare_core::view_state::ViewState;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use body::TableBody;
 use filters::FilterBar;
@@ -120,6 +121,46 @@ pub fn TaskTable(
                 </table>
             </div>
         </section>
+    }
+}
+
+/// Moves the keyboard focus to the drawn row of `task_id` (where the task panel was opened
+/// from, once it closes), else to the table's own tab stop.
+pub fn focus_task_row(task_id: &str) {
+    let Some(document) = web_sys::window().and_then(|window| window.document()) else {
+        return;
+    };
+    if let Ok(rows) = document.query_selector_all(".task-table tr[data-task-id]") {
+        for index in 0..rows.length() {
+            let Some(row) = rows
+                .item(index)
+                .and_then(|node| node.dyn_into::<web_sys::HtmlElement>().ok())
+            else {
+                continue;
+            };
+            // Compared as text: a task id is never put into a selector.
+            if row.get_attribute("data-task-id").as_deref() == Some(task_id) {
+                let _ = row.focus();
+                return;
+            }
+        }
+    }
+    focus_table();
+}
+
+/// Moves the keyboard focus to the table's tab stop (the active row), for the skip link.
+pub fn focus_table() {
+    let row = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| {
+            document
+                .query_selector(".task-table tbody tr[tabindex=\"0\"]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|row| row.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(row) = row {
+        let _ = row.focus();
     }
 }
 

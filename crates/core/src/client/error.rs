@@ -116,6 +116,17 @@ impl ApiError {
         matches!(self, Self::Http(http) if http.code.as_deref() == Some("invalid_cursor"))
     }
 
+    /// Whether the API says what was asked for does not exist: 404, or Chronicle's 400 (its
+    /// guide's answer for an unknown id). Asking again does not help.
+    pub fn is_not_found(&self) -> bool {
+        match self {
+            Self::Http(http) => {
+                http.status == 404 || (http.service == Service::Chronicle && http.status == 400)
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the request was cancelled by the caller.
     pub fn is_aborted(&self) -> bool {
         matches!(self, Self::Transport(TransportError::Aborted))
