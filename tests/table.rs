@@ -134,7 +134,7 @@ async fn rows_are_the_cores_visible_rows_with_means_counts_badges_and_deltas() {
             "1.000 2/2",
             "0.500 2/2",
             "1.000 1/1",
-            "\u{2212}0.500"
+            "\u{2212}50.0"
         ]
     );
     assert_eq!(

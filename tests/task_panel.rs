@@ -170,7 +170,7 @@ async fn the_panel_lists_each_runs_trajectories_in_report_order() {
     let later = section(root, "eval_ck200");
     assert_eq!(
         text(&only(&later, ".panel-cell")),
-        "Mean 0.000 1/1 included Δ \u{2212}1.000"
+        "Mean 0.000 1/1 included Δ \u{2212}100.0 points"
     );
     assert!(
         select_all(root, "button.link-button").is_empty(),

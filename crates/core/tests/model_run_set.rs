@@ -336,3 +336,22 @@ fn flags_combine_and_name_themselves() {
     );
     assert!(TrajectoryFlags::NONE.is_empty());
 }
+
+#[test]
+fn runs_sharing_a_display_name_are_told_apart_by_their_ids() {
+    let mut builder = RunSetBuilder::new();
+    let named = |id: &str, name: Option<&str>| RunInfo {
+        display_name: name.map(str::to_owned),
+        ..info(id)
+    };
+    let a = builder.add_run(named("eval_a", Some("Step 400"))).unwrap();
+    let b = builder.add_run(named("eval_b", Some("Step 400"))).unwrap();
+    let c = builder.add_run(named("eval_c", Some("Baseline"))).unwrap();
+    let d = builder.add_run(named("eval_d", None)).unwrap();
+    let set = builder.build();
+    let name = |run| set.run(run).unwrap().info().name().to_owned();
+    assert_eq!(name(a), "Step 400 · eval_a");
+    assert_eq!(name(b), "Step 400 · eval_b");
+    assert_eq!(name(c), "Baseline", "a name of its own is kept");
+    assert_eq!(name(d), "eval_d");
+}

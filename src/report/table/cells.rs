@@ -1,18 +1,19 @@
 //! Cells of the per-task table: a run's mean with its sample counts and badges, and a delta.
 
 use eval_compare_core::report::TaskCell;
-use eval_compare_core::text::mean;
+use eval_compare_core::text::{minus_sign, points};
 use leptos::prelude::*;
 
 use super::badges::CompactBadges;
 use crate::format;
 
-/// A delta with its sign and three decimals (`+0.250`, `−0.125`, `0.000`), or `unpaired`.
+/// A delta in points as the headline writes it, with its sign (`+25.0`, `−12.5`, `0.0`), or
+/// `unpaired`.
 pub fn delta_text(delta: Option<f64>) -> String {
     match delta {
-        Some(value) if value > 0.0 => format!("+{}", mean(value)),
-        Some(value) if value < 0.0 => mean(value),
-        Some(_) => "0.000".to_owned(),
+        Some(value) if value > 0.0 => format!("+{}", points(value)),
+        Some(value) if value < 0.0 => minus_sign(format!("-{}", points(-value))),
+        Some(_) => "0.0".to_owned(),
         None => "unpaired".to_owned(),
     }
 }
@@ -66,13 +67,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn deltas_have_their_sign_and_three_decimals() {
-        assert_eq!(delta_text(Some(0.25)), "+0.250");
-        assert_eq!(delta_text(Some(-0.125)), "\u{2212}0.125");
-        assert_eq!(delta_text(Some(0.0)), "0.000");
+    fn deltas_are_in_points_with_their_sign() {
+        assert_eq!(delta_text(Some(0.25)), "+25.0");
+        assert_eq!(delta_text(Some(-0.125)), "\u{2212}12.5");
+        assert_eq!(delta_text(Some(0.0)), "0.0");
         // The sign is the delta's, even where the rounding shows no digit.
-        assert_eq!(delta_text(Some(0.0004)), "+0.000");
-        assert_eq!(delta_text(Some(-0.0004)), "\u{2212}0.000");
+        assert_eq!(delta_text(Some(0.0004)), "+0.0");
+        assert_eq!(delta_text(Some(-0.0004)), "\u{2212}0.0");
         assert_eq!(delta_text(None), "unpaired");
     }
 }

@@ -104,10 +104,10 @@ pub fn header_cells(
             view
             on_change
             class="col-head-delta num"
-            title=format!("{focus_name} mean − {baseline_name} mean on the task")
+            title=format!("{focus_name} mean − {baseline_name} mean on the task, in points (× 100)")
         >
             <span class="head-name">"Δ "{focus_name}</span>
-            <span class="head-role">"vs baseline"</span>
+            <span class="head-role">"points vs baseline"</span>
         </HeaderCell>
     }
 }

@@ -130,6 +130,7 @@ pub fn RunSection(
             view! {
                 <span class="panel-delta">
                     "Δ " <span class=delta_class(delta)>{delta_text(delta)}</span>
+                    {delta.map(|_| " points")}
                 </span>
             }
         });

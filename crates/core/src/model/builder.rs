@@ -151,6 +151,7 @@ impl RunSetBuilder {
     /// Groups each run's trajectories by task and computes the per-task aggregates.
     pub fn build(mut self) -> RunSet {
         self.name_shared_agents();
+        self.name_shared_names();
         let task_count = self.tasks.len();
         let runs = self
             .runs
@@ -189,6 +190,27 @@ impl RunSetBuilder {
                 .any(|(other, known)| other != index && known.as_ref() == Some(name));
             if shared {
                 run.info.display_name = Some(format!("{name} · {}", job.job_id));
+            }
+        }
+    }
+
+    /// Runs whose display names are still the same (two evaluations both called "Step 400")
+    /// would read as one run in titles, columns and choices: each of those is named
+    /// `{name} · {run id}`.
+    fn name_shared_names(&mut self) {
+        let names: Vec<String> = self
+            .runs
+            .iter()
+            .map(|run| run.info.name().to_owned())
+            .collect();
+        for (index, run) in self.runs.iter_mut().enumerate() {
+            let name = &names[index];
+            let shared = names
+                .iter()
+                .enumerate()
+                .any(|(other, known)| other != index && known == name);
+            if shared && *name != run.info.id {
+                run.info.display_name = Some(format!("{name} · {}", run.info.id));
             }
         }
     }
