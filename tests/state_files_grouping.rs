@@ -293,3 +293,16 @@ fn a_chronicle_job_folder_opens_as_its_agents_runs() {
     assert_eq!(issues.len(), 1);
     assert!(issues[0].message.contains("trials.json"), "{issues:?}");
 }
+
+#[test]
+fn an_opened_folder_says_what_it_holds() {
+    use eval_compare_viewer::report::files_page::folder_holds;
+    let (runs, issues) = parse_folders(&group_by_folder(run_folder(
+        "runs/base",
+        "er_base",
+        &[0.2, 0.5],
+    )));
+    assert!(issues.is_empty(), "{issues:?}");
+    assert_eq!(runs[0].folder, "runs/base");
+    assert_eq!(folder_holds(&runs[0]), "run er_base");
+}

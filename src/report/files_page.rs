@@ -2,7 +2,7 @@
 //! the comparison; `/files/compare?…` shows its report. The URL keeps the view state as for the
 //! API, but a link cannot carry the files: opened elsewhere it asks for the same folders.
 
-use eval_compare_core::text::noun;
+use eval_compare_core::text::{count, noun, visible};
 use leptos::prelude::*;
 
 use eval_compare_core::run_folder::Folder;
@@ -14,7 +14,7 @@ use crate::report::files_jobs::{job_rows, JobFolderChooser};
 use crate::report::panels::drop_zone::DropZone;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::route::{ReportPage, Route};
-use crate::state::files::{use_file_runs, FileIssue};
+use crate::state::files::{use_file_runs, FileIssue, OpenedRun};
 use crate::state::shared::Shared;
 use crate::state::url::use_url_state;
 
@@ -87,7 +87,56 @@ pub fn FilesPage() -> impl IntoView {
         <QueryIssuesNotice issues=Signal::derive(move || url.issues())/>
         <DropZone/>
         <FileIssues/>
+        <OpenedFolders/>
         {chooser}
+    }
+}
+
+/// What an opened folder holds, in a phrase: `run eval_1`, `job job_1 (2 agents)`.
+pub fn folder_holds(opened: &OpenedRun) -> String {
+    match &opened.run {
+        Folder::Trajectory(folder) => format!("run {}", visible(&folder.run.eval_run_id)),
+        Folder::Chronicle(folder) => {
+            let agents = opened.run_ids.len() as u64;
+            format!(
+                "job {} ({} {})",
+                visible(&folder.job.id),
+                count(agents),
+                noun(agents, "agent", "agents")
+            )
+        }
+    }
+}
+
+/// The folders opened in this browser, each with what it holds.
+#[component]
+fn OpenedFolders() -> impl IntoView {
+    let file_runs = use_file_runs();
+    move || {
+        let runs = file_runs.runs();
+        (!runs.is_empty()).then(|| {
+            let items = runs
+                .iter()
+                .map(|opened| {
+                    view! {
+                        <li>
+                            <code>{visible(&opened.folder).into_owned()}</code>
+                            ": "
+                            {folder_holds(opened)}
+                        </li>
+                    }
+                })
+                .collect_view();
+            let folders = runs.len() as u64;
+            view! {
+                <section class="opened-folders" aria-label="Folders opened">
+                    <p class="field-help">
+                        {format!("{} {} opened in this browser:", count(folders), noun(folders, "folder", "folders"))}
+                    </p>
+                    <ul class="notice-list">{items}</ul>
+                </section>
+            }
+        })
     }
 }
 
