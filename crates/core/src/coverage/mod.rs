@@ -2,6 +2,7 @@
 //! a comparison. Read it before believing a mean.
 
 mod checks;
+mod warning_groups;
 mod warnings;
 
 use serde::{Deserialize, Serialize};
@@ -13,6 +14,7 @@ use crate::model::{
 pub use checks::{
     FailureRateCheck, MissingnessCheck, Side, MIN_MEAN_DIFFERENCE, MIN_RATE_DIFFERENCE, Z_CRITICAL,
 };
+pub use warning_groups::{group_warnings, rank_of, WarningGroup};
 pub use warnings::CoverageWarning;
 
 /// Coverage of a baseline and its candidates.

@@ -13,7 +13,9 @@ pub mod words;
 
 use std::sync::Arc;
 
+use eval_compare_core::coverage::group_warnings;
 use eval_compare_core::report::Report;
+use eval_compare_core::text::noun;
 use leptos::prelude::*;
 
 use outcome_bars::{OutcomeBar, OutcomeLegend};
@@ -62,21 +64,38 @@ pub fn CoverageLedger(
     }
 }
 
-/// The coverage warnings, when there are any.
+/// The coverage warnings, when there are any: grouped by code, most important first; a group
+/// that can change the answer is open, the others are one line until opened.
 #[component]
 fn CoverageWarnings(report: Signal<Arc<Report>>) -> impl IntoView {
     move || {
         report.with(|report| {
             let warnings = &report.coverage.warnings;
             (!warnings.is_empty()).then(|| {
-                let items = warnings
-                    .iter()
-                    .map(|warning| {
+                let items = group_warnings(warnings)
+                    .into_iter()
+                    .map(|group| {
+                        let messages = group
+                            .warnings
+                            .iter()
+                            .map(|warning| view! { <li>{warning.message.clone()}</li> })
+                            .collect_view();
+                        let count = group.warnings.len();
+                        let heading = format!(
+                            "{} ({count} {})",
+                            group.summary,
+                            noun(count as u64, "line", "lines")
+                        );
                         view! {
-                            <li class="finding">
-                                <span class="severity severity-caution">"warning"</span>
-                                <code class="finding-code">{warning.code.clone()}</code>
-                                <span class="finding-message">{warning.message.clone()}</span>
+                            <li class="finding warning-group" data-code=group.code.to_owned()>
+                                <details open=group.is_important()>
+                                    <summary>
+                                        <span class="severity severity-caution">"warning"</span>
+                                        <code class="finding-code">{group.code.to_owned()}</code>
+                                        <span class="finding-message">{heading}</span>
+                                    </summary>
+                                    <ul class="warning-lines">{messages}</ul>
+                                </details>
                             </li>
                         }
                     })
