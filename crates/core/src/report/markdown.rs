@@ -14,8 +14,8 @@ use crate::text::{
     interval_value, markdown_code, markdown_text, mean, p_value, points, signed_value, StatText,
 };
 
-use super::details::{detail_rows, DetailCells};
-use super::{CandidateResult, Report, Verdict};
+use super::details::{detail_rows, interval_method_text, DetailCells};
+use super::{CandidateResult, Report};
 
 /// How many regressions and improvements are listed per candidate.
 const TOP_TASKS: usize = 5;
@@ -58,18 +58,17 @@ pub fn render(report: &Report) -> String {
 fn headlines(out: &mut String, report: &Report) {
     let _ = writeln!(out, "## Headline\n");
     for c in &report.candidates {
-        let verdict = match c.verdict {
-            Verdict::Better => "better",
-            Verdict::Worse => "worse",
-            Verdict::Inconclusive => "no significant difference",
-            Verdict::NotComputable => "not computable",
-        };
         let _ = writeln!(
             out,
-            "- {}. Holm-adjusted p {} → **{verdict}**.",
+            "- {}. Holm-adjusted p {}; headline interval: {} → **{}**.",
             markdown_text(&c.sentence),
-            p(&c.p_holm)
+            p(&c.p_holm),
+            interval_method_text(c.verdict.interval_method),
+            c.verdict.headline()
         );
+        for reason in &c.verdict.reasons {
+            let _ = writeln!(out, "  - {}.", markdown_text(reason));
+        }
     }
     out.push('\n');
 }
