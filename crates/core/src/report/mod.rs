@@ -20,8 +20,7 @@ mod verdict;
 
 pub use chronicle::ChronicleSummary;
 pub use components::{component_deltas, ComponentDelta};
-pub use details::interval_method_text;
-pub use details::{detail_rows, DetailCells, DetailRow};
+pub use details::{detail_rows, interval_method_text, DetailCells, DetailRow};
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use paired_analysis::{
     analyse_pair, headline_interval, headline_p, ClusteredAnalysis, IntervalMethod, PairedAnalysis,
