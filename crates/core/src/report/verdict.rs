@@ -163,8 +163,9 @@ pub struct Thresholds {
 
 /// The verdict of one candidate from its headline analysis, the other analysis, the headline
 /// test's Holm-adjusted p and the context. Precedence: not comparable, then too few paired
-/// tasks and not computable, then unreliable, then the headline's own evidence; provisional
-/// marks any of them.
+/// tasks and not computable, then unreliable (not while a compared run still runs: its
+/// disagreement is then a reason only), then the headline's own evidence; provisional marks any
+/// of them.
 pub fn decide(
     headline: &AnalysisFacts,
     other: &AnalysisFacts,
@@ -173,6 +174,8 @@ pub fn decide(
     thresholds: Thresholds,
 ) -> Verdict {
     let (evidence, mut reasons) = evidence(headline, p_holm, thresholds);
+    let provisional = !context.running.is_empty();
+    let disagreement = disagreement(headline, other, context, thresholds);
     let decision = if !context.blocking.is_empty() {
         reasons = context
             .blocking
@@ -185,13 +188,21 @@ pub fn decide(
         Decision::TooFewPairedTasks | Decision::NotComputable
     ) {
         evidence
-    } else if let Some(reason) = disagreement(headline, other, context, thresholds) {
-        reasons = vec![reason];
-        Decision::Unreliable
+    } else if let Some(reason) = disagreement {
+        if provisional {
+            // The sensitivity analysis counts the tasks a running run has not reached as 0, so
+            // it disagrees by construction until the run ends: said, not decided on.
+            reasons.push(format!(
+                "{reason} (the tasks not run yet count as 0 there; judged when the run ends)"
+            ));
+            evidence
+        } else {
+            reasons = vec![reason];
+            Decision::Unreliable
+        }
     } else {
         evidence
     };
-    let provisional = !context.running.is_empty();
     for run in &context.running {
         reasons.push(format!(
             "{run} is still running: the numbers will move as its trajectories finish"
@@ -670,6 +681,21 @@ mod tests {
         assert_eq!(
             v.reasons,
             ["Step 500 is still running: the numbers will move as its trajectories finish"]
+        );
+        // Its sensitivity analysis counts the tasks not run yet as 0: a disagreement is said,
+        // and the direction stays.
+        let v = verdict_of(&up, &sensitivity(-0.05, 0.001, (-0.08, -0.02)), &context);
+        assert_eq!((v.decision, v.provisional), (Decision::Better, true));
+        assert!(
+            v.reasons[0]
+                .ends_with("(the tasks not run yet count as 0 there; judged when the run ends)"),
+            "{:?}",
+            v.reasons
+        );
+        assert!(
+            v.reasons[1].starts_with("Step 500 is still running"),
+            "{:?}",
+            v.reasons
         );
     }
 
