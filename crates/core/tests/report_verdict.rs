@@ -163,6 +163,11 @@ fn another_benchmark_version_is_not_comparable_and_shows_no_direction() {
     assert_eq!(report.candidates[1].verdict.decision, Decision::Better);
     let markdown = report.to_markdown();
     assert!(markdown.contains("→ **not comparable**."), "{markdown}");
+    // The finding's own sentence keeps its one full stop.
+    assert!(
+        markdown.contains("so scores are not comparable.\n"),
+        "{markdown}"
+    );
 }
 
 #[test]

@@ -67,7 +67,8 @@ fn headlines(out: &mut String, report: &Report) {
             c.verdict.headline()
         );
         for reason in &c.verdict.reasons {
-            let _ = writeln!(out, "  - {}.", markdown_text(reason));
+            let stop = if reason.ends_with('.') { "" } else { "." };
+            let _ = writeln!(out, "  - {}{stop}", markdown_text(reason));
         }
     }
     out.push('\n');
