@@ -106,10 +106,17 @@ fn expected_card(report: &Value, index: usize) -> Result<HeadlineCard, BoxError>
     let headline = string(report, "/settings/headline")?;
     let analysis = at(candidate, &format!("/{headline}"))?;
     let estimate = ok(analysis, "/estimate")?;
+    // The headline interval the report names: the t interval, or Tango's score interval for a
+    // small binary paired set.
+    let (interval, method) = match string(analysis, "/interval_method")? {
+        "t" => (ok(estimate, "/t_interval")?, "t interval"),
+        "tango_score" => (ok(analysis, "/score_interval")?, "Tango score interval"),
+        other => return Err(format!("unknown interval method {other:?}").into()),
+    };
     let delta = format!(
-        "{} points ({level}% CI {})",
+        "{} points ({level}% CI {}, {method})",
         signed_points(number(estimate, "/delta")?),
-        interval_points(ok(estimate, "/t_interval")?)?
+        interval_points(interval)?
     );
     let mut p_values = vec![
         format!(
@@ -189,10 +196,14 @@ fn expected_card(report: &Value, index: usize) -> Result<HeadlineCard, BoxError>
     Ok(HeadlineCard {
         run_id: string(run, "/id")?.to_owned(),
         title: string(run, "/name")?.to_owned(),
-        verdict: match string(candidate, "/verdict")? {
+        verdict: match string(candidate, "/verdict/decision")? {
             "better" => "better",
             "worse" => "worse",
-            "inconclusive" => "no significant difference",
+            "no_detectable_difference" => "no detectable difference",
+            "inconclusive" => "inconclusive",
+            "too_few_paired_tasks" => "too few paired tasks",
+            "not_comparable" => "not comparable",
+            "unreliable" => "unreliable",
             "not_computable" => "not computable",
             other => return Err(format!("unknown verdict {other:?}").into()),
         }

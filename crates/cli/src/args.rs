@@ -114,9 +114,14 @@ pub struct ReportArgs {
     /// Two-sided confidence level of every interval, strictly between 0 and 1.
     #[arg(long, value_name = "LEVEL", default_value_t = 0.95, value_parser = parse_confidence)]
     pub confidence: f64,
-    /// Exit with code 6 when a candidate's Δ is significantly negative (Holm-adjusted p < 0.05).
+    /// Exit with code 6 when a candidate's verdict is worse (Holm-adjusted p < 0.05, the headline
+    /// interval below 0); refuses (exit 11) a run still running, failed or cancelled.
     #[arg(long)]
     pub fail_on_regression: bool,
+    /// Let --fail-on-regression judge runs still running, failed or cancelled as they stand
+    /// (no exit 11; a running run's verdict is provisional).
+    #[arg(long)]
+    pub allow_unfinished: bool,
     /// Do not exit with code 5 on a blocking comparability finding (the finding stays in the report).
     #[arg(long)]
     pub allow_incomparable: bool,
@@ -248,7 +253,7 @@ mod tests {
         assert_eq!(args.format, Format::Text);
         assert_eq!(args.resamples, DEFAULT_RESAMPLES as usize);
         assert_eq!(args.confidence, 0.95);
-        assert!(!args.fail_on_regression && !args.allow_incomparable);
+        assert!(!args.fail_on_regression && !args.allow_incomparable && !args.allow_unfinished);
         assert_eq!(args.server, None);
     }
 

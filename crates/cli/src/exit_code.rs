@@ -25,6 +25,9 @@ pub enum Exit {
     NoResults,
     /// `gate`: not every task passed.
     TasksFailed,
+    /// `report --fail-on-regression`: a compared run is still running, failed or was cancelled
+    /// (without `--allow-unfinished`): the gate does not judge partial numbers.
+    Unfinished,
 }
 
 impl Exit {
@@ -42,6 +45,7 @@ impl Exit {
             Exit::JobFailed => 8,
             Exit::NoResults => 9,
             Exit::TasksFailed => 10,
+            Exit::Unfinished => 11,
         }
     }
 }
@@ -58,14 +62,19 @@ Exit codes:
      (Chronicle's HTTP 400), unreadable answer)
   5  blocking comparability finding: the runs measure different things (the report is still written;
      --allow-incomparable turns this gate off)
-  6  significant regression: with --fail-on-regression, a candidate's Δ is negative with a
-     Holm-adjusted p-value below 0.05 (checked after gate 5)
+  6  significant regression: with --fail-on-regression, a candidate's verdict is worse (Δ negative,
+     Holm-adjusted p below 0.05 and the headline interval below 0), or unreliable with that
+     evidence (checked after gates 5 and 11)
   7  gate: the job did not end within --timeout; it goes on on the server (run the gate again with
      the same job id to wait again)
   8  gate: the job ended failed or cancelled
   9  nothing to judge yet: a Chronicle job with no trials yet (report, export), or no task results
      from the platform (gate)
  10  gate: not every task passed (the failing tasks are listed with their failed scorers)
+ 11  with --fail-on-regression, a compared run (baseline or candidate) is still running, failed or
+     was cancelled: its numbers are partial, so the gate refuses to judge them (checked after gate
+     5, before 6; --allow-unfinished judges them as they stand, a running run's verdict marked
+     provisional). Without --fail-on-regression such a run is a warning on stderr
 
 The API key is read from the TRAJECTORY_API_KEY environment variable only; it is never printed,
 never put in an error message and never written to an exported file.";
@@ -88,9 +97,10 @@ mod tests {
             Exit::JobFailed,
             Exit::NoResults,
             Exit::TasksFailed,
+            Exit::Unfinished,
         ];
         let codes: Vec<u8> = all.iter().map(|exit| exit.code()).collect();
-        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
         for code in codes {
             assert!(
                 EXIT_CODES_HELP.contains(&format!("\n{code:>3}  ")),

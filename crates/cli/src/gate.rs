@@ -1,8 +1,10 @@
-//! CI gates on a report: a blocking comparability finding (exit 5 unless allowed) and a
-//! significant regression (exit 6 when asked for). Gate 5 is checked first.
+//! CI gates on a report, read from the core's one verdict per candidate: a blocking
+//! comparability finding (exit 5 unless allowed), a compared run still running, failed or
+//! cancelled when the regression gate is asked for (exit 11 unless allowed), and a significant
+//! regression (exit 6 when asked for). Checked in that order.
 
-use eval_compare_core::audit::Severity;
-use eval_compare_core::report::{Report, Verdict};
+use eval_compare_core::audit::{Lifecycle, Severity};
+use eval_compare_core::report::{CandidateResult, Decision, Report};
 
 use crate::exit_code::Exit;
 
@@ -13,6 +15,8 @@ pub struct Gates {
     pub fail_on_regression: bool,
     /// Do not exit 5 on a blocking comparability finding.
     pub allow_incomparable: bool,
+    /// Let the regression gate judge runs still running, failed or cancelled (no exit 11).
+    pub allow_unfinished: bool,
 }
 
 /// The exit code of a report and the lines explaining it (for stderr).
@@ -20,34 +24,82 @@ pub struct Gates {
 pub struct GateOutcome {
     /// The exit code.
     pub exit: Exit,
-    /// One line per blocking finding and per regression that matters under the gates.
+    /// One line per blocking finding, unfinished run and regression that matters under the
+    /// gates.
     pub messages: Vec<String>,
+}
+
+/// What the gates read from a report.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct Findings {
+    /// Blocking comparability findings ("CODE: message").
+    blocking: Vec<String>,
+    /// Compared runs still running, failed or cancelled ("Step 500 (running)").
+    unfinished: Vec<String>,
+    /// Candidates whose verdict is a regression, with the gates' allowances applied.
+    regressions: Vec<String>,
 }
 
 /// Applies the gates to a report.
 pub fn evaluate(report: &Report, gates: Gates) -> GateOutcome {
-    let blocking: Vec<String> = report
+    let blocking = report
         .audit
         .with_severity(Severity::Blocking)
         .map(|finding| format!("{}: {}", finding.code, finding.message))
         .collect();
-    let regressions: Vec<String> = report
+    let unfinished = report
+        .runs
+        .iter()
+        .filter(|run| Lifecycle::of(run.status.as_deref()).is_unfinished())
+        .map(|run| format!("{} ({})", run.name, run.status.as_deref().unwrap_or("")))
+        .collect();
+    let regressions = report
         .candidates
         .iter()
-        .filter(|candidate| candidate.verdict == Verdict::Worse)
-        .map(|candidate| match &candidate.p_holm {
-            Ok(p) => format!("{} (Holm-adjusted p = {p:.4})", candidate.sentence),
-            Err(_) => candidate.sentence.clone(),
-        })
+        .filter(|candidate| is_regression(candidate, gates))
+        .map(regression_line)
         .collect();
-    decide(&blocking, &regressions, gates)
+    decide(
+        &Findings {
+            blocking,
+            unfinished,
+            regressions,
+        },
+        gates,
+    )
 }
 
-/// The decision itself, from the blocking findings and the regressions found.
-fn decide(blocking: &[String], regressions: &[String], gates: Gates) -> GateOutcome {
+/// Whether a candidate counts as a regression: its verdict is worse; or its evidence is worse
+/// and what overrode it is allowed (a blocking finding under `--allow-incomparable`) or is a
+/// doubt that must not hide a regression (unreliable). A provisional verdict counts too: the
+/// unfinished gate decides first whether it may be judged.
+fn is_regression(candidate: &CandidateResult, gates: Gates) -> bool {
+    let verdict = &candidate.verdict;
+    match verdict.decision {
+        Decision::Worse => true,
+        Decision::NotComparable => gates.allow_incomparable && verdict.evidence == Decision::Worse,
+        Decision::Unreliable => verdict.evidence == Decision::Worse,
+        _ => false,
+    }
+}
+
+fn regression_line(candidate: &CandidateResult) -> String {
+    let mut line = match &candidate.p_holm {
+        Ok(p) => format!("{} (Holm-adjusted p = {p:.4})", candidate.sentence),
+        Err(_) => candidate.sentence.clone(),
+    };
+    let verdict = &candidate.verdict;
+    if verdict.decision != Decision::Worse || verdict.provisional {
+        line.push_str(&format!("; verdict: {}", verdict.headline()));
+    }
+    line
+}
+
+/// The decision itself, from what the report holds.
+fn decide(findings: &Findings, gates: Gates) -> GateOutcome {
     let mut messages = Vec::new();
-    let blocked = !blocking.is_empty() && !gates.allow_incomparable;
-    for finding in blocking {
+    let blocked = !findings.blocking.is_empty() && !gates.allow_incomparable;
+    for finding in &findings.blocking {
         if gates.allow_incomparable {
             messages.push(format!(
                 "warning: blocking comparability finding (allowed by --allow-incomparable): {finding}"
@@ -56,14 +108,27 @@ fn decide(blocking: &[String], regressions: &[String], gates: Gates) -> GateOutc
             messages.push(format!("not comparable: {finding}"));
         }
     }
-    let regressed = !regressions.is_empty() && gates.fail_on_regression;
+    let refused =
+        gates.fail_on_regression && !gates.allow_unfinished && !findings.unfinished.is_empty();
+    for run in &findings.unfinished {
+        messages.push(if refused {
+            format!(
+                "not finished: {run}; the regression gate does not judge partial numbers (--allow-unfinished judges them as they stand)"
+            )
+        } else {
+            format!("warning: {run} has not finished: its numbers are partial and its verdict provisional or incomplete")
+        });
+    }
+    let regressed = !findings.regressions.is_empty() && gates.fail_on_regression;
     if gates.fail_on_regression {
-        for regression in regressions {
+        for regression in &findings.regressions {
             messages.push(format!("significant regression: {regression}"));
         }
     }
     let exit = if blocked {
         Exit::Incomparable
+    } else if refused {
+        Exit::Unfinished
     } else if regressed {
         Exit::Regression
     } else {
@@ -80,57 +145,123 @@ mod tests {
         Gates {
             fail_on_regression,
             allow_incomparable,
+            allow_unfinished: false,
+        }
+    }
+
+    fn findings(blocking: &[&str], unfinished: &[&str], regressions: &[&str]) -> Findings {
+        let own = |lines: &[&str]| lines.iter().map(|&l| l.to_owned()).collect();
+        Findings {
+            blocking: own(blocking),
+            unfinished: own(unfinished),
+            regressions: own(regressions),
         }
     }
 
     #[test]
     fn blocking_wins_unless_allowed_and_regressions_count_only_when_asked() {
-        let blocking = ["SPLIT_DIFFERS: split differs".to_owned()];
-        let regression = ["B scores 3.0 points lower".to_owned()];
-        let none: [String; 0] = [];
+        let blocking = ["SPLIT_DIFFERS: split differs"];
+        let regression = ["B scores 3.0 points lower"];
         let cases = [
-            (&none[..], &none[..], gates(true, false), Exit::Ok),
+            (findings(&[], &[], &[]), gates(true, false), Exit::Ok),
             (
-                &blocking[..],
-                &none[..],
+                findings(&blocking, &[], &[]),
                 gates(false, false),
                 Exit::Incomparable,
             ),
-            (&blocking[..], &none[..], gates(false, true), Exit::Ok),
+            (findings(&blocking, &[], &[]), gates(false, true), Exit::Ok),
             (
-                &blocking[..],
-                &regression[..],
+                findings(&blocking, &[], &regression),
                 gates(true, false),
                 Exit::Incomparable,
             ),
             (
-                &blocking[..],
-                &regression[..],
+                findings(&blocking, &[], &regression),
                 gates(true, true),
                 Exit::Regression,
             ),
-            (&none[..], &regression[..], gates(false, false), Exit::Ok),
             (
-                &none[..],
-                &regression[..],
+                findings(&[], &[], &regression),
+                gates(false, false),
+                Exit::Ok,
+            ),
+            (
+                findings(&[], &[], &regression),
                 gates(true, false),
                 Exit::Regression,
             ),
         ];
-        for (blocking, regressions, gates, expected) in cases {
+        for (findings, gates, expected) in cases {
             assert_eq!(
-                decide(blocking, regressions, gates).exit,
+                decide(&findings, gates).exit,
                 expected,
-                "{blocking:?} {regressions:?} {gates:?}"
+                "{findings:?} {gates:?}"
             );
         }
     }
 
     #[test]
+    fn the_regression_gate_refuses_unfinished_runs_unless_allowed() {
+        let running = ["Step 500 (running)"];
+        let regression = ["B scores 3.0 points lower"];
+        let allowing = Gates {
+            allow_unfinished: true,
+            ..gates(true, false)
+        };
+        let cases = [
+            // Without the regression gate a running run is only a warning.
+            (findings(&[], &running, &[]), gates(false, false), Exit::Ok),
+            (
+                findings(&[], &running, &[]),
+                gates(true, false),
+                Exit::Unfinished,
+            ),
+            (
+                findings(&[], &running, &regression),
+                gates(true, false),
+                Exit::Unfinished,
+            ),
+            (findings(&[], &running, &[]), allowing, Exit::Ok),
+            (
+                findings(&[], &running, &regression),
+                allowing,
+                Exit::Regression,
+            ),
+            // Gate 5 comes first.
+            (
+                findings(&["X: y"], &running, &[]),
+                gates(true, false),
+                Exit::Incomparable,
+            ),
+        ];
+        for (findings, gates, expected) in cases {
+            assert_eq!(
+                decide(&findings, gates).exit,
+                expected,
+                "{findings:?} {gates:?}"
+            );
+        }
+        let warned = decide(&findings(&[], &running, &[]), gates(false, false));
+        assert_eq!(
+            warned.messages,
+            ["warning: Step 500 (running) has not finished: its numbers are partial and its verdict provisional or incomplete"]
+        );
+        let refused = decide(&findings(&[], &running, &[]), gates(true, false));
+        assert!(
+            refused.messages[0].starts_with("not finished: Step 500 (running); "),
+            "{:?}",
+            refused.messages
+        );
+    }
+
+    #[test]
     fn every_gate_that_matters_is_explained() {
         let outcome = decide(
-            &["SPLIT_DIFFERS: split differs".to_owned()],
-            &["B scores 3.0 points lower".to_owned()],
+            &findings(
+                &["SPLIT_DIFFERS: split differs"],
+                &[],
+                &["B scores 3.0 points lower"],
+            ),
             gates(true, true),
         );
         assert_eq!(
@@ -140,7 +271,7 @@ mod tests {
                 "significant regression: B scores 3.0 points lower",
             ]
         );
-        assert!(decide(&[], &["x".to_owned()], gates(false, false))
+        assert!(decide(&findings(&[], &[], &["x"]), gates(false, false))
             .messages
             .is_empty());
     }

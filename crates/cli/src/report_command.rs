@@ -26,6 +26,7 @@ pub async fn report(args: &ReportArgs, progress: &Progress) -> Result<Exit, CliE
         Gates {
             fail_on_regression: args.fail_on_regression,
             allow_incomparable: args.allow_incomparable,
+            allow_unfinished: args.allow_unfinished,
         },
     );
     for message in &outcome.messages {
@@ -137,6 +138,7 @@ mod tests {
         Gates {
             fail_on_regression: args.fail_on_regression,
             allow_incomparable: args.allow_incomparable,
+            allow_unfinished: args.allow_unfinished,
         }
     }
 

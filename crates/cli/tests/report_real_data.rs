@@ -247,6 +247,7 @@ fn help_documents_the_exit_codes() {
             "  3  unreadable input",
             "  5  blocking comparability",
             "  6  significant regression",
+            " 11  with --fail-on-regression, a compared run",
         ] {
             assert!(output.stdout.contains(line), "{args:?} lacks {line:?}");
         }

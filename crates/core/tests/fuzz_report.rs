@@ -7,12 +7,14 @@
 //! the number of cases (README.md, "Fuzzing").
 #![allow(clippy::unwrap_used)]
 
+use eval_compare_core::audit::{Lifecycle, Severity};
 use eval_compare_core::model::{
     Category, CheckpointInfo, OutcomeClass, RewardComponent, RunIdx, RunInfo, RunSetBuilder,
     SourceKind, TaskInput, TaskSelection, TrajectoryFlags, TrajectoryInput,
 };
 use eval_compare_core::report::{
-    build_report, detail_rows, to_csv, visible_rows, Report, ReportSettings,
+    build_report, detail_rows, to_csv, visible_rows, CandidateResult, Decision, Report,
+    ReportSettings,
 };
 use eval_compare_core::testing::json_close::json_close;
 use eval_compare_core::view_state::{RowFilter, Sort, SortKey, ViewState};
@@ -381,7 +383,61 @@ fn check_report(report: &Report, case: &Case) -> Result<(), TestCaseError> {
     prop_assert!(rows.iter().all(|&row| row < report.tasks.len()));
     for candidate in &report.candidates {
         let _ = detail_rows(report, candidate, false);
+        check_verdict(report, candidate)?;
     }
+    Ok(())
+}
+
+/// The verdict's invariants (docs/statistics.md): better or worse only when significant after
+/// Holm with the interval on that side and nothing blocking; not comparable only with a
+/// blocking finding; no detectable difference only within ± the target Δ; provisional exactly
+/// when a compared run has not finished; no NaN in its words.
+fn check_verdict(report: &Report, candidate: &CandidateResult) -> Result<(), TestCaseError> {
+    let verdict = &candidate.verdict;
+    let blocking = report.audit.with_severity(Severity::Blocking).count();
+    match verdict.decision {
+        Decision::Better | Decision::Worse => {
+            prop_assert_eq!(verdict.evidence, verdict.decision);
+            let p = candidate.p_holm.as_ref().ok().copied();
+            prop_assert!(
+                p.is_some_and(|p| p < report.settings.alpha),
+                "{:?}",
+                verdict
+            );
+            let interval = verdict.interval.as_ref().ok();
+            prop_assert!(
+                interval.is_some_and(|i| if verdict.decision == Decision::Better {
+                    i.lower > 0.0
+                } else {
+                    i.upper < 0.0
+                }),
+                "{:?}",
+                verdict
+            );
+        }
+        Decision::NotComparable => prop_assert!(blocking > 0, "{:?}", verdict),
+        Decision::NoDetectableDifference => {
+            let interval = verdict.interval.as_ref().ok();
+            prop_assert!(
+                interval.is_some_and(
+                    |i| i.lower.abs().max(i.upper.abs()) <= report.settings.target_delta
+                ),
+                "{:?}",
+                verdict
+            );
+        }
+        _ => {}
+    }
+    let running = [report.runs.first(), report.run_of(candidate)]
+        .into_iter()
+        .flatten()
+        .any(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished);
+    prop_assert_eq!(verdict.provisional, running);
+    prop_assert!(
+        verdict.reasons.iter().all(|r| !r.contains("NaN")),
+        "{:?}",
+        verdict
+    );
     Ok(())
 }
 

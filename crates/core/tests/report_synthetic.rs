@@ -6,7 +6,7 @@ use eval_compare_core::model::{
     TrajectoryFlags, TrajectoryInput,
 };
 use eval_compare_core::report::{
-    build_report, detail_rows, DetailCells, ExclusionReason, ReportError, ReportSettings, Verdict,
+    build_report, detail_rows, Decision, DetailCells, ExclusionReason, ReportError, ReportSettings,
 };
 
 /// One trajectory: (task, class, reward).
@@ -201,6 +201,8 @@ fn detail_rows_list_every_statistic_and_say_when_the_bootstrap_is_computing() {
             "SE (points)",
             "t interval (95%)",
             "z interval (95%)",
+            "Tango score interval (95%)",
+            "Headline interval",
             "Bootstrap percentile",
             "Bootstrap BCa",
             "Clustered by category (robust SE)",
@@ -227,6 +229,18 @@ fn detail_rows_list_every_statistic_and_say_when_the_bootstrap_is_computing() {
     assert_eq!(cells(&pending, "Tasks"), ["7", "8"]);
     assert_eq!(cells(&pending, "Δ (points)"), ["+28.6", "+25.0"]);
     assert_eq!(cells(&pending, "Wins / ties / losses")[0], "2 / 5 / 0");
+    // One binary sample per task on 7 tasks (8 with the failed one as 0): Tango's interval is
+    // the headline's in both analyses (primary: b = 0, c = 2).
+    let tango = eval_compare_core::stats::tango_interval(2, 0, 7, 0.95).unwrap();
+    let interval_cells = cells(&pending, "Tango score interval (95%)");
+    assert_eq!(
+        interval_cells[0],
+        eval_compare_core::text::interval_points(&tango)
+    );
+    assert_eq!(
+        cells(&pending, "Headline interval"),
+        ["Tango score interval (one binary sample per task, fewer than 500 tasks)"; 2]
+    );
     assert_eq!(
         cells(&pending, "McNemar exact / mid-p")[0],
         "0.5000 / 0.2500"
@@ -329,8 +343,8 @@ fn several_candidates_get_adjusted_p_values_and_a_progression() {
         let bh = *c.p_bh.as_ref().unwrap();
         assert!(holm >= *p && holm <= 1.0 && bh >= *p && bh <= holm + 1e-15);
     }
-    assert_eq!(report.candidates[0].verdict, Verdict::Worse);
-    assert_eq!(report.candidates[2].verdict, Verdict::Better);
+    assert_eq!(report.candidates[0].verdict.decision, Decision::Worse);
+    assert_eq!(report.candidates[2].verdict.decision, Decision::Better);
     let details = detail_cells(&detail_rows(&report, &report.candidates[0], false));
     let adjusted = details
         .iter()

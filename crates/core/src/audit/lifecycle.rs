@@ -9,6 +9,46 @@ use super::{Finding, Severity};
 const FINISHED: [&str; 2] = ["completed", "succeeded"];
 const NOT_FINISHED: [&str; 4] = ["pending", "registered", "running", "queued"];
 
+/// Where a run is in its life, by the meaning of its recorded status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lifecycle {
+    /// Completed (Trajectory) or succeeded (Chronicle).
+    Finished,
+    /// Pending, registered, running or queued: its scores can still change.
+    NotFinished,
+    /// Failed: it holds only part of what it was meant to.
+    Failed,
+    /// Cancelled: its tasks may be only partly run.
+    Cancelled,
+    /// A status this project does not know.
+    Unknown,
+    /// No status recorded (a legacy run, a file without it).
+    NotRecorded,
+}
+
+impl Lifecycle {
+    /// The lifecycle of a recorded status name.
+    pub fn of(status: Option<&str>) -> Lifecycle {
+        match status {
+            None => Lifecycle::NotRecorded,
+            Some(status) if FINISHED.contains(&status) => Lifecycle::Finished,
+            Some(status) if NOT_FINISHED.contains(&status) => Lifecycle::NotFinished,
+            Some("failed") => Lifecycle::Failed,
+            Some("cancelled") => Lifecycle::Cancelled,
+            Some(_) => Lifecycle::Unknown,
+        }
+    }
+
+    /// Whether the run ended without everything it was meant to run (failed or cancelled), or
+    /// has not ended yet: what the CLI's regression gate refuses to judge.
+    pub fn is_unfinished(self) -> bool {
+        matches!(
+            self,
+            Lifecycle::NotFinished | Lifecycle::Failed | Lifecycle::Cancelled
+        )
+    }
+}
+
 pub(super) fn check(index: RunIdx, run: &Run, findings: &mut Vec<Finding>) {
     let info = run.info();
     // A Chronicle run's status is its job's: say which job.

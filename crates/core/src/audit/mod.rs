@@ -9,6 +9,7 @@ mod platform;
 mod settings;
 mod tasks;
 
+pub use lifecycle::Lifecycle;
 pub use platform::{platform_checks, PlatformCheck, TaskDisagreement, PASS_RATE_TOLERANCE};
 pub use tasks::TASK_SET_CAUTION_SHARE;
 

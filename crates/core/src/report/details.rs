@@ -5,7 +5,22 @@
 use crate::stats::{BootstrapResult, PassAtK, Stat};
 use crate::text::{count, interval_points, mean, p_value, plural, points, signed_points, StatText};
 
+use super::paired_analysis::{IntervalMethod, SMALL_BINARY_TASKS};
 use super::{CandidateResult, PairedAnalysis, Report};
+
+/// What a statistic of binary outcomes says when the tasks are not one 0/1 sample each.
+const NOT_BINARY: &str = "does not apply (not one binary sample per task)";
+
+/// Which interval the headline uses, and why.
+pub fn interval_method_text(method: IntervalMethod) -> String {
+    match method {
+        IntervalMethod::T => "t interval".to_owned(),
+        IntervalMethod::TangoScore => format!(
+            "Tango score interval (one binary sample per task, fewer than {} tasks)",
+            count(SMALL_BINARY_TASKS as u64)
+        ),
+    }
+}
 
 /// One row of the details: a statistic's label and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,6 +77,16 @@ pub fn detail_rows(
             })
             .text()
         }),
+        (
+            format!("Tango score interval ({level}%)"),
+            |a, _| match &a.score_interval {
+                Some(interval) => StatText::of(interval, interval_points).text(),
+                None => NOT_BINARY.to_owned(),
+            },
+        ),
+        ("Headline interval".to_owned(), |a, _| {
+            interval_method_text(a.interval_method)
+        }),
         ("Bootstrap percentile".to_owned(), |a, pending| {
             bootstrap_text(&a.bootstrap, pending, |b| interval_points(&b.percentile))
         }),
@@ -115,7 +140,7 @@ pub fn detail_rows(
                     format!("{} / {}", p_value(m.p_exact), p_value(m.p_mid))
                 })
                 .text(),
-                None => "does not apply (not one binary sample per task)".to_owned(),
+                None => NOT_BINARY.to_owned(),
             }
         }),
         ("Wins / ties / losses".to_owned(), |a, _| {

@@ -13,8 +13,8 @@ use crate::stats::Stat;
 use crate::text::{markdown_code, markdown_text, p_value, points, StatText};
 
 use super::components::{component_cells, COMPONENT_COLUMNS};
-use super::details::{detail_rows, DetailCells};
-use super::{CandidateResult, Report, Verdict};
+use super::details::{detail_rows, interval_method_text, DetailCells};
+use super::{CandidateResult, Report};
 
 /// How many regressions and improvements are listed per candidate.
 const TOP_TASKS: usize = 5;
@@ -57,18 +57,18 @@ pub fn render(report: &Report) -> String {
 fn headlines(out: &mut String, report: &Report) {
     let _ = writeln!(out, "## Headline\n");
     for c in &report.candidates {
-        let verdict = match c.verdict {
-            Verdict::Better => "better",
-            Verdict::Worse => "worse",
-            Verdict::Inconclusive => "no significant difference",
-            Verdict::NotComputable => "not computable",
-        };
         let _ = writeln!(
             out,
-            "- {}. Holm-adjusted p {} → **{verdict}**.",
+            "- {}. Holm-adjusted p {}; headline interval: {} → **{}**.",
             markdown_text(&c.sentence),
-            p(&c.p_holm)
+            p(&c.p_holm),
+            interval_method_text(c.verdict.interval_method),
+            c.verdict.headline()
         );
+        for reason in &c.verdict.reasons {
+            let stop = if reason.ends_with('.') { "" } else { "." };
+            let _ = writeln!(out, "  - {}{stop}", markdown_text(reason));
+        }
     }
     out.push('\n');
 }

@@ -16,24 +16,29 @@ mod sentence;
 mod settings;
 mod table;
 mod task_rows;
+mod verdict;
 
 pub use chronicle::ChronicleSummary;
 pub use components::{component_cells, component_deltas, ComponentDelta, COMPONENT_COLUMNS};
-pub use details::{detail_rows, DetailCells, DetailRow};
+pub use details::{detail_rows, interval_method_text, DetailCells, DetailRow};
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use paired_analysis::{
-    analyse_pair, headline_interval, headline_p, ClusteredAnalysis, PairedAnalysis,
-    PassAtKComparison,
+    analyse_pair, headline_interval, headline_p, ClusteredAnalysis, IntervalMethod, PairedAnalysis,
+    PassAtKComparison, SMALL_BINARY_TASKS,
 };
 pub use progression::{Progression, ProgressionPoint};
 pub use sentence::headline_sentence;
 pub use settings::ReportSettings;
 pub use table::{to_csv, visible_rows};
 pub use task_rows::{task_rows, TaskCell, TaskRow};
+pub use verdict::{
+    decide, within_phrase, AnalysisFacts, Decision, Thresholds, Verdict, VerdictContext,
+    MIN_PAIRED_TASKS, SIGN_RESOLUTION,
+};
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::{self, Audit, PlatformCheck, Severity};
+use crate::audit::{self, Audit, Lifecycle, PlatformCheck, Severity};
 use crate::coverage::{self, Coverage};
 use crate::model::{Analysis, ModelError, Run, RunIdx, RunSet, SourceKind, TaskScoring};
 use crate::stats::{self, Stat};
@@ -43,7 +48,11 @@ use crate::stats::{self, Stat};
 /// 2: a candidate's `components` (each reward component's or scorer's paired Δ), a run's
 /// `task_scoring` and `chronicle` (its job), the report's `platform` checks (the platform's own
 /// results of each Chronicle job beside its trials).
-pub const REPORT_FORMAT_VERSION: u32 = 2;
+///
+/// 3: a candidate's `verdict` is an object (`decision`, `evidence`, `provisional`,
+/// `interval_method`, `interval`, `reasons`; `docs/statistics.md`); an analysis'
+/// `score_interval` (Tango's, for one binary sample per task) and `interval_method`.
+pub const REPORT_FORMAT_VERSION: u32 = 3;
 
 /// Why a report could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -165,24 +174,10 @@ pub struct CandidateResult {
     pub p_holm: Stat<f64>,
     /// Benjamini–Hochberg-adjusted p of the headline test across candidates.
     pub p_bh: Stat<f64>,
-    /// Whether Δ is significant at α after Holm adjustment, and its direction.
+    /// The one decision about this candidate (page, markdown and CLI gates read it).
     pub verdict: Verdict,
     /// One plain sentence stating the headline.
     pub sentence: String,
-}
-
-/// The headline conclusion of one candidate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Verdict {
-    /// Significantly higher than the baseline (Holm-adjusted p < α).
-    Better,
-    /// Significantly lower than the baseline.
-    Worse,
-    /// No significant difference.
-    Inconclusive,
-    /// The headline test could not be computed.
-    NotComputable,
 }
 
 impl Report {
@@ -269,11 +264,16 @@ pub fn build_report(
             components: component_deltas(base_run, cand_run, settings.level),
             p_holm: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
             p_bh: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
-            verdict: Verdict::NotComputable,
+            verdict: placeholder_verdict(),
             sentence: String::new(),
         });
     }
     adjust_p_values(&mut results, settings);
+    let audit = audit::audit(set, baseline, candidates)?;
+    for (result, &cand) in results.iter_mut().zip(candidates) {
+        let context = verdict_context(&audit, &runs, cand, result);
+        result.verdict = candidate_verdict(result, &context, settings);
+    }
     for result in &mut results {
         let name = &runs[result.run].name;
         let headline = match settings.headline {
@@ -297,7 +297,7 @@ pub fn build_report(
         settings: settings.clone(),
         sources,
         coverage: coverage::coverage(set, baseline, candidates)?,
-        audit: audit::audit(set, baseline, candidates)?,
+        audit,
         platform: audit::platform_checks(
             set,
             &std::iter::once(baseline)
@@ -382,17 +382,74 @@ fn adjust_p_values(results: &mut [CandidateResult], settings: &ReportSettings) {
         };
         result.p_holm = pick(&holm);
         result.p_bh = pick(&bh);
-        let headline = match settings.headline {
-            Analysis::Primary => &result.primary,
-            Analysis::Sensitivity => &result.sensitivity,
-        };
-        result.verdict = match (&result.p_holm, &headline.estimate) {
-            (Ok(p), Ok(estimate)) if *p < settings.alpha && estimate.delta > 0.0 => Verdict::Better,
-            (Ok(p), Ok(estimate)) if *p < settings.alpha && estimate.delta < 0.0 => Verdict::Worse,
-            (Ok(_), Ok(_)) => Verdict::Inconclusive,
-            _ => Verdict::NotComputable,
-        };
     }
+}
+
+/// Until the audit is known (replaced before the report is returned).
+fn placeholder_verdict() -> Verdict {
+    Verdict {
+        decision: Decision::NotComputable,
+        evidence: Decision::NotComputable,
+        provisional: false,
+        interval_method: IntervalMethod::T,
+        interval: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
+        reasons: Vec::new(),
+    }
+}
+
+/// What a candidate's verdict depends on besides its statistics: the blocking findings that
+/// concern it (naming it, or naming no candidate: the baseline's own), and the compared runs
+/// still running.
+fn verdict_context(
+    audit: &Audit,
+    runs: &[RunSummary],
+    candidate: RunIdx,
+    result: &CandidateResult,
+) -> VerdictContext {
+    let blocking = audit
+        .with_severity(Severity::Blocking)
+        .filter(|finding| {
+            finding.runs.contains(&candidate)
+                || !finding
+                    .runs
+                    .iter()
+                    .any(|run| audit.candidates.contains(run))
+        })
+        .map(|finding| format!("{}: {}", finding.code, finding.message))
+        .collect();
+    let running = [runs.first(), runs.get(result.run)]
+        .into_iter()
+        .flatten()
+        .filter(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished)
+        .map(|run| run.name.clone())
+        .collect();
+    VerdictContext {
+        blocking,
+        running,
+        excluded_tasks: result.excluded.total,
+    }
+}
+
+/// The verdict of one candidate, per [`decide`], on the headline analysis.
+fn candidate_verdict(
+    result: &CandidateResult,
+    context: &VerdictContext,
+    settings: &ReportSettings,
+) -> Verdict {
+    let (headline, other) = match settings.headline {
+        Analysis::Primary => (&result.primary, &result.sensitivity),
+        Analysis::Sensitivity => (&result.sensitivity, &result.primary),
+    };
+    decide(
+        &AnalysisFacts::of(headline),
+        &AnalysisFacts::of(other),
+        &result.p_holm,
+        context,
+        Thresholds {
+            alpha: settings.alpha,
+            target_delta: settings.target_delta,
+        },
+    )
 }
 
 fn summarize_run(set: &RunSet, index: RunIdx, run: &Run, role: Role, level: f64) -> RunSummary {

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Analysis, PairedScores};
 use crate::stats::{
-    self, BootstrapResult, BootstrapSettings, ClusterRobust, McNemar, MinimumDetectableEffect,
-    NotComputable, PairedEstimate, PassAtK, PassCounts, SampleProjection, SignTest, Stat, TTest,
-    TaskMoments, Wilcoxon, WinTieLoss,
+    self, BootstrapResult, BootstrapSettings, ClusterRobust, Interval, McNemar,
+    MinimumDetectableEffect, NotComputable, PairedEstimate, PassAtK, PassCounts, SampleProjection,
+    SignTest, Stat, TTest, TaskMoments, Wilcoxon, WinTieLoss,
 };
 
 use super::settings::ReportSettings;
@@ -32,6 +32,10 @@ pub struct PairedAnalysis {
     pub sign_test: Stat<SignTest>,
     /// McNemar exact and mid-p, only when every task has exactly one binary sample per run.
     pub mcnemar: Option<Stat<McNemar>>,
+    /// Tango's score interval of Δ, only when McNemar applies (one binary sample per task).
+    pub score_interval: Option<Stat<Interval>>,
+    /// The interval the headline and the verdict use ([`headline_interval`]).
+    pub interval_method: IntervalMethod,
     /// Wins, ties and losses of the candidate (deltas rounded to 1e-9).
     pub win_tie_loss: Stat<WinTieLoss>,
     /// Seeded paired bootstrap over tasks (absent when B = 0).
@@ -47,6 +51,31 @@ pub struct PairedAnalysis {
     /// pass@k of both runs and their paired difference, when both are binary.
     pub pass_at_k: Vec<PassAtKComparison>,
 }
+
+/// Which interval of Δ the headline uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntervalMethod {
+    /// The t interval of the mean per-task delta (n − 1 df).
+    T,
+    /// Tango's score interval for a paired difference of proportions: a binary paired set
+    /// (one 0/1 sample per task and run) of fewer than [`SMALL_BINARY_TASKS`] tasks.
+    TangoScore,
+}
+
+impl IntervalMethod {
+    /// The interval's name in a sentence, e.g. "Tango score interval".
+    pub fn label(self) -> &'static str {
+        match self {
+            IntervalMethod::T => "t interval",
+            IntervalMethod::TangoScore => "Tango score interval",
+        }
+    }
+}
+
+/// Below this many paired tasks a binary paired set's headline interval is Tango's score
+/// interval instead of the t interval (which under-covers there; `docs/statistics.md`).
+pub const SMALL_BINARY_TASKS: usize = 500;
 
 /// The analysis with tasks clustered by their first category.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -99,6 +128,13 @@ pub fn analyse_pair(
     // The t-test, both Wilcoxon variants, the sign test, the MDE and the tasks needed share
     // one rounding, one variance and one ranking of the deltas.
     let tests = stats::delta_tests(&deltas, settings.target_delta);
+    let mcnemar = mcnemar_if_single_binary(scores);
+    let score_interval = mcnemar.is_some().then(|| score_interval(scores, level));
+    let interval_method = if score_interval.is_some() && scores.len() < SMALL_BINARY_TASKS {
+        IntervalMethod::TangoScore
+    } else {
+        IntervalMethod::T
+    };
     PairedAnalysis {
         analysis,
         n: scores.len(),
@@ -107,7 +143,9 @@ pub fn analyse_pair(
         wilcoxon_pratt: tests.wilcoxon_pratt,
         wilcoxon_wilcox: tests.wilcoxon_wilcox,
         sign_test: tests.sign_test,
-        mcnemar: mcnemar_if_single_binary(scores),
+        mcnemar,
+        score_interval,
+        interval_method,
         win_tie_loss: tests.win_tie_loss,
         bootstrap: run_bootstrap.then(|| stats::paired_bootstrap(&deltas, &bootstrap_settings)),
         clustered: clustered(scores, &deltas, &bootstrap_settings, run_bootstrap, level),
@@ -128,6 +166,14 @@ fn mcnemar_if_single_binary(scores: &PairedScores) -> Option<Stat<McNemar>> {
     let base: Vec<bool> = scores.base.iter().map(passed).collect();
     let cand: Vec<bool> = scores.cand.iter().map(passed).collect();
     Some(stats::mcnemar_from_outcomes(&base, &cand))
+}
+
+/// Tango's interval from the discordant pairs (the scores are one 0/1 sample per task).
+fn score_interval(scores: &PairedScores, level: f64) -> Stat<Interval> {
+    let pairs = || scores.base.iter().zip(&scores.cand);
+    let candidate_only = pairs().filter(|(b, c)| **b == 0.0 && **c == 1.0).count() as u64;
+    let baseline_only = pairs().filter(|(b, c)| **b == 1.0 && **c == 0.0).count() as u64;
+    stats::tango_interval(candidate_only, baseline_only, scores.len() as u64, level)
 }
 
 fn clustered(
@@ -237,13 +283,17 @@ fn pass_at_k_for(scores: &PairedScores, k: u64, level: f64) -> PassAtKComparison
     }
 }
 
-/// The headline interval: the t interval of Δ.
-pub fn headline_interval(analysis: &PairedAnalysis) -> Stat<stats::Interval> {
-    analysis
-        .estimate
-        .as_ref()
-        .map_err(Clone::clone)
-        .and_then(|e| e.t_interval.clone())
+/// The headline interval of Δ: per [`PairedAnalysis::interval_method`], Tango's score interval
+/// (small binary paired sets) or the t interval.
+pub fn headline_interval(analysis: &PairedAnalysis) -> Stat<Interval> {
+    match (analysis.interval_method, &analysis.score_interval) {
+        (IntervalMethod::TangoScore, Some(interval)) => interval.clone(),
+        _ => analysis
+            .estimate
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(|e| e.t_interval.clone()),
+    }
 }
 
 /// The headline p-value: the paired t-test's.

@@ -11,7 +11,8 @@
 //! * [`paired`] — Δ with SE, t and z intervals, correlation; the paired t-test;
 //! * [`wilcoxon`] — signed-rank test (Pratt / Wilcox zeros, exact or normal);
 //! * [`mod@win_tie_loss`] — win/tie/loss counts and the sign test; [`mod@mcnemar`] — exact
-//!   and mid-p;
+//!   and mid-p; [`paired_binary`] — Tango's score interval for a paired difference of
+//!   proportions;
 //! * [`bootstrap`] — seeded paired bootstrap (tasks or clusters), percentile and BCa;
 //! * [`cluster`] — cluster-robust SE; [`power`] — MDE, tasks needed, K′ projection;
 //! * [`mod@pass_at_k`] — unbiased pass@k; [`multiplicity`] — Holm and Benjamini–Hochberg;
@@ -27,6 +28,7 @@ pub mod mcnemar;
 pub mod multiplicity;
 pub mod outcome;
 pub mod paired;
+pub mod paired_binary;
 pub mod pass_at_k;
 pub mod power;
 pub mod validate;
@@ -47,6 +49,7 @@ pub use mcnemar::{mcnemar, mcnemar_from_outcomes, McNemar};
 pub use multiplicity::{benjamini_hochberg, holm};
 pub use outcome::{NotComputable, Stat};
 pub use paired::{paired_estimate, paired_t_test, PairedEstimate, TTest};
+pub use paired_binary::{tango_interval, tango_statistic};
 pub use pass_at_k::{pass_at_k, pass_at_k_task, PassAtK, PassCounts};
 pub use power::{
     minimum_detectable_effect, project_from_moments, project_samples_per_task, tasks_needed,

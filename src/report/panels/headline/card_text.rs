@@ -2,21 +2,27 @@
 //! (a missing value in words, never NaN). Plain functions, tested natively.
 
 use eval_compare_core::model::Analysis;
-use eval_compare_core::report::{CandidateResult, PairedAnalysis, Report, Verdict};
+use eval_compare_core::report::{
+    headline_interval, within_phrase, CandidateResult, Decision, PairedAnalysis, Report,
+};
 
 use crate::components::stat_text::{
     count, interval_points, mean, optional_mean, p_value, points, signed_points, StatText,
 };
 use crate::format::capitalized;
 
-/// Label and CSS modifier of a verdict.
-pub fn verdict_label(verdict: Verdict) -> (&'static str, &'static str) {
-    match verdict {
-        Verdict::Better => ("better", "verdict-better"),
-        Verdict::Worse => ("worse", "verdict-worse"),
-        Verdict::Inconclusive => ("no significant difference", "verdict-inconclusive"),
-        Verdict::NotComputable => ("not computable", "verdict-none"),
-    }
+/// Label and CSS modifier of a verdict's decision (the core's words).
+pub fn verdict_label(decision: Decision) -> (&'static str, &'static str) {
+    let modifier = match decision {
+        Decision::Better => "verdict-better",
+        Decision::Worse => "verdict-worse",
+        Decision::NoDetectableDifference => "verdict-no-difference",
+        Decision::Inconclusive => "verdict-inconclusive",
+        Decision::NotComparable => "verdict-not-comparable",
+        Decision::Unreliable => "verdict-unreliable",
+        Decision::TooFewPairedTasks | Decision::NotComputable => "verdict-none",
+    };
+    (decision.label(), modifier)
 }
 
 /// The name of an analysis in the card's labels.
@@ -38,11 +44,18 @@ pub struct CardText {
     pub verdict: &'static str,
     /// The verdict's CSS modifier.
     pub modifier: &'static str,
+    /// Whether a compared run is still running: the verdict is provisional.
+    pub provisional: bool,
+    /// What a "no detectable difference" rules out ("Δ within ±1.6 points at 95%").
+    pub verdict_detail: Option<String>,
+    /// Why the verdict is what it is, one line each (blocking findings, the disagreement of
+    /// the analyses, the running run…).
+    pub reasons: Vec<String>,
     /// The report's sentence about the candidate (without its final period).
     pub sentence: String,
     /// Label of the Δ: which analysis the headline uses.
     pub delta_label: String,
-    /// Δ in points with its interval.
+    /// Δ in points with the headline interval, named (t or Tango score interval).
     pub delta: String,
     /// The p-values that apply, one text each.
     pub p_values: Vec<String>,
@@ -69,8 +82,12 @@ pub fn card_text(report: &Report, index: usize) -> Option<CardText> {
     let candidate = report.candidates.get(index)?;
     let run = report.run_of(candidate)?;
     let baseline = report.baseline()?;
-    let (verdict, modifier) = verdict_label(candidate.verdict);
+    let (verdict, modifier) = verdict_label(candidate.verdict.decision);
+    let verdict_detail = (candidate.verdict.decision == Decision::NoDetectableDifference)
+        .then(|| candidate.verdict.interval.as_ref().ok().map(within_phrase))
+        .flatten();
     let headline = report.headline(candidate);
+    let method = headline.interval_method.label();
     let other = match headline.analysis {
         Analysis::Primary => &candidate.sensitivity,
         Analysis::Sensitivity => &candidate.primary,
@@ -78,14 +95,14 @@ pub fn card_text(report: &Report, index: usize) -> Option<CardText> {
     let level = (report.settings.level * 100.0).round();
     let several = report.candidates.len() > 1;
     let delta = StatText::and_then(&headline.estimate, |estimate| {
-        let interval = StatText::of(&estimate.t_interval, interval_points);
+        let interval = StatText::of(&headline_interval(headline), interval_points);
         StatText::Value(match interval {
             StatText::Value(interval) => format!(
-                "{} points ({level}% CI {interval})",
+                "{} points ({level}% CI {interval}, {method})",
                 signed_points(estimate.delta)
             ),
             StatText::Missing(reason) => format!(
-                "{} points (no interval: {reason})",
+                "{} points (no {method}: {reason})",
                 signed_points(estimate.delta)
             ),
         })
@@ -132,6 +149,9 @@ pub fn card_text(report: &Report, index: usize) -> Option<CardText> {
         run_id: run.id.clone(),
         verdict,
         modifier,
+        provisional: candidate.verdict.provisional,
+        verdict_detail,
+        reasons: candidate.verdict.reasons.clone(),
         sentence: candidate.sentence.clone(),
         delta_label: format!("Δ ({} analysis)", analysis_name(headline.analysis)),
         delta,
@@ -267,7 +287,20 @@ mod tests {
         );
         assert_eq!(text.sentence, report.candidates[0].sentence);
         assert_eq!(text.delta_label, "Δ (primary analysis)");
-        assert!(text.delta.contains("points (95% CI "), "{}", text.delta);
+        assert!(
+            text.delta.contains("points (95% CI ") && text.delta.ends_with(", t interval)"),
+            "{}",
+            text.delta
+        );
+        // Six paired tasks: too few for a verdict, said in words.
+        assert_eq!(text.verdict, "too few paired tasks");
+        assert_eq!(text.modifier, "verdict-none");
+        assert_eq!(
+            text.reasons,
+            ["6 paired tasks; a verdict needs at least 10"]
+        );
+        assert!(!text.provisional);
+        assert_eq!(text.verdict_detail, None);
         let names: Vec<&str> = text
             .p_values
             .iter()
@@ -287,7 +320,7 @@ mod tests {
     fn what_cannot_be_computed_is_said_in_words_never_nan() {
         let report = report();
         let text = card_text(&report, 1).expect("the lonely candidate");
-        assert_eq!(text.verdict, "not computable");
+        assert_eq!(text.verdict, "too few paired tasks");
         assert_eq!(text.modifier, "verdict-none");
         let all = format!("{text:?}");
         assert!(!all.contains("NaN"), "{all}");
@@ -297,11 +330,92 @@ mod tests {
 
     #[test]
     fn every_verdict_has_a_label_and_a_modifier() {
-        assert_eq!(verdict_label(Verdict::Better), ("better", "verdict-better"));
-        assert_eq!(verdict_label(Verdict::Worse), ("worse", "verdict-worse"));
         assert_eq!(
-            verdict_label(Verdict::Inconclusive).0,
-            "no significant difference"
+            verdict_label(Decision::Better),
+            ("better", "verdict-better")
+        );
+        assert_eq!(verdict_label(Decision::Worse), ("worse", "verdict-worse"));
+        assert_eq!(
+            verdict_label(Decision::NoDetectableDifference),
+            ("no detectable difference", "verdict-no-difference")
+        );
+        assert_eq!(
+            verdict_label(Decision::NotComparable),
+            ("not comparable", "verdict-not-comparable")
+        );
+        assert_eq!(
+            verdict_label(Decision::Unreliable),
+            ("unreliable", "verdict-unreliable")
+        );
+        assert_eq!(verdict_label(Decision::TooFewPairedTasks).1, "verdict-none");
+    }
+
+    /// n binary tasks: the baseline passes the odd ones, the candidate also the first
+    /// `gained` even ones; `status` is the candidate's.
+    fn binary_report(n: usize, gained: usize, status: &str, bench: &str) -> Report {
+        let tasks: Vec<String> = (0..n).map(|i| format!("t{i}")).collect();
+        let base: Vec<(&str, f64)> = tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.as_str(), (i % 2) as f64))
+            .collect();
+        let cand: Vec<(&str, f64)> = tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let pass = i % 2 == 1 || i / 2 < gained;
+                (t.as_str(), if pass { 1.0 } else { 0.0 })
+            })
+            .collect();
+        let mut cand_folder = folder("cand", &cand);
+        cand_folder.run.status = serde_json::from_value(json!(status)).expect("a status");
+        cand_folder.run.bench_id = bench.to_owned();
+        let folders = [folder("base", &base), cand_folder];
+        let set = run_set_from_folders(&folders, SourceKind::Files).expect("a run set");
+        let settings = ReportSettings {
+            resamples: 0,
+            ..ReportSettings::default()
+        };
+        build_report(&set, RunIdx(0), &[RunIdx(1)], &settings).expect("a report")
+    }
+
+    #[test]
+    fn a_small_binary_card_names_tangos_interval_and_a_running_one_is_provisional() {
+        let report = binary_report(60, 12, "running", "b_1");
+        let text = card_text(&report, 0).expect("the candidate");
+        assert_eq!((text.verdict, text.provisional), ("better", true));
+        assert!(
+            text.delta.ends_with(", Tango score interval)"),
+            "{}",
+            text.delta
+        );
+        assert!(
+            text.reasons.iter().any(|r| r.contains("is still running")),
+            "{:?}",
+            text.reasons
+        );
+    }
+
+    #[test]
+    fn identical_runs_say_what_they_rule_out_and_another_version_shows_no_direction() {
+        let same = binary_report(400, 0, "completed", "b_1");
+        let text = card_text(&same, 0).expect("the candidate");
+        assert_eq!(text.verdict, "no detectable difference");
+        assert_eq!(
+            text.verdict_detail.as_deref(),
+            Some("Δ within ±1.0 points at 95%")
+        );
+        let other = binary_report(60, 20, "completed", "b_0");
+        let text = card_text(&other, 0).expect("the candidate");
+        assert_eq!(
+            (text.verdict, text.modifier),
+            ("not comparable", "verdict-not-comparable")
+        );
+        assert!(
+            text.reasons[0]
+                .starts_with("blocking comparability finding: BENCHMARK_VERSION_DIFFERS"),
+            "{:?}",
+            text.reasons
         );
     }
 }

@@ -1,5 +1,6 @@
-//! The headline of each candidate: its sentence, Δ with its interval, the tests that apply, and
-//! a details expander with every statistic of both analyses.
+//! The headline of each candidate: the core's verdict (its decision, a provisional mark, what a
+//! "no detectable difference" rules out, and why), its sentence, Δ with the named headline
+//! interval, the tests that apply, and a details expander with every statistic of both analyses.
 //!
 //! [`card_text`] makes what a card says from the report; the cards here only lay it out, and
 //! [`details`] is the expander's table.
@@ -91,6 +92,9 @@ fn card(
         run_id,
         verdict,
         modifier,
+        provisional,
+        verdict_detail,
+        reasons,
         sentence,
         delta_label,
         delta,
@@ -105,13 +109,41 @@ fn card(
         other_delta,
     } = text;
     view! {
-        <article class=format!("headline-card {modifier}") class:focused=move || focused.get() data-run-id=run_id>
+        <article
+            class=format!("headline-card {modifier}")
+            class:provisional=provisional
+            class:focused=move || focused.get()
+            data-run-id=run_id
+        >
             <header class="headline-head">
                 <h3 class="headline-title">{title}</h3>
                 <span class=format!("verdict-badge {modifier}")>{verdict}</span>
+                {provisional
+                    .then(|| {
+                        view! {
+                            <span
+                                class="provisional-mark"
+                                title="A compared run is still running: the numbers will move"
+                            >
+                                "provisional"
+                            </span>
+                        }
+                    })}
                 {move || focused.get().then(|| view! { <span class="focus-mark">"in focus"</span> })}
             </header>
+            {verdict_detail.map(|detail| view! { <p class="verdict-detail">{detail}</p> })}
             <p class="headline-sentence">{sentence}"."</p>
+            {(!reasons.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="verdict-reasons">
+                            {reasons
+                                .into_iter()
+                                .map(|reason| view! { <li>{reason}</li> })
+                                .collect_view()}
+                        </ul>
+                    }
+                })}
             <dl class="headline-stats">
                 <div>
                     <dt>{delta_label}</dt>
