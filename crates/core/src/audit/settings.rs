@@ -1,4 +1,5 @@
-//! Benchmark version, task selection, sampling and limit settings.
+//! Benchmark version, task selection, and the effective sampling and limit settings (see
+//! `model::RunInfo::effective_settings`): a difference names where each side's value came from.
 
 use crate::model::{Resolution, RunInfo, SettingKey};
 use crate::text::setting_shown;
