@@ -76,6 +76,17 @@ class Checker:
         self.failures.append(endpoint)
         print(f"FAIL  {endpoint}: {message}")
 
+    def schema_one(self, path: str, template: str, params: dict[str, Any] | None = None) -> Any:
+        """One GET, validated against the 200 response schema of `template` in the SDK's OpenAPI
+        document; returns the body."""
+        schema = self.spec["paths"][template]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+        validator = jsonschema.Draft202012Validator(
+            {"$ref": "urn:trajectory-openapi" + schema["$ref"]}, registry=self.registry
+        )
+        body = self.client.get(path, cast_to=object, options={"params": dict(params or {})})
+        validator.validate(body)
+        return body
+
     def schema_pages(self, path: str, template: str, params: dict[str, Any] | None = None) -> list[Any]:
         """Every page of a cursor-paginated GET with no SDK method, each validated against the
         200 response schema of `template` in the SDK's OpenAPI document; returns the items."""
@@ -157,6 +168,21 @@ def run_checks(c: Checker) -> None:
             assert one.eval_run_id == run.eval_run_id
         return f"{len(state['runs'])} run(s) read one by one"
 
+    def eval_options() -> str:
+        # Every benchmark version and base model of the runs (what the viewer resolves settings
+        # with), through the client's method and against the schema; and one without a model.
+        keys = sorted({(run.bench_id, run.base_model_slug) for run in state["runs"] if run.base_model_slug})
+        assert keys, "no run names a base model"
+        for bench_id, model in keys:
+            listed = client.evals.list_options(bench_id=bench_id, base_model_slug=model)
+            assert [m.base_model_slug for m in listed.models] == [model], f"{bench_id}: {listed.models!r}"
+            assert listed.models[0].options, f"{bench_id}/{model}: no options"
+            c.schema_one("/api/v1/eval/options", "/api/v1/eval/options", {"bench_id": bench_id, "base_model_slug": model})
+        every = client.evals.list_options(bench_id=state["bench_id"])
+        assert every.models, "no models without base_model_slug"
+        c.schema_one("/api/v1/eval/options", "/api/v1/eval/options", {"bench_id": state["bench_id"]})
+        return f"{len(keys)} version/model pair(s); {len(every.models)} model(s) on {state['bench_id']}"
+
     def progress_each() -> str:
         statuses = {}
         for run in state["runs"]:
@@ -225,9 +251,13 @@ def run_checks(c: Checker) -> None:
         runs = list(client.training.runs.list(state["bench_id"]))
         assert runs, "no training runs"
         state["training"] = runs
+        overrides = 0
         for run in runs:
-            assert client.training.runs.retrieve(run.training_run_id).training_run_id == run.training_run_id
-        return f"{len(runs)} training run(s), each read"
+            one = client.training.runs.retrieve(run.training_run_id)
+            assert one.training_run_id == run.training_run_id
+            overrides += sum(1 for key in ("evaluation_temperature", "evaluation_top_p") if getattr(one.options, key, None) is not None)
+        assert overrides, "no training run carries evaluation_* overrides in its options"
+        return f"{len(runs)} training run(s), each read; {overrides} evaluation override(s)"
 
     def checkpoints() -> str:
         total = 0
@@ -260,6 +290,7 @@ def run_checks(c: Checker) -> None:
         ("GET /api/v1/eval/{bench_id}/runs", eval_runs),
         ("GET /api/v1/agents/{agent_id}/evaluation-runs", agent_eval_runs),
         ("GET /api/v1/eval/{run_id}", eval_run_each),
+        ("GET /api/v1/eval/options?bench_id=&base_model_slug=", eval_options),
         ("GET /api/v1/eval/{run_id}/progress", progress_each),
         ("GET /api/v1/eval/{eval_run_id}/remaining-work", remaining_work),
         ("GET /api/v1/eval/{run_id}/trajectory-rewards", trajectory_rewards),

@@ -268,6 +268,20 @@ fn report_event(progress: &Progress, records: Records<'_>, event: LoadEvent<'_>)
             phase: Phase::Complete,
         } => progress.fetched(&format!("{run_id}: {}", records.noun())),
         LoadEvent::Record { .. } => {}
+        LoadEvent::Settings {
+            what,
+            owner,
+            phase: Phase::Complete,
+        } => progress.fetched(&format!("{owner}: {}", what.label())),
+        LoadEvent::Settings {
+            what,
+            owner,
+            phase: Phase::Failed(error),
+        } => progress.warn(&format!(
+            "{owner}: the {} could not be read ({error}); the settings they give are reported as not resolved",
+            what.label()
+        )),
+        LoadEvent::Settings { .. } => {}
         LoadEvent::Page {
             kind,
             owner,

@@ -62,10 +62,13 @@ fn discover_runs(server: &DemoServer, key: Option<&str>) -> (String, Vec<String>
     )
 }
 
-/// A report's JSON with the runs' source labels ("api" or "files") removed.
+/// A report's JSON with the runs' source labels ("api" or "files") removed, and its audit: the
+/// API's resolves settings from the training run and the evaluation defaults, which a folder
+/// does not hold (checked on their own).
 fn without_sources(stdout: &str) -> Value {
     let mut json: Value = serde_json::from_str(stdout).unwrap();
     json["sources"] = Value::Null;
+    json["audit"] = Value::Null;
     for run in json["runs"].as_array_mut().unwrap() {
         run["source"] = Value::Null;
     }
@@ -144,6 +147,91 @@ fn a_report_from_exported_folders_equals_the_report_from_the_api() {
         .map(|run| &run["source"])
         .collect();
     assert_eq!(sources, ["api", "api", "api"]);
+    // Every setting of every run read from the API resolved; from folders, only the recorded.
+    let resolved = |report: &Value| -> Vec<usize> {
+        report["audit"]["settings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|run| {
+                run["settings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|s| s["resolution"]["status"] == "resolved")
+                    .count()
+            })
+            .collect()
+    };
+    assert_eq!(resolved(&api_report), [10, 10, 10]);
+    let files_report: Value = serde_json::from_str(&from_files.stdout).unwrap();
+    assert!(resolved(&files_report).iter().all(|&n| n < 10));
+}
+
+#[test]
+fn the_audit_compares_effective_settings_naming_where_each_came_from() {
+    let server = DemoServer::start(None, &[]);
+    let report = |baseline: &str, candidate: &str| -> Value {
+        let out = run(eval_compare()
+            .args(["report", "--server", &server.url, "--format", "json"])
+            .args(["--resamples", "0", "--allow-incomparable"])
+            .args([baseline, candidate]));
+        assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
+        serde_json::from_str(&out.stdout).unwrap()
+    };
+    let findings = |report: &Value| -> Vec<(String, String)> {
+        report["audit"]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["code"].as_str().unwrap().to_owned(),
+                    f["message"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    // The default comparison: the checkpoint inherits nothing that differs.
+    let agreed = findings(&report("eval_base_v2", "eval_ckpt_s400"));
+    assert!(
+        agreed
+            .iter()
+            .all(|(code, _)| !code.ends_with("_DIFFERS") && code != "SETTINGS_UNRESOLVED"),
+        "{agreed:?}"
+    );
+    // The failed first attempt at step 200 left its settings to its training run and the
+    // defaults: it sampled like the baseline but ran with the default execution timeout.
+    let inherited = report("eval_base_v2", "eval_ckpt_s200_failed");
+    let codes = findings(&inherited);
+    let timeout = codes
+        .iter()
+        .find(|(code, _)| code == "EXECUTION_TIMEOUT_DIFFERS")
+        .unwrap_or_else(|| panic!("{codes:?}"));
+    assert!(
+        timeout
+            .1
+            .contains("1800 (recorded, `execution_timeout_seconds`)")
+            && timeout
+                .1
+                .contains("7200 (evaluation default, `execution_timeout_seconds`)"),
+        "{}",
+        timeout.1
+    );
+    assert!(!codes.iter().any(|(code, _)| code == "TEMPERATURE_DIFFERS"));
+    let temperature = &inherited["audit"]["settings"][1]["settings"][0]["resolution"];
+    assert_eq!(temperature["source"], "training_run");
+    assert_eq!(temperature["option"], "evaluation_temperature");
+    // The sampling experiment sampled at the evaluation defaults.
+    let hot = findings(&report("eval_base_v2", "eval_base_v2_hot"));
+    let (_, message) = hot
+        .iter()
+        .find(|(code, _)| code == "TEMPERATURE_DIFFERS")
+        .unwrap();
+    assert!(
+        message.contains("1.0 (evaluation default, `temperature`)"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -2,10 +2,11 @@
 
 #![allow(clippy::unwrap_used)]
 
+use eval_compare_core::api::OptionDefault;
 use eval_compare_core::audit::{audit, Audit, Severity};
 use eval_compare_core::model::{
-    CheckpointInfo, OutcomeClass, RunIdx, RunInfo, RunOptions, RunSet, RunSetBuilder,
-    TaskSelection, TrajectoryFlags, TrajectoryInput,
+    CheckpointInfo, EvaluationDefaults, ListedDefault, Lookup, OutcomeClass, RunIdx, RunInfo,
+    RunOptions, RunSet, RunSetBuilder, TaskSelection, TrajectoryFlags, TrajectoryInput,
 };
 
 fn baseline_info() -> RunInfo {
@@ -151,6 +152,54 @@ fn task_selection_differences_are_cautions() {
     assert_eq!(only(&report, "TASK_SELECTION_UNKNOWN").0, Severity::Info);
 }
 
+/// Evaluation defaults listing these options (number defaults; `None`: computed).
+fn defaults(entries: &[(&str, Option<f64>)]) -> Lookup<EvaluationDefaults> {
+    Lookup::Read(EvaluationDefaults {
+        bench_id: "bench_v1".to_owned(),
+        base_model: "org/model-7b".to_owned(),
+        options: entries
+            .iter()
+            .map(|(key, default)| {
+                let listed = ListedDefault {
+                    default: default.map(OptionDefault::Number),
+                    computed: default.is_none(),
+                };
+                ((*key).to_owned(), listed)
+            })
+            .collect(),
+    })
+}
+
+/// The defaults of every setting the audit compares.
+fn every_default() -> Lookup<EvaluationDefaults> {
+    defaults(&[
+        ("temperature", Some(1.0)),
+        ("top_p", Some(1.0)),
+        ("top_k", Some(-1.0)),
+        ("evaluation_samples_per_task", Some(1.0)),
+        ("max_output_tokens_per_step", Some(8192.0)),
+        ("max_total_tokens_per_trajectory", Some(262_144.0)),
+        ("max_turns_per_trajectory", Some(125.0)),
+        ("execution_timeout_seconds", Some(7200.0)),
+        ("evaluation_collection_timeout_seconds", Some(7200.0)),
+    ])
+}
+
+/// Both runs with `every_default()` read and a fixed reasoning effort recorded.
+fn audit_with_defaults(change: impl FnOnce(&mut RunInfo)) -> Audit {
+    let mut base = baseline_info();
+    base.settings_inputs.defaults = every_default();
+    base.options.reasoning_effort = Some("low".to_owned());
+    let mut cand = RunInfo {
+        id: "cand".to_owned(),
+        display_name: Some("step 400".to_owned()),
+        ..base.clone()
+    };
+    change(&mut cand);
+    let (set, b, c) = set_of(base, cand, &TASKS, &TASKS, (2, 2));
+    audit(&set, b, &[c]).unwrap()
+}
+
 #[test]
 fn effective_sampling_settings_are_compared() {
     // The candidate's evaluation override changes the effective temperature.
@@ -159,38 +208,137 @@ fn effective_sampling_settings_are_compared() {
     assert_eq!(severity, Severity::Caution);
     assert_eq!(
         message,
-        "Temperature differs: baseline 0.7, step 400 1.0 — sampling settings change scores independently of the model."
+        "Temperature differs: baseline 0.7 (recorded, `temperature`), step 400 1.0 (recorded, `evaluation_temperature`) — sampling settings change scores independently of the model."
     );
     // An override equal to the run setting changes nothing.
     let report = audit_of(candidate(|c| c.options.evaluation_temperature = Some(0.7)));
     assert!(report.findings.is_empty(), "{:?}", codes(&report));
-    // Not recorded on one side.
-    let report = audit_of(candidate(|c| c.options.temperature = None));
-    assert!(only(&report, "TEMPERATURE_DIFFERS")
-        .1
-        .contains("step 400 not recorded (default)"));
 
     let report = audit_of(candidate(|c| {
         c.options.top_p = Some(0.9);
         c.options.evaluation_top_k = Some(40);
         c.options.evaluation_reasoning_effort = Some("high".to_owned());
     }));
-    assert_eq!(only(&report, "TOP_P_DIFFERS").0, Severity::Caution);
-    assert_eq!(only(&report, "TOP_K_DIFFERS").0, Severity::Caution);
-    let (_, message) = only(&report, "REASONING_EFFORT_DIFFERS");
-    assert!(message.contains("step 400 high"), "{message}");
+    // The baseline records none of them and read no defaults: they cannot be compared.
+    let (severity, message) = only(&report, "SETTINGS_UNRESOLVED");
+    assert_eq!(severity, Severity::Caution);
+    assert_eq!(
+        message,
+        "Settings that could not be resolved, so their effective values cannot be compared — baseline: top_p, top_k, Reasoning effort (not recorded, and the evaluation defaults were not read)."
+    );
+    assert!(!codes(&report).contains(&"TOP_P_DIFFERS"));
+}
+
+#[test]
+fn a_setting_not_recorded_is_compared_on_its_evaluation_default() {
+    // The default is what the candidate ran with: 1.0, not "unknown".
+    let report = audit_with_defaults(|c| c.options.temperature = None);
+    let (severity, message) = only(&report, "TEMPERATURE_DIFFERS");
+    assert_eq!(severity, Severity::Caution);
+    assert!(
+        message.contains("baseline 0.7 (recorded, `temperature`), step 400 1.0 (evaluation default, `temperature`)"),
+        "{message}"
+    );
+    // A recorded value equal to the default is the same setting.
+    let report = audit_with_defaults(|c| {
+        c.options.temperature = None;
+        c.settings_inputs.defaults = defaults(&[("temperature", Some(0.7))]);
+    });
+    assert!(
+        !codes(&report).contains(&"TEMPERATURE_DIFFERS"),
+        "{:?}",
+        codes(&report)
+    );
+    // The defaults of both runs' model and version resolve every other setting alike.
+    let report = audit_with_defaults(|_| {});
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["settings"][1]["settings"][1]["setting"], "top_p");
+    assert_eq!(
+        json["settings"][1]["settings"][1]["resolution"],
+        serde_json::json!({"status": "resolved", "value": 1.0, "source": "evaluation_default", "option": "top_p"})
+    );
+}
+
+#[test]
+fn a_checkpoint_is_compared_on_its_training_runs_settings() {
+    let checkpoint = CheckpointInfo {
+        step: Some(400),
+        training_run_id: Some("tr_1".to_owned()),
+        parent_checkpoint_id: None,
+    };
+    // Training samples at 1.0, its held-out evaluation at 0.7: the checkpoint's evaluation
+    // inherits the override, so it matches the baseline.
+    let inherits = |c: &mut RunInfo| {
+        c.checkpoint = checkpoint.clone();
+        c.options.temperature = None;
+        c.settings_inputs.training_run = Lookup::Read(RunOptions {
+            temperature: Some(1.0),
+            evaluation_temperature: Some(0.7),
+            max_turns_per_trajectory: Some(30),
+            ..RunOptions::default()
+        });
+    };
+    let report = audit_with_defaults(inherits);
+    assert!(
+        !codes(&report).contains(&"TEMPERATURE_DIFFERS"),
+        "{:?}",
+        codes(&report)
+    );
+    // Recorded by the evaluation, the turn limit wins over the training run's.
+    assert!(
+        !codes(&report).contains(&"MAX_TURNS_DIFFERS"),
+        "{:?}",
+        codes(&report)
+    );
+    let report = audit_with_defaults(|c| {
+        inherits(c);
+        c.options.max_turns_per_trajectory = None;
+    });
+    let (_, message) = only(&report, "MAX_TURNS_DIFFERS");
+    assert!(
+        message.contains("step 400 30 (training run, `max_turns_per_trajectory`)"),
+        "{message}"
+    );
+    // A training run that could not be read: its checkpoint's unrecorded settings are not
+    // guessed from the defaults.
+    let report = audit_with_defaults(|c| {
+        inherits(c);
+        c.settings_inputs.training_run = Lookup::Failed("HTTP 404 not found".to_owned());
+    });
+    let (severity, message) = only(&report, "SETTINGS_UNRESOLVED");
+    assert_eq!(severity, Severity::Caution);
+    assert!(
+        message.contains("step 400: Temperature, top_p, top_k, Max output tokens per step, Max total tokens per trajectory, Execution timeout (s), Evaluation collection timeout (s) (not recorded, and the training run's options could not be read: HTTP 404 not found)"),
+        "{message}"
+    );
+}
+
+#[test]
+fn settings_unresolved_on_both_sides_are_worth_knowing() {
+    // Other models, no defaults read: top_p is unknown on both sides (Info, nothing known).
+    let report = audit_of(candidate(|c| {
+        c.base_model = Some("org/other-70b".to_owned())
+    }));
+    let (severity, message) = only(&report, "SETTINGS_UNRESOLVED");
+    assert_eq!(severity, Severity::Info);
+    assert!(message.contains("baseline: top_p"), "{message}");
+    assert!(message.contains("; step 400: top_p"), "{message}");
+    // One model on one version, both base-model runs: the same defaults applied to both.
+    let report = audit_of(candidate(|_| {}));
+    assert!(!codes(&report).contains(&"SETTINGS_UNRESOLVED"));
 }
 
 #[test]
 fn limit_differences_are_cautions() {
-    let report = audit_of(candidate(|c| {
+    let report = audit_with_defaults(|c| {
         c.options.samples_per_task = Some(8);
         c.options.max_output_tokens_per_step = Some(4096);
         c.options.max_total_tokens_per_trajectory = Some(100_000);
         c.options.max_turns_per_trajectory = Some(250);
         c.options.execution_timeout_seconds = Some(600);
         c.options.evaluation_collection_timeout_seconds = Some(3600.0);
-    }));
+    });
     for code in [
         "SAMPLES_PER_TASK_DIFFERS",
         "MAX_OUTPUT_TOKENS_PER_STEP_DIFFERS",
@@ -202,10 +350,13 @@ fn limit_differences_are_cautions() {
         assert_eq!(only(&report, code).0, Severity::Caution, "{code}");
     }
     let (_, turns) = only(&report, "MAX_TURNS_DIFFERS");
-    assert!(turns.contains("baseline 50, step 400 250"), "{turns}");
+    assert!(
+        turns.contains("baseline 50 (recorded, `max_turns_per_trajectory`), step 400 250 (recorded, `max_turns_per_trajectory`)"),
+        "{turns}"
+    );
     let (_, collection) = only(&report, "COLLECTION_TIMEOUT_DIFFERS");
     assert!(
-        collection.contains("not recorded (default), step 400 3600.0"),
+        collection.contains("baseline 7200.0 (evaluation default, `evaluation_collection_timeout_seconds`), step 400 3600.0 (recorded"),
         "{collection}"
     );
 }

@@ -10,11 +10,14 @@ use std::cell::RefCell;
 use eval_compare_core::load::{
     load_runs, refresh_running, ListKind, LoadEvent, LoadFailure, LoadStore, Phase,
 };
-use eval_compare_core::model::{RunIdx, SourceKind};
+use eval_compare_core::model::{
+    Resolution, RunIdx, SettingKey, SettingSource, SettingValue, SourceKind,
+};
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::run_set_from_folders;
 use eval_compare_core::testing::bodies::{
-    page, reward_item, run_body, task_item, trajectory_item, EXPIRED_CURSOR, SERVER_FAILURE,
+    checkpoint_run_body, eval_options_body, page, reward_item, run_body, task_item,
+    training_run_body, trajectory_item, EXPIRED_CURSOR, NOT_FOUND, SERVER_FAILURE,
 };
 use eval_compare_core::testing::scripted::{client_over, yield_now};
 use eval_compare_core::testing::{ScriptedTransport, NEVER};
@@ -57,7 +60,15 @@ fn script_run(transport: &ScriptedTransport, id: &str, second: Vec<(u16, String)
     );
 }
 
+/// The tasks of `b_1`, and its evaluation defaults (temperature 1.0).
 fn script_tasks(transport: &ScriptedTransport) {
+    transport.route(
+        "/eval/options?bench_id=b_1",
+        vec![(
+            200,
+            eval_options_body("b_1", "org/model", &[("temperature", 1.0)]),
+        )],
+    );
     transport.route(
         "/benchmarks/b_1/tasks",
         vec![(
@@ -232,6 +243,9 @@ fn every_page_and_the_end_of_every_list_is_an_event() {
         let line = match event {
             LoadEvent::Moved => return,
             LoadEvent::Record { run_id, phase } => format!("record {run_id} {phase:?}"),
+            LoadEvent::Settings { what, owner, phase } => {
+                format!("settings {what:?} {owner} {}", phase == &Phase::Complete)
+            }
             LoadEvent::Page {
                 kind,
                 owner,
@@ -266,6 +280,7 @@ fn every_page_and_the_end_of_every_list_is_an_event() {
             "page Tasks b_1 1 3 false",
             "page Trajectories er_1 1 3 false",
             "record er_1 Complete",
+            "settings EvaluationDefaults b_1 true",
         ]
     );
 }
@@ -319,7 +334,7 @@ fn cancel_keeps_the_pages_read_and_retry_resumes() {
     {
         // The second page never answers: the load is dropped once nothing else can move.
         let load = std::pin::pin!(load_runs(&client, &store, &runs, &quiet));
-        let outcome = block_on(select(load, Box::pin(until_stuck(&transport))));
+        let outcome = block_on(select(load, Box::pin(until_stuck(&transport, "cursor=c2"))));
         assert!(
             matches!(outcome, Either::Right(_)),
             "the second page never answers"
@@ -343,16 +358,16 @@ fn cancel_keeps_the_pages_read_and_retry_resumes() {
     assert_eq!(store.get("er_1").unwrap().rewards.borrow().items.len(), 3);
 }
 
-/// Resolves once the transport saw the never-answering request (and everything else settled):
-/// yields to the executor until the request count stops growing.
-async fn until_stuck(transport: &ScriptedTransport) {
+/// Resolves once the transport saw the never-answering request (its URL contains `pattern`)
+/// and everything else settled: yields to the executor until the request count stops growing.
+async fn until_stuck(transport: &ScriptedTransport, pattern: &str) {
     let mut last = usize::MAX;
     loop {
         for _ in 0..16 {
             yield_now().await;
         }
         let now = transport.request_count();
-        if now == last && transport.count("cursor=c2") > 0 {
+        if now == last && transport.count(pattern) > 0 {
             return;
         }
         last = now;
@@ -450,8 +465,31 @@ fn the_run_set_equals_the_one_built_from_the_same_data_as_run_folders() {
         resamples: 200,
         ..ReportSettings::default()
     };
-    let ours = build_report(&loaded, RunIdx(0), &[RunIdx(1)], &settings).unwrap();
+    let mut ours = build_report(&loaded, RunIdx(0), &[RunIdx(1)], &settings).unwrap();
     let theirs = build_report(&from_folders, RunIdx(0), &[RunIdx(1)], &settings).unwrap();
+    // The one difference: the engine also read the evaluation defaults, a folder holds none.
+    let temperature = |report: &eval_compare_core::report::Report| {
+        report.audit.settings[1].settings[0].resolution.clone()
+    };
+    assert_eq!(temperature(&ours).value(), Some(&SettingValue::Number(1.0)));
+    assert_eq!(
+        temperature(&theirs),
+        Resolution::Unresolved {
+            reason: "not recorded, and the evaluation defaults were not read".to_owned()
+        }
+    );
+    for (a, b) in ours.audit.settings.iter().zip(&theirs.audit.settings) {
+        assert_eq!(a.run, b.run);
+    }
+    ours.audit.settings.clone_from(&theirs.audit.settings);
+    ours.audit
+        .findings
+        .retain(|f| f.code != "SETTINGS_UNRESOLVED");
+    let mut theirs = theirs;
+    theirs
+        .audit
+        .findings
+        .retain(|f| f.code != "SETTINGS_UNRESOLVED");
     assert_eq!(ours, theirs);
     assert_eq!(ours.sources, [SourceKind::Api]);
 }
@@ -588,6 +626,10 @@ fn a_cursor_cycle_in_the_task_list_fails_it_naming_the_cycle() {
         "er_1",
         vec![(200, page("er_1", &[reward_item("x3", "t3", 1.0)], None))],
     );
+    transport.route(
+        "/eval/options",
+        vec![(200, eval_options_body("b_1", "org/model", &[]))],
+    );
     let client = client_over(&transport);
     let store = LoadStore::new();
     let runs = ids(&["er_1"]);
@@ -611,4 +653,224 @@ fn a_cursor_cycle_in_the_task_list_fails_it_naming_the_cycle() {
     let tasks = tasks.borrow();
     assert_eq!((tasks.pages_read, tasks.items.len()), (2, 4));
     assert!(matches!(tasks.phase, Phase::Failed(_)));
+}
+
+/// Checkpoint evaluation `id` of training run `tr_1` recording `options`, with the lists of
+/// [`script_run`].
+fn script_checkpoint(transport: &ScriptedTransport, id: &str, options: &str) {
+    transport.route(
+        &format!("/eval/{id}/trajectory-rewards"),
+        vec![(200, page(id, &[reward_item("x1", "t1", 1.0)], None))],
+    );
+    transport.route(
+        &format!("eval_run_id={id}"),
+        vec![(200, page(id, &[trajectory_item("x1", "t1")], None))],
+    );
+    transport.route(
+        &format!("/eval/{id}"),
+        vec![(200, checkpoint_run_body(id, "tr_1", options))],
+    );
+}
+
+fn resolution_of(store: &LoadStore, runs: &[String], run: usize, key: SettingKey) -> Resolution {
+    let set = store.run_set(runs).unwrap().unwrap();
+    resolution(&set, run, key)
+}
+
+fn resolution(set: &eval_compare_core::model::RunSet, run: usize, key: SettingKey) -> Resolution {
+    set.runs()[run]
+        .info()
+        .effective_settings()
+        .into_iter()
+        .find(|s| s.setting == key)
+        .unwrap()
+        .resolution
+}
+
+#[test]
+fn settings_are_read_once_per_training_run_and_defaults_key_concurrently() {
+    let transport = ScriptedTransport::default();
+    script_checkpoint(&transport, "ck_1", "{}");
+    script_checkpoint(&transport, "ck_2", r#"{"temperature": 0.2}"#);
+    transport.route(
+        "/eval/options?bench_id=b_1&base_model_slug=org%2Fmodel",
+        vec![(
+            200,
+            eval_options_body("b_1", "org/model", &[("top_p", 0.9)]),
+        )],
+    );
+    script_tasks(&transport);
+    transport.route(
+        "/train/tr_1",
+        vec![(
+            200,
+            training_run_body(
+                "tr_1",
+                r#"{"temperature": 1.0, "evaluation_temperature": 0.6}"#,
+            ),
+        )],
+    );
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["ck_1", "ck_2"]);
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    assert_eq!(transport.count("/train/tr_1"), 1, "{:?}", transport.urls());
+    assert_eq!(
+        transport.count("/eval/options"),
+        1,
+        "{:?}",
+        transport.urls()
+    );
+    // Both went out before the lists' first pages came back: read alongside them.
+    let urls = transport.urls();
+    let first_page = urls
+        .iter()
+        .position(|u| u.contains("trajectory-rewards"))
+        .unwrap();
+    let settings_reads = urls
+        .iter()
+        .position(|u| u.contains("/eval/options"))
+        .max(urls.iter().position(|u| u.contains("/train/tr_1")))
+        .unwrap();
+    assert!(settings_reads < first_page + 6, "{urls:?}");
+    assert!(store
+        .progress(&runs)
+        .iter()
+        .all(|run| run.settings_reads.len() == 2));
+
+    let set = store.run_set(&runs).unwrap().unwrap();
+    assert_eq!(
+        resolution(&set, 0, SettingKey::Temperature),
+        Resolution::Resolved {
+            value: SettingValue::Number(0.6),
+            source: SettingSource::TrainingRun,
+            option: "evaluation_temperature".to_owned()
+        }
+    );
+    assert_eq!(
+        resolution(&set, 1, SettingKey::Temperature),
+        Resolution::Resolved {
+            value: SettingValue::Number(0.2),
+            source: SettingSource::Recorded,
+            option: "temperature".to_owned()
+        }
+    );
+    assert_eq!(
+        resolution(&set, 1, SettingKey::TopP),
+        Resolution::Resolved {
+            value: SettingValue::Number(0.9),
+            source: SettingSource::EvaluationDefault,
+            option: "top_p".to_owned()
+        }
+    );
+}
+
+#[test]
+fn a_settings_read_that_fails_keeps_the_run_and_retry_reads_it_again() {
+    let transport = ScriptedTransport::default();
+    script_checkpoint(&transport, "ck_1", "{}");
+    script_tasks(&transport);
+    transport.route(
+        "/train/tr_1",
+        vec![
+            (404, NOT_FOUND.to_owned()),
+            (
+                200,
+                training_run_body("tr_1", r#"{"evaluation_temperature": 0.6}"#),
+            ),
+        ],
+    );
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["ck_1"]);
+    let seen = RefCell::new(Vec::new());
+    let notify = |event: LoadEvent<'_>| {
+        if let LoadEvent::Settings { what, owner, phase } = event {
+            seen.borrow_mut().push(format!(
+                "{what:?} {owner} {}",
+                matches!(phase, Phase::Failed(_))
+            ));
+        }
+    };
+    block_on(load_runs(&client, &store, &runs, &notify));
+    let mut seen = seen.into_inner();
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            "EvaluationDefaults b_1/org/model false",
+            "TrainingRun tr_1 true"
+        ]
+    );
+    // The run is whole: nothing counts as a failure, the setting is unresolved with the reason.
+    assert_eq!(store.first_failure(&runs), None);
+    assert!(!store.progress(&runs)[0].has_stopped());
+    match resolution_of(&store, &runs, 0, SettingKey::Temperature) {
+        Resolution::Unresolved { reason } => assert!(
+            reason.starts_with("not recorded, and the training run's options could not be read: ")
+                && reason.contains("no such run"),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
+    }
+
+    // Loading again reads only the training run, and resolves the setting.
+    let before = transport.request_count();
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    let asked = transport.urls_since(before);
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert!(asked[0].ends_with("/api/v1/train/tr_1"), "{asked:?}");
+    assert_eq!(
+        resolution_of(&store, &runs, 0, SettingKey::Temperature).value(),
+        Some(&SettingValue::Number(0.6))
+    );
+}
+
+#[test]
+fn a_settings_read_cancelled_is_read_on_the_next_load() {
+    let transport = ScriptedTransport::default();
+    script_checkpoint(&transport, "ck_1", "{}");
+    script_tasks(&transport);
+    transport.route(
+        "/train/tr_1",
+        vec![
+            (NEVER, String::new()),
+            (200, training_run_body("tr_1", "{}")),
+        ],
+    );
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["ck_1"]);
+    {
+        let load = std::pin::pin!(load_runs(&client, &store, &runs, &quiet));
+        let outcome = block_on(select(
+            load,
+            Box::pin(until_stuck(&transport, "/train/tr_1")),
+        ));
+        assert!(
+            matches!(outcome, Either::Right(_)),
+            "the training run never answers"
+        );
+    }
+    assert!(
+        !store.is_ready(&runs),
+        "no run set while a settings read is pending"
+    );
+    store.mark_cancelled();
+    assert!(store.is_ready(&runs));
+    match resolution_of(&store, &runs, 0, SettingKey::Temperature) {
+        Resolution::Unresolved { reason } => {
+            assert!(reason.ends_with("loading was cancelled"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let before = transport.request_count();
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    let asked = transport.urls_since(before);
+    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(
+        resolution_of(&store, &runs, 0, SettingKey::Temperature).value(),
+        Some(&SettingValue::Number(1.0)),
+        "the default, now that the training run is known to set none"
+    );
 }

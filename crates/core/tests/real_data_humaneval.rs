@@ -150,5 +150,22 @@ fn coverage_is_clean_and_the_audit_only_notes_the_models() {
     let report = audit(&set, base, &others).unwrap();
     assert_eq!(report.verdict, Severity::Caution);
     let codes: Vec<&str> = report.findings.iter().map(|f| f.code.as_str()).collect();
-    assert_eq!(codes, ["BASE_MODEL_DIFFERS", "BASE_MODEL_DIFFERS"]);
+    assert_eq!(
+        codes,
+        [
+            "SETTINGS_UNRESOLVED",
+            "BASE_MODEL_DIFFERS",
+            "SETTINGS_UNRESOLVED",
+            "BASE_MODEL_DIFFERS"
+        ]
+    );
+    // Temperature and samples per task are recorded alike; the rest is unknown on both sides
+    // (run folders hold no evaluation defaults), which is worth knowing, no more.
+    let unresolved = &report.findings[0];
+    assert_eq!(unresolved.severity, Severity::Info);
+    assert!(
+        !unresolved.message.contains("Temperature") && unresolved.message.contains("top_p"),
+        "{}",
+        unresolved.message
+    );
 }

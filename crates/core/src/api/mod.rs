@@ -15,6 +15,7 @@ mod organization;
 mod page;
 mod progress;
 mod rewards;
+mod run_options;
 mod shared_fields;
 mod step;
 mod termination;
@@ -43,6 +44,9 @@ pub use progress::{
     EvalAttemptStatus, EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRemainingWorkPage,
 };
 pub use rewards::{EvalTrajectoryReward, EvalTrajectoryRewardsPage};
+pub use run_options::{
+    DefaultKind, ModelRunOptions, OptionDefault, OptionType, RunOptionMetadata, RunOptionsResponse,
+};
 pub use step::{ContentPart, Message, MessageContent, Step, StepPage};
 pub use termination::TerminationReason;
 pub use training::{

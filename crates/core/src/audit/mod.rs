@@ -15,7 +15,7 @@ pub use tasks::TASK_SET_CAUTION_SHARE;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{ModelError, Run, RunIdx, RunSet};
+use crate::model::{EffectiveSetting, ModelError, Run, RunIdx, RunSet};
 
 /// How much a finding weighs on the comparison.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -43,7 +43,7 @@ pub struct Finding {
 }
 
 /// The audit of a baseline against its candidates.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Audit {
     /// The baseline.
     pub baseline: RunIdx,
@@ -53,6 +53,19 @@ pub struct Audit {
     pub findings: Vec<Finding>,
     /// The worst severity found; `Info` when nothing was found.
     pub verdict: Severity,
+    /// The effective settings of each compared Trajectory run (the baseline first), with
+    /// where each value came from; Chronicle runs have none.
+    #[serde(default)]
+    pub settings: Vec<RunSettings>,
+}
+
+/// One run's effective settings, as the audit compared them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSettings {
+    /// The run.
+    pub run: RunIdx,
+    /// Every setting, resolved, in the order of [`SETTINGS`](crate::model::SETTINGS).
+    pub settings: Vec<EffectiveSetting>,
 }
 
 impl Audit {
@@ -101,6 +114,16 @@ pub fn audit(set: &RunSet, baseline: RunIdx, candidates: &[RunIdx]) -> Result<Au
         .chain(candidates.iter().copied())
         .collect();
     platform::findings(&platform_checks(set, &members)?, &members, &mut findings);
+    let mut settings = Vec::new();
+    for &member in &members {
+        let info = set.run(member)?.info();
+        if info.chronicle.is_none() && !settings.iter().any(|s: &RunSettings| s.run == member) {
+            settings.push(RunSettings {
+                run: member,
+                settings: info.effective_settings(),
+            });
+        }
+    }
     let verdict = findings
         .iter()
         .map(|finding| finding.severity)
@@ -111,6 +134,7 @@ pub fn audit(set: &RunSet, baseline: RunIdx, candidates: &[RunIdx]) -> Result<Au
         candidates: candidates.to_vec(),
         findings,
         verdict,
+        settings,
     })
 }
 

@@ -1,14 +1,15 @@
-//! Benchmark version, task selection, sampling and limit settings.
+//! Benchmark version, task selection, and the effective sampling and limit settings (see
+//! `model::RunInfo::effective_settings`): a difference names where each side's value came from.
 
-use crate::model::{Effective, RunOptions};
+use crate::model::{Resolution, RunInfo, SettingKey};
+use crate::text::setting_shown;
 
 use super::{Finding, Pair, Severity};
 
 pub(super) fn check(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
     benchmark(pair, findings);
     selection(pair, findings);
-    sampling(pair, findings);
-    limits(pair, findings);
+    effective(pair, findings);
 }
 
 fn benchmark(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
@@ -94,164 +95,135 @@ fn selection(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
     }
 }
 
-fn sampling(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
-    let base = pair.base.1.info().options.effective();
-    let cand = pair.cand.1.info().options.effective();
-    const WHY: &str = "sampling settings change scores independently of the model.";
-    differs(
-        pair,
-        findings,
-        "TEMPERATURE_DIFFERS",
-        "Temperature",
-        &base.temperature,
-        &cand.temperature,
-        WHY,
+/// Every sampling and limit setting, compared on its effective value (recorded, else inherited
+/// from the training run, else the evaluation default), each side named with its provenance.
+/// Settings that could not be resolved are listed in one finding per pair.
+fn effective(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
+    let (base_info, cand_info) = (pair.base.1.info(), pair.cand.1.info());
+    let (base, cand) = (
+        base_info.effective_settings(),
+        cand_info.effective_settings(),
     );
-    differs(
-        pair,
-        findings,
-        "TOP_P_DIFFERS",
-        "top_p",
-        &base.top_p,
-        &cand.top_p,
-        WHY,
-    );
-    differs(
-        pair,
-        findings,
-        "TOP_K_DIFFERS",
-        "top_k",
-        &base.top_k,
-        &cand.top_k,
-        WHY,
-    );
-    differs(
-        pair,
-        findings,
-        "REASONING_EFFORT_DIFFERS",
-        "Reasoning effort",
-        &base.reasoning_effort,
-        &cand.reasoning_effort,
-        "more or less thinking changes scores independently of the model.",
-    );
-}
-
-/// Recorded limits and evaluation settings that change what an attempt can achieve.
-fn limits(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
-    let base = &pair.base.1.info().options;
-    let cand = &pair.cand.1.info().options;
-    let inherited = pair.base.1.info().checkpoint.is_checkpoint()
-        || pair.cand.1.info().checkpoint.is_checkpoint();
-    let limit = |value: Option<i64>| recorded(value, inherited);
-    type Field = (
-        &'static str,
-        &'static str,
-        fn(&RunOptions) -> Option<i64>,
-        &'static str,
-    );
-    let fields: [Field; 5] = [
-        (
-            "SAMPLES_PER_TASK_DIFFERS",
-            "Samples per task",
-            |o| o.samples_per_task,
-            "per-task means have different precision, and pass@k needs k samples.",
-        ),
-        (
-            "MAX_OUTPUT_TOKENS_PER_STEP_DIFFERS",
-            "Max output tokens per step",
-            |o| o.max_output_tokens_per_step,
-            "a tighter budget cuts replies off.",
-        ),
-        (
-            "MAX_TOTAL_TOKENS_DIFFERS",
-            "Max total tokens per trajectory",
-            |o| o.max_total_tokens_per_trajectory,
-            "a tighter budget ends attempts early (LIMIT_REACHED, scored 0).",
-        ),
-        (
-            "MAX_TURNS_DIFFERS",
-            "Max turns per trajectory",
-            |o| o.max_turns_per_trajectory,
-            "fewer turns leave long tasks unfinished.",
-        ),
-        (
-            "EXECUTION_TIMEOUT_DIFFERS",
-            "Execution timeout (s)",
-            |o| o.execution_timeout_seconds,
-            "a shorter limit stops slow attempts.",
-        ),
-    ];
-    for (code, label, read, why) in fields {
-        let (b, c) = (read(base), read(cand));
-        if b != c {
-            findings.push(pair.finding(
-                Severity::Caution,
-                code,
-                format!(
-                    "{label} differs: {} {}, {} {} — {why}",
-                    pair.base_name(),
-                    limit(b),
-                    pair.cand_name(),
-                    limit(c)
-                ),
+    let mut unresolved: Vec<(SettingKey, bool)> = Vec::new();
+    for (b, c) in base.iter().zip(&cand) {
+        match (b.resolution.value(), c.resolution.value()) {
+            (Some(bv), Some(cv)) if bv != cv => {
+                let (code, why) = differs_code(b.setting);
+                findings.push(pair.finding(
+                    Severity::Caution,
+                    code,
+                    format!(
+                        "{} differs: {} {}, {} {} — {why}",
+                        b.setting.label(),
+                        pair.base_name(),
+                        setting_shown(&b.resolution),
+                        pair.cand_name(),
+                        setting_shown(&c.resolution)
+                    ),
+                ));
+            }
+            (Some(_), Some(_)) => {}
+            (None, None) if same_defaults(base_info, cand_info) => {}
+            (bv, cv) => unresolved.push((b.setting, bv.is_some() || cv.is_some())),
+        }
+    }
+    if unresolved.is_empty() {
+        return;
+    }
+    // A value known on one side only cannot be matched: that weakens the comparison.
+    let one_sided = unresolved.iter().any(|&(_, known)| known);
+    let reasons = |settings: &[crate::model::EffectiveSetting]| -> Vec<String> {
+        let mut reasons: Vec<String> = Vec::new();
+        for setting in settings {
+            if !unresolved.iter().any(|&(key, _)| key == setting.setting) {
+                continue;
+            }
+            if let Resolution::Unresolved { reason } = &setting.resolution {
+                if !reasons.contains(reason) {
+                    reasons.push(reason.clone());
+                }
+            }
+        }
+        reasons
+    };
+    let mut sides = Vec::new();
+    for (name, settings) in [(pair.base_name(), &base), (pair.cand_name(), &cand)] {
+        let names: Vec<&str> = settings
+            .iter()
+            .filter(|s| {
+                s.resolution.value().is_none()
+                    && unresolved.iter().any(|&(key, _)| key == s.setting)
+            })
+            .map(|s| s.setting.label())
+            .collect();
+        if !names.is_empty() {
+            sides.push(format!(
+                "{name}: {} ({})",
+                names.join(", "),
+                reasons(settings).join("; ")
             ));
         }
     }
-    if base.evaluation_collection_timeout_seconds != cand.evaluation_collection_timeout_seconds {
-        findings.push(pair.finding(
-            Severity::Caution,
-            "COLLECTION_TIMEOUT_DIFFERS",
-            format!(
-                "Evaluation collection timeout (s) differs: {} {}, {} {} — a shorter wait leaves more attempts unfinished.",
-                pair.base_name(),
-                recorded(base.evaluation_collection_timeout_seconds, false),
-                pair.cand_name(),
-                recorded(cand.evaluation_collection_timeout_seconds, false)
-            ),
-        ));
-    }
-}
-
-fn differs<T: PartialEq + Shown>(
-    pair: &Pair<'_>,
-    findings: &mut Vec<Finding>,
-    code: &str,
-    label: &str,
-    base: &Effective<T>,
-    cand: &Effective<T>,
-    why: &str,
-) {
-    if base.value() == cand.value() {
-        return;
-    }
     findings.push(pair.finding(
-        Severity::Caution,
-        code,
+        if one_sided {
+            Severity::Caution
+        } else {
+            Severity::Info
+        },
+        "SETTINGS_UNRESOLVED",
         format!(
-            "{label} differs: {} {}, {} {} — {why}",
-            pair.base_name(),
-            effective(base),
-            pair.cand_name(),
-            effective(cand)
+            "Settings that could not be resolved, so their effective values cannot be compared — {}.",
+            sides.join("; ")
         ),
     ));
 }
 
-/// A setting's effective value as shown.
-fn effective<T: Shown>(value: &Effective<T>) -> String {
-    match value {
-        Effective::EvaluationOverride(value) | Effective::RunSetting(value) => value.shown(),
-        Effective::Default => "not recorded (default)".to_owned(),
-    }
+/// Whether two runs that resolved nothing for a setting got the same default anyway: both
+/// base-model runs of one model on one benchmark version.
+fn same_defaults(base: &RunInfo, cand: &RunInfo) -> bool {
+    !base.checkpoint.is_checkpoint()
+        && !cand.checkpoint.is_checkpoint()
+        && base.base_model.is_some()
+        && base.base_model == cand.base_model
+        && base.bench_id.is_some()
+        && base.bench_id == cand.bench_id
 }
 
-fn recorded<T: Shown>(value: Option<T>, maybe_inherited: bool) -> String {
-    match value {
-        Some(value) => value.shown(),
-        None if maybe_inherited => {
-            "not recorded (default, or inherited from the training run)".to_owned()
-        }
-        None => "not recorded (default)".to_owned(),
+/// The stable code of a setting that differs, and why it matters.
+fn differs_code(setting: SettingKey) -> (&'static str, &'static str) {
+    const SAMPLING: &str = "sampling settings change scores independently of the model.";
+    match setting {
+        SettingKey::Temperature => ("TEMPERATURE_DIFFERS", SAMPLING),
+        SettingKey::TopP => ("TOP_P_DIFFERS", SAMPLING),
+        SettingKey::TopK => ("TOP_K_DIFFERS", SAMPLING),
+        SettingKey::ReasoningEffort => (
+            "REASONING_EFFORT_DIFFERS",
+            "more or less thinking changes scores independently of the model.",
+        ),
+        SettingKey::SamplesPerTask => (
+            "SAMPLES_PER_TASK_DIFFERS",
+            "per-task means have different precision, and pass@k needs k samples.",
+        ),
+        SettingKey::MaxOutputTokensPerStep => (
+            "MAX_OUTPUT_TOKENS_PER_STEP_DIFFERS",
+            "a tighter budget cuts replies off.",
+        ),
+        SettingKey::MaxTotalTokensPerTrajectory => (
+            "MAX_TOTAL_TOKENS_DIFFERS",
+            "a tighter budget ends attempts early (LIMIT_REACHED, scored 0).",
+        ),
+        SettingKey::MaxTurnsPerTrajectory => (
+            "MAX_TURNS_DIFFERS",
+            "fewer turns leave long tasks unfinished.",
+        ),
+        SettingKey::ExecutionTimeoutSeconds => (
+            "EXECUTION_TIMEOUT_DIFFERS",
+            "a shorter limit stops slow attempts.",
+        ),
+        SettingKey::CollectionTimeoutSeconds => (
+            "COLLECTION_TIMEOUT_DIFFERS",
+            "a shorter wait leaves more attempts unfinished.",
+        ),
     }
 }
 
@@ -264,35 +236,5 @@ fn unknown_side(pair: &Pair<'_>, base_unknown: bool, cand_unknown: bool) -> Stri
         (true, true) => format!("{} and {}", pair.base_name(), pair.cand_name()),
         (true, false) => pair.base_name().to_owned(),
         _ => pair.cand_name().to_owned(),
-    }
-}
-
-/// A setting's value as shown in a message.
-trait Shown {
-    fn shown(&self) -> String;
-}
-
-impl Shown for f64 {
-    /// Whole numbers keep one decimal (`1.0`, not `1`) so they read as the float they are.
-    fn shown(&self) -> String {
-        if !self.is_finite() {
-            "not a finite number".to_owned()
-        } else if self.fract() == 0.0 && self.abs() < 1e15 {
-            format!("{self:.1}")
-        } else {
-            self.to_string()
-        }
-    }
-}
-
-impl Shown for i64 {
-    fn shown(&self) -> String {
-        self.to_string()
-    }
-}
-
-impl Shown for String {
-    fn shown(&self) -> String {
-        self.clone()
     }
 }

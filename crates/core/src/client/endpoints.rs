@@ -3,8 +3,9 @@
 use crate::api::{
     Agent, AgentListPage, AgentTrainingEvaluationSeriesPage, BenchmarkListItem, BenchmarkPage,
     BenchmarkTaskPage, EvalProgress, EvalRemainingWorkPage, EvalRun, EvalRunPage, EvalRunStatus,
-    EvalTrajectoryRewardsPage, HeldOutRewardsByStepPage, Organization, StepPage, TaskSplitFilter,
-    TrainingCheckpointPage, TrainingRun, TrainingRunPage, Trajectory, TrajectoryPage,
+    EvalTrajectoryRewardsPage, HeldOutRewardsByStepPage, Organization, RunOptionsResponse,
+    StepPage, TaskSplitFilter, TrainingCheckpointPage, TrainingRun, TrainingRunPage, Trajectory,
+    TrajectoryPage,
 };
 
 use crate::transcript::{StepSummaries, StepSummary, Transcript, STEP_PAGE_LIMIT};
@@ -142,6 +143,25 @@ impl<T: Transport> TrajectoryClient<T> {
     pub async fn eval_run(&self, run_id: &str) -> Result<EvalRun, ApiError> {
         let run_id = segment("evaluation run id", run_id)?;
         self.get(&format!("/api/v1/eval/{run_id}")).await
+    }
+
+    /// `GET /api/v1/eval/options?bench_id=&base_model_slug=`: the evaluation options a benchmark
+    /// version supports per model, with their defaults (only `base_model_slug`'s when given).
+    pub async fn eval_options(
+        &self,
+        bench_id: &str,
+        base_model_slug: Option<&str>,
+    ) -> Result<RunOptionsResponse, ApiError> {
+        if bench_id.is_empty() {
+            return Err(ApiError::InvalidArgument(
+                "benchmark id is empty".to_owned(),
+            ));
+        }
+        let mut query = Query::default();
+        query.push("bench_id", bench_id);
+        query.push_opt("base_model_slug", base_model_slug);
+        let path = format!("/api/v1/eval/options{}", query.to_query_string());
+        self.get(&path).await
     }
 
     /// `GET /api/v1/eval/{run_id}/progress`: live progress of an evaluation run.

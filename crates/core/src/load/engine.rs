@@ -2,6 +2,8 @@
 
 use std::cell::RefCell;
 
+use std::future::Future;
+
 use futures::future::{join, join3, join_all};
 use serde::de::DeserializeOwned;
 
@@ -9,8 +11,8 @@ use crate::api::{CursorPage, EvalRun, EvalTaskSplit};
 use crate::client::{ApiError, PageCap, Paginator, TrajectoryClient, Transport};
 
 use super::list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
-use super::progress::LoadEvent;
-use super::store::{LoadStore, RunLoad};
+use super::progress::{LoadEvent, SettingsRead};
+use super::store::{defaults_key, defaults_owner, LoadStore, RunLoad, SingleRead};
 
 /// Reads the list `kind` of `owner` into `list`, page by page, from where it stopped, within
 /// `cap` pages (counting those read before); tells `notify` after each page and when it ends.
@@ -165,6 +167,33 @@ async fn load_run<T: Transport>(
             }
         }
     };
+    let training_run = async {
+        if let Some(id) = &record.training_run_id {
+            let read = store.training_run(id);
+            read_once(
+                SettingsRead::TrainingRun,
+                id,
+                &read,
+                client.training_run(id),
+                notify,
+            )
+            .await;
+        }
+    };
+    let defaults = async {
+        let key = defaults_key(&record);
+        let read = store.eval_options(&key);
+        let request = client.eval_options(&key.0, key.1.as_deref());
+        let owner = defaults_owner(&key);
+        read_once(
+            SettingsRead::EvaluationDefaults,
+            &owner,
+            &read,
+            request,
+            notify,
+        )
+        .await;
+    };
     join(
         join3(
             read_list(
@@ -192,9 +221,43 @@ async fn load_run<T: Transport>(
                 notify,
             ),
         ),
-        progress,
+        join3(progress, training_run, defaults),
     )
     .await;
+}
+
+/// Reads one request into `read` unless it is complete or already being read (by another run
+/// with the same key); a failed or cancelled read is tried again. Tells `notify` when it ends.
+async fn read_once<R>(
+    what: SettingsRead,
+    owner: &str,
+    read: &SingleRead<R>,
+    request: impl Future<Output = Result<R, ApiError>>,
+    notify: &dyn Fn(LoadEvent<'_>),
+) {
+    {
+        let mut read = read.borrow_mut();
+        if matches!(read.1, Phase::Complete | Phase::Loading) {
+            return;
+        }
+        read.1 = Phase::Loading;
+    }
+    notify(LoadEvent::Moved);
+    let phase = match request.await {
+        Ok(value) => {
+            *read.borrow_mut() = (Some(value), Phase::Complete);
+            Phase::Complete
+        }
+        Err(error) => {
+            read.borrow_mut().1 = Phase::Failed(error);
+            read.borrow().1.clone()
+        }
+    };
+    notify(LoadEvent::Settings {
+        what,
+        owner,
+        phase: &phase,
+    });
 }
 
 /// Reads the progress of each complete running run of `run_ids`; when it moved, reads the run

@@ -261,6 +261,7 @@ impl LoadStore {
                 total: scheduled,
                 phase: trials.phase.clone(),
             }],
+            settings_reads: Vec::new(),
             refresh_error,
         }
     }

@@ -12,6 +12,13 @@
 //! ledger says so; a caller that must not go on with partial data (the CLI) asks
 //! [`LoadStore::first_failure`] instead.
 //!
+//! To resolve each run's settings (`model::RunInfo::effective_settings`) the engine also reads,
+//! after the run record and alongside its lists, the training run of a checkpoint evaluation
+//! (`GET /api/v1/train/{id}`) and the evaluation defaults of the run's benchmark version and base
+//! model (`GET /api/v1/eval/options`), each once per distinct key. They resume and cancel like
+//! the other reads, but a failure there never stops the run: its settings are then "could not
+//! be resolved", with the reason, and [`LoadStore::first_failure`] does not count it.
+//!
 //! Runs still executing are refreshed by [`refresh_running`]: their progress is read, and when it
 //! moved the run and its lists are read again and swapped in once complete.
 //!
@@ -39,5 +46,5 @@ pub use components::{
 pub use engine::{load_runs, read_list, refresh_running};
 pub use jobs::{jobs_of, load_jobs, refresh_jobs, JobLoad};
 pub use list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
-pub use progress::{ListProgress, LoadEvent, RunProgress};
+pub use progress::{ListProgress, LoadEvent, RunProgress, SettingsRead};
 pub use store::{LoadFailure, LoadStore, RunLoad};

@@ -5,6 +5,25 @@ use crate::client::ApiError;
 
 use super::list::{ListKind, Phase};
 
+/// What is read besides a run's record and lists to resolve its settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SettingsRead {
+    /// `GET /api/v1/train/{training_run_id}`: the options of a checkpoint's training run.
+    TrainingRun,
+    /// `GET /api/v1/eval/options?bench_id=&base_model_slug=`: the evaluation defaults.
+    EvaluationDefaults,
+}
+
+impl SettingsRead {
+    /// What was read, for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            SettingsRead::TrainingRun => "training run options",
+            SettingsRead::EvaluationDefaults => "evaluation defaults",
+        }
+    }
+}
+
 /// A request of the load ended; the store already holds what it brought.
 #[derive(Debug, Clone, Copy)]
 pub enum LoadEvent<'a> {
@@ -15,6 +34,16 @@ pub enum LoadEvent<'a> {
     Record {
         /// The run.
         run_id: &'a str,
+        /// Complete or failed.
+        phase: &'a Phase,
+    },
+    /// A read for resolving settings ended (complete or failed; a failure leaves the settings
+    /// it would have given unresolved, never the run unloaded).
+    Settings {
+        /// Which read.
+        what: SettingsRead,
+        /// Whose: the training run id, or `bench_id` (with `/base_model_slug` when one is asked).
+        owner: &'a str,
         /// Complete or failed.
         phase: &'a Phase,
     },
@@ -84,6 +113,9 @@ pub struct RunProgress {
     pub rollouts: Option<(i64, i64)>,
     /// Its lists, and its benchmark's task list.
     pub lists: Vec<ListProgress>,
+    /// The reads that resolve its settings, once its record is read (a failure there leaves
+    /// settings unresolved but does not count as stopped: see [`Self::has_stopped`]).
+    pub settings_reads: Vec<(SettingsRead, Phase)>,
     /// The last failed refresh of a running run.
     pub refresh_error: Option<ApiError>,
 }
@@ -91,10 +123,16 @@ pub struct RunProgress {
 impl RunProgress {
     /// Whether everything of this run is read or stopped.
     pub fn is_settled(&self) -> bool {
-        self.record.is_settled() && self.lists.iter().all(|list| list.phase.is_settled())
+        self.record.is_settled()
+            && self.lists.iter().all(|list| list.phase.is_settled())
+            && self
+                .settings_reads
+                .iter()
+                .all(|(_, phase)| phase.is_settled())
     }
 
-    /// Whether something stopped early.
+    /// Whether the run's record or a list stopped early (a settings read that failed does not:
+    /// the run is whole, only settings are unresolved).
     pub fn has_stopped(&self) -> bool {
         self.record.is_stopped() || self.lists.iter().any(|list| list.phase.is_stopped())
     }

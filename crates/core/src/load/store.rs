@@ -6,16 +6,38 @@ use std::rc::Rc;
 
 use crate::api::{
     BenchmarkSpecTask, EvalProgress, EvalRun, EvalRunStatus, EvalTrajectoryReward,
-    TrajectoryMetadata,
+    RunOptionsResponse, TrainingRun, TrajectoryMetadata,
 };
 use crate::client::ApiError;
-use crate::model::{ApiRun, ModelError, RunSet, RunSetBuilder, SourceKind};
+use crate::model::{
+    run_options, ApiRun, EvaluationDefaults, Lookup, ModelError, RunSet, RunSetBuilder,
+    SettingInputs, SourceKind,
+};
 use crate::run_folder::RunFolder;
 
 use super::components::ComponentReads;
 use super::jobs::JobLoad;
 use super::list::{ListKind, ListLoad, Phase};
-use super::progress::{ListProgress, RunProgress};
+use super::progress::{ListProgress, RunProgress, SettingsRead};
+
+/// One request read once (not a list): what arrived and where it stands.
+pub type SingleRead<T> = Rc<RefCell<(Option<T>, Phase)>>;
+
+/// The key of an evaluation-defaults read: the benchmark version and the base model asked for.
+pub type DefaultsKey = (String, Option<String>);
+
+/// The evaluation-defaults key of a run: its benchmark version and base model.
+pub fn defaults_key(run: &EvalRun) -> DefaultsKey {
+    (run.bench_id.clone(), run.base_model_slug.clone())
+}
+
+/// A defaults key as an owner name in events: `bench_id`, or `bench_id/base_model_slug`.
+pub fn defaults_owner(key: &DefaultsKey) -> String {
+    match &key.1 {
+        Some(model) => format!("{}/{model}", key.0),
+        None => key.0.clone(),
+    }
+}
 
 /// One run of the comparison as far as it was read.
 #[derive(Debug)]
@@ -123,6 +145,8 @@ pub struct LoadStore {
     tasks: RefCell<HashMap<String, Rc<RefCell<ListLoad<BenchmarkSpecTask>>>>>,
     /// Reward components read per trajectory on request (see [`super::components`]).
     pub(super) components: ComponentReads,
+    training_runs: RefCell<HashMap<String, SingleRead<TrainingRun>>>,
+    eval_options: RefCell<HashMap<DefaultsKey, SingleRead<RunOptionsResponse>>>,
 }
 
 impl LoadStore {
@@ -156,6 +180,74 @@ impl LoadStore {
         )
     }
 
+    /// A training run's read (for the settings of its checkpoints' evaluations), created when new.
+    pub fn training_run(&self, training_run_id: &str) -> SingleRead<TrainingRun> {
+        Rc::clone(
+            self.training_runs
+                .borrow_mut()
+                .entry(training_run_id.to_owned())
+                .or_insert_with(|| Rc::new(RefCell::new((None, Phase::Waiting)))),
+        )
+    }
+
+    /// The evaluation defaults' read of a benchmark version and base model, created when new.
+    pub fn eval_options(&self, key: &DefaultsKey) -> SingleRead<RunOptionsResponse> {
+        Rc::clone(
+            self.eval_options
+                .borrow_mut()
+                .entry(key.clone())
+                .or_insert_with(|| Rc::new(RefCell::new((None, Phase::Waiting)))),
+        )
+    }
+
+    /// The reads that resolve a run's settings, once its record is read: its training run's
+    /// (checkpoint evaluations naming one) and its evaluation defaults.
+    fn settings_reads(&self, run: &EvalRun) -> Vec<(SettingsRead, Phase)> {
+        let mut reads = Vec::new();
+        if let Some(id) = &run.training_run_id {
+            let read = self.training_run(id);
+            reads.push((SettingsRead::TrainingRun, read.borrow().1.clone()));
+        }
+        let read = self.eval_options(&defaults_key(run));
+        reads.push((SettingsRead::EvaluationDefaults, read.borrow().1.clone()));
+        reads
+    }
+
+    /// What was read to resolve a run's settings, as the model takes it.
+    fn setting_inputs(&self, run: &EvalRun) -> SettingInputs {
+        fn failed(phase: &Phase) -> String {
+            match phase {
+                Phase::Failed(error) => error.to_string(),
+                Phase::Cancelled => "loading was cancelled".to_owned(),
+                Phase::Waiting | Phase::Loading | Phase::Complete => "not read yet".to_owned(),
+            }
+        }
+        let is_checkpoint = run.step.is_some()
+            || run.training_run_id.is_some()
+            || run.parent_checkpoint_id.is_some();
+        let training_run = match &run.training_run_id {
+            _ if !is_checkpoint => Lookup::NotApplicable,
+            None => Lookup::Failed("the run names no training run".to_owned()),
+            Some(id) => match &*self.training_run(id).borrow() {
+                (Some(training), Phase::Complete) => Lookup::Read(run_options(&training.options)),
+                (_, phase) => Lookup::Failed(failed(phase)),
+            },
+        };
+        let defaults = match &*self.eval_options(&defaults_key(run)).borrow() {
+            (Some(response), Phase::Complete) => {
+                match EvaluationDefaults::from_api(response, run.base_model_slug.as_deref()) {
+                    Ok(defaults) => Lookup::Read(defaults),
+                    Err(why) => Lookup::Failed(why),
+                }
+            }
+            (_, phase) => Lookup::Failed(failed(phase)),
+        };
+        SettingInputs {
+            training_run,
+            defaults,
+        }
+    }
+
     /// Marks everything in progress as cancelled (the futures were dropped).
     pub fn mark_cancelled(&self) {
         for run in self.runs.borrow().values() {
@@ -177,6 +269,18 @@ impl LoadStore {
             let mut list = list.borrow_mut();
             if list.phase == Phase::Loading {
                 list.phase = Phase::Cancelled;
+            }
+        }
+        for read in self.training_runs.borrow().values() {
+            let mut read = read.borrow_mut();
+            if !read.1.is_settled() {
+                read.1 = Phase::Cancelled;
+            }
+        }
+        for read in self.eval_options.borrow().values() {
+            let mut read = read.borrow_mut();
+            if !read.1.is_settled() {
+                read.1 = Phase::Cancelled;
             }
         }
         for job in self.jobs.borrow().values() {
@@ -231,6 +335,10 @@ impl LoadStore {
                 .filter(|progress| progress.status == Some(EvalRunStatus::Running))
                 .map(|progress| (progress.terminal_rollouts, progress.total_rollouts)),
             lists,
+            settings_reads: record
+                .as_ref()
+                .map(|run| self.settings_reads(run))
+                .unwrap_or_default(),
             refresh_error,
         }
     }
@@ -238,9 +346,9 @@ impl LoadStore {
     /// Whether every list of `run_ids` is read or stopped and every record is read: then a run
     /// set can be built.
     pub fn is_ready(&self, run_ids: &[String]) -> bool {
-        self.progress(run_ids).iter().all(|run| {
-            run.record == Phase::Complete && run.lists.iter().all(|list| list.phase.is_settled())
-        })
+        self.progress(run_ids)
+            .iter()
+            .all(|run| run.record == Phase::Complete && run.is_settled())
     }
 
     /// Whether any of `run_ids` still needs watching for new results: a record not read yet,
@@ -338,13 +446,15 @@ impl LoadStore {
             .into_iter()
             .flatten()
             .collect();
-            let added = builder.add_api_run(ApiRun {
-                run: eval_run,
-                rewards: &rewards.items,
-                trajectories: &trajectories.items,
-                source: SourceKind::Api,
-                incomplete_load: (!missing.is_empty()).then(|| missing.join("; ")),
-            });
+            let added = builder
+                .add_api_run(ApiRun {
+                    run: eval_run,
+                    rewards: &rewards.items,
+                    trajectories: &trajectories.items,
+                    source: SourceKind::Api,
+                    incomplete_load: (!missing.is_empty()).then(|| missing.join("; ")),
+                })
+                .and_then(|index| builder.set_setting_inputs(index, self.setting_inputs(eval_run)));
             if let Err(error) = added {
                 return Some(Err(error));
             }

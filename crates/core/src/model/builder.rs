@@ -7,6 +7,7 @@ use super::error::ModelError;
 use super::join::JoinReport;
 use super::run::{RunIdx, RunInfo, TaskScoring};
 use super::run_set::{Run, RunSet};
+use super::settings::SettingInputs;
 use super::task::{Category, CategoryIdx, Task, TaskIdx, TaskInput, TaskListConflicts};
 use super::trajectory::{TrajectoryColumns, TrajectoryInput, NONE_U32};
 
@@ -91,6 +92,21 @@ impl RunSetBuilder {
             .get_mut(run.0)
             .ok_or(ModelError::UnknownRun(run))?;
         pending.join = Some(report);
+        Ok(())
+    }
+
+    /// Records what was read to resolve the run's settings (its training run's options, the
+    /// evaluation defaults).
+    pub fn set_setting_inputs(
+        &mut self,
+        run: RunIdx,
+        inputs: SettingInputs,
+    ) -> Result<(), ModelError> {
+        let pending = self
+            .runs
+            .get_mut(run.0)
+            .ok_or(ModelError::UnknownRun(run))?;
+        pending.info.settings_inputs = inputs;
         Ok(())
     }
 

@@ -3,7 +3,8 @@
 use std::collections::hash_map::Entry;
 
 use crate::api::{
-    BenchmarkSpecTask, EvalRun, EvalTrajectoryReward, TrajectoryMetadata, TrajectoryRewardComponent,
+    BenchmarkSpecTask, EvalRun, EvalTrajectoryReward, RecordedRunOptions, TrajectoryMetadata,
+    TrajectoryRewardComponent,
 };
 
 use super::builder::RunSetBuilder;
@@ -16,6 +17,7 @@ use super::outcome::{
     OutcomeClass,
 };
 use super::run::{CheckpointInfo, RunIdx, RunInfo, RunOptions, TaskSelection};
+use super::settings::{Lookup, SettingInputs};
 use super::source::SourceKind;
 use super::task::{Category, TaskInput};
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
@@ -251,7 +253,6 @@ pub fn classify_metadata(
 
 /// The model's view of an `EvalRun`.
 pub fn run_info_from_api(run: &EvalRun, source: SourceKind) -> RunInfo {
-    let options = &run.options;
     RunInfo {
         id: run.eval_run_id.clone(),
         display_name: run.display_name.clone(),
@@ -262,29 +263,18 @@ pub fn run_info_from_api(run: &EvalRun, source: SourceKind) -> RunInfo {
             parent_checkpoint_id: run.parent_checkpoint_id.clone(),
         },
         bench_id: Some(run.bench_id.clone()),
-        options: RunOptions {
-            temperature: options.temperature,
-            evaluation_temperature: options.evaluation_temperature,
-            top_p: options.top_p,
-            evaluation_top_p: options.evaluation_top_p,
-            top_k: options.top_k,
-            evaluation_top_k: options.evaluation_top_k,
-            reasoning_effort: options
-                .reasoning_effort
-                .as_ref()
-                .map(|effort| effort.as_str().to_owned()),
-            evaluation_reasoning_effort: options
-                .evaluation_reasoning_effort
-                .as_ref()
-                .map(|effort| effort.as_str().to_owned()),
-            samples_per_task: options.evaluation_samples_per_task,
-            max_tasks: options.evaluation_max_samples,
-            max_output_tokens_per_step: options.max_output_tokens_per_step,
-            max_total_tokens_per_trajectory: options.max_total_tokens_per_trajectory,
-            max_turns_per_trajectory: options.max_turns_per_trajectory,
-            execution_timeout_seconds: options.execution_timeout_seconds,
-            evaluation_collection_timeout_seconds: options.evaluation_collection_timeout_seconds,
+        settings_inputs: SettingInputs {
+            training_run: if run.step.is_some()
+                || run.training_run_id.is_some()
+                || run.parent_checkpoint_id.is_some()
+            {
+                Lookup::NotRead
+            } else {
+                Lookup::NotApplicable
+            },
+            defaults: Lookup::NotRead,
         },
+        options: run_options(&run.options),
         task_selection: run.task_selection.as_ref().map(|selection| TaskSelection {
             split: selection.split.as_str().to_owned(),
             available: selection.available_task_count,
@@ -306,6 +296,33 @@ pub fn run_info_from_api(run: &EvalRun, source: SourceKind) -> RunInfo {
         incomplete_load: None,
         task_scoring: super::run::TaskScoring::MeanOfSamples,
         chronicle: None,
+    }
+}
+
+/// The model's view of recorded options (an evaluation run's or a training run's).
+pub fn run_options(options: &RecordedRunOptions) -> RunOptions {
+    RunOptions {
+        temperature: options.temperature,
+        evaluation_temperature: options.evaluation_temperature,
+        top_p: options.top_p,
+        evaluation_top_p: options.evaluation_top_p,
+        top_k: options.top_k,
+        evaluation_top_k: options.evaluation_top_k,
+        reasoning_effort: options
+            .reasoning_effort
+            .as_ref()
+            .map(|effort| effort.as_str().to_owned()),
+        evaluation_reasoning_effort: options
+            .evaluation_reasoning_effort
+            .as_ref()
+            .map(|effort| effort.as_str().to_owned()),
+        samples_per_task: options.evaluation_samples_per_task,
+        max_tasks: options.evaluation_max_samples,
+        max_output_tokens_per_step: options.max_output_tokens_per_step,
+        max_total_tokens_per_trajectory: options.max_total_tokens_per_trajectory,
+        max_turns_per_trajectory: options.max_turns_per_trajectory,
+        execution_timeout_seconds: options.execution_timeout_seconds,
+        evaluation_collection_timeout_seconds: options.evaluation_collection_timeout_seconds,
     }
 }
 

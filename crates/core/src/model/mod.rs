@@ -18,6 +18,7 @@ mod outcome;
 mod paired;
 mod run;
 mod run_set;
+mod settings;
 mod source;
 mod task;
 mod trajectory;
@@ -31,7 +32,9 @@ pub use chronicle::{
 pub use component::{effective_reward, RewardComponent};
 pub use component_means::{components_count, ComponentTaskMeans};
 pub use error::ModelError;
-pub use from_api::{classify_metadata, components_from_api, run_info_from_api, ApiRun};
+pub use from_api::{
+    classify_metadata, components_from_api, run_info_from_api, run_options, ApiRun,
+};
 pub(crate) use id_map::IdMap;
 pub use join::{DuplicateConflict, JoinReport, TaskConflict, JOIN_EXAMPLES};
 pub use outcome::{
@@ -44,6 +47,10 @@ pub use run::{
     TaskScoring, TaskSelection,
 };
 pub use run_set::{Run, RunSet};
+pub use settings::{
+    resolve, EffectiveSetting, EvaluationDefaults, ListedDefault, Lookup, Resolution,
+    SettingInputs, SettingKey, SettingSource, SettingValue, SETTINGS,
+};
 pub use source::SourceKind;
 pub use task::{
     Category, CategoryIdx, Task, TaskIdx, TaskInput, TaskListConflicts, TASK_CONFLICT_EXAMPLES,

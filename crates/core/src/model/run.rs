@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::{JobMode, JobStatus, SuiteEvalRun};
 
+use super::settings::SettingInputs;
 use super::source::SourceKind;
 
 /// Index of a run in its [`RunSet`](super::RunSet), in the order runs were added.
@@ -26,6 +27,10 @@ pub struct RunInfo {
     pub bench_id: Option<String>,
     /// Recorded sampling, limit and evaluation settings.
     pub options: RunOptions,
+    /// What was read besides the run to resolve its settings (its training run's options, the
+    /// evaluation defaults); see [`RunInfo::effective_settings`].
+    #[serde(default)]
+    pub settings_inputs: SettingInputs,
     /// Task coverage fixed at launch, when recorded.
     pub task_selection: Option<TaskSelection>,
     /// Lifecycle status kept by name (e.g. `completed`, `running`, `failed`), when recorded.

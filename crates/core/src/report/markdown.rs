@@ -9,8 +9,11 @@
 use std::fmt::Write;
 
 use crate::audit::Severity;
+use crate::model::Resolution;
 use crate::stats::Stat;
-use crate::text::{markdown_code, markdown_text, p_value, points, StatText};
+use crate::text::{
+    markdown_code, markdown_text, p_value, points, setting_source, setting_value, StatText,
+};
 
 use super::components::{component_cells, COMPONENT_COLUMNS};
 use super::details::{detail_rows, interval_method_text, DetailCells};
@@ -125,6 +128,56 @@ fn comparability(out: &mut String, report: &Report) {
     }
     if report.audit.findings.is_empty() {
         let _ = writeln!(out, "No findings.");
+    }
+    out.push('\n');
+    effective_settings(out, report);
+}
+
+/// The effective settings the audit compared: one row per setting, one column per run, each
+/// value with where it came from.
+fn effective_settings(out: &mut String, report: &Report) {
+    let settings = &report.audit.settings;
+    let Some(first) = settings.first() else {
+        return;
+    };
+    let name = |run| {
+        report
+            .runs
+            .iter()
+            .find(|r| r.index == run)
+            .map_or_else(|| "—".to_owned(), |r| markdown_text(&r.name))
+    };
+    let _ = writeln!(
+        out,
+        "### Effective settings
+"
+    );
+    let _ = write!(out, "| setting |");
+    for run in settings {
+        let _ = write!(out, " {} |", name(run.run));
+    }
+    let _ = write!(out, "\n|---|");
+    for _ in settings {
+        let _ = write!(out, "---|");
+    }
+    out.push('\n');
+    for (row, setting) in first.settings.iter().enumerate() {
+        let _ = write!(out, "| {} |", cell(setting.setting.label()));
+        for run in settings {
+            let text = run.settings.get(row).map_or_else(
+                || "—".to_owned(),
+                |s| match &s.resolution {
+                    Resolution::Resolved { value, .. } => format!(
+                        "{} ({})",
+                        markdown_text(&setting_value(value)),
+                        cell(&setting_source(&s.resolution))
+                    ),
+                    Resolution::Unresolved { .. } => "not resolved".to_owned(),
+                },
+            );
+            let _ = write!(out, " {text} |");
+        }
+        out.push('\n');
     }
     out.push('\n');
 }

@@ -28,6 +28,36 @@ pub fn run_body(run_id: &str, status: &str) -> String {
     )
 }
 
+/// A completed checkpoint evaluation on benchmark `b_1` of model `org/model`, of training run
+/// `training_run` at step 100, recording these `options` (a JSON object), 3 planned rollouts.
+pub fn checkpoint_run_body(run_id: &str, training_run: &str, options: &str) -> String {
+    format!(
+        r#"{{"eval_run_id":"{run_id}","bench_id":"b_1","agent_id":"a_1","base_model_slug":"org/model","options":{options},"status":"completed","step":100,"training_run_id":"{training_run}","parent_checkpoint_id":"ck_{training_run}_100","total_rollouts":3,"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}}"#
+    )
+}
+
+/// A `TrainingRunResponse` of model `org/model` on `b_1` recording these `options` (a JSON
+/// object).
+pub fn training_run_body(training_run_id: &str, options: &str) -> String {
+    format!(
+        r#"{{"training_run_id":"{training_run_id}","agent_id":"a_1","pipeline_run_id":null,"display_name":null,"status":"succeeded","bench_id":"b_1","base_model_slug":"org/model","options":{options},"created_by":"me","created_at":"2026-01-01T00:00:00Z","has_training_execution":true}}"#
+    )
+}
+
+/// A `RunOptionsResponse` of `bench_id` for one model with these fixed number defaults.
+pub fn eval_options_body(bench_id: &str, model: &str, defaults: &[(&str, f64)]) -> String {
+    let options: serde_json::Map<String, serde_json::Value> = defaults
+        .iter()
+        .map(|(key, default)| {
+            let option = serde_json::json!({"type": "number", "default": default,
+                "default_kind": "fixed", "description": key});
+            ((*key).to_owned(), option)
+        })
+        .collect();
+    serde_json::json!({"bench_id": bench_id, "models": [{"base_model_slug": model, "options": options}]})
+        .to_string()
+}
+
 /// A trajectory-rewards page with these trajectory ids (reward 1, task `task-{id}`).
 pub fn rewards_page(ids: &[&str], next_cursor: Option<&str>) -> String {
     let items: Vec<_> = ids

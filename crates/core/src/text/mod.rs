@@ -7,6 +7,7 @@ mod escape;
 mod missing;
 mod numbers;
 mod plural;
+mod setting;
 
 pub use escape::{is_hidden, markdown_code, markdown_text, visible};
 pub use missing::{why, StatText};
@@ -15,3 +16,4 @@ pub use numbers::{
     p_value, points, signed_points, signed_value, MISSING,
 };
 pub use plural::{noun, plural};
+pub use setting::{setting_shown, setting_source, setting_value};

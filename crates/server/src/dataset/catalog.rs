@@ -28,8 +28,11 @@ pub const BENCH_V1_CREATED_AT: Timestamp = Timestamp::utc(2026, 8, 3, 9, 0);
 /// Creation time of the revised version.
 pub const BENCH_V2_CREATED_AT: Timestamp = Timestamp::utc(2026, 9, 21, 9, 0);
 
-/// The base model every run starts from.
-pub const BASE_MODEL_SLUG: &str = "qwen/qwen3-8b";
+/// The base model every run starts from (a `BaseModelSlug` of the contract, so the evaluation
+/// options can be asked for it).
+pub const BASE_MODEL_SLUG: &str = "qwen/qwen3-235b-a22b";
+/// Another model the benchmark supports (listed by `GET /api/v1/eval/options` without a model).
+pub const OTHER_MODEL_SLUG: &str = "Qwen/Qwen3.5-4B";
 
 /// The training run whose checkpoints are evaluated.
 pub const TRAINING_RUN_ID: &str = "train_codefix_grpo";

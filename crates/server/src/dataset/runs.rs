@@ -41,13 +41,35 @@ pub const STANDARD_SETTINGS: Settings = Settings {
     execution_timeout_seconds: 1_800,
 };
 
-/// The settings of the sampling experiment: hotter sampling, a tighter turn limit.
+/// The evaluation defaults' temperature and top_p (`GET /api/v1/eval/options`).
+pub const DEFAULT_TEMPERATURE: f64 = 1.0;
+/// See [`DEFAULT_TEMPERATURE`].
+pub const DEFAULT_TOP_P: f64 = 1.0;
+/// The evaluation defaults' execution timeout.
+pub const DEFAULT_EXECUTION_TIMEOUT_SECONDS: u32 = 7_200;
+
+/// The settings of the sampling experiment: hotter sampling (the evaluation defaults), a
+/// tighter turn limit.
 pub const HOT_SHORT_SETTINGS: Settings = Settings {
-    temperature: 1.0,
-    top_p: 1.0,
+    temperature: DEFAULT_TEMPERATURE,
+    top_p: DEFAULT_TOP_P,
     max_turns: 20,
     ..STANDARD_SETTINGS
 };
+
+/// Which of its settings a run recorded in its `options`; the others it did not set, so it ran
+/// with the inherited or default value (its [`Settings`] are the values that applied).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Recorded {
+    /// Every sampling and limit setting.
+    All,
+    /// The limits and samples per task, not temperature or top_p (the evaluation defaults
+    /// applied).
+    NoSampling,
+    /// Only samples per task (and the task cap): a checkpoint evaluation launched with the rest
+    /// left to its training run's settings and the evaluation defaults.
+    SamplesOnly,
+}
 
 /// A run's failure, as recorded (`AsyncFailure`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -92,8 +114,10 @@ pub struct RunPlan {
     pub bench_id: &'static str,
     /// Training step of the evaluated checkpoint; none for the base model.
     pub checkpoint_step: Option<u32>,
-    /// Recorded settings.
+    /// The settings that applied.
     pub settings: Settings,
+    /// Which of them the run recorded.
+    pub recorded: Recorded,
     /// Creation time.
     pub created_at: Timestamp,
     /// How its life goes.
@@ -132,6 +156,7 @@ pub fn plans() -> Vec<RunPlan> {
         bench_id,
         checkpoint_step: None,
         settings: STANDARD_SETTINGS,
+        recorded: Recorded::All,
         created_at,
         lifecycle: Lifecycle::Completed,
         ability_shift: 0.0,
@@ -149,23 +174,32 @@ pub fn plans() -> Vec<RunPlan> {
     vec![
         RunPlan {
             max_samples: Some(300),
-            ..base("eval_base_v1", "basev1", "Baseline qwen3-8b (codefix v1, 300 tasks)", BENCH_V1, Timestamp::utc(2026, 8, 5, 9, 0))
+            ..base("eval_base_v1", "basev1", "Baseline qwen3-235b (codefix v1, 300 tasks)", BENCH_V1, Timestamp::utc(2026, 8, 5, 9, 0))
         },
         RunPlan {
             untasked: 2,
-            ..base("eval_base_v2", "basev2", "Baseline qwen3-8b", BENCH_V2, Timestamp::utc(2026, 9, 22, 10, 0))
+            ..base("eval_base_v2", "basev2", "Baseline qwen3-235b", BENCH_V2, Timestamp::utc(2026, 9, 22, 10, 0))
         },
         RunPlan {
+            // Launched with the turn limit only: it sampled at the evaluation defaults.
             settings: HOT_SHORT_SETTINGS,
+            recorded: Recorded::NoSampling,
             ability_shift: -0.35,
             rates: SHORT_TURN_RATES,
-            ..base("eval_base_v2_hot", "basehot", "Baseline qwen3-8b, temperature 1.0, 20 turns", BENCH_V2, Timestamp::utc(2026, 9, 23, 14, 0))
+            ..base("eval_base_v2_hot", "basehot", "Baseline qwen3-235b, temperature 1.0, 20 turns", BENCH_V2, Timestamp::utc(2026, 9, 23, 14, 0))
         },
         checkpoint(100, Timestamp::utc(2026, 9, 26, 9, 0)),
         RunPlan {
             eval_run_id: "eval_ckpt_s200_failed",
             tag: "s200x",
             display_name: "Checkpoint step 200 (first attempt)",
+            // Launched with samples per task only: sampling and limits came from the training
+            // run, the execution timeout from the evaluation defaults.
+            settings: Settings {
+                execution_timeout_seconds: DEFAULT_EXECUTION_TIMEOUT_SECONDS,
+                ..STANDARD_SETTINGS
+            },
+            recorded: Recorded::SamplesOnly,
             lifecycle: Lifecycle::Failed {
                 at: 0.27,
                 failure: RunFailure {

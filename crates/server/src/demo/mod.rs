@@ -63,6 +63,9 @@ fn trajectory_router(state: DemoState) -> Router {
             "/api/v1/benchmarks/{bench_id}/tasks",
             get(benchmarks::tasks),
         )
+        // A static segment wins over `{id}`: `options` is the evaluation options, as in the
+        // contract (where `/eval/options` and `/eval/{run_id}` share the slot too).
+        .route("/api/v1/eval/options", get(eval_runs::options))
         .route("/api/v1/eval/{id}", get(eval_runs::one))
         .route("/api/v1/eval/{id}/runs", get(eval_runs::of_benchmark))
         .route("/api/v1/eval/{id}/progress", get(eval_runs::progress))

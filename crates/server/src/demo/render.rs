@@ -6,12 +6,13 @@ use std::ops::Range;
 
 use eval_compare_core::api::{
     Agent, AgentListItem, AgentTrainingEvaluationPoint, AsyncFailure, BenchmarkListItem,
-    BenchmarkSpecTask, BenchmarkTaskCategory, ContentPart, EnvVarValue, EvalAttemptStatus,
-    EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRun, EvalRunStatus, EvalTaskSelection,
-    EvalTaskSplit, HarnessCategory, HarnessDiagnostic, HeldOutReward, Message, MessageContent,
-    RecordedRunOptions, RolloutStatus, SecretRef, Step, TaskSplit, TerminationReason,
-    TrainingAlgorithm, TrainingCheckpoint, TrainingRun, TrainingRunStatus, Trajectory,
-    TrajectoryMetadata, TrajectoryRewardComponent, TrajectoryRolloutStatus, TrajectoryStatus,
+    BenchmarkSpecTask, BenchmarkTaskCategory, ContentPart, DefaultKind, EnvVarValue,
+    EvalAttemptStatus, EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRun, EvalRunStatus,
+    EvalTaskSelection, EvalTaskSplit, HarnessCategory, HarnessDiagnostic, HeldOutReward, Message,
+    MessageContent, ModelRunOptions, OptionDefault, OptionType, RecordedRunOptions, RolloutStatus,
+    RunOptionMetadata, SecretRef, Step, TaskSplit, TerminationReason, TrainingAlgorithm,
+    TrainingCheckpoint, TrainingRun, TrainingRunStatus, Trajectory, TrajectoryMetadata,
+    TrajectoryRewardComponent, TrajectoryRolloutStatus, TrajectoryStatus,
 };
 
 use crate::dataset::catalog::{
@@ -22,7 +23,8 @@ use crate::dataset::catalog::{
 use crate::dataset::live::{AttemptState, Progress, RunStatus};
 use crate::dataset::outcome::{scaled, Ending, FailureNote, Grade};
 use crate::dataset::runs::{
-    Attempt, EvalRun as RunRecord, HeldOutRound, Lifecycle, Settings, STANDARD_SETTINGS,
+    Attempt, EvalRun as RunRecord, HeldOutRound, Lifecycle, Recorded, Settings,
+    DEFAULT_EXECUTION_TIMEOUT_SECONDS, DEFAULT_TEMPERATURE, DEFAULT_TOP_P, STANDARD_SETTINGS,
 };
 use crate::dataset::tasks::{Benchmark, Split, Task};
 use crate::dataset::time::Timestamp;
@@ -128,19 +130,181 @@ fn run_status(status: RunStatus) -> EvalRunStatus {
     }
 }
 
-/// The settings recorded with an evaluation run.
-pub fn eval_options(settings: &Settings, max_samples: Option<u32>) -> RecordedRunOptions {
-    RecordedRunOptions {
+/// The options an evaluation run recorded: what its plan says it set (the other settings came
+/// from its training run or the evaluation defaults).
+pub fn eval_options(
+    settings: &Settings,
+    recorded: Recorded,
+    max_samples: Option<u32>,
+) -> RecordedRunOptions {
+    let base = RecordedRunOptions {
         evaluation_max_samples: max_samples.map(i64::from),
         evaluation_samples_per_task: Some(i64::from(settings.samples_per_task)),
         evaluation_max_active_rollouts: Some(64),
-        temperature: Some(settings.temperature),
-        top_p: Some(settings.top_p),
+        ..RecordedRunOptions::default()
+    };
+    let limits = RecordedRunOptions {
         max_output_tokens_per_step: Some(i64::from(settings.max_output_tokens_per_step)),
         max_total_tokens_per_trajectory: Some(i64::from(settings.max_total_tokens_per_trajectory)),
         max_turns_per_trajectory: Some(i64::from(settings.max_turns)),
         execution_timeout_seconds: Some(i64::from(settings.execution_timeout_seconds)),
-        ..RecordedRunOptions::default()
+        ..base.clone()
+    };
+    match recorded {
+        Recorded::All => RecordedRunOptions {
+            temperature: Some(settings.temperature),
+            top_p: Some(settings.top_p),
+            ..limits
+        },
+        Recorded::NoSampling => limits,
+        Recorded::SamplesOnly => base,
+    }
+}
+
+/// One evaluation option as `GET /api/v1/eval/options` lists it.
+fn option(
+    option_type: OptionType,
+    bounds: (Option<f64>, Option<f64>),
+    default: Option<OptionDefault>,
+    description: &str,
+) -> RunOptionMetadata {
+    RunOptionMetadata {
+        option_type,
+        min: bounds.0,
+        max: bounds.1,
+        default,
+        choices: None,
+        default_kind: DefaultKind::Fixed,
+        description: description.into(),
+    }
+}
+
+/// The evaluation options of a model on the demo's benchmark versions, with their defaults
+/// (the same for every supported model and version).
+pub fn model_run_options(model: &str) -> ModelRunOptions {
+    use OptionType::{Integer, Number};
+    let n = |x: f64| Some(OptionDefault::Number(x));
+    let mut options = BTreeMap::new();
+    let mut add = |key: &str, metadata: RunOptionMetadata| {
+        options.insert(key.to_owned(), metadata);
+    };
+    add(
+        "temperature",
+        option(
+            Number,
+            (Some(0.0), Some(2.0)),
+            n(DEFAULT_TEMPERATURE),
+            "Sampling temperature.",
+        ),
+    );
+    add(
+        "top_p",
+        option(
+            Number,
+            (Some(0.0), Some(1.0)),
+            n(DEFAULT_TOP_P),
+            "Nucleus sampling probability.",
+        ),
+    );
+    add(
+        "top_k",
+        option(
+            Integer,
+            (Some(-1.0), None),
+            n(-1.0),
+            "Top-k sampling limit; -1 disables it.",
+        ),
+    );
+    add(
+        "reasoning_effort",
+        RunOptionMetadata {
+            choices: Some(["off", "low", "medium", "high"].map(str::to_owned).to_vec()),
+            ..option(
+                OptionType::Text,
+                (None, None),
+                Some(OptionDefault::Text("medium".into())),
+                "Reasoning level; `off` disables thinking.",
+            )
+        },
+    );
+    add(
+        "evaluation_max_samples",
+        option(
+            Integer,
+            (Some(1.0), None),
+            None,
+            "Distinct tasks to evaluate; unset runs every task in scope.",
+        ),
+    );
+    add(
+        "evaluation_samples_per_task",
+        option(
+            Integer,
+            (Some(1.0), Some(16.0)),
+            n(1.0),
+            "Attempts per task.",
+        ),
+    );
+    add(
+        "evaluation_max_active_rollouts",
+        option(
+            Integer,
+            (Some(1.0), Some(512.0)),
+            n(50.0),
+            "Evaluation attempts running at once.",
+        ),
+    );
+    add(
+        "evaluation_collection_timeout_seconds",
+        option(
+            Number,
+            (Some(1.0), None),
+            n(7200.0),
+            "How long to wait for outstanding attempts.",
+        ),
+    );
+    add(
+        "max_output_tokens_per_step",
+        RunOptionMetadata {
+            default_kind: DefaultKind::Computed,
+            ..option(
+                Integer,
+                (Some(1.0), None),
+                None,
+                "Output tokens per model call; defaults to the model's context.",
+            )
+        },
+    );
+    add(
+        "max_total_tokens_per_trajectory",
+        option(
+            Integer,
+            (Some(1024.0), Some(2_097_152.0)),
+            n(262_144.0),
+            "Output tokens across one attempt.",
+        ),
+    );
+    add(
+        "max_turns_per_trajectory",
+        option(
+            Integer,
+            (Some(1.0), Some(500.0)),
+            n(125.0),
+            "Agent and environment turns per attempt.",
+        ),
+    );
+    add(
+        "execution_timeout_seconds",
+        option(
+            Integer,
+            (Some(1.0), Some(36_000.0)),
+            n(f64::from(DEFAULT_EXECUTION_TIMEOUT_SECONDS)),
+            "Time limit per attempt, starting after sandbox startup.",
+        ),
+    );
+    ModelRunOptions {
+        base_model_slug: model.into(),
+        options,
     }
 }
 
@@ -182,7 +346,7 @@ pub fn eval_run(run: &RunRecord, running: Progress) -> EvalRun {
         agent_id: Some(run.agent_id().into()),
         display_name: Some(run.plan.display_name.into()),
         base_model_slug: Some(BASE_MODEL_SLUG.into()),
-        options: eval_options(&run.plan.settings, run.plan.max_samples),
+        options: eval_options(&run.plan.settings, run.plan.recorded, run.plan.max_samples),
         status: Some(run_status(snapshot.status)),
         deployment_id: None,
         parent_checkpoint_id: step.map(checkpoint_id),
@@ -484,8 +648,12 @@ pub fn training_run(data: &Dataset) -> TrainingRun {
             num_steps: Some(i64::from(CHECKPOINT_STEPS[CHECKPOINT_STEPS.len() - 1])),
             train_batch_size: Some(64),
             samples_per_instance: Some(8),
+            // Training samples hotter; its held-out evaluations (and so the evaluations of its
+            // checkpoints that set nothing else) sample with these overrides.
             temperature: Some(1.0),
             top_p: Some(1.0),
+            evaluation_temperature: Some(STANDARD_SETTINGS.temperature),
+            evaluation_top_p: Some(STANDARD_SETTINGS.top_p),
             max_turns_per_trajectory: Some(i64::from(STANDARD_SETTINGS.max_turns)),
             max_output_tokens_per_step: Some(i64::from(
                 STANDARD_SETTINGS.max_output_tokens_per_step,

@@ -1,5 +1,6 @@
 //! The ledger's table of counts per run: tasks selected, attempted, scored and absent,
-//! trajectories and what was left out of them, and whether the load completed.
+//! trajectories and what was left out of them (failed, unfinished and cancelled ones, with the
+//! tasks they touch), and whether the load completed.
 
 use std::sync::Arc;
 
@@ -8,7 +9,7 @@ use eval_compare_core::report::Report;
 use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
-use super::words::run_name;
+use super::words::{left_out_cell, run_name};
 use crate::components::stat_text::count;
 
 /// The table, one row per run of the report, baseline first.
@@ -43,6 +44,9 @@ pub fn RunCountsTable(
                         <th scope="col" class="num">"Absent"</th>
                         <th scope="col" class="num">"Trajectories"</th>
                         <th scope="col" class="num">"Included"</th>
+                        <th scope="col" class="num">"Failed"</th>
+                        <th scope="col" class="num">"Unfinished"</th>
+                        <th scope="col" class="num">"Cancelled"</th>
                         <th scope="col" class="num">"Scored 0 (no reward)"</th>
                         <th scope="col" class="num">"Invalid rewards"</th>
                         <th scope="col" class="num">"Without task"</th>
@@ -82,6 +86,13 @@ fn CoverageRow(run: RunCoverage, name: String) -> impl IntoView {
             <td class="num">{count(run.tasks_absent)}</td>
             <td class="num">{format!("{}{expected}", count(run.samples_total))}</td>
             <td class="num">{count(run.samples_valid)}</td>
+            <td class="num">{left_out_cell(run.samples.failed.into(), run.tasks_by_class.failed.into())}</td>
+            <td class="num">
+                {left_out_cell(run.samples.unfinished.into(), run.tasks_by_class.unfinished.into())}
+            </td>
+            <td class="num">
+                {left_out_cell(run.samples.cancelled.into(), run.tasks_by_class.cancelled.into())}
+            </td>
             <td class="num">{count(run.zero_by_platform_rule + run.zero_without_grade)}</td>
             <td class="num">{count(run.invalid_rewards)}</td>
             <td class="num">{count(run.without_task)}</td>

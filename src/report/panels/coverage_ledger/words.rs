@@ -152,6 +152,20 @@ pub fn side_state(cell: &TaskCell) -> String {
     }
 }
 
+/// A cell of the table's failed, unfinished and cancelled columns: the run's trajectories of
+/// that class and how many tasks they touch (the tasks are what the CLI's ledger counts).
+pub fn left_out_cell(trajectories: u64, tasks: u64) -> String {
+    if trajectories == 0 {
+        "0".to_owned()
+    } else {
+        format!(
+            "{} on {}",
+            count(trajectories),
+            plural(tasks, "task", "tasks")
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +180,13 @@ mod tests {
             partial_tasks: Vec::new(),
             warnings: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_left_out_cell_counts_trajectories_and_their_tasks() {
+        assert_eq!(left_out_cell(0, 0), "0");
+        assert_eq!(left_out_cell(1, 1), "1 on 1 task");
+        assert_eq!(left_out_cell(1_250, 403), "1,250 on 403 tasks");
     }
 
     #[test]

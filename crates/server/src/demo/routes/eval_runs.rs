@@ -1,15 +1,17 @@
-//! Evaluation runs: lists, one run, its progress, outstanding attempts and trajectory rewards.
+//! Evaluation runs: lists, one run, its progress, outstanding attempts, trajectory rewards, and
+//! the evaluation options (defaults) of a benchmark version.
 
 use axum::extract::State;
 use axum::Json;
 use eval_compare_core::api::{
     EvalProgress, EvalRemainingWorkPage, EvalRun, EvalRunPage, EvalTrajectoryReward,
-    EvalTrajectoryRewardsPage,
+    EvalTrajectoryRewardsPage, RunOptionsResponse,
 };
 
 use super::agents::require_agent;
 use super::benchmarks::require_benchmark;
 use super::{sort_key, ApiResult};
+use crate::dataset::catalog::{BASE_MODEL_SLUG, OTHER_MODEL_SLUG};
 use crate::dataset::runs::EvalRun as RunRecord;
 use crate::dataset::Dataset;
 use crate::demo::paginate::Pager;
@@ -207,5 +209,60 @@ pub async fn trajectory_rewards(
         items: page.items,
         next_cursor: page.next_cursor,
         has_more: page.has_more,
+    }))
+}
+
+/// The contract's `BaseModelSlug` values (the `base_model_slug` of `GET /api/v1/eval/options`).
+pub const BASE_MODEL_SLUGS: [&str; 25] = [
+    "thinkingmachines/Inkling-Small",
+    "Qwen/Qwen3.5-4B",
+    "Qwen/Qwen3.5-397B-A17B",
+    "Qwen/Qwen3.6-35B-A3B",
+    "Qwen/Qwen3.8-27B",
+    "qwen/qwen3-235b-a22b",
+    "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16",
+    "nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-BF16",
+    "nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-BF16",
+    "nvidia/NVIDIA-Nemotron-3.5-Super-120B-A12B-BF16",
+    "openai/gpt-6.1-sol",
+    "openai/gpt-6-sol",
+    "openai/gpt-6-astra",
+    "openai/gpt-5.6-sol",
+    "openai/gpt-5.6-luna",
+    "anthropic/claude-opus-5.5",
+    "anthropic/claude-sonnet-5.5",
+    "openai/gpt-5-mini",
+    "openai/gpt-5.4-mini",
+    "openai/gpt-5.5",
+    "anthropic/claude-sonnet-4.6",
+    "google/gemini-3.1-pro-preview",
+    "z-ai/glm-5.3",
+    "z-ai/glm-5.3-flash",
+    "moonshotai/kimi-k3",
+];
+
+/// The models the demo's benchmark versions support for evaluation.
+const SUPPORTED_MODELS: [&str; 2] = [BASE_MODEL_SLUG, OTHER_MODEL_SLUG];
+
+/// `GET /api/v1/eval/options?bench_id=&base_model_slug=`: the evaluation options of a benchmark
+/// version per supported model, with their bounds and defaults; only `base_model_slug`'s entry
+/// when it is given (none when the version does not support that model).
+pub async fn options(
+    State(state): State<DemoState>,
+    query: Query,
+) -> ApiResult<RunOptionsResponse> {
+    let bench_id = query
+        .text("bench_id")
+        .ok_or_else(|| ApiError::validation("bench_id", "`bench_id` is required."))?;
+    require_benchmark(&state.data, bench_id)?;
+    let model = query.choice("base_model_slug", &BASE_MODEL_SLUGS)?;
+    let models = SUPPORTED_MODELS
+        .iter()
+        .filter(|&&supported| model.is_none_or(|asked| asked == supported))
+        .map(|model| render::model_run_options(model))
+        .collect();
+    Ok(Json(RunOptionsResponse {
+        bench_id: bench_id.to_owned(),
+        models,
     }))
 }

@@ -1,10 +1,16 @@
-//! The comparability verdict and every finding of the audit.
+//! The comparability verdict, every finding of the audit, and the effective settings it
+//! compared ([`settings_table`], its words in [`settings_words`]).
+
+pub mod settings_table;
+pub mod settings_words;
 
 use std::sync::Arc;
 
 use eval_compare_core::audit::{Finding, Severity};
 use eval_compare_core::report::Report;
 use leptos::prelude::*;
+
+use settings_table::SettingsTable;
 
 /// Label and CSS modifier of a severity.
 pub fn severity_label(severity: Severity) -> (&'static str, &'static str) {
@@ -70,6 +76,7 @@ pub fn AuditPanel(
                 }
             }}
             {findings}
+            <SettingsTable report/>
         </section>
     }
 }
