@@ -9,7 +9,7 @@ use eval_compare_core::load::{
     component_targets, load_components, load_runs, LoadEvent, LoadStore,
 };
 use eval_compare_core::model::RunIdx;
-use eval_compare_core::report::{build_report, ReportSettings};
+use eval_compare_core::report::{build_report, ComponentDelta, ReportSettings};
 use eval_compare_core::testing::bodies::{
     page, reward_item, run_body, task_item, trajectory_detail_body, trajectory_item, SERVER_FAILURE,
 };
@@ -82,6 +82,17 @@ fn ids(list: &[&str]) -> Vec<String> {
 
 fn quiet(_: LoadEvent<'_>) {}
 
+/// The candidate's component deltas in the report of the store's run set (no bootstrap).
+fn component_deltas_of(store: &LoadStore, runs: &[String]) -> Vec<ComponentDelta> {
+    let set = store.run_set(runs).unwrap().unwrap();
+    let settings = ReportSettings {
+        resamples: 0,
+        ..ReportSettings::default()
+    };
+    let report = build_report(&set, RunIdx(0), &[RunIdx(1)], &settings).unwrap();
+    report.candidates[0].components.clone()
+}
+
 #[test]
 fn components_are_read_for_counted_trajectories_resumed_after_a_failure_and_attached() {
     let transport = ScriptedTransport::default();
@@ -143,17 +154,7 @@ fn components_are_read_for_counted_trajectories_resumed_after_a_failure_and_atta
         targets,
         "what is asked for stays the same"
     );
-    let report = build_report(
-        &set,
-        RunIdx(0),
-        &[RunIdx(1)],
-        &ReportSettings {
-            resamples: 0,
-            ..ReportSettings::default()
-        },
-    )
-    .unwrap();
-    let components = &report.candidates[0].components;
+    let components = component_deltas_of(&store, &runs);
     let names: Vec<&str> = components.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["tests", "lint"]);
     let tests = components[0].estimate.as_ref().unwrap();
@@ -210,17 +211,6 @@ fn reads_are_bounded_and_a_cancel_keeps_what_arrived() {
         (1, 0, 4)
     );
     // What arrived is attached; the rest is simply not covered.
-    let set = store.run_set(&runs).unwrap().unwrap();
-    let report = build_report(
-        &set,
-        RunIdx(0),
-        &[RunIdx(1)],
-        &ReportSettings {
-            resamples: 0,
-            ..ReportSettings::default()
-        },
-    )
-    .unwrap();
-    let tests = &report.candidates[0].components[0];
+    let tests = &component_deltas_of(&store, &runs)[0];
     assert_eq!((tests.baseline_tasks, tests.candidate_tasks), (1, 0));
 }
