@@ -220,7 +220,7 @@ async fn steps_are_named_at_their_turns(browser: &Client, server: &Server) -> Re
     })?;
     let errors = seen["errors"].as_u64().unwrap_or(0);
     check(
-        (errors > 0) == !summary.contains("no step recorded an error"),
+        (errors > 0) != summary.contains("no step recorded an error"),
         || format!("{errors} error steps marked, the summary says {summary:?}"),
     )
 }

@@ -26,7 +26,7 @@ use crate::report::panels::copy_link::CopyLinkButton;
 use crate::report::panels::coverage_ledger::CoverageLedger;
 use crate::report::panels::headline::HeadlineCards;
 use crate::report::panels::load_panel::LoadPanel;
-use crate::report::panels::load_panel::{JobsWithoutTrials, LiveJobsNotice};
+use crate::report::panels::load_panel::{JobsWithoutTrials, LiveJobsNotice, LiveRunsNotice};
 use crate::report::panels::platform_panel::PlatformPanel;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::report::panels::report_controls::{FocusSelector, ReportSettingsForm};
@@ -158,6 +158,13 @@ pub fn ComparePage(
                 base_url
             />
             <LiveJobsNotice jobs=job_records mode=Signal::derive(move || loader.live_mode())/>
+            <LiveRunsNotice
+                progress=Signal::derive(move || match load_plan.get() {
+                    Some(LoadPlan::Runs(_)) => progress.get(),
+                    _ => Vec::new(),
+                })
+                checked_at=Signal::derive(move || loader.checked_at())
+            />
             <JobsWithoutTrials jobs=empty_jobs/>
             <ReportBody
                 run_set

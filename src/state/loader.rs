@@ -97,6 +97,9 @@ pub struct Loader {
     loading: RwSignal<bool>,
     /// How running jobs are watched (`None` when none is).
     live: RwSignal<Option<LiveMode>>,
+    /// When the runs were last read or checked for new results (`Date.now()`, ms), for the live
+    /// notice.
+    checked_at: RwSignal<Option<f64>>,
     /// The read of reward components in flight ([`Self::load_components`]).
     components_in_flight: StoredValue<Option<AbortHandle>>,
     components_loading: RwSignal<bool>,
@@ -120,6 +123,7 @@ impl Loader {
             generation: RwSignal::new(0),
             loading: RwSignal::new(false),
             live: RwSignal::new(None),
+            checked_at: RwSignal::new(None),
             components_in_flight: StoredValue::new(None),
             components_loading: RwSignal::new(false),
         }
@@ -271,6 +275,7 @@ impl Loader {
             if self.loading.try_get_untracked() != Some(false) {
                 continue;
             }
+            self.checked_at.try_set(Some(js_sys::Date::now()));
             if changed {
                 self.bump();
             } else {
@@ -407,6 +412,7 @@ impl Loader {
         self.in_flight.set_value(Some(handle));
         let store = self.store.get_value();
         let (tick, generation, loading) = (self.tick, self.generation, self.loading);
+        let checked_at = self.checked_at;
         loading.set(true);
         spawn_local(async move {
             let client = TrajectoryClient::new(config, FetchTransport::default());
@@ -419,10 +425,16 @@ impl Loader {
                 }
             };
             if Abortable::new(load, registration).await.is_ok() {
+                checked_at.try_set(Some(js_sys::Date::now()));
                 loading.try_set(false);
                 generation.try_update(|generation| *generation += 1);
             }
         });
+    }
+
+    /// When the runs were last read or checked for new results (`Date.now()` in ms; tracked).
+    pub fn checked_at(&self) -> Option<f64> {
+        self.checked_at.get()
     }
 
     /// Reads the reward components of `trajectory_ids` not read yet (those that failed again),

@@ -229,6 +229,90 @@ pub fn missing_line(thing: &str, id: &str, base_url: &str) -> String {
     )
 }
 
+/// While Trajectory runs of the comparison are still executing: each one's finished and
+/// planned rollouts and how many are outstanding, when the runs were last checked, and that
+/// the numbers below move.
+#[component]
+pub fn LiveRunsNotice(
+    /// Progress of each run of the comparison.
+    #[prop(into)]
+    progress: Signal<Vec<RunProgress>>,
+    /// When the runs were last read or checked (`Date.now()`, ms).
+    #[prop(into)]
+    checked_at: Signal<Option<f64>>,
+) -> impl IntoView {
+    move || {
+        let lines: Vec<String> =
+            progress.with(|runs| runs.iter().filter_map(live_run_line).collect());
+        if lines.is_empty() {
+            return None;
+        }
+        Some(view! {
+            <section class="notice notice-info live-jobs live-runs" role="status" aria-live="polite">
+                <p class="live-jobs-title">
+                    <span class="live-dot" aria-hidden="true"></span>
+                    <strong>"Live"</strong>
+                    {format!(" — {}", checked_text(checked_at.get(), REFRESH_MS / 1_000))}
+                </p>
+                <ul class="live-jobs-list">
+                    {lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                </ul>
+                <p class="muted">
+                    "The numbers below are provisional: trajectories not finished yet are counted "
+                    "as such in the coverage ledger, and the verdict is marked provisional."
+                </p>
+            </section>
+        })
+    }
+}
+
+/// "Checkpoint step 500 (eval_ckpt_s500): running · 581 of 1,612 rollouts finished, 1,031
+/// outstanding", for a run still executing.
+pub fn live_run_line(run: &RunProgress) -> Option<String> {
+    if !run.running {
+        return None;
+    }
+    let id = visible(&run.run_id);
+    let label = match run.name.as_deref().filter(|name| !name.trim().is_empty()) {
+        Some(name) if name != run.run_id => format!("{} ({id})", visible(name)),
+        _ => id.into_owned(),
+    };
+    Some(match run.rollouts {
+        Some((done, total)) => {
+            let (done, total) = (done.max(0) as u64, total.max(0) as u64);
+            format!(
+                "{label}: running · {} of {} rollouts finished, {} outstanding",
+                count(done),
+                count(total),
+                count(total.saturating_sub(done))
+            )
+        }
+        None => format!("{label}: running"),
+    })
+}
+
+/// When the runs were checked, as a UTC clock time, and how often they are.
+pub fn checked_text(checked_at_ms: Option<f64>, every_secs: u32) -> String {
+    match checked_at_ms {
+        Some(ms) => format!(
+            "last checked at {}, again every {every_secs} s; the report updates as trajectories finish.",
+            clock_utc(ms)
+        ),
+        None => format!("checked every {every_secs} s; the report updates as trajectories finish."),
+    }
+}
+
+/// A time since the epoch (ms) as its UTC clock time, `15:04:05 UTC`.
+pub fn clock_utc(ms: f64) -> String {
+    let secs = (ms.max(0.0) / 1_000.0).floor() as u64 % 86_400;
+    format!(
+        "{:02}:{:02}:{:02} UTC",
+        secs / 3_600,
+        secs / 60 % 60,
+        secs % 60
+    )
+}
+
 /// While Chronicle jobs of the comparison are queued or running: each one's status and trials
 /// finished of those scheduled, how it is watched (its progress stream, or polling), and that
 /// the numbers below are partial.
@@ -438,6 +522,39 @@ mod tests {
             total,
             phase,
         }
+    }
+
+    #[test]
+    fn a_running_run_says_what_is_outstanding_and_when_it_was_checked() {
+        let run = RunProgress {
+            run_id: "eval_ckpt_s500".to_owned(),
+            name: Some("Checkpoint step 500".to_owned()),
+            record: Phase::Complete,
+            running: true,
+            rollouts: Some((581, 1612)),
+            lists: Vec::new(),
+            settings_reads: Vec::new(),
+            refresh_error: None,
+        };
+        assert_eq!(
+            live_run_line(&run).as_deref(),
+            Some(
+                "Checkpoint step 500 (eval_ckpt_s500): running · 581 of 1,612 rollouts \
+                 finished, 1,031 outstanding"
+            )
+        );
+        let done = RunProgress {
+            running: false,
+            ..run.clone()
+        };
+        assert_eq!(live_run_line(&done), None);
+        // 2026-12-01T15:04:05.900Z
+        assert_eq!(clock_utc(1_796_137_445_900.0), "15:04:05 UTC");
+        assert_eq!(
+            checked_text(Some(1_796_137_445_900.0), 10),
+            "last checked at 15:04:05 UTC, again every 10 s; the report updates as trajectories finish."
+        );
+        assert!(checked_text(None, 10).starts_with("checked every 10 s"));
     }
 
     #[test]
