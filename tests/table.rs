@@ -156,7 +156,7 @@ async fn rows_are_the_cores_visible_rows_with_means_counts_badges_and_deltas() {
             "0.000 1/1 1 cut-off 1 0 by rule",
             "1.000 1/1",
             "0.500 1/1 1 other",
-            "+1.000"
+            "+100.0"
         ]
     );
     assert_eq!(cells("t5")[0], "t5", "no label: the id alone");
@@ -280,7 +280,7 @@ async fn category_focus_and_an_empty_result() {
     let t3 = only(root, "tr[data-task-id=\"t3\"]");
     assert_eq!(
         text(&select_all(&t3, "td").pop().expect("a delta")),
-        "\u{2212}1.000"
+        "\u{2212}100.0"
     );
 
     // Improvements among Networking tasks of step 200: none.
