@@ -2,7 +2,7 @@
 //! rows. The CLI's markdown prints them as a table and the page's headline card in its details
 //! expander, so both list the same statistics under the same labels.
 
-use crate::stats::{BootstrapResult, PassAtK, Stat};
+use crate::stats::{BootstrapResult, ConfidenceSequence, PassAtK, Stat};
 use crate::text::{count, interval_points, mean, p_value, plural, points, signed_points, StatText};
 
 use super::paired_analysis::{IntervalMethod, SMALL_BINARY_TASKS};
@@ -20,6 +20,29 @@ pub fn interval_method_text(method: IntervalMethod) -> String {
             count(SMALL_BINARY_TASKS as u64)
         ),
     }
+}
+
+/// The anytime-valid interval in a sentence: "anytime-valid 95% interval: +0.4 to +9.8 points
+/// (stays valid while the run runs)".
+pub fn anytime_interval_text(sequence: &ConfidenceSequence) -> String {
+    format!(
+        "anytime-valid {}% interval: {} points (stays valid while the run runs)",
+        (sequence.interval.level * 100.0).round(),
+        interval_points(&sequence.interval)
+    )
+}
+
+/// The headline analysis' anytime-valid interval of `candidate` as [`anytime_interval_text`],
+/// or why it has none; `None` when no compared run is running (none was computed).
+pub fn headline_anytime_interval(report: &Report, candidate: &CandidateResult) -> Option<String> {
+    let sequence = report.headline(candidate).confidence_sequence.as_ref()?;
+    Some(match sequence {
+        Ok(sequence) => anytime_interval_text(sequence),
+        Err(_) => format!(
+            "anytime-valid interval: {}",
+            StatText::of(sequence, |_| String::new()).text()
+        ),
+    })
 }
 
 /// One row of the details: a statistic's label and its text.
@@ -84,7 +107,7 @@ pub fn detail_rows(
                 None => NOT_BINARY.to_owned(),
             },
         ),
-        ("Headline interval".to_owned(), |a, _| {
+        (HEADLINE_INTERVAL.to_owned(), |a, _| {
             interval_method_text(a.interval_method)
         }),
         ("Bootstrap percentile".to_owned(), |a, pending| {
@@ -174,6 +197,24 @@ pub fn detail_rows(
             .text()
         }),
     ];
+    let mut per_analysis = per_analysis;
+    if candidate.primary.confidence_sequence.is_some()
+        || candidate.sensitivity.confidence_sequence.is_some()
+    {
+        // Only while a compared run runs, so finished reports keep their rows.
+        let row: (String, Cell) = (
+            format!("Anytime-valid confidence sequence ({level}%)"),
+            |a, _| match &a.confidence_sequence {
+                Some(sequence) => StatText::of(sequence, |s| interval_points(&s.interval)).text(),
+                None => "not computed (no compared run is running)".to_owned(),
+            },
+        );
+        let after = per_analysis
+            .iter()
+            .position(|(label, _)| label == HEADLINE_INTERVAL)
+            .map_or(per_analysis.len(), |i| i + 1);
+        per_analysis.insert(after, row);
+    }
     let mut rows: Vec<DetailRow> = per_analysis
         .into_iter()
         .map(|(label, cell)| DetailRow {
@@ -213,6 +254,9 @@ pub fn detail_rows(
     }
     rows
 }
+
+/// The label of the row after which the confidence sequence's row goes.
+const HEADLINE_INTERVAL: &str = "Headline interval";
 
 /// The clustered rows' text when no task has a category.
 const NO_CATEGORY: &str = "no task has a category";

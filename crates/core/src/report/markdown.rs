@@ -16,7 +16,7 @@ use crate::text::{
 };
 
 use super::components::{component_cells, COMPONENT_COLUMNS};
-use super::details::{detail_rows, interval_method_text, DetailCells};
+use super::details::{detail_rows, headline_anytime_interval, interval_method_text, DetailCells};
 use super::{CandidateResult, Report};
 
 /// How many regressions and improvements are listed per candidate.
@@ -71,6 +71,9 @@ fn headlines(out: &mut String, report: &Report) {
         for reason in &c.verdict.reasons {
             let stop = if reason.ends_with('.') { "" } else { "." };
             let _ = writeln!(out, "  - {}{stop}", markdown_text(reason));
+        }
+        if let Some(anytime) = headline_anytime_interval(report, c) {
+            let _ = writeln!(out, "  - {}.", markdown_text(&anytime));
         }
     }
     out.push('\n');

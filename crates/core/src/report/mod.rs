@@ -20,11 +20,14 @@ mod verdict;
 
 pub use chronicle::ChronicleSummary;
 pub use components::{component_cells, component_deltas, ComponentDelta, COMPONENT_COLUMNS};
-pub use details::{detail_rows, interval_method_text, DetailCells, DetailRow};
+pub use details::{
+    anytime_interval_text, detail_rows, headline_anytime_interval, interval_method_text,
+    DetailCells, DetailRow,
+};
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use paired_analysis::{
-    analyse_pair, headline_interval, headline_p, ClusteredAnalysis, IntervalMethod, PairedAnalysis,
-    PassAtKComparison, SMALL_BINARY_TASKS,
+    analyse_pair, anytime_interval, headline_interval, headline_p, ClusteredAnalysis,
+    IntervalMethod, PairedAnalysis, PassAtKComparison, SMALL_BINARY_TASKS,
 };
 pub use progression::{Progression, ProgressionPoint};
 pub use sentence::headline_sentence;
@@ -51,7 +54,8 @@ use crate::stats::{self, Stat};
 ///
 /// 3: a candidate's `verdict` is an object (`decision`, `evidence`, `provisional`,
 /// `interval_method`, `interval`, `reasons`; `docs/statistics.md`); an analysis'
-/// `score_interval` (Tango's, for one binary sample per task) and `interval_method`.
+/// `score_interval` (Tango's, for one binary sample per task) and `interval_method`; later,
+/// additively, an analysis' `confidence_sequence` (present only while a compared run runs).
 pub const REPORT_FORMAT_VERSION: u32 = 3;
 
 /// Why a report could not be built.
@@ -253,8 +257,18 @@ pub fn build_report(
     for (i, (&cand, cand_run)) in candidates.iter().zip(&cand_runs).enumerate() {
         let primary_scores = set.paired(baseline, cand, Analysis::Primary)?;
         let sensitivity_scores = set.paired(baseline, cand, Analysis::Sensitivity)?;
-        let primary = analyse_pair(&primary_scores, Analysis::Primary, settings);
-        let sensitivity = analyse_pair(&sensitivity_scores, Analysis::Sensitivity, settings);
+        let mut primary = analyse_pair(&primary_scores, Analysis::Primary, settings);
+        let mut sensitivity = analyse_pair(&sensitivity_scores, Analysis::Sensitivity, settings);
+        // While a compared run runs (the verdict's `provisional`, same rule as
+        // `verdict_context`), each analysis carries its anytime-valid confidence sequence.
+        let running = [&runs[0], &runs[i + 1]]
+            .iter()
+            .any(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished);
+        if running {
+            primary.confidence_sequence = Some(anytime_interval(&primary_scores, settings.level));
+            sensitivity.confidence_sequence =
+                Some(anytime_interval(&sensitivity_scores, settings.level));
+        }
         let excluded = Exclusions::count(&primary_scores.left_out, base_run, cand_run);
         results.push(CandidateResult {
             run: i + 1,

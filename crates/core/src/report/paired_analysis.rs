@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Analysis, PairedScores};
 use crate::stats::{
-    self, BootstrapResult, BootstrapSettings, ClusterRobust, Interval, McNemar,
+    self, BootstrapResult, BootstrapSettings, ClusterRobust, ConfidenceSequence, Interval, McNemar,
     MinimumDetectableEffect, NotComputable, PairedEstimate, PassAtK, PassCounts, SampleProjection,
     SignTest, Stat, TTest, TaskMoments, Wilcoxon, WinTieLoss,
 };
@@ -50,6 +50,11 @@ pub struct PairedAnalysis {
     pub projection: Stat<SampleProjection>,
     /// pass@k of both runs and their paired difference, when both are binary.
     pub pass_at_k: Vec<PassAtKComparison>,
+    /// The anytime-valid confidence sequence of Δ ([`stats::confidence_sequence`]), only while
+    /// the baseline or the candidate is still running (the verdict's `provisional`): an
+    /// interval that stays valid however often the running comparison is looked at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence_sequence: Option<Stat<ConfidenceSequence>>,
 }
 
 /// Which interval of Δ the headline uses.
@@ -153,7 +158,20 @@ pub fn analyse_pair(
         tasks_needed: tests.tasks_needed,
         projection: projection(scores, settings),
         pass_at_k: pass_at_k(scores, settings),
+        confidence_sequence: None,
     }
+}
+
+/// The anytime-valid confidence sequence of Δ over `scores`' paired tasks in ascending task
+/// order (deltas rounded to 1e-9), at `level`.
+pub fn anytime_interval(scores: &PairedScores, level: f64) -> Stat<ConfidenceSequence> {
+    let deltas: Vec<f64> = scores
+        .base
+        .iter()
+        .zip(&scores.cand)
+        .map(|(b, c)| stats::round_delta(c - b))
+        .collect();
+    stats::confidence_sequence(&deltas, level)
 }
 
 /// McNemar applies to one binary outcome per task per run.

@@ -13,6 +13,8 @@
 //! * [`mod@win_tie_loss`] — win/tie/loss counts and the sign test; [`mod@mcnemar`] — exact
 //!   and mid-p; [`paired_binary`] — Tango's score interval for a paired difference of
 //!   proportions;
+//! * [`mod@confidence_sequence`] — an anytime-valid confidence sequence of Δ for running runs
+//!   (predictable plug-in empirical Bernstein);
 //! * [`bootstrap`] — seeded paired bootstrap (tasks or clusters), percentile and BCa;
 //! * [`cluster`] — cluster-robust SE; [`power`] — MDE, tasks needed, K′ projection;
 //! * [`mod@pass_at_k`] — unbiased pass@k; [`multiplicity`] — Holm and Benjamini–Hochberg;
@@ -20,6 +22,7 @@
 
 pub mod bootstrap;
 pub mod cluster;
+pub mod confidence_sequence;
 mod delta_tests;
 pub mod describe;
 pub mod dist;
@@ -40,6 +43,7 @@ pub use bootstrap::{
     BootstrapSettings, Xoshiro256, DEFAULT_RESAMPLES,
 };
 pub use cluster::{cluster_robust, ClusterRobust};
+pub use confidence_sequence::{confidence_sequence, confidence_sequence_path, ConfidenceSequence};
 pub(crate) use delta_tests::delta_tests;
 pub use describe::{
     mean, pearson_correlation, sample_sd, sample_variance, standard_error, summarize, Summary,

@@ -3,7 +3,8 @@
 
 use eval_compare_core::model::Analysis;
 use eval_compare_core::report::{
-    headline_interval, within_phrase, CandidateResult, Decision, PairedAnalysis, Report,
+    headline_anytime_interval, headline_interval, within_phrase, CandidateResult, Decision,
+    PairedAnalysis, Report,
 };
 
 use crate::components::stat_text::{
@@ -53,6 +54,9 @@ pub struct CardText {
     pub reasons: Vec<String>,
     /// The report's sentence about the candidate (without its final period).
     pub sentence: String,
+    /// While a compared run runs, the headline analysis' anytime-valid interval ("anytime-valid
+    /// 95% interval: +0.4 to +9.8 points (stays valid while the run runs)"); `None` otherwise.
+    pub anytime_interval: Option<String>,
     /// Label of the Δ: which analysis the headline uses.
     pub delta_label: String,
     /// Δ in points with the headline interval, named (t or Tango score interval).
@@ -153,6 +157,7 @@ pub fn card_text(report: &Report, index: usize) -> Option<CardText> {
         verdict_detail,
         reasons: candidate.verdict.reasons.clone(),
         sentence: candidate.sentence.clone(),
+        anytime_interval: headline_anytime_interval(report, candidate),
         delta_label: format!("Δ ({} analysis)", analysis_name(headline.analysis)),
         delta,
         p_values: p_values_line(headline, candidate, several),
@@ -301,6 +306,10 @@ mod tests {
         );
         assert!(!text.provisional);
         assert_eq!(text.verdict_detail, None);
+        assert_eq!(
+            text.anytime_interval, None,
+            "finished runs: no confidence sequence"
+        );
         let names: Vec<&str> = text
             .p_values
             .iter()
@@ -394,6 +403,35 @@ mod tests {
             "{:?}",
             text.reasons
         );
+    }
+
+    #[test]
+    fn a_running_candidate_shows_its_anytime_valid_interval() {
+        let report = binary_report(60, 12, "running", "b_1");
+        let text = card_text(&report, 0).expect("the candidate");
+        let sequence = report.candidates[0]
+            .primary
+            .confidence_sequence
+            .clone()
+            .expect("computed while running")
+            .expect("a value");
+        assert_eq!(
+            text.anytime_interval.as_deref(),
+            Some(
+                format!(
+                    "anytime-valid 95% interval: {} points (stays valid while the run runs)",
+                    interval_points(&sequence.interval)
+                )
+                .as_str()
+            )
+        );
+        // 12 gains in 60 tasks: wider than Tango's fixed-n interval, still around +20 points.
+        let tango = headline_interval(&report.candidates[0].primary).expect("Tango's");
+        assert!(sequence.interval.lower < tango.lower && tango.upper < sequence.interval.upper);
+        assert!(sequence.interval.contains(0.2));
+        let finished = binary_report(60, 12, "completed", "b_1");
+        let text = card_text(&finished, 0).expect("the candidate");
+        assert_eq!(text.anytime_interval, None);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The headline of each candidate: the core's verdict (its decision, a provisional mark, what a
-//! "no detectable difference" rules out, and why), its sentence, Δ with the named headline
-//! interval, the tests that apply, and a details expander with every statistic of both analyses.
+//! "no detectable difference" rules out, and why), its sentence, the anytime-valid interval while
+//! a compared run runs, Δ with the named headline interval, the tests that apply, and a details expander with every statistic of both analyses.
 //!
 //! [`card_text`] makes what a card says from the report; the cards here only lay it out, and
 //! [`details`] is the expander's table.
@@ -96,6 +96,7 @@ fn card(
         verdict_detail,
         reasons,
         sentence,
+        anytime_interval,
         delta_label,
         delta,
         p_values,
@@ -142,6 +143,17 @@ fn card(
                                 .map(|reason| view! { <li>{reason}</li> })
                                 .collect_view()}
                         </ul>
+                    }
+                })}
+            {anytime_interval
+                .map(|anytime| {
+                    view! {
+                        <p
+                            class="anytime-interval"
+                            title="A confidence sequence: it holds at every number of tasks, however often the page refreshes"
+                        >
+                            {anytime}
+                        </p>
                     }
                 })}
             <dl class="headline-stats">
