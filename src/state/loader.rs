@@ -472,8 +472,6 @@ impl Loader {
     pub fn cancel_components(&self) {
         if self.components_loading.get_untracked() {
             self.abort_components();
-            self.store
-                .with_value(|store| store.cancel_component_reads());
             self.bump();
         }
     }
@@ -491,6 +489,8 @@ impl Loader {
             .with_value(|store| store.component_progress(trajectory_ids))
     }
 
+    /// Drops the component read in flight and releases the reads it had claimed in the store,
+    /// so the next read asks for them again.
     fn abort_components(&self) {
         if let Some(handle) = self
             .components_in_flight
@@ -498,6 +498,9 @@ impl Loader {
             .flatten()
         {
             handle.abort();
+            if let Some(store) = self.store.try_get_value() {
+                store.cancel_component_reads();
+            }
         }
         self.components_loading.try_set(false);
     }

@@ -99,11 +99,6 @@ impl LoadStore {
         progress
     }
 
-    /// Whether any components were read.
-    pub fn has_components(&self) -> bool {
-        !self.components.read.borrow().is_empty()
-    }
-
     /// Attaches every component read to the trajectories of `set`; returns how many.
     pub fn attach_components(&self, set: &mut RunSet) -> usize {
         set.attach_component_map(&self.components.read.borrow())
