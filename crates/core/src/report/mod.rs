@@ -9,6 +9,7 @@ mod chronicle;
 mod components;
 mod details;
 mod exclusions;
+mod explain;
 mod markdown;
 mod paired_analysis;
 mod progression;
@@ -25,6 +26,7 @@ pub use details::{
     DetailCells, DetailRow,
 };
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
+pub use explain::{explain, Topic};
 pub use paired_analysis::{
     analyse_pair, anytime_interval, headline_interval, headline_p, ClusteredAnalysis,
     IntervalMethod, PairedAnalysis, PassAtKComparison, SMALL_BINARY_TASKS,
