@@ -9,6 +9,7 @@ mod chronicle;
 mod components;
 mod details;
 mod exclusions;
+mod html;
 mod markdown;
 mod paired_analysis;
 mod progression;
