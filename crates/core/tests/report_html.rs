@@ -5,12 +5,10 @@
 #![allow(clippy::unwrap_used)]
 
 use eval_compare_core::model::{
-    Category, OutcomeClass, RunIdx, RunInfo, RunSetBuilder, SourceKind, TaskInput,
-    TrajectoryFlags, TrajectoryInput,
+    Category, OutcomeClass, RunIdx, RunInfo, RunSetBuilder, SourceKind, TaskInput, TrajectoryFlags,
+    TrajectoryInput,
 };
-use eval_compare_core::report::{
-    build_report, detail_rows, DetailCells, Report, ReportSettings,
-};
+use eval_compare_core::report::{build_report, detail_rows, DetailCells, Report, ReportSettings};
 use eval_compare_core::run_folder::{parse_run_folder, run_set_from_folders, RunFolderFiles};
 use eval_compare_core::share_link::{report_page_path, report_view, share_link};
 use eval_compare_core::text::{
@@ -65,14 +63,26 @@ fn the_document_has_no_script_and_no_address_but_the_share_link() {
     assert!(html.ends_with("</html>\n"));
     let lower = html.to_ascii_lowercase();
     for forbidden in [
-        "<script", "<link", "<img", "<iframe", "<object", "<embed", "url(", "@import", " src=",
-        "onload", "onerror", "javascript:",
+        "<script",
+        "<link",
+        "<img",
+        "<iframe",
+        "<object",
+        "<embed",
+        "url(",
+        "@import",
+        " src=",
+        "onload",
+        "onerror",
+        "javascript:",
     ] {
         assert!(!lower.contains(forbidden), "{forbidden} in the document");
     }
     // The link appears as an <a href> and its text, and nothing else names an address.
     let escaped = html_text(&link);
-    assert!(html.contains(&format!("<a href=\"{escaped}\" rel=\"noreferrer\">{escaped}</a>")));
+    assert!(html.contains(&format!(
+        "<a href=\"{escaped}\" rel=\"noreferrer\">{escaped}</a>"
+    )));
     assert!(
         !html
             .replace(&escaped, "")
@@ -100,7 +110,10 @@ fn every_headline_number_is_in_the_document_as_the_report_writes_it() {
     for run in &report.runs {
         has(&run.name, "run name");
         has(&run.id, "run id");
-        has(&optional_value(run.task_weighted_mean), "task-weighted mean");
+        has(
+            &optional_value(run.task_weighted_mean),
+            "task-weighted mean",
+        );
         has(&optional_value(run.pooled_mean), "pooled mean");
         has(&count(run.tasks_scored), "tasks scored");
     }
@@ -110,7 +123,10 @@ fn every_headline_number_is_in_the_document_as_the_report_writes_it() {
         let delta = report.headline(candidate).estimate.as_ref().unwrap().delta;
         has(&format!("Δ {} points", signed_points(delta)), "Δ");
         has(
-            &format!("{} points", interval_points(verdict.interval.as_ref().unwrap())),
+            &format!(
+                "{} points",
+                interval_points(verdict.interval.as_ref().unwrap())
+            ),
             "headline interval",
         );
         has(&p_value(*candidate.p_holm.as_ref().unwrap()), "Holm p");
@@ -154,11 +170,18 @@ fn regressed_tasks_are_listed_worst_first() {
     let positions: Vec<usize> = regressed
         .iter()
         .take(50)
-        .map(|(id, _)| section.find(&format!("<code>{}</code>", html_text(id))).unwrap())
+        .map(|(id, _)| {
+            section
+                .find(&format!("<code>{}</code>", html_text(id)))
+                .unwrap()
+        })
         .collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "not worst first");
     if regressed.len() > 50 {
-        assert!(section.contains(&format!("and {} more regressed tasks", regressed.len() - 50)));
+        assert!(section.contains(&format!(
+            "and {} more regressed tasks",
+            regressed.len() - 50
+        )));
     }
 }
 
@@ -166,7 +189,10 @@ fn regressed_tasks_are_listed_worst_first() {
 fn the_same_report_gives_the_same_bytes() {
     let report = humaneval();
     let link = link_of(&report);
-    assert_eq!(report.to_html(Some(&link)), humaneval().to_html(Some(&link)));
+    assert_eq!(
+        report.to_html(Some(&link)),
+        humaneval().to_html(Some(&link))
+    );
 }
 
 #[test]
@@ -279,4 +305,3 @@ proptest! {
         prop_assert!(!raw_html.to_ascii_lowercase().contains("<script"));
     }
 }
-

@@ -88,7 +88,10 @@ fn components(out: &mut String, candidate: &CandidateResult) {
 
 /// The candidate's tasks with Δ < 0, worst first (ties in task order), at most
 /// [`REGRESSED_LIMIT`], the rest counted.
-pub fn regressed_tasks<'a>(report: &'a Report, candidate: &CandidateResult) -> Vec<(&'a TaskRow, f64)> {
+pub fn regressed_tasks<'a>(
+    report: &'a Report,
+    candidate: &CandidateResult,
+) -> Vec<(&'a TaskRow, f64)> {
     let Some(slot) = candidate.run.checked_sub(1) else {
         return Vec::new();
     };
@@ -106,20 +109,44 @@ pub fn regressed_tasks<'a>(report: &'a Report, candidate: &CandidateResult) -> V
 
 fn regressed(out: &mut String, report: &Report, candidate: &CandidateResult) {
     let tasks = regressed_tasks(report, candidate);
-    let _ = write!(out, "<h3>Regressed tasks ({})</h3>", tasks.len());
+    let _ = write!(
+        out,
+        "<h3>Regressed tasks ({})</h3><p class=\"note\">Paired tasks lower in the candidate, worst first.</p>",
+        tasks.len()
+    );
     if tasks.is_empty() {
         out.push_str("<p>No paired task is lower in the candidate.</p>");
         return;
     }
     out.push_str("<div class=\"scroll\"><table>");
-    head(out, &["task", "label", "categories", "baseline", "candidate", "Δ (points)"]);
+    head(
+        out,
+        &[
+            "task",
+            "label",
+            "categories",
+            "baseline",
+            "candidate",
+            "Δ (points)",
+        ],
+    );
     out.push_str("<tbody>");
     for (task, delta) in tasks.iter().take(REGRESSED_LIMIT) {
         out.push_str("<tr>");
         let _ = write!(out, "<td><code>{}</code></td>", html_text(&task.task_id));
-        td(out, task.label.as_deref().unwrap_or(""));
+        // A label that only repeats the id is left out.
+        td(
+            out,
+            task.label
+                .as_deref()
+                .filter(|label| *label != task.task_id)
+                .unwrap_or(""),
+        );
         td(out, &task.category_labels(&report.categories).join(", "));
-        td_num(out, &optional_value(task.cells.first().and_then(|c| c.mean)));
+        td_num(
+            out,
+            &optional_value(task.cells.first().and_then(|c| c.mean)),
+        );
         td_num(
             out,
             &optional_value(task.cells.get(candidate.run).and_then(|c| c.mean)),

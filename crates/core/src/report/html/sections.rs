@@ -41,10 +41,14 @@ pub(super) fn figure(out: &mut String, svg: &str) {
 /// The title and what the numbers were computed with.
 pub fn header(out: &mut String, report: &Report, title: &str) {
     let s = &report.settings;
-    let sources: Vec<&str> = report.sources.iter().map(|source| source.as_str()).collect();
-    let _ = write!(
+    let sources: Vec<&str> = report
+        .sources
+        .iter()
+        .map(|source| source.as_str())
+        .collect();
+    let _ = writeln!(
         out,
-        "<header><h1>{}</h1><p class=\"meta\">{}</p></header>\n",
+        "<header><h1>{}</h1><p class=\"meta\">{}</p></header>",
         html_text(title),
         html_text(&format!(
             "Source: {}. Intervals at {}%, target Δ {} points, bootstrap B = {} with seed {}; headline analysis: {}.",
@@ -391,7 +395,12 @@ pub fn progression(out: &mut String, report: &Report) {
         out.push_str("<tr>");
         td_num(out, &point.step.to_string());
         td_num(out, &optional_value(point.mean));
-        td_num(out, &point.delta.map_or_else(|| MISSING.to_owned(), signed_points));
+        td_num(
+            out,
+            &point
+                .delta
+                .map_or_else(|| MISSING.to_owned(), signed_points),
+        );
         td_num(
             out,
             &StatText::of(&point.delta_interval, interval_points).text(),

@@ -31,6 +31,7 @@ header { padding-bottom: 12px; }
 code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 a { color: var(--accent); overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; }
+td code { overflow-wrap: break-word; }
 table { border-collapse: collapse; font-size: 0.9rem; margin: 6px 0; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 10px; text-align: left; vertical-align: top; }
 thead th { background: var(--panel); white-space: nowrap; }

@@ -74,7 +74,10 @@ fn ticks(lo: f64, hi: f64, wanted: f64) -> (Vec<f64>, f64, f64) {
         (lo, hi)
     };
     let raw = (hi - lo) / wanted;
-    let magnitude = crate::math::powi(10.0, (crate::math::ln(raw) / std::f64::consts::LN_10).floor() as i32);
+    let magnitude = crate::math::powi(
+        10.0,
+        (crate::math::ln(raw) / std::f64::consts::LN_10).floor() as i32,
+    );
     let step = [1.0, 2.0, 5.0, 10.0]
         .into_iter()
         .map(|m| m * magnitude)
@@ -92,7 +95,11 @@ fn ticks(lo: f64, hi: f64, wanted: f64) -> (Vec<f64>, f64, f64) {
 fn tick_text(value: f64, step: f64) -> String {
     let decimals = if step >= 1.0 - 1e-9 { 0 } else { 1 };
     let text = format!("{value:.decimals$}");
-    let text = if text.trim_start_matches('-').chars().all(|c| c == '0' || c == '.') {
+    let text = if text
+        .trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
         text.trim_start_matches('-').to_owned()
     } else {
         text
@@ -116,7 +123,10 @@ fn open(out: &mut String, height: f64, title: &str) {
 
 /// A horizontal axis at `y` with ticks and their text.
 fn x_axis(out: &mut String, scale: &Scale, values: &[f64], y: f64, top: f64) {
-    let step = values.get(1).zip(values.first()).map_or(1.0, |(b, a)| b - a);
+    let step = values
+        .get(1)
+        .zip(values.first())
+        .map_or(1.0, |(b, a)| b - a);
     for &value in values {
         let x = scale.at(value);
         let _ = write!(
@@ -133,7 +143,10 @@ fn x_axis(out: &mut String, scale: &Scale, values: &[f64], y: f64, top: f64) {
 
 /// A vertical axis at `x` with ticks and their text, grid lines to `right`.
 fn y_axis(out: &mut String, scale: &Scale, values: &[f64], x: f64, right: f64) {
-    let step = values.get(1).zip(values.first()).map_or(1.0, |(b, a)| b - a);
+    let step = values
+        .get(1)
+        .zip(values.first())
+        .map_or(1.0, |(b, a)| b - a);
     for &value in values {
         let y = scale.at(value);
         let _ = write!(
@@ -356,7 +369,11 @@ pub fn sorted_deltas(report: &Report, candidate: &CandidateResult) -> Option<Str
         } else {
             "tie"
         };
-        let (top_y, height) = if v < zero { (v, zero - v) } else { (zero, v - zero) };
+        let (top_y, height) = if v < zero {
+            (v, zero - v)
+        } else {
+            (zero, v - zero)
+        };
         // A tie gets a hairline, so every paired task is seen.
         let height = height.max(1.0);
         let _ = write!(
@@ -472,9 +489,10 @@ pub fn progression(report: &Report) -> Option<String> {
                 upper: i.upper * 100.0,
                 level: i.level,
             });
-            let running = report.runs.get(p.run).is_some_and(|run| {
-                Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished
-            });
+            let running = report
+                .runs
+                .get(p.run)
+                .is_some_and(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished);
             Some((p.step, delta, interval, running))
         })
         .collect();
@@ -531,7 +549,13 @@ pub fn progression(report: &Report) -> Option<String> {
     if band.len() >= 2 {
         let mut path = String::new();
         for (i, (px, _, upper)) in band.iter().enumerate() {
-            let _ = write!(path, "{}{},{} ", if i == 0 { "M" } else { "L" }, c(*px), c(*upper));
+            let _ = write!(
+                path,
+                "{}{},{} ",
+                if i == 0 { "M" } else { "L" },
+                c(*px),
+                c(*upper)
+            );
         }
         for (px, lower, _) in band.iter().rev() {
             let _ = write!(path, "L{},{} ", c(*px), c(*lower));
@@ -553,7 +577,11 @@ pub fn progression(report: &Report) -> Option<String> {
             let _ = write!(
                 out,
                 "<line class=\"{}\" x1=\"{px}\" y1=\"{}\" x2=\"{px}\" y2=\"{}\"/>",
-                if *running { "interval provisional" } else { "interval" },
+                if *running {
+                    "interval provisional"
+                } else {
+                    "interval"
+                },
                 c(y.at(i.lower)),
                 c(y.at(i.upper))
             );
@@ -561,7 +589,11 @@ pub fn progression(report: &Report) -> Option<String> {
         let _ = write!(
             out,
             "<circle class=\"{}\" cx=\"{px}\" cy=\"{}\" r=\"5.0\"/>",
-            if *running { "point provisional" } else { "point" },
+            if *running {
+                "point provisional"
+            } else {
+                "point"
+            },
             c(y.at(*delta))
         );
     }
