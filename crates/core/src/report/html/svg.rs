@@ -618,7 +618,7 @@ mod tests {
 
     #[test]
     fn ticks_are_round_and_cover_the_range() {
-        let (values, lo, hi) = ticks(-3.2, 7.9, 5.0);
+        let (values, lo, hi) = ticks(-3.2, 7.9, 6.0);
         assert_eq!(values, [-4.0, -2.0, 0.0, 2.0, 4.0, 6.0, 8.0]);
         assert_eq!((lo, hi), (-4.0, 8.0));
         let (values, _, _) = ticks(0.0, 0.0, 5.0);
