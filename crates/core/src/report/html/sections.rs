@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::audit::Severity;
+use crate::audit::{Lifecycle, Severity};
 use crate::model::{Analysis, Resolution};
 use crate::text::{
     count, html_text, interval_points, optional_value, p_value, points, setting_source,
@@ -31,6 +31,28 @@ pub(super) fn head(out: &mut String, columns: &[&str]) {
         let _ = write!(out, "<th scope=\"col\">{}</th>", html_text(column));
     }
     out.push_str("</tr></thead>");
+}
+
+/// Escaped text with each `` `quoted` `` part (an option key, as `setting_source` writes it)
+/// set as code. The input is already escaped, so it holds no `<` of its own.
+fn code_spans(escaped: &str) -> String {
+    let mut out = String::with_capacity(escaped.len() + 16);
+    let mut parts = escaped.split('`');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    let rest: Vec<&str> = parts.collect();
+    // An odd number of backticks leaves the last one as it is.
+    let pairs = rest.len() / 2;
+    for (index, part) in rest.iter().enumerate() {
+        if index < pairs * 2 {
+            out.push_str(if index % 2 == 0 { "<code>" } else { "</code>" });
+        } else {
+            out.push('`');
+        }
+        out.push_str(part);
+    }
+    out
 }
 
 /// A figure with its SVG.
@@ -127,7 +149,7 @@ pub fn headline(out: &mut String, report: &Report) {
 
 /// The compared runs with their three means.
 pub fn runs(out: &mut String, report: &Report) {
-    out.push_str("<section id=\"runs\"><h2>Runs</h2><div class=\"scroll\"><table>");
+    out.push_str("<section id=\"runs\"><h2>Runs</h2><div class=\"scroll\"><table class=\"runs\">");
     head(
         out,
         &[
@@ -241,18 +263,19 @@ fn effective_settings(out: &mut String, report: &Report) {
         out.push_str("<tr>");
         td(out, setting.setting.label());
         for run in settings {
-            let text = run.settings.get(row).map_or_else(
+            // The value stays plain text; the source's quoted option key is set as code.
+            let html = run.settings.get(row).map_or_else(
                 || MISSING.to_owned(),
                 |s| match &s.resolution {
                     Resolution::Resolved { value, .. } => format!(
                         "{} ({})",
-                        setting_value(value),
-                        setting_source(&s.resolution)
+                        html_text(&setting_value(value)),
+                        code_spans(&html_text(&setting_source(&s.resolution)))
                     ),
                     Resolution::Unresolved { .. } => "not resolved".to_owned(),
                 },
             );
-            td(out, &text);
+            let _ = write!(out, "<td>{html}</td>");
         }
         out.push_str("</tr>");
     }
@@ -392,8 +415,19 @@ pub fn progression(out: &mut String, report: &Report) {
     head(out, &["step", "mean", "Δ (points)", "interval of Δ"]);
     out.push_str("<tbody>");
     for point in &progression.points {
+        let running = report
+            .runs
+            .get(point.run)
+            .is_some_and(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished);
         out.push_str("<tr>");
-        td_num(out, &point.step.to_string());
+        td_num(
+            out,
+            &if running {
+                format!("{} (running)", point.step)
+            } else {
+                point.step.to_string()
+            },
+        );
         td_num(out, &optional_value(point.mean));
         td_num(
             out,
@@ -408,4 +442,19 @@ pub fn progression(out: &mut String, report: &Report) {
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table></div></section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_parts_become_code() {
+        assert_eq!(
+            code_spans("recorded, `temperature`"),
+            "recorded, <code>temperature</code>"
+        );
+        assert_eq!(code_spans("a `b` c `d"), "a <code>b</code> c `d");
+        assert_eq!(code_spans("plain"), "plain");
+    }
 }

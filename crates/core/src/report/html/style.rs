@@ -20,7 +20,7 @@ pub const CSS: &str = r#":root {
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg);
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-main { max-width: 1180px; margin: 0 auto; padding: 24px; }
+main { max-width: 1280px; margin: 0 auto; padding: 24px; }
 h1 { font-size: 1.6rem; margin: 0 0 4px; }
 h2 { font-size: 1.25rem; margin: 0 0 10px; }
 h3 { font-size: 1.05rem; margin: 18px 0 8px; }
@@ -32,6 +32,7 @@ code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; ove
 a { color: var(--accent); overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; }
 td code { overflow-wrap: break-word; }
+table.runs td, table.runs th { white-space: nowrap; }
 table { border-collapse: collapse; font-size: 0.9rem; margin: 6px 0; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 10px; text-align: left; vertical-align: top; }
 thead th { background: var(--panel); white-space: nowrap; }
@@ -86,7 +87,8 @@ footer { border-top: 1px solid var(--line); padding-top: 12px; font-size: 0.85re
   body { font-size: 11pt; }
   main { max-width: none; padding: 0; }
   .scroll { overflow: visible; }
-  table { page-break-inside: auto; }
+  table { page-break-inside: auto; font-size: 8.5pt; }
+  th, td, table.runs td, table.runs th { white-space: normal; padding: 2px 5px; }
   tr, figure, .card { break-inside: avoid; }
   h2, h3 { break-after: avoid; }
   a { color: inherit; }
