@@ -10,6 +10,7 @@ mod components;
 mod details;
 mod exclusions;
 mod explain;
+mod html;
 mod markdown;
 mod paired_analysis;
 mod progression;
