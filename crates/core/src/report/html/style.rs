@@ -56,6 +56,11 @@ table.details th[scope=row] { font-weight: 500; }
 .severity.caution { color: var(--unscored); }
 .severity.info { color: var(--muted); }
 .warning { color: var(--fg); }
+.warning-groups > li { margin-bottom: 0.4rem; }
+.warning-groups > li.important { font-weight: 600; }
+.warning-groups > li > ul { font-weight: 400; }
+.glossary dt { font-weight: 600; margin-top: 0.6rem; }
+.glossary dd { margin: 0.15rem 0 0 0; max-width: 60rem; }
 .reasons { margin: 6px 0 0; padding-left: 20px; font-size: 0.9rem; }
 figure { margin: 10px 0; }
 svg.figure { display: block; width: 100%; height: auto; max-width: 800px; }
