@@ -461,21 +461,6 @@ pub fn progression(out: &mut String, report: &Report) {
     out.push_str("</tbody></table></div></section>\n");
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quoted_parts_become_code() {
-        assert_eq!(
-            code_spans("recorded, `temperature`"),
-            "recorded, <code>temperature</code>"
-        );
-        assert_eq!(code_spans("a `b` c `d"), "a <code>b</code> c `d");
-        assert_eq!(code_spans("plain"), "plain");
-    }
-}
-
 /// What each statistic means, in the words the page's "?" opens ([`crate::report::explain`]),
 /// for the report's settings.
 pub fn glossary(out: &mut String, report: &Report) {
@@ -496,4 +481,19 @@ pub fn glossary(out: &mut String, report: &Report) {
         );
     }
     out.push_str("</dl></section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_parts_become_code() {
+        assert_eq!(
+            code_spans("recorded, `temperature`"),
+            "recorded, <code>temperature</code>"
+        );
+        assert_eq!(code_spans("a `b` c `d"), "a <code>b</code> c `d");
+        assert_eq!(code_spans("plain"), "plain");
+    }
 }
