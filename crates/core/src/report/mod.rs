@@ -294,7 +294,8 @@ pub fn build_report(
             Analysis::Primary => &result.primary,
             Analysis::Sensitivity => &result.sensitivity,
         };
-        result.sentence = headline_sentence(name, headline, &result.excluded, settings);
+        result.sentence =
+            headline_sentence(name, headline, &result.excluded, settings, &result.verdict);
     }
 
     let all_runs: Vec<&Run> = std::iter::once(base_run)
