@@ -40,6 +40,7 @@ fn add_run(builder: &mut RunSetBuilder, id: &str, step: Option<i64>, rows: &[Row
                     reward: *reward,
                     ending: None,
                     flags: TrajectoryFlags::default(),
+                    created: None,
                     components: None,
                 },
             )

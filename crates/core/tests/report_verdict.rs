@@ -47,6 +47,7 @@ fn add_run(b: &mut RunSetBuilder, id: &str, bench: &str, status: &str, rows: &[O
                 reward,
                 ending: None,
                 flags: TrajectoryFlags::default(),
+                created: None,
                 components: None,
             },
         )

@@ -20,6 +20,7 @@ use super::run::{CheckpointInfo, RunIdx, RunInfo, RunOptions, TaskSelection};
 use super::settings::{Lookup, SettingInputs};
 use super::source::SourceKind;
 use super::task::{Category, TaskInput};
+use super::timestamp::unix_seconds;
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
 
 /// Rewards closer than this are the same number (metadata and trajectory-rewards agree).
@@ -149,6 +150,7 @@ fn join_into(
                         reward: Some(reward.reward),
                         ending: None,
                         flags: TrajectoryFlags::REWARD_WITHOUT_METADATA,
+                        created: None,
                         components: None,
                     },
                 )?;
@@ -175,6 +177,7 @@ fn join_into(
                 reward: metadata.reward,
                 ending,
                 flags,
+                created: unix_seconds(&metadata.created_at),
                 components: None,
             },
         )?;
@@ -219,6 +222,7 @@ fn joined<'a>(
         reward: Some(reward.reward),
         ending,
         flags,
+        created: unix_seconds(&metadata.created_at),
         components: None,
     }
 }
