@@ -27,8 +27,11 @@ pub struct ReportKey {
     pub baseline: String,
     /// The candidates' run ids, in order.
     pub candidates: Vec<String>,
-    /// Seed, B, level and headline analysis, from the view.
+    /// Seed, B, level, headline analysis, target Δ and K′, from the view.
     pub settings: ReportSettings,
+    /// Show the runs as of this time (the link's `seen`, with `asof=1`): trajectories created
+    /// later are left out (`RunSet::as_of`).
+    pub as_of: Option<i64>,
 }
 
 impl ReportKey {
@@ -39,6 +42,10 @@ impl ReportKey {
             baseline: view.baseline.clone()?,
             candidates: view.candidates.clone(),
             settings: ReportSettings::from_view(view),
+            as_of: view
+                .as_of
+                .then(|| view.snapshot.as_ref().and_then(|s| s.seen))
+                .flatten(),
         })
         .filter(|key| !key.candidates.is_empty())
     }
@@ -62,6 +69,15 @@ pub fn compute(key: &ReportKey, resamples: usize) -> Result<Report, ComputeError
             .find_run(id)
             .ok_or_else(|| ComputeError::RunNotLoaded(id.to_owned()))
     };
+    if let Some(at) = key.as_of {
+        let (set, _) = key.set.as_of(at);
+        let key = ReportKey {
+            set: Shared::new(set),
+            as_of: None,
+            ..key.clone()
+        };
+        return compute(&key, resamples);
+    }
     let baseline = index(&key.baseline)?;
     let candidates = key
         .candidates
