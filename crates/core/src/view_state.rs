@@ -727,7 +727,7 @@ fn settle_snapshot(state: &mut ViewState, issues: &mut Vec<QueryIssue>) {
 
 /// Tenths written as a decimal: 20 → "2", 25 → "2.5".
 pub fn tenths_text(tenths: u16) -> String {
-    if tenths % 10 == 0 {
+    if tenths.is_multiple_of(10) {
         (tenths / 10).to_string()
     } else {
         format!("{}.{}", tenths / 10, tenths % 10)

@@ -353,7 +353,7 @@ mod tests {
                 ..typed
             },
         )
-        .unwrap();
+        .expect("an empty K′ is the automatic one");
         assert_eq!(automatic.project_samples, None);
         assert_eq!(
             ViewState {

@@ -78,7 +78,7 @@ pub fn rfc3339_utc(seconds: i64) -> String {
 }
 
 fn is_leap(year: i64) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    (year.rem_euclid(4) == 0 && year.rem_euclid(100) != 0) || year.rem_euclid(400) == 0
 }
 
 fn days_in_month(year: i64, month: i64) -> i64 {
