@@ -234,7 +234,7 @@ fn the_sequence_is_fed_in_completion_order() {
     let in_task_order = confidence_sequence(&deltas, 0.95).unwrap();
     assert_ne!(got.interval, in_task_order.interval);
 
-    // Without times (run folders) the sequence keeps task order.
+    // Without creation times (e.g. Chronicle trials) the sequence keeps task order.
     let none = vec![None; n];
     let mut b = RunSetBuilder::new();
     let base_run = add_timed_run(&mut b, "base", "completed", &base, &none);

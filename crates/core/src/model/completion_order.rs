@@ -6,8 +6,8 @@
 //! a task's time is the later of the two runs' latest creation time among the trajectories
 //! the analysis counts on that task (primary: included samples; sensitivity: every trajectory
 //! on it). Tasks with equal times keep task order; tasks whose time is unknown on either side
-//! (run folders, Chronicle trials) come after every timed task, in task order — so a set without
-//! times keeps task order.
+//! (Chronicle trials, a reward listed without its trajectory) come after every timed task, in
+//! task order — so a set without times keeps task order.
 
 use super::paired::{Analysis, PairedScores};
 use super::run::RunIdx;
