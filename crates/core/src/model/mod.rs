@@ -38,7 +38,7 @@ pub use component::{effective_reward, RewardComponent};
 pub use component_means::{components_count, ComponentTaskMeans};
 pub use error::ModelError;
 pub use from_api::{
-    classify_metadata, components_from_api, run_info_from_api, run_options, ApiRun,
+    classify_metadata, components_from_api, run_info_from_api, run_options, setting_inputs, ApiRun,
 };
 pub(crate) use id_map::IdMap;
 pub use join::{DuplicateConflict, JoinReport, TaskConflict, JOIN_EXAMPLES};
