@@ -25,7 +25,8 @@ or Chronicle backtests.
   eval-compare gate --server URL --chronicle JOB_ID            wait for a job; pass if every task passed
 
 A run folder holds run.json, trajectory-rewards.json, trajectories.json and optionally tasks.json,
-in the Trajectory API's shapes; a Chronicle job's folder (what export --chronicle writes) holds
+training-run.json and eval-options.json (the settings a checkpoint inherits and the evaluation
+defaults; export writes them), in the Trajectory API's shapes; a Chronicle job's folder (what export --chronicle writes) holds
 job.json, trials.json and optionally results.json. The report is the one the viewer shows for the same inputs and
 settings. Progress goes to stderr (--quiet silences it); the report goes to stdout or --output.";
 
