@@ -35,9 +35,9 @@ macro_rules! folder {
                 "../../shared/real-data/humaneval-10x/",
                 $run,
                 "/tasks.json"
+            ))),
             training_run: None,
             eval_options: None,
-            ))),
         })
         .expect("a valid run folder")
     };
