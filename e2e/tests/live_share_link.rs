@@ -91,7 +91,7 @@ async fn live_link(browser: &Client, server: &Server) -> Result<(), BoxError> {
         Ok((notice["shown"] == "Shown as of this link.").then_some(notice))
     })
     .await?;
-    let url = url::Url::parse(&browser.current_url().await?.to_string())?;
+    let url = browser.current_url().await?;
     check(query_param(&url, "asof").as_deref() == Some("1"), || {
         format!("the address does not keep as of: {url}")
     })?;
