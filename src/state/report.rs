@@ -51,6 +51,21 @@ impl ReportKey {
     }
 }
 
+impl ReportKey {
+    /// The key over the run set as of its `as_of` time (`RunSet::as_of`), with no `as_of`
+    /// left; the key itself when it has none.
+    pub fn as_of_applied(&self) -> ReportKey {
+        match self.as_of {
+            Some(at) => ReportKey {
+                set: Shared::new(self.set.as_of(at).0),
+                as_of: None,
+                ..self.clone()
+            },
+            None => self.clone(),
+        }
+    }
+}
+
 /// Why the report of a [`ReportKey`] could not be computed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ComputeError {
@@ -69,14 +84,8 @@ pub fn compute(key: &ReportKey, resamples: usize) -> Result<Report, ComputeError
             .find_run(id)
             .ok_or_else(|| ComputeError::RunNotLoaded(id.to_owned()))
     };
-    if let Some(at) = key.as_of {
-        let (set, _) = key.set.as_of(at);
-        let key = ReportKey {
-            set: Shared::new(set),
-            as_of: None,
-            ..key.clone()
-        };
-        return compute(&key, resamples);
+    if key.as_of.is_some() {
+        return compute(&key.as_of_applied(), resamples);
     }
     let baseline = index(&key.baseline)?;
     let candidates = key
@@ -161,6 +170,8 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
             state.bootstrap_pending.set(false);
             return;
         };
+        // Shown as of a link: the report and the task panel both read the runs as of then.
+        let key = key.as_of_applied();
         latest.update_value(|count| *count += 1);
         let this = latest.get_value();
         let started = now_ms();
