@@ -36,6 +36,8 @@ macro_rules! folder {
                 $run,
                 "/tasks.json"
             ))),
+            training_run: None,
+            eval_options: None,
         })
         .expect("a valid run folder")
     };

@@ -95,7 +95,8 @@ fn files_are_grouped_by_folder_and_a_bad_folder_is_reported_by_file_and_path() {
     assert_eq!(
         issues[1].message,
         "no trajectory-rewards.json, trajectories.json here; a run folder holds run.json, \
-         trajectory-rewards.json and trajectories.json (and optionally tasks.json)"
+         trajectory-rewards.json and trajectories.json (and optionally tasks.json, \
+         training-run.json and eval-options.json)"
     );
 }
 
@@ -169,8 +170,9 @@ fn opening_files_adds_their_runs_and_says_when_none_is_a_run_folder_file() {
     assert_eq!(
         issues[0].message,
         "none of these files is a run-folder file: a run folder holds run.json, \
-         trajectory-rewards.json and trajectories.json (and optionally tasks.json); a Chronicle \
-         job folder holds job.json and trials.json (and optionally results.json)"
+         trajectory-rewards.json and trajectories.json (and optionally tasks.json, \
+         training-run.json and eval-options.json); a Chronicle job folder holds job.json and \
+         trials.json (and optionally results.json)"
     );
 }
 

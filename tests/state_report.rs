@@ -57,6 +57,8 @@ fn folder(id: &str, scores: &[(&str, f64)]) -> RunFolder {
         rewards,
         trajectories,
         tasks: None,
+        training_run: None,
+        eval_options: None,
         truncated_files: Vec::new(),
     }
 }

@@ -199,3 +199,55 @@ async fn the_settings_form_writes_valid_settings_and_refuses_others() {
     assert_eq!(url.view_untracked().analysis, AnalysisMode::Sensitivity);
     assert_eq!(log.get_untracked().len(), 2);
 }
+
+#[wasm_bindgen_test]
+async fn the_settings_form_writes_the_target_delta_and_k_prime_into_the_url() {
+    let root = mount_point();
+    let owner = Owner::new();
+    let (url, log) = owner.with(|| UrlState::in_memory(COMPARE.path(), &comparison().to_query()));
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        view! {
+            <ReportSettingsForm
+                view=url.view_signal()
+                on_change=url.replace_callback()
+                timings=Signal::derive(|| None)
+                bootstrap_pending=Signal::derive(|| false)
+            />
+        }
+    });
+    settle().await;
+    // Fields: confidence level, resamples, seed, target Δ (points), K′ (empty: automatic).
+    assert_eq!(input(&root, 3).value(), "2");
+    assert_eq!(input(&root, 4).value(), "");
+
+    type_into(&input(&root, 3), "2.25");
+    submit(&root);
+    settle().await;
+    let error = select_all(&root, ".form-error");
+    assert_eq!(error.len(), 1);
+    assert!(
+        text(&error[0]).starts_with("Target Δ:"),
+        "{}",
+        text(&error[0])
+    );
+    assert!(log.get_untracked().is_empty(), "nothing written");
+
+    type_into(&input(&root, 3), "3.5");
+    type_into(&input(&root, 4), "16");
+    submit(&root);
+    settle().await;
+    assert!(select_all(&root, ".form-error").is_empty());
+    let view = url.view_untracked();
+    assert_eq!((view.target_tenths, view.project_samples), (35, Some(16)));
+    assert!(
+        view.to_query().ends_with("&target=3.5&kprime=16"),
+        "{}",
+        view.to_query()
+    );
+
+    // Emptied, K′ is automatic again.
+    type_into(&input(&root, 4), "");
+    submit(&root);
+    settle().await;
+    assert_eq!(url.view_untracked().project_samples, None);
+}

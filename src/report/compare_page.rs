@@ -22,7 +22,7 @@ use crate::report::charts::ReportCharts;
 use crate::report::export::ExportButtons;
 use crate::report::panels::audit_panel::AuditPanel;
 use crate::report::panels::component_deltas::ComponentDeltas;
-use crate::report::panels::copy_link::CopyLinkButton;
+use crate::report::panels::copy_link::{link_snapshot, CopyLinkButton, LinkSnapshotNotice};
 use crate::report::panels::coverage_ledger::CoverageLedger;
 use crate::report::panels::headline::HeadlineCards;
 use crate::report::panels::load_panel::LoadPanel;
@@ -344,10 +344,16 @@ pub fn ReportView(
             </button>
             <ReportHeader report/>
             <div class="report-actions">
-                <CopyLinkButton/>
+                <CopyLinkButton snapshot=Callback::new(move |taken: i64| {
+                    let report = report.get_untracked();
+                    run_set.with_untracked(|set| {
+                        view.with_untracked(|view| link_snapshot(&report, set, view, taken))
+                    })
+                })/>
                 <a href=change_runs class="button button-secondary">"Change runs"</a>
                 <ExportButtons report/>
             </div>
+            <LinkSnapshotNotice report view on_change/>
             {from_files
                 .then(|| {
                     view! {

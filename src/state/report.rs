@@ -27,8 +27,11 @@ pub struct ReportKey {
     pub baseline: String,
     /// The candidates' run ids, in order.
     pub candidates: Vec<String>,
-    /// Seed, B, level and headline analysis, from the view.
+    /// Seed, B, level, headline analysis, target Δ and K′, from the view.
     pub settings: ReportSettings,
+    /// Show the runs as of this time (the link's `seen`, with `asof=1`): trajectories created
+    /// later are left out (`RunSet::as_of`).
+    pub as_of: Option<i64>,
 }
 
 impl ReportKey {
@@ -39,8 +42,27 @@ impl ReportKey {
             baseline: view.baseline.clone()?,
             candidates: view.candidates.clone(),
             settings: ReportSettings::from_view(view),
+            as_of: view
+                .as_of
+                .then(|| view.snapshot.as_ref().and_then(|s| s.seen))
+                .flatten(),
         })
         .filter(|key| !key.candidates.is_empty())
+    }
+}
+
+impl ReportKey {
+    /// The key over the run set as of its `as_of` time (`RunSet::as_of`), with no `as_of`
+    /// left; the key itself when it has none.
+    pub fn as_of_applied(&self) -> ReportKey {
+        match self.as_of {
+            Some(at) => ReportKey {
+                set: Shared::new(self.set.as_of(at).0),
+                as_of: None,
+                ..self.clone()
+            },
+            None => self.clone(),
+        }
     }
 }
 
@@ -62,6 +84,9 @@ pub fn compute(key: &ReportKey, resamples: usize) -> Result<Report, ComputeError
             .find_run(id)
             .ok_or_else(|| ComputeError::RunNotLoaded(id.to_owned()))
     };
+    if key.as_of.is_some() {
+        return compute(&key.as_of_applied(), resamples);
+    }
     let baseline = index(&key.baseline)?;
     let candidates = key
         .candidates
@@ -145,6 +170,8 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
             state.bootstrap_pending.set(false);
             return;
         };
+        // Shown as of a link: the report and the task panel both read the runs as of then.
+        let key = key.as_of_applied();
         latest.update_value(|count| *count += 1);
         let this = latest.get_value();
         let started = now_ms();

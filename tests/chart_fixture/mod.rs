@@ -64,6 +64,7 @@ pub fn report_of(runs: &[RunSpec<'_>]) -> Report {
                         reward: *reward,
                         ending: None,
                         flags: TrajectoryFlags::default(),
+                        created: None,
                         components: None,
                     },
                 )

@@ -74,6 +74,7 @@ fn add_run(
                     reward: *reward,
                     ending: *ending,
                     flags: TrajectoryFlags::default(),
+                    created: None,
                     components: None,
                 },
             )
@@ -236,6 +237,7 @@ pub fn large(tasks: usize) -> Fixture {
                         reward: Some(next_reward()),
                         ending: DONE,
                         flags: TrajectoryFlags::default(),
+                        created: None,
                         components: None,
                     },
                 )

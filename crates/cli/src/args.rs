@@ -4,7 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use eval_compare_core::share_link::{is_web_link, DEFAULT_LINK_BASE};
-use eval_compare_core::view_state::{DEFAULT_RESAMPLES, DEFAULT_SEED, RESAMPLES_RANGE};
+use eval_compare_core::view_state::{
+    parse_tenths, DEFAULT_RESAMPLES, DEFAULT_SEED, PROJECT_SAMPLES_RANGE, RESAMPLES_RANGE,
+    TARGET_TENTHS_RANGE,
+};
 
 use crate::exit_code::EXIT_CODES_HELP;
 
@@ -23,7 +26,8 @@ or Chronicle backtests.
   eval-compare gate --server URL --chronicle JOB_ID            wait for a job; pass if every task passed
 
 A run folder holds run.json, trajectory-rewards.json, trajectories.json and optionally tasks.json,
-in the Trajectory API's shapes; a Chronicle job's folder (what export --chronicle writes) holds
+training-run.json and eval-options.json (the settings a checkpoint inherits and the evaluation
+defaults; export writes them), in the Trajectory API's shapes; a Chronicle job's folder (what export --chronicle writes) holds
 job.json, trials.json and optionally results.json. The report is the one the viewer shows for the same inputs and
 settings. Progress goes to stderr (--quiet silences it); the report goes to stdout or --output.";
 
@@ -120,6 +124,15 @@ pub struct ReportArgs {
     /// Two-sided confidence level of every interval, strictly between 0 and 1.
     #[arg(long, value_name = "LEVEL", default_value_t = 0.95, value_parser = parse_confidence)]
     pub confidence: f64,
+    /// Target Δ in points (0.1 to 100, at most one decimal): the difference "tasks needed"
+    /// sizes for, and that "no detectable difference" rules out (the link's `target=`).
+    /// Held in tenths of a point, as the link holds it, so both give the same report.
+    #[arg(long, value_name = "POINTS", default_value = "2", value_parser = parse_target_tenths)]
+    pub target_delta: u16,
+    /// K′, the samples per task the MDE is projected to (the link's `kprime=`); by default
+    /// max(8, 2 × the most samples a paired task has).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(i64::from(*PROJECT_SAMPLES_RANGE.start())..=i64::from(*PROJECT_SAMPLES_RANGE.end())))]
+    pub k_prime: Option<u32>,
     /// Exit with code 6 when a candidate's verdict is worse (Holm-adjusted p < 0.05, the headline
     /// interval below 0); refuses (exit 11) a run still running, failed or cancelled.
     #[arg(long)]
@@ -238,6 +251,15 @@ fn parse_resamples(raw: &str) -> Result<usize, String> {
     }
 }
 
+/// A target Δ in points as the link writes it (at most one decimal), in tenths of a point.
+fn parse_target_tenths(raw: &str) -> Result<u16, String> {
+    parse_tenths(raw)
+        .filter(|tenths| TARGET_TENTHS_RANGE.contains(tenths))
+        .ok_or_else(|| {
+            format!("`{raw}` is not a target Δ from 0.1 to 100 points (at most one decimal)")
+        })
+}
+
 fn parse_confidence(raw: &str) -> Result<f64, String> {
     let value: f64 = raw
         .parse()
@@ -252,6 +274,7 @@ fn parse_confidence(raw: &str) -> Result<f64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use eval_compare_core::view_state::DEFAULT_TARGET_TENTHS;
 
     use clap::CommandFactory;
 
@@ -274,6 +297,25 @@ mod tests {
         assert!(!args.fail_on_regression && !args.allow_incomparable && !args.allow_unfinished);
         assert_eq!(args.server, None);
         assert_eq!(args.link_base, DEFAULT_LINK_BASE);
+        assert_eq!(
+            (args.target_delta, args.k_prime),
+            (DEFAULT_TARGET_TENTHS, None)
+        );
+        let cli = Cli::try_parse_from([
+            "eval-compare",
+            "report",
+            "a",
+            "b",
+            "--target-delta",
+            "3.5",
+            "--k-prime",
+            "20",
+        ])
+        .unwrap();
+        let Command::Report(args) = cli.command else {
+            panic!("not a report");
+        };
+        assert_eq!((args.target_delta, args.k_prime), (35, Some(20)));
     }
 
     #[test]
@@ -288,6 +330,11 @@ mod tests {
             &["report", "a", "b", "--format", "xml"],
             &["report", "a", "b", "--link-base", "javascript:alert(1)"],
             &["report", "a", "b", "--link-base", "http://h/?x=1"],
+            &["report", "a", "b", "--target-delta", "0"],
+            &["report", "a", "b", "--target-delta", "2.25"],
+            &["report", "a", "b", "--target-delta", "-1"],
+            &["report", "a", "b", "--k-prime", "0"],
+            &["report", "a", "b", "--k-prime", "x"],
             &["export", "r", "dir"],
             &[
                 "export",

@@ -6,6 +6,7 @@ use std::path::Path;
 use eval_compare_core::model::{RunIdx, RunSet};
 use eval_compare_core::report::{build_report, Report, ReportError, ReportSettings};
 use eval_compare_core::share_link::{report_page_path, report_view, share_link};
+use eval_compare_core::view_state::target_delta_of_tenths;
 
 use crate::args::{Format, ReportArgs};
 use crate::error::CliError;
@@ -47,6 +48,8 @@ pub fn build(set: &RunSet, args: &ReportArgs) -> Result<Report, CliError> {
         seed: args.seed,
         resamples: args.resamples,
         level: args.confidence,
+        target_delta: target_delta_of_tenths(args.target_delta),
+        project_samples_per_task: args.k_prime.map(u64::from),
         ..ReportSettings::default()
     };
     build_report(set, RunIdx(0), &candidates, &settings).map_err(|error| match error {

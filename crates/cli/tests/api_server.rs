@@ -147,7 +147,8 @@ fn a_report_from_exported_folders_equals_the_report_from_the_api() {
         .map(|run| &run["source"])
         .collect();
     assert_eq!(sources, ["api", "api", "api"]);
-    // Every setting of every run read from the API resolved; from folders, only the recorded.
+    // Every setting of every run read from the API resolved, and from the exported folders too:
+    // they keep the training run and the evaluation defaults the export read.
     let resolved = |report: &Value| -> Vec<usize> {
         report["audit"]["settings"]
             .as_array()
@@ -165,7 +166,7 @@ fn a_report_from_exported_folders_equals_the_report_from_the_api() {
     };
     assert_eq!(resolved(&api_report), [10, 10, 10]);
     let files_report: Value = serde_json::from_str(&from_files.stdout).unwrap();
-    assert!(resolved(&files_report).iter().all(|&n| n < 10));
+    assert_eq!(resolved(&files_report), [10, 10, 10]);
 }
 
 #[test]
@@ -351,7 +352,9 @@ fn a_page_failing_mid_list_fails_the_export_and_writes_nothing() {
     let kept = dir.path().join("kept");
     assert_eq!(export(&healthy, &baseline, &kept).code, 0);
     let before = files_of(&kept);
-    assert_eq!(before.len(), 4);
+    // run, rewards, trajectories, tasks and the evaluation defaults (a base-model run has no
+    // training run).
+    assert_eq!(before.len(), 5, "{before:?}");
     assert_eq!(export(&faulty, &baseline, &kept).code, 4);
     assert_eq!(files_of(&kept), before);
 

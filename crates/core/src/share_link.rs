@@ -7,7 +7,10 @@
 
 use crate::model::SourceKind;
 use crate::report::Report;
-use crate::view_state::{AnalysisMode, ViewState, RESAMPLES_RANGE};
+use crate::view_state::{
+    target_delta_of_tenths, AnalysisMode, ViewState, PROJECT_SAMPLES_RANGE, RESAMPLES_RANGE,
+    TARGET_TENTHS_RANGE,
+};
 
 /// The viewer's address the CLI links to when not told otherwise: the demo server's default.
 pub const DEFAULT_LINK_BASE: &str = "http://127.0.0.1:8080";
@@ -55,8 +58,30 @@ pub fn report_view(report: &Report) -> Option<ViewState> {
     if !RESAMPLES_RANGE.contains(&resamples) {
         return None;
     }
+    // The target Δ travels in tenths of a point, K′ as a count: a value the address cannot
+    // hold exactly gives no link.
+    let tenths = (settings.target_delta * 1000.0).round();
+    if !(0.0..=f64::from(u16::MAX)).contains(&tenths) {
+        return None;
+    }
+    let target_tenths = tenths as u16;
+    if !TARGET_TENTHS_RANGE.contains(&target_tenths)
+        || target_delta_of_tenths(target_tenths) != settings.target_delta
+    {
+        return None;
+    }
+    let project_samples = match settings.project_samples_per_task {
+        None => None,
+        Some(k) => Some(
+            u32::try_from(k)
+                .ok()
+                .filter(|k| PROJECT_SAMPLES_RANGE.contains(k))?,
+        ),
+    };
     let mut runs = report.runs.iter().map(|run| run.id.clone());
     Some(ViewState {
+        target_tenths,
+        project_samples,
         baseline: runs.next(),
         candidates: runs.collect(),
         seed: settings.seed,

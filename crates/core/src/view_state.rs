@@ -27,6 +27,13 @@ pub const RESAMPLES_RANGE: std::ops::RangeInclusive<u32> = 100..=100_000;
 /// Default confidence level, in percent.
 pub const DEFAULT_CONFIDENCE_PERCENT: u8 = 95;
 
+/// Default target Δ in tenths of a point (2.0 points; statistics.md's MDE section).
+pub const DEFAULT_TARGET_TENTHS: u16 = 20;
+/// Allowed target Δ in tenths of a point (0.1 to 100 points).
+pub const TARGET_TENTHS_RANGE: std::ops::RangeInclusive<u16> = 1..=1000;
+/// Allowed K′ (samples per task of the MDE projection).
+pub const PROJECT_SAMPLES_RANGE: std::ops::RangeInclusive<u32> = 1..=10_000;
+
 /// Most trajectory ids in `attempts`: the baseline's and the candidate's.
 pub const MAX_ATTEMPTS: usize = 2;
 
@@ -180,6 +187,99 @@ pub struct ViewState {
     pub confidence_percent: u8,
     /// Headline analysis (`analysis`).
     pub analysis: AnalysisMode,
+    /// Target Δ of "tasks needed" and "no detectable difference", in tenths of a point
+    /// (`target`, written in points with at most one decimal: `target=2.5`).
+    pub target_tenths: u16,
+    /// K′ of the MDE projection (`kprime`); `None`: automatic, max(8, 2 × the runs' samples per
+    /// task).
+    pub project_samples: Option<u32>,
+    /// What a link of a running comparison recorded when it was taken (`taken`, `seen`,
+    /// `then`), so that a later reader sees how far the numbers moved.
+    pub snapshot: Option<LinkSnapshot>,
+    /// Show the numbers as of the link's `seen` time (`asof=1`; only with a snapshot).
+    pub as_of: bool,
+}
+
+/// What a share link of a running comparison records: when it was taken and the headline
+/// numbers then. Only links copied while a compared run runs carry it (a finished
+/// comparison's numbers do not move).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LinkSnapshot {
+    /// When the link was taken, seconds since the Unix epoch (`taken`).
+    pub taken: i64,
+    /// The newest creation time among the compared runs' trajectories loaded then, seconds
+    /// since the epoch (`seen`): the time "as of" shows. `None` when no trajectory had one.
+    pub seen: Option<i64>,
+    /// Each candidate's headline then, in `cand` order (`then=13.7~361,-2.1~300`).
+    pub then: Vec<HeadlineThen>,
+}
+
+/// One candidate's headline numbers when a link was taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeadlineThen {
+    /// The headline Δ in tenths of a point, as shown (`None`: no Δ then).
+    pub delta_tenths: Option<i32>,
+    /// Tasks in the headline analysis (paired tasks in the primary one).
+    pub tasks: u32,
+}
+
+/// Latest time a link may carry (9999-12-31T23:59:59Z), seconds since the epoch.
+pub const MAX_LINK_TIME: i64 = 253_402_300_799;
+
+impl HeadlineThen {
+    fn text(self) -> String {
+        let delta = self.delta_tenths.map_or_else(String::new, |tenths| {
+            let sign = if tenths < 0 { "-" } else { "" };
+            let magnitude = tenths.unsigned_abs();
+            format!("{sign}{}.{}", magnitude / 10, magnitude % 10)
+        });
+        format!("{delta}~{}", self.tasks)
+    }
+
+    fn parse(text: &str) -> Option<HeadlineThen> {
+        let (delta, tasks) = text.split_once('~')?;
+        let tasks = whole_number(tasks)?.try_into().ok()?;
+        let delta_tenths = if delta.is_empty() {
+            None
+        } else {
+            let (negative, magnitude) = match delta.strip_prefix('-') {
+                Some(rest) => (true, rest),
+                None => (false, delta),
+            };
+            let (whole, tenth) = magnitude.split_once('.')?;
+            if tenth.len() != 1 {
+                return None;
+            }
+            let tenths = whole_number(whole)?
+                .checked_mul(10)?
+                .checked_add(whole_number(tenth)?)?;
+            let tenths: i32 = tenths.try_into().ok()?;
+            Some(if negative { -tenths } else { tenths })
+        };
+        Some(HeadlineThen {
+            delta_tenths,
+            tasks,
+        })
+    }
+}
+
+/// Digits only (no sign), as a number.
+fn whole_number(text: &str) -> Option<u64> {
+    (!text.is_empty() && text.len() <= 18 && text.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| text.parse().ok())
+        .flatten()
+}
+
+fn link_time(value: &str) -> Result<i64, String> {
+    whole_number(value)
+        .and_then(|t| i64::try_from(t).ok())
+        .filter(|t| *t <= MAX_LINK_TIME)
+        .ok_or_else(|| {
+            format!(
+                "`{}` is not a time in seconds since 1970-01-01 UTC",
+                printable(value)
+            )
+        })
 }
 
 impl Default for ViewState {
@@ -200,6 +300,10 @@ impl Default for ViewState {
             resamples: DEFAULT_RESAMPLES,
             confidence_percent: DEFAULT_CONFIDENCE_PERCENT,
             analysis: AnalysisMode::Primary,
+            target_tenths: DEFAULT_TARGET_TENTHS,
+            project_samples: None,
+            snapshot: None,
+            as_of: false,
         }
     }
 }
@@ -232,6 +336,11 @@ impl ViewState {
     /// The confidence level as a fraction, e.g. 0.95.
     pub fn confidence_level(&self) -> f64 {
         f64::from(self.confidence_percent) / 100.0
+    }
+
+    /// The target Δ in reward units, e.g. 0.02 for `target=2`.
+    pub fn target_delta(&self) -> f64 {
+        target_delta_of_tenths(self.target_tenths)
     }
 
     /// The focused candidate's run id, if any.
@@ -301,10 +410,29 @@ impl ViewState {
         if self.analysis != defaults.analysis {
             pairs.push(("analysis", "sensitivity".to_owned()));
         }
+        if self.target_tenths != defaults.target_tenths {
+            pairs.push(("target", tenths_text(self.target_tenths)));
+        }
+        if let Some(k) = self.project_samples {
+            pairs.push(("kprime", k.to_string()));
+        }
+        if let Some(snapshot) = &self.snapshot {
+            pairs.push(("taken", snapshot.taken.to_string()));
+            if let Some(seen) = snapshot.seen {
+                pairs.push(("seen", seen.to_string()));
+            }
+            if !snapshot.then.is_empty() {
+                let then: Vec<String> = snapshot.then.iter().map(|h| h.text()).collect();
+                pairs.push(("then", then.join(",")));
+            }
+            if self.as_of {
+                pairs.push(("asof", "1".to_owned()));
+            }
+        }
         pairs
             .into_iter()
             .map(|(k, v)| {
-                if k == "cand" || k == "attempts" {
+                if k == "cand" || k == "attempts" || k == "then" {
                     format!("{k}={v}")
                 } else {
                     format!("{k}={}", encode_component(&v))
@@ -365,6 +493,7 @@ impl ViewState {
                 });
             }
         }
+        settle_snapshot(&mut state, &mut issues);
         if state.focus != 0 && state.focus >= state.candidates.len() {
             issues.push(QueryIssue {
                 param: "focus".into(),
@@ -501,9 +630,132 @@ fn apply_decoded(state: &mut ViewState, key: &str, value: &str) -> Result<(), St
                 }
             }
         }
+        "target" => {
+            state.target_tenths = parse_tenths(value)
+                .filter(|t| TARGET_TENTHS_RANGE.contains(t))
+                .ok_or_else(|| {
+                    format!(
+                        "`{}` is not a target Δ from 0.1 to 100 points (at most one decimal)",
+                        printable(value)
+                    )
+                })?
+        }
+        "taken" => {
+            let taken = link_time(value)?;
+            state.snapshot.get_or_insert_with(empty_snapshot).taken = taken;
+        }
+        "seen" => {
+            let seen = link_time(value)?;
+            state.snapshot.get_or_insert_with(empty_snapshot).seen = Some(seen);
+        }
+        "then" => {
+            let then = value
+                .split(',')
+                .map(|part| {
+                    HeadlineThen::parse(part).ok_or_else(|| {
+                        format!(
+                            "`{}` is not a headline Δ and task count such as `13.7~361`",
+                            printable(part)
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if then.len() > MAX_CANDIDATES {
+                return Err(format!(
+                    "{} headlines given; at most {MAX_CANDIDATES}",
+                    then.len()
+                ));
+            }
+            state.snapshot.get_or_insert_with(empty_snapshot).then = then;
+        }
+        "asof" => match value {
+            "1" => state.as_of = true,
+            "0" => state.as_of = false,
+            other => return Err(format!("`{}` is not 1 or 0", printable(other))),
+        },
+        "kprime" => {
+            let k = value
+                .parse::<u32>()
+                .ok()
+                .filter(|k| PROJECT_SAMPLES_RANGE.contains(k));
+            state.project_samples = Some(k.ok_or_else(|| {
+                format!(
+                    "`{}` is not a number of samples per task from {} to {}",
+                    printable(value),
+                    PROJECT_SAMPLES_RANGE.start(),
+                    PROJECT_SAMPLES_RANGE.end()
+                )
+            })?);
+        }
         _ => return Err("not a parameter of this page".into()),
     }
     Ok(())
+}
+
+/// A target Δ given in tenths of a point, in reward units (20 → 0.02): the one conversion of
+/// the link and the CLI's `--target-delta`, so both give the same bits.
+pub fn target_delta_of_tenths(tenths: u16) -> f64 {
+    f64::from(tenths) / 1000.0
+}
+
+/// A snapshot being read, before `taken` is known (marked by `taken` = -1).
+fn empty_snapshot() -> LinkSnapshot {
+    LinkSnapshot {
+        taken: -1,
+        seen: None,
+        then: Vec::new(),
+    }
+}
+
+/// A snapshot needs its `taken`, and `asof` a snapshot: what lacks them is dropped, said once.
+fn settle_snapshot(state: &mut ViewState, issues: &mut Vec<QueryIssue>) {
+    if state.snapshot.as_ref().is_some_and(|s| s.taken < 0) {
+        issues.push(QueryIssue {
+            param: "seen, then".into(),
+            reason: "they belong to a link's `taken` time, which is missing".into(),
+        });
+        state.snapshot = None;
+    }
+    if state.as_of && state.snapshot.as_ref().and_then(|s| s.seen).is_none() {
+        issues.push(QueryIssue {
+            param: "asof".into(),
+            reason: "only a link with its `taken` and `seen` times can be shown as of then".into(),
+        });
+        state.as_of = false;
+    }
+}
+
+/// Tenths written as a decimal: 20 → "2", 25 → "2.5".
+pub fn tenths_text(tenths: u16) -> String {
+    if tenths.is_multiple_of(10) {
+        (tenths / 10).to_string()
+    } else {
+        format!("{}.{}", tenths / 10, tenths % 10)
+    }
+}
+
+/// "2", "2.5", "0.5" or ".5" as tenths; more than one decimal, a sign or anything else is none.
+pub fn parse_tenths(text: &str) -> Option<u16> {
+    let (whole, tenth) = match text.split_once('.') {
+        Some((whole, tenth)) => (whole, tenth),
+        None => (text, ""),
+    };
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !digits(tenth) || tenth.len() > 1 || (whole.is_empty() && tenth.is_empty())
+    {
+        return None;
+    }
+    let whole: u16 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let tenth: u16 = if tenth.is_empty() {
+        0
+    } else {
+        tenth.parse().ok()?
+    };
+    whole.checked_mul(10)?.checked_add(tenth)
 }
 
 fn names<const N: usize>(all: [&str; N]) -> String {
@@ -657,6 +909,94 @@ mod tests {
             }
         );
         assert_eq!(parsed.state.to_query(), q);
+    }
+
+    #[test]
+    fn target_delta_and_k_prime_round_trip_and_bad_values_are_issues() {
+        let q = "base=b&cand=c&target=2.5&kprime=20";
+        let parsed = ViewState::from_query(q);
+        assert!(parsed.issues.is_empty(), "{:?}", parsed.issues);
+        assert_eq!(parsed.state.target_tenths, 25);
+        assert!((parsed.state.target_delta() - 0.025).abs() < 1e-15);
+        assert_eq!(parsed.state.project_samples, Some(20));
+        assert_eq!(parsed.state.to_query(), q);
+        // The default target (2 points) and the automatic K′ are not written.
+        assert_eq!(ViewState::from_query("target=2").state.to_query(), "");
+        for bad in [
+            "target=0",
+            "target=-1",
+            "target=2.55",
+            "target=1e3",
+            "target=100.1",
+            "target=.",
+            "target=",
+            "target=abc",
+            "kprime=0",
+            "kprime=-3",
+            "kprime=10001",
+            "kprime=2.5",
+        ] {
+            let parsed = ViewState::from_query(bad);
+            assert_eq!(parsed.issues.len(), 1, "{bad}: {:?}", parsed.issues);
+            assert_eq!(parsed.state, ViewState::default(), "{bad}");
+        }
+        assert_eq!(parse_tenths(".5"), Some(5));
+        assert_eq!(parse_tenths("100"), Some(1000));
+        assert_eq!(parse_tenths("99999999"), None);
+        assert_eq!(tenths_text(5), "0.5");
+        assert_eq!(tenths_text(1000), "100");
+    }
+
+    #[test]
+    fn a_running_comparisons_link_snapshot_round_trips() {
+        let q = "base=b&cand=c1,c2&taken=1796146805&seen=1791970200&then=13.7~361,-0.4~12&asof=1";
+        let parsed = ViewState::from_query(q);
+        assert!(parsed.issues.is_empty(), "{:?}", parsed.issues);
+        let snapshot = parsed.state.snapshot.clone().unwrap();
+        assert_eq!(snapshot.taken, 1_796_146_805);
+        assert_eq!(snapshot.seen, Some(1_791_970_200));
+        assert_eq!(
+            snapshot.then,
+            [
+                HeadlineThen {
+                    delta_tenths: Some(137),
+                    tasks: 361
+                },
+                HeadlineThen {
+                    delta_tenths: Some(-4),
+                    tasks: 12
+                }
+            ]
+        );
+        assert!(parsed.state.as_of);
+        assert_eq!(parsed.state.to_query(), q);
+        // No Δ then: `~n`.
+        let none = ViewState::from_query("taken=5&then=~0");
+        assert!(none.issues.is_empty(), "{:?}", none.issues);
+        assert_eq!(none.state.to_query(), "taken=5&then=~0");
+    }
+
+    #[test]
+    fn bad_snapshot_parts_are_issues_not_crashes() {
+        for (bad, issues) in [
+            ("taken=-5", 1),
+            ("taken=1e9", 1),
+            ("taken=253402300800", 1),
+            ("taken=5&then=13.75~3", 1),
+            ("taken=5&then=13~3", 1),
+            ("taken=5&then=1.0~-3", 1),
+            ("taken=5&then=1.0", 1),
+            ("taken=5&asof=yes", 1),
+            ("then=1.0~3", 1),
+            ("seen=7", 1),
+            ("taken=5&asof=1", 1),
+            ("taken=x&seen=7", 2),
+        ] {
+            let parsed = ViewState::from_query(bad);
+            assert_eq!(parsed.issues.len(), issues, "{bad}: {:?}", parsed.issues);
+            assert!(!parsed.state.as_of, "{bad}");
+        }
+        assert_eq!(ViewState::from_query("then=1.0~3").state.snapshot, None);
     }
 
     #[test]

@@ -58,6 +58,7 @@ fn set_of(
                             reward: Some(1.0),
                             ending: Some("ENV_DONE"),
                             flags: TrajectoryFlags::NONE,
+                            created: None,
                             components: None,
                         },
                     )

@@ -37,6 +37,7 @@ fn add(
                 reward,
                 ending: Some(ending),
                 flags: TrajectoryFlags::NONE,
+                created: None,
                 components: None,
             },
         )

@@ -198,7 +198,7 @@ fn settings() -> impl Strategy<Value = ReportSettings> {
         any::<bool>(),
         proptest::collection::vec(prop_oneof![1u64..12, Just(0), Just(u64::MAX)], 0..4),
         prop_oneof![9 => Just(0.02), 1 => proptest::sample::select(&[0.0, -1.0, f64::NAN, 1e9][..])],
-        prop_oneof![4 => 1u64..16, 1 => Just(0u64), 1 => Just(u64::MAX)],
+        prop_oneof![4 => (1u64..16).prop_map(Some), 2 => Just(None), 1 => Just(Some(0u64)), 1 => Just(Some(u64::MAX))],
     )
         .prop_map(
             |(seed, resamples, level, alpha, sensitivity, pass_k, target_delta, project)| {
@@ -333,6 +333,7 @@ fn build(case: &Case) -> (eval_compare_core::model::RunSet, Vec<RunIdx>) {
                         reward: sample.reward,
                         ending: sample.ending.as_deref(),
                         flags,
+                        created: None,
                         components: sample.components.clone(),
                     },
                 )

@@ -252,6 +252,8 @@ fn check_parsed_folder(folder: &RunFolder) -> Result<(), TestCaseError> {
         rewards: file(REWARDS_FILE).unwrap(),
         trajectories: file(TRAJECTORIES_FILE).unwrap(),
         tasks: file(TASKS_FILE),
+        training_run: None,
+        eval_options: None,
     });
     let again = match again {
         Ok(again) => again,
@@ -327,6 +329,8 @@ proptest! {
             rewards: &rewards,
             trajectories: &trajectories,
             tasks: tasks.as_deref(),
+            training_run: None,
+            eval_options: None,
         });
         match parsed {
             Ok(folder) => check_parsed_folder(&folder)?,
@@ -358,6 +362,8 @@ proptest! {
             rewards: &files[1],
             trajectories: &files[2],
             tasks: has_tasks.then_some(files[3].as_slice()),
+            training_run: None,
+            eval_options: None,
         }) {
             check_parsed_folder(&folder)?;
         }

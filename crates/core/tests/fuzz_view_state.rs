@@ -141,6 +141,10 @@ fn hostile_state() -> impl Strategy<Value = ViewState> {
                     } else {
                         AnalysisMode::Primary
                     },
+                    target_tenths: 1 + (seed % 1000) as u16,
+                    project_samples: (seed % 3 != 0).then_some(1 + (seed % 10_000) as u32),
+                    snapshot: (seed % 4 != 0).then(|| snapshot_of(seed)),
+                    as_of: seed % 8 == 1,
                 }
             },
         )
@@ -350,5 +354,22 @@ proptest! {
         ]
     ) {
         assert_in_bounds(&ViewState::from_query(&query))?;
+    }
+}
+
+/// A link snapshot derived from `seed`: every part present or not, Δ of either sign or none.
+fn snapshot_of(seed: u64) -> eval_compare_core::view_state::LinkSnapshot {
+    use eval_compare_core::view_state::{HeadlineThen, LinkSnapshot, MAX_LINK_TIME};
+    let taken = (seed % MAX_LINK_TIME as u64) as i64;
+    LinkSnapshot {
+        taken,
+        // `asof` needs `seen`: present whenever as_of is (seed % 8 == 1 is odd).
+        seen: (seed % 2 == 1).then_some(taken / 2),
+        then: (0..seed % 4)
+            .map(|i| HeadlineThen {
+                delta_tenths: (i != 2).then_some((seed % 2001) as i32 - 1000 + i as i32),
+                tasks: (seed % 100_000) as u32 + i as u32,
+            })
+            .collect(),
     }
 }

@@ -465,31 +465,16 @@ fn the_run_set_equals_the_one_built_from_the_same_data_as_run_folders() {
         resamples: 200,
         ..ReportSettings::default()
     };
-    let mut ours = build_report(&loaded, RunIdx(0), &[RunIdx(1)], &settings).unwrap();
+    // A folder keeps the evaluation defaults the engine read (`eval-options.json`): the
+    // effective settings, and so the whole report, are the same.
+    assert!(folders.iter().all(|f| f.eval_options.is_some()));
+    let ours = build_report(&loaded, RunIdx(0), &[RunIdx(1)], &settings).unwrap();
     let theirs = build_report(&from_folders, RunIdx(0), &[RunIdx(1)], &settings).unwrap();
-    // The one difference: the engine also read the evaluation defaults, a folder holds none.
     let temperature = |report: &eval_compare_core::report::Report| {
         report.audit.settings[1].settings[0].resolution.clone()
     };
     assert_eq!(temperature(&ours).value(), Some(&SettingValue::Number(1.0)));
-    assert_eq!(
-        temperature(&theirs),
-        Resolution::Unresolved {
-            reason: "not recorded, and the evaluation defaults were not read".to_owned()
-        }
-    );
-    for (a, b) in ours.audit.settings.iter().zip(&theirs.audit.settings) {
-        assert_eq!(a.run, b.run);
-    }
-    ours.audit.settings.clone_from(&theirs.audit.settings);
-    ours.audit
-        .findings
-        .retain(|f| f.code != "SETTINGS_UNRESOLVED");
-    let mut theirs = theirs;
-    theirs
-        .audit
-        .findings
-        .retain(|f| f.code != "SETTINGS_UNRESOLVED");
+    assert_eq!(temperature(&theirs), temperature(&ours));
     assert_eq!(ours, theirs);
     assert_eq!(ours.sources, [SourceKind::Api]);
 }

@@ -29,6 +29,7 @@ fn traj<'a>(
         reward,
         ending: Some("ENV_DONE"),
         flags: TrajectoryFlags::NONE,
+        created: None,
         components: None,
     }
 }

@@ -39,6 +39,7 @@ fn add_run(b: &mut RunSetBuilder, id: &str, status: &str, rewards: &[Option<f64>
                 reward: *reward,
                 ending: None,
                 flags: TrajectoryFlags::default(),
+                created: None,
                 components: None,
             },
         )
@@ -159,4 +160,91 @@ fn finished_or_failed_runs_have_none_and_their_json_does_not_name_it() {
         );
         assert!(!report.to_markdown().contains("anytime-valid"), "{status}");
     }
+}
+
+/// A run whose task `i` has one graded trajectory created at `times[i]`.
+fn add_timed_run(
+    b: &mut RunSetBuilder,
+    id: &str,
+    status: &str,
+    rewards: &[Option<f64>],
+    times: &[Option<i64>],
+) -> RunIdx {
+    let run = b
+        .add_run(RunInfo {
+            id: id.into(),
+            display_name: Some(id.to_owned()),
+            bench_id: Some("b1".into()),
+            status: Some(status.into()),
+            source: SourceKind::Api,
+            ..RunInfo::default()
+        })
+        .unwrap();
+    for (i, (reward, time)) in rewards.iter().zip(times).enumerate() {
+        b.add_trajectory(
+            run,
+            TrajectoryInput {
+                id: &format!("{id}-{i}"),
+                task: Some(&format!("t{i:02}")),
+                class: OutcomeClass::Graded,
+                reward: *reward,
+                ending: None,
+                flags: TrajectoryFlags::default(),
+                created: *time,
+                components: None,
+            },
+        )
+        .unwrap();
+    }
+    run
+}
+
+#[test]
+fn the_sequence_is_fed_in_completion_order() {
+    // The baseline ran long ago; the running candidate reached the tasks in reverse task order,
+    // except that task 5 (the last in time) waited for a baseline rerun.
+    let (base, cand) = rewards();
+    let n = base.len();
+    let base_times: Vec<Option<i64>> = (0..n)
+        .map(|i| Some(if i == 5 { 10_000 } else { 100 }))
+        .collect();
+    let cand_times: Vec<Option<i64>> = (0..n).map(|i| Some(5_000 - i as i64)).collect();
+    let mut b = RunSetBuilder::new();
+    let base_run = add_timed_run(&mut b, "base", "completed", &base, &base_times);
+    let cand_run = add_timed_run(&mut b, "live", "running", &cand, &cand_times);
+    let set = b.build();
+    let settings = ReportSettings {
+        resamples: 0,
+        ..ReportSettings::default()
+    };
+    let report = build_report(&set, base_run, &[cand_run], &settings).unwrap();
+    let deltas = expected_deltas(&cand);
+    let mut order: Vec<usize> = (0..n).rev().filter(|&i| i != 5).collect();
+    order.push(5);
+    let in_completion_order: Vec<f64> = order.iter().map(|&i| deltas[i]).collect();
+    let expected = confidence_sequence(&in_completion_order, 0.95).unwrap();
+    let got = report.candidates[0]
+        .primary
+        .confidence_sequence
+        .clone()
+        .unwrap()
+        .unwrap();
+    assert_eq!(got, expected);
+    // The order matters: fed in task order the sequence is another one.
+    let in_task_order = confidence_sequence(&deltas, 0.95).unwrap();
+    assert_ne!(got.interval, in_task_order.interval);
+
+    // Without creation times (e.g. Chronicle trials) the sequence keeps task order.
+    let none = vec![None; n];
+    let mut b = RunSetBuilder::new();
+    let base_run = add_timed_run(&mut b, "base", "completed", &base, &none);
+    let cand_run = add_timed_run(&mut b, "live", "running", &cand, &none);
+    let report = build_report(&b.build(), base_run, &[cand_run], &settings).unwrap();
+    let got = report.candidates[0]
+        .primary
+        .confidence_sequence
+        .clone()
+        .unwrap()
+        .unwrap();
+    assert_eq!(got, in_task_order);
 }

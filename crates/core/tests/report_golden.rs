@@ -27,6 +27,8 @@ fn folder(run: &str) -> eval_compare_core::run_folder::RunFolder {
         rewards: &read("trajectory-rewards.json"),
         trajectories: &read("trajectories.json"),
         tasks: Some(&read("tasks.json")),
+        training_run: None,
+        eval_options: None,
     })
     .unwrap()
 }

@@ -26,6 +26,8 @@ fn folder(run: &str) -> eval_compare_core::run_folder::RunFolder {
         rewards: &read("trajectory-rewards.json"),
         trajectories: &read("trajectories.json"),
         tasks: Some(&read("tasks.json")),
+        training_run: None,
+        eval_options: None,
     })
     .unwrap()
 }
@@ -247,6 +249,7 @@ fn report_with(text: impl Fn(&str) -> String) -> Report {
                         ending: Some(&ending),
                         flags: TrajectoryFlags::default(),
                         components: None,
+                        created: None,
                     },
                 )
                 .unwrap();
@@ -331,4 +334,20 @@ fn coverage_warnings_are_grouped_by_code() {
         let heading = format!("<code>{}</code> (", html_text(group.code));
         assert_eq!(html.matches(&heading).count(), 1, "{}", group.code);
     }
+}
+
+#[test]
+fn the_share_link_carries_every_setting_the_address_can_hold() {
+    let mut report = humaneval();
+    let view = report_view(&report).unwrap();
+    assert_eq!(ReportSettings::from_view(&view), report.settings);
+    report.settings.target_delta = 0.035;
+    report.settings.project_samples_per_task = Some(30);
+    let view = report_view(&report).unwrap();
+    assert_eq!((view.target_tenths, view.project_samples), (35, Some(30)));
+    assert_eq!(ReportSettings::from_view(&view), report.settings);
+    assert!(link_of(&report).contains("target=3.5") && link_of(&report).contains("kprime=30"));
+    // A target Δ finer than a tenth of a point cannot travel: no link rather than a wrong one.
+    report.settings.target_delta = 0.0215;
+    assert!(report_view(&report).is_none());
 }

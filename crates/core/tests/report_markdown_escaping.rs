@@ -55,6 +55,7 @@ fn markdown() -> String {
                         reward: Some(*reward),
                         ending: Some(&ending),
                         flags: TrajectoryFlags::default(),
+                        created: None,
                         components: None,
                     },
                 )

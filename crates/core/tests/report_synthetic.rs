@@ -40,6 +40,7 @@ fn add_run(builder: &mut RunSetBuilder, id: &str, step: Option<i64>, rows: &[Row
                     reward: *reward,
                     ending: None,
                     flags: TrajectoryFlags::default(),
+                    created: None,
                     components: None,
                 },
             )
@@ -112,11 +113,15 @@ fn binary_single_sample_report_matches_hand_computation() {
     // The failed task is excluded and said so.
     assert_eq!(c.excluded.total, 1);
     assert_eq!(c.excluded.by_reason[0].reason, ExclusionReason::Failed);
+    // 7 paired tasks are too few for a verdict: the sentence names no direction.
     assert!(
-        c.sentence
-            .starts_with("Step 100 scores 28.6 points higher (95% CI ")
-            && c.sentence
-                .ends_with(" on 7 paired tasks; 1 task excluded (1 failed)"),
+        c.sentence.starts_with(
+            "Step 100: too few paired tasks for a verdict — a verdict needs at least 10; \
+             measured Δ +28.6 points (95% CI "
+        ) && c
+            .sentence
+            .ends_with(" on 7 paired tasks, not a verdict; 1 task excluded (1 failed)")
+            && !c.sentence.contains("higher"),
         "{}",
         c.sentence
     );
@@ -296,7 +301,7 @@ fn several_samples_give_pass_at_k_and_no_mcnemar() {
     assert!(c.primary.t_test.is_err());
     assert!(
         c.sentence
-            .contains("25.0 points higher (no confidence interval"),
+            .contains("measured Δ +25.0 points (no confidence interval"),
         "{}",
         c.sentence
     );

@@ -47,6 +47,7 @@ fn add_run(b: &mut RunSetBuilder, id: &str, bench: &str, status: &str, rows: &[O
                 reward,
                 ending: None,
                 flags: TrajectoryFlags::default(),
+                created: None,
                 components: None,
             },
         )
@@ -159,8 +160,22 @@ fn another_benchmark_version_is_not_comparable_and_shows_no_direction() {
         "{:?}",
         other.reasons
     );
+    // The sentence says it is not comparable and why, with no direction.
+    let sentence = &report.candidates[0].sentence;
+    assert!(
+        sentence.starts_with("other: not comparable with the baseline — BENCHMARK_VERSION_DIFFERS")
+            && sentence.contains("not a verdict")
+            && !sentence.contains("higher")
+            && !sentence.contains("lower"),
+        "{sentence}"
+    );
     // The finding names the other candidate only: this one keeps its verdict.
     assert_eq!(report.candidates[1].verdict.decision, Decision::Better);
+    assert!(
+        report.candidates[1].sentence.starts_with("same scores "),
+        "{}",
+        report.candidates[1].sentence
+    );
     let markdown = report.to_markdown();
     assert!(markdown.contains("→ **not comparable**."), "{markdown}");
     // The finding's own sentence keeps its one full stop.
@@ -241,6 +256,14 @@ fn a_failed_run_whose_exclusions_reverse_the_answer_is_unreliable() {
         "{:?}",
         verdict.reasons
     );
+    assert!(
+        c.sentence.starts_with("broken: unreliable — ")
+            && c.sentence.contains("could change the answer; measured Δ +")
+            && c.sentence.ends_with("45 tasks excluded (45 failed)")
+            && !c.sentence.contains("higher"),
+        "{}",
+        c.sentence
+    );
 }
 
 #[test]
@@ -257,6 +280,13 @@ fn fewer_than_ten_paired_tasks_are_too_few() {
     assert_eq!(
         report.candidates[0].verdict.reasons,
         ["9 paired tasks; a verdict needs at least 10"]
+    );
+    assert!(
+        report.candidates[0]
+            .sentence
+            .starts_with("cand: too few paired tasks for a verdict — a verdict needs at least 10"),
+        "{}",
+        report.candidates[0].sentence
     );
 }
 
@@ -278,5 +308,59 @@ fn identical_binary_runs_show_no_detectable_difference_within_the_tango_bound() 
             "no detectable difference: Δ within ±{:.1} points at 95%",
             bound * 100.0
         )
+    );
+}
+
+#[test]
+fn the_markdown_groups_coverage_warnings_as_the_page_does() {
+    // Two candidates failing many of the baseline's tasks: their warnings of one code make one
+    // group, ranked by `coverage::rank_of`, with each line below its heading.
+    let base: Vec<Outcome> = (0..60).map(|i| Outcome::Reward((i % 2) as f64)).collect();
+    let broken = |every: usize| -> Vec<Outcome> {
+        (0..60)
+            .map(|i| {
+                if i % every == 0 {
+                    Outcome::Failed
+                } else {
+                    Outcome::Reward(1.0)
+                }
+            })
+            .collect()
+    };
+    let report = report_of(&[
+        ("base", "b1", "completed", base),
+        ("c2", "b1", "failed", broken(2)),
+        ("c3", "b1", "failed", broken(3)),
+    ]);
+    let groups = eval_compare_core::coverage::group_warnings(&report.coverage.warnings);
+    assert!(!groups.is_empty());
+    let markdown = report.to_markdown();
+    let mut last = 0;
+    for group in &groups {
+        let lines = group.warnings.len();
+        let heading = format!(
+            "- Warning `{}` — {} ({lines} {}){}:\n",
+            group.code,
+            group.summary,
+            if lines == 1 { "line" } else { "lines" },
+            if group.is_important() {
+                ", can change the answer"
+            } else {
+                ""
+            }
+        );
+        let at = markdown
+            .find(&heading)
+            .unwrap_or_else(|| panic!("{heading}\n{markdown}"));
+        assert!(at >= last, "groups out of rank order:\n{markdown}");
+        last = at;
+        for warning in &group.warnings {
+            assert!(markdown[at..].contains(&format!("\n  - {}", warning.message)));
+        }
+    }
+    assert!(
+        groups.iter().any(|g| g.warnings.len() > 1),
+        "{:?}",
+        report.coverage.warnings
     );
 }

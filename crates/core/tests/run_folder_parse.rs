@@ -155,6 +155,8 @@ fn a_folder_parses_round_trips_and_builds() {
         rewards: rewards_text.as_bytes(),
         trajectories: TRAJECTORIES.as_bytes(),
         tasks: Some(tasks_text.as_bytes()),
+        training_run: None,
+        eval_options: None,
     })
     .unwrap();
     assert_eq!(folder.run.eval_run_id, "er_1");
@@ -173,6 +175,8 @@ fn a_folder_parses_round_trips_and_builds() {
         rewards: &files[1].bytes,
         trajectories: &files[2].bytes,
         tasks: Some(&files[3].bytes),
+        training_run: None,
+        eval_options: None,
     })
     .unwrap();
     assert_eq!(again, folder);
@@ -197,6 +201,8 @@ fn a_truncated_file_marks_the_run_incomplete_and_a_bad_run_names_run_json() {
         rewards: cut.as_bytes(),
         trajectories: TRAJECTORIES.as_bytes(),
         tasks: None,
+        training_run: None,
+        eval_options: None,
     })
     .unwrap();
     assert_eq!(folder.truncated_files, [REWARDS_FILE]);
@@ -226,6 +232,8 @@ fn a_truncated_file_marks_the_run_incomplete_and_a_bad_run_names_run_json() {
         rewards: b"[]",
         trajectories: b"[]",
         tasks: None,
+        training_run: None,
+        eval_options: None,
     })
     .unwrap_err();
     let RunFolderError::Decode { file, source, .. } = &error else {
@@ -239,6 +247,8 @@ fn a_truncated_file_marks_the_run_incomplete_and_a_bad_run_names_run_json() {
         rewards: b"[]",
         trajectories: b"[{\"trajectory_id\": 5}]",
         tasks: None,
+        training_run: None,
+        eval_options: None,
     })
     .unwrap_err();
     assert!(
@@ -263,6 +273,8 @@ fn every_file_may_start_with_a_byte_order_mark() {
         rewards: rewards.as_bytes(),
         trajectories: trajectories.as_bytes(),
         tasks: Some(tasks.as_bytes()),
+        training_run: None,
+        eval_options: None,
     })
     .unwrap();
     assert_eq!(folder.run.eval_run_id, "er_1");
@@ -285,6 +297,8 @@ fn a_task_listed_twice_keeps_its_first_listing_and_is_a_coverage_warning() {
         rewards: rewards_text.as_bytes(),
         trajectories: TRAJECTORIES.as_bytes(),
         tasks: Some(tasks_text.as_bytes()),
+        training_run: None,
+        eval_options: None,
     })
     .unwrap();
     let set = run_set_from_folders(&[folder], eval_compare_core::model::SourceKind::Files).unwrap();
@@ -320,6 +334,8 @@ fn a_run_id_a_comparison_cannot_name_is_refused_with_the_reason() {
             rewards: b"[]",
             trajectories: b"[]",
             tasks: None,
+            training_run: None,
+            eval_options: None,
         })
         .unwrap_err()
         .to_string()
@@ -339,4 +355,98 @@ fn a_run_id_a_comparison_cannot_name_is_refused_with_the_reason() {
             "x".repeat(64)
         )
     );
+}
+
+#[test]
+fn a_folders_training_run_and_defaults_resolve_its_settings_like_the_api() {
+    use eval_compare_core::model::{Lookup, Resolution, SettingKey, SettingSource, SettingValue};
+    use eval_compare_core::run_folder::{Folder, EVAL_OPTIONS_FILE, TRAINING_RUN_FILE};
+    use eval_compare_core::testing::bodies::{
+        checkpoint_run_body, eval_options_body, training_run_body,
+    };
+    let run = checkpoint_run_body("ck_1", "tr_1", "{}");
+    let training = training_run_body("tr_1", r#"{"evaluation_temperature": 0.6}"#);
+    let defaults = eval_options_body("b_1", "org/model", &[("top_p", 0.9)]);
+    let files = |name: &str| -> Option<&[u8]> {
+        match name {
+            RUN_FILE => Some(run.as_bytes()),
+            REWARDS_FILE => Some(b"[]"),
+            TRAJECTORIES_FILE => Some(b"[]"),
+            TRAINING_RUN_FILE => Some(training.as_bytes()),
+            EVAL_OPTIONS_FILE => Some(defaults.as_bytes()),
+            _ => None,
+        }
+    };
+    let folder = Folder::read(files).unwrap();
+    let Folder::Trajectory(read) = &folder else {
+        panic!("not a run folder")
+    };
+    assert!(read.training_run.is_some() && read.eval_options.is_some());
+    // Written back, the two files are there and read again the same.
+    let written = folder.to_files().unwrap();
+    let names: Vec<&str> = written.iter().map(|f| f.name).collect();
+    assert_eq!(
+        names,
+        [
+            RUN_FILE,
+            REWARDS_FILE,
+            TRAJECTORIES_FILE,
+            TRAINING_RUN_FILE,
+            EVAL_OPTIONS_FILE
+        ]
+    );
+    let again = Folder::read(|name| {
+        written
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.bytes.as_slice())
+    })
+    .unwrap();
+    assert_eq!(again, folder);
+
+    let set = eval_compare_core::run_folder::run_set_from_any_folders(
+        &[folder],
+        eval_compare_core::model::SourceKind::Files,
+    )
+    .unwrap();
+    let info = set.runs()[0].info();
+    assert!(matches!(info.settings_inputs.training_run, Lookup::Read(_)));
+    let resolution = |key: SettingKey| {
+        info.effective_settings()
+            .into_iter()
+            .find(|s| s.setting == key)
+            .unwrap()
+            .resolution
+    };
+    assert_eq!(
+        resolution(SettingKey::Temperature),
+        Resolution::Resolved {
+            value: SettingValue::Number(0.6),
+            source: SettingSource::TrainingRun,
+            option: "evaluation_temperature".to_owned()
+        }
+    );
+    assert_eq!(
+        resolution(SettingKey::TopP),
+        Resolution::Resolved {
+            value: SettingValue::Number(0.9),
+            source: SettingSource::EvaluationDefault,
+            option: "top_p".to_owned()
+        }
+    );
+
+    // Without the two files the settings are "not read", as before.
+    let bare = Folder::read(|name| match name {
+        TRAINING_RUN_FILE | EVAL_OPTIONS_FILE => None,
+        other => files(other),
+    })
+    .unwrap();
+    let set = eval_compare_core::run_folder::run_set_from_any_folders(
+        &[bare],
+        eval_compare_core::model::SourceKind::Files,
+    )
+    .unwrap();
+    let inputs = &set.runs()[0].info().settings_inputs;
+    assert_eq!(inputs.training_run, Lookup::NotRead);
+    assert_eq!(inputs.defaults, Lookup::NotRead);
 }

@@ -43,6 +43,7 @@ fn set_of(runs: &[&[(OutcomeClass, Option<f64>)]]) -> (RunSet, Vec<RunIdx>) {
                         reward,
                         ending: Some("ENV_DONE"),
                         flags: TrajectoryFlags::NONE,
+                        created: None,
                         components: None,
                     },
                 )

@@ -105,6 +105,7 @@ fn synthetic_report(tasks: usize, samples: usize, continuous: bool) -> Report {
                             reward,
                             ending: None,
                             flags: TrajectoryFlags::default(),
+                            created: None,
                             components: None,
                         },
                     )

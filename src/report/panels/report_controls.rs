@@ -1,12 +1,15 @@
 //! The report's controls: which candidate the table and per-task charts focus on, and the
-//! statistical settings (seed, B, confidence level, headline analysis). Both live in the URL:
+//! statistical settings (seed, B, confidence level, headline analysis, target Δ, K′). Both live
+//! in the URL:
 //! each change is a view tweak that replaces the history entry.
 
 use std::sync::Arc;
 
 use eval_compare_core::client::percent_encode;
 use eval_compare_core::report::Report;
-use eval_compare_core::view_state::{AnalysisMode, ViewState, RESAMPLES_RANGE};
+use eval_compare_core::view_state::{
+    tenths_text, AnalysisMode, ViewState, PROJECT_SAMPLES_RANGE, RESAMPLES_RANGE,
+};
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
@@ -78,24 +81,44 @@ fn check_setting(param: &str, typed: &str) -> Result<ViewState, String> {
     }
 }
 
-/// `view` with the settings as typed in the form (seed, resamples B, confidence level), or why
-/// the first refused one is refused, named by its field.
-pub fn apply_settings(
-    view: &ViewState,
-    seed: &str,
-    resamples: &str,
-    level: &str,
-) -> Result<ViewState, String> {
+/// What the settings form holds, as typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TypedSettings<'a> {
+    /// Bootstrap seed.
+    pub seed: &'a str,
+    /// Bootstrap resamples B.
+    pub resamples: &'a str,
+    /// Confidence level in percent.
+    pub level: &'a str,
+    /// Target Δ in points (at most one decimal).
+    pub target: &'a str,
+    /// K′; empty for the automatic one.
+    pub k_prime: &'a str,
+}
+
+/// `view` with the settings as typed in the form, or why the first refused one is refused,
+/// named by its field. An empty K′ is the automatic one (max(8, 2 × the samples per task)).
+pub fn apply_settings(view: &ViewState, typed: TypedSettings<'_>) -> Result<ViewState, String> {
     let mut next = view.clone();
-    next.seed = check_setting("seed", seed)
+    next.seed = check_setting("seed", typed.seed)
         .map_err(|why| format!("Seed: {why}"))?
         .seed;
-    next.resamples = check_setting("B", resamples)
+    next.resamples = check_setting("B", typed.resamples)
         .map_err(|why| format!("Resamples: {why}"))?
         .resamples;
-    next.confidence_percent = check_setting("ci", level)
+    next.confidence_percent = check_setting("ci", typed.level)
         .map_err(|why| format!("Confidence level: {why}"))?
         .confidence_percent;
+    next.target_tenths = check_setting("target", typed.target)
+        .map_err(|why| format!("Target Δ: {why}"))?
+        .target_tenths;
+    next.project_samples = if typed.k_prime.trim().is_empty() {
+        None
+    } else {
+        check_setting("kprime", typed.k_prime)
+            .map_err(|why| format!("K′: {why}"))?
+            .project_samples
+    };
     Ok(next)
 }
 
@@ -140,6 +163,8 @@ pub fn ReportSettingsForm(
     let seed = RwSignal::new(String::new());
     let resamples = RwSignal::new(String::new());
     let level = RwSignal::new(String::new());
+    let target = RwSignal::new(String::new());
+    let k_prime = RwSignal::new(String::new());
     let error = RwSignal::new(None::<String>);
     // The fields follow the URL (Back, a pasted link) until the user edits them.
     Effect::new(move |_| {
@@ -147,15 +172,31 @@ pub fn ReportSettingsForm(
         seed.set(current.seed.to_string());
         resamples.set(current.resamples.to_string());
         level.set(current.confidence_percent.to_string());
+        target.set(tenths_text(current.target_tenths));
+        k_prime.set(
+            current
+                .project_samples
+                .map_or_else(String::new, |k| k.to_string()),
+        );
     });
     let apply = move |event: SubmitEvent| {
         event.prevent_default();
         let current = view.get_untracked();
+        let (seed, resamples, level) = (
+            seed.get_untracked(),
+            resamples.get_untracked(),
+            level.get_untracked(),
+        );
+        let (target, k_prime) = (target.get_untracked(), k_prime.get_untracked());
         let typed = apply_settings(
             &current,
-            &seed.get_untracked(),
-            &resamples.get_untracked(),
-            &level.get_untracked(),
+            TypedSettings {
+                seed: &seed,
+                resamples: &resamples,
+                level: &level,
+                target: &target,
+                k_prime: &k_prime,
+            },
         );
         match typed {
             Ok(next) => {
@@ -198,6 +239,31 @@ pub fn ReportSettingsForm(
                     value=resamples
                 />
                 <WholeNumberField label="Bootstrap seed" min="0".to_owned() value=seed/>
+                <label class="field">
+                    <span class="field-label">"Target Δ (points)"</span>
+                    <input
+                        type="number"
+                        name="target"
+                        min="0.1"
+                        max="100"
+                        step="0.1"
+                        prop:value=move || target.get()
+                        on:input=move |event| target.set(event_target_value(&event))
+                    />
+                </label>
+                <label class="field">
+                    <span class="field-label">"K′ samples per task (empty: automatic)"</span>
+                    <input
+                        type="number"
+                        name="kprime"
+                        min=PROJECT_SAMPLES_RANGE.start().to_string()
+                        max=PROJECT_SAMPLES_RANGE.end().to_string()
+                        step="1"
+                        placeholder="max(8, 2 × samples)"
+                        prop:value=move || k_prime.get()
+                        on:input=move |event| k_prime.set(event_target_value(&event))
+                    />
+                </label>
                 <button class="button" type="submit">"Apply"</button>
             </form>
             <fieldset class="analysis-choice">
@@ -262,16 +328,40 @@ mod tests {
     #[test]
     fn typed_settings_are_applied_when_the_url_codec_accepts_them() {
         let view = ViewState::default();
-        let next = apply_settings(&view, " 7 ", "2000", "90").expect("valid settings");
+        let typed = TypedSettings {
+            seed: " 7 ",
+            resamples: "2000",
+            level: "90",
+            target: "2.5",
+            k_prime: " 16",
+        };
+        let next = apply_settings(&view, typed).expect("valid settings");
         assert_eq!(
-            (next.seed, next.resamples, next.confidence_percent),
-            (7, 2000, 90)
+            (
+                next.seed,
+                next.resamples,
+                next.confidence_percent,
+                next.target_tenths,
+                next.project_samples
+            ),
+            (7, 2000, 90, 25, Some(16))
         );
+        let automatic = apply_settings(
+            &next,
+            TypedSettings {
+                k_prime: "",
+                ..typed
+            },
+        )
+        .expect("an empty K′ is the automatic one");
+        assert_eq!(automatic.project_samples, None);
         assert_eq!(
             ViewState {
                 seed: view.seed,
                 resamples: view.resamples,
                 confidence_percent: view.confidence_percent,
+                target_tenths: view.target_tenths,
+                project_samples: view.project_samples,
                 ..next
             },
             view,
@@ -282,10 +372,25 @@ mod tests {
     #[test]
     fn the_first_refused_setting_is_named() {
         let view = ViewState::default();
-        let refused = |seed, b, ci| apply_settings(&view, seed, b, ci).expect_err("refused");
-        assert!(refused("x", "y", "z").starts_with("Seed: "));
-        assert!(refused("1", "y", "z").starts_with("Resamples: "));
-        assert!(refused("1", "2000", "120").starts_with("Confidence level: "));
+        let refused = |seed, resamples, level, target, k_prime| {
+            apply_settings(
+                &view,
+                TypedSettings {
+                    seed,
+                    resamples,
+                    level,
+                    target,
+                    k_prime,
+                },
+            )
+            .expect_err("refused")
+        };
+        assert!(refused("x", "y", "z", "2", "").starts_with("Seed: "));
+        assert!(refused("1", "y", "z", "2", "").starts_with("Resamples: "));
+        assert!(refused("1", "2000", "120", "2", "").starts_with("Confidence level: "));
+        assert!(refused("1", "2000", "95", "0", "").starts_with("Target Δ: "));
+        assert!(refused("1", "2000", "95", "2.25", "").starts_with("Target Δ: "));
+        assert!(refused("1", "2000", "95", "2", "0").starts_with("K′: "));
     }
 
     #[test]

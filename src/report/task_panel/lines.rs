@@ -114,6 +114,7 @@ mod tests {
             reward,
             ending: Some("ENV_DONE"),
             flags: TrajectoryFlags::NONE,
+            created: None,
             components: None,
         }
     }

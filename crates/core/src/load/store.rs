@@ -10,8 +10,7 @@ use crate::api::{
 };
 use crate::client::ApiError;
 use crate::model::{
-    run_options, ApiRun, EvaluationDefaults, Lookup, ModelError, RunSet, RunSetBuilder,
-    SettingInputs, SourceKind,
+    setting_inputs, ApiRun, Lookup, ModelError, RunSet, RunSetBuilder, SettingInputs, SourceKind,
 };
 use crate::run_folder::RunFolder;
 
@@ -222,30 +221,37 @@ impl LoadStore {
                 Phase::Waiting | Phase::Loading | Phase::Complete => "not read yet".to_owned(),
             }
         }
-        let is_checkpoint = run.step.is_some()
-            || run.training_run_id.is_some()
-            || run.parent_checkpoint_id.is_some();
-        let training_run = match &run.training_run_id {
-            _ if !is_checkpoint => Lookup::NotApplicable,
-            None => Lookup::Failed("the run names no training run".to_owned()),
-            Some(id) => match &*self.training_run(id).borrow() {
-                (Some(training), Phase::Complete) => Lookup::Read(run_options(&training.options)),
-                (_, phase) => Lookup::Failed(failed(phase)),
-            },
+        let training_read = run.training_run_id.as_ref().map(|id| self.training_run(id));
+        let training_state = training_read.as_ref().map(|read| read.borrow());
+        let training = match training_state.as_deref() {
+            Some((Some(training), Phase::Complete)) => Lookup::Read(training),
+            Some((_, phase)) => Lookup::Failed(failed(phase)),
+            None => Lookup::NotRead,
         };
-        let defaults = match &*self.eval_options(&defaults_key(run)).borrow() {
-            (Some(response), Phase::Complete) => {
-                match EvaluationDefaults::from_api(response, run.base_model_slug.as_deref()) {
-                    Ok(defaults) => Lookup::Read(defaults),
-                    Err(why) => Lookup::Failed(why),
-                }
-            }
+        let defaults_read = self.eval_options(&defaults_key(run));
+        let defaults_state = defaults_read.borrow();
+        let defaults = match &*defaults_state {
+            (Some(response), Phase::Complete) => Lookup::Read(response),
             (_, phase) => Lookup::Failed(failed(phase)),
         };
-        SettingInputs {
-            training_run,
-            defaults,
-        }
+        setting_inputs(run, training, defaults)
+    }
+
+    /// The training run and the evaluation defaults read for `run`, when both were read
+    /// completely (a read that failed or was not made is `None`).
+    fn settings_read(&self, run: &EvalRun) -> (Option<TrainingRun>, Option<RunOptionsResponse>) {
+        let training =
+            run.training_run_id
+                .as_ref()
+                .and_then(|id| match &*self.training_run(id).borrow() {
+                    (Some(training), Phase::Complete) => Some(training.clone()),
+                    _ => None,
+                });
+        let defaults = match &*self.eval_options(&defaults_key(run)).borrow() {
+            (Some(response), Phase::Complete) => Some(response.clone()),
+            _ => None,
+        };
+        (training, defaults)
     }
 
     /// Marks everything in progress as cancelled (the futures were dropped).
@@ -464,8 +470,9 @@ impl LoadStore {
         Some(Ok(set))
     }
 
-    /// The run as a run folder (to write it to disk), when its record was read; its lists are
-    /// moved out of the store. Check [`Self::first_failure`] first: a folder of a list that
+    /// The run as a run folder (to write it to disk), when its record was read, with the
+    /// training run and evaluation defaults read to resolve its settings; its lists are moved
+    /// out of the store. Check [`Self::first_failure`] first: a folder of a list that
     /// stopped early holds only what was read.
     pub fn take_run_folder(&self, run_id: &str) -> Option<RunFolder> {
         let run = self.get(run_id)?;
@@ -473,11 +480,14 @@ impl LoadStore {
         let tasks = self.tasks(&record.bench_id).borrow().items.clone();
         let rewards = std::mem::take(&mut run.rewards.borrow_mut().items);
         let trajectories = std::mem::take(&mut run.trajectories.borrow_mut().items);
+        let (training_run, eval_options) = self.settings_read(&record);
         Some(RunFolder {
             run: record,
             rewards,
             trajectories,
             tasks: Some(tasks),
+            training_run,
+            eval_options,
             truncated_files: Vec::new(),
         })
     }

@@ -126,6 +126,7 @@ impl RunSetBuilder {
         columns.reward.reserve(additional);
         columns.ending.reserve(additional);
         columns.flags.reserve(additional);
+        columns.created.reserve(additional);
         Ok(())
     }
 
@@ -158,6 +159,7 @@ impl RunSetBuilder {
         columns.reward.push(trajectory.reward);
         columns.ending.push(ending);
         columns.flags.push(trajectory.flags);
+        columns.created.push(trajectory.created);
         if let Some(components) = trajectory.components {
             columns.components.insert(row, components);
         }
@@ -300,6 +302,39 @@ impl PendingRun {
         self.last_ending = Some(index);
         Ok(index)
     }
+}
+
+/// `run` with only the trajectories (rows) `keep` says, its aggregates and totals computed
+/// again as [`RunSetBuilder::build`] does.
+pub(crate) fn rebuild_run(run: &Run, keep: impl Fn(usize) -> bool, task_count: usize) -> Run {
+    let old = &run.columns;
+    let mut columns = TrajectoryColumns::default();
+    for row in (0..old.len()).filter(|&row| keep(row)) {
+        let new_row = columns.len() as u32;
+        columns.ids.push(old.ids.get(row));
+        columns.task.push(old.task[row]);
+        columns.class.push(old.class[row]);
+        columns.reward.push(old.reward[row]);
+        columns.ending.push(old.ending[row]);
+        columns.flags.push(old.flags[row]);
+        columns
+            .created
+            .push(old.created.get(row).copied().flatten());
+        if let Some(parts) = old.components.get(&(row as u32)) {
+            columns.components.insert(new_row, parts.clone());
+        }
+    }
+    finish_run(
+        PendingRun {
+            info: run.info.clone(),
+            join: run.join.clone(),
+            columns,
+            endings: run.endings.clone(),
+            ending_index: IdMap::default(),
+            last_ending: None,
+        },
+        task_count,
+    )
 }
 
 fn finish_run(pending: PendingRun, task_count: usize) -> Run {

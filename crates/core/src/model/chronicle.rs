@@ -252,6 +252,7 @@ impl RunSetBuilder {
                     reward,
                     ending: trial.status.as_deref(),
                     flags: TrajectoryFlags::NONE,
+                    created: None,
                     components: Some(trial.components()),
                 },
             )?;

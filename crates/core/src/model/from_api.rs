@@ -3,8 +3,8 @@
 use std::collections::hash_map::Entry;
 
 use crate::api::{
-    BenchmarkSpecTask, EvalRun, EvalTrajectoryReward, RecordedRunOptions, TrajectoryMetadata,
-    TrajectoryRewardComponent,
+    BenchmarkSpecTask, EvalRun, EvalTrajectoryReward, RecordedRunOptions, RunOptionsResponse,
+    TrainingRun, TrajectoryMetadata, TrajectoryRewardComponent,
 };
 
 use super::builder::RunSetBuilder;
@@ -17,9 +17,10 @@ use super::outcome::{
     OutcomeClass,
 };
 use super::run::{CheckpointInfo, RunIdx, RunInfo, RunOptions, TaskSelection};
-use super::settings::{Lookup, SettingInputs};
+use super::settings::{EvaluationDefaults, Lookup, SettingInputs};
 use super::source::SourceKind;
 use super::task::{Category, TaskInput};
+use super::timestamp::unix_seconds;
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
 
 /// Rewards closer than this are the same number (metadata and trajectory-rewards agree).
@@ -149,6 +150,7 @@ fn join_into(
                         reward: Some(reward.reward),
                         ending: None,
                         flags: TrajectoryFlags::REWARD_WITHOUT_METADATA,
+                        created: None,
                         components: None,
                     },
                 )?;
@@ -175,6 +177,7 @@ fn join_into(
                 reward: metadata.reward,
                 ending,
                 flags,
+                created: unix_seconds(&metadata.created_at),
                 components: None,
             },
         )?;
@@ -219,6 +222,7 @@ fn joined<'a>(
         reward: Some(reward.reward),
         ending,
         flags,
+        created: unix_seconds(&metadata.created_at),
         components: None,
     }
 }
@@ -296,6 +300,47 @@ pub fn run_info_from_api(run: &EvalRun, source: SourceKind) -> RunInfo {
         incomplete_load: None,
         task_scoring: super::run::TaskScoring::MeanOfSamples,
         chronicle: None,
+    }
+}
+
+/// What resolves `run`'s settings besides its own options, as the model takes it: its training
+/// run's options (`GET /api/v1/train/{id}`; checkpoint evaluations only) and the evaluation
+/// defaults of its benchmark version and model (`GET /api/v1/eval/options`), each as read
+/// (`Lookup::Read`), not read, or failed with why. One rule for the load engine and run
+/// folders.
+pub fn setting_inputs(
+    run: &EvalRun,
+    training: Lookup<&TrainingRun>,
+    defaults: Lookup<&RunOptionsResponse>,
+) -> SettingInputs {
+    let is_checkpoint =
+        run.step.is_some() || run.training_run_id.is_some() || run.parent_checkpoint_id.is_some();
+    let training_run = if !is_checkpoint {
+        Lookup::NotApplicable
+    } else if run.training_run_id.is_none() {
+        Lookup::Failed("the run names no training run".to_owned())
+    } else {
+        match training {
+            Lookup::Read(training) => Lookup::Read(run_options(&training.options)),
+            Lookup::NotApplicable => Lookup::NotApplicable,
+            Lookup::NotRead => Lookup::NotRead,
+            Lookup::Failed(why) => Lookup::Failed(why),
+        }
+    };
+    let defaults = match defaults {
+        Lookup::Read(response) => {
+            match EvaluationDefaults::from_api(response, run.base_model_slug.as_deref()) {
+                Ok(defaults) => Lookup::Read(defaults),
+                Err(why) => Lookup::Failed(why),
+            }
+        }
+        Lookup::NotApplicable => Lookup::NotApplicable,
+        Lookup::NotRead => Lookup::NotRead,
+        Lookup::Failed(why) => Lookup::Failed(why),
+    };
+    SettingInputs {
+        training_run,
+        defaults,
     }
 }
 

@@ -6,8 +6,10 @@
 //! from which [`RunSet::paired`] aligns two runs for the statistics engine.
 
 mod aggregate;
+mod as_of;
 mod builder;
 mod chronicle;
+mod completion_order;
 mod component;
 mod component_means;
 mod error;
@@ -21,19 +23,22 @@ mod run_set;
 mod settings;
 mod source;
 mod task;
+mod timestamp;
 mod trajectory;
 
 pub use aggregate::{ClassCounts, RunTotals, SampleStats, TaskStats};
+pub use as_of::AsOf;
 pub use builder::RunSetBuilder;
 pub use chronicle::{
     chronicle_agents, chronicle_run_id, error_text, guide_pass_rate, guide_task_results,
     split_chronicle_run_id, threshold_met, GuideTaskResult, PassState,
 };
+pub use completion_order::{completion_order, paired_task_times};
 pub use component::{effective_reward, RewardComponent};
 pub use component_means::{components_count, ComponentTaskMeans};
 pub use error::ModelError;
 pub use from_api::{
-    classify_metadata, components_from_api, run_info_from_api, run_options, ApiRun,
+    classify_metadata, components_from_api, run_info_from_api, run_options, setting_inputs, ApiRun,
 };
 pub(crate) use id_map::IdMap;
 pub use join::{DuplicateConflict, JoinReport, TaskConflict, JOIN_EXAMPLES};
@@ -55,4 +60,5 @@ pub use source::SourceKind;
 pub use task::{
     Category, CategoryIdx, Task, TaskIdx, TaskInput, TaskListConflicts, TASK_CONFLICT_EXAMPLES,
 };
+pub use timestamp::{rfc3339_utc, unix_seconds};
 pub use trajectory::{Trajectory, TrajectoryFlags, TrajectoryInput};

@@ -200,6 +200,7 @@ impl Run {
             reward: *columns.reward.get(row)?,
             ending: self.endings.get(ending as usize).map(String::as_str),
             flags: *columns.flags.get(row)?,
+            created: columns.created.get(row).copied().flatten(),
             components: columns.components.get(&(row as u32)).map(Vec::as_slice),
         })
     }

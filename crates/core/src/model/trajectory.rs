@@ -76,6 +76,9 @@ pub struct TrajectoryInput<'a> {
     pub ending: Option<&'a str>,
     /// How the record was put together.
     pub flags: TrajectoryFlags,
+    /// When it was created (`created_at`), seconds since the Unix epoch; `None` when the source
+    /// has no time or an unreadable one.
+    pub created: Option<i64>,
     /// Reward components, when loaded.
     pub components: Option<Vec<RewardComponent>>,
 }
@@ -95,6 +98,8 @@ pub struct Trajectory<'a> {
     pub ending: Option<&'a str>,
     /// Provenance flags.
     pub flags: TrajectoryFlags,
+    /// When it was created, seconds since the Unix epoch, when known.
+    pub created: Option<i64>,
     /// Reward components, when loaded.
     pub components: Option<&'a [RewardComponent]>,
 }
@@ -155,6 +160,8 @@ pub(crate) struct TrajectoryColumns {
     /// Index into the run set's ending names or [`NONE_U32`].
     pub(crate) ending: Vec<u32>,
     pub(crate) flags: Vec<TrajectoryFlags>,
+    /// Creation time (seconds since the epoch), when known.
+    pub(crate) created: Vec<Option<i64>>,
     pub(crate) components: IdMap<u32, Vec<RewardComponent>>,
 }
 
@@ -210,6 +217,7 @@ impl TrajectoryColumns {
             reward: Vec::with_capacity(len),
             ending: Vec::with_capacity(len),
             flags: Vec::with_capacity(len),
+            created: Vec::with_capacity(len),
             components: IdMap::default(),
         };
         let mut components = self.components;
@@ -221,6 +229,9 @@ impl TrajectoryColumns {
             sorted.reward.push(self.reward[old]);
             sorted.ending.push(self.ending[old]);
             sorted.flags.push(self.flags[old]);
+            sorted
+                .created
+                .push(self.created.get(old).copied().flatten());
             if let Some(parts) = components.remove(&old_row) {
                 sorted.components.insert(new_row as u32, parts);
             }

@@ -187,6 +187,7 @@ mod tests {
                         reward: Some(0.5),
                         ending: None,
                         flags: TrajectoryFlags::NONE,
+                        created: None,
                         components: Some(vec![part("tests", tests), part("style", style)]),
                     },
                 )

@@ -295,10 +295,14 @@ pub fn explain(topic: Topic, settings: &ReportSettings) -> String {
             points(settings.target_delta)
         ),
         Topic::MdeProjection => format!(
-            "The MDE if every task had K′ = {} samples per run instead of today's, keeping the \
+            "The MDE if every task had {} samples per run instead of today's, keeping the \
              same tasks: the spread within tasks shrinks with more samples, the spread between \
              tasks does not (Miller eq. 10). K′ is a setting.",
-            settings.project_samples_per_task
+            match settings.project_samples_per_task {
+                Some(k) => format!("K′ = {k}"),
+                None => "K′ (by default twice the most samples a paired task has, at least 8)"
+                    .to_owned(),
+            }
         ),
         Topic::HolmBh => format!(
             "When several candidates are compared, some would look significant by chance. \
@@ -345,7 +349,7 @@ mod tests {
         let settings = ReportSettings {
             level: 0.9,
             target_delta: 0.035,
-            project_samples_per_task: 20,
+            project_samples_per_task: Some(20),
             resamples: 4000,
             seed: 7,
             ..ReportSettings::default()

@@ -9,10 +9,11 @@
 use std::fmt::Write;
 
 use crate::audit::Severity;
+use crate::coverage::{group_warnings, CoverageWarning};
 use crate::model::Resolution;
 use crate::stats::Stat;
 use crate::text::{
-    markdown_code, markdown_text, p_value, points, setting_source, setting_value, StatText,
+    markdown_code, markdown_text, noun, p_value, points, setting_source, setting_value, StatText,
 };
 
 use super::components::{component_cells, COMPONENT_COLUMNS};
@@ -238,15 +239,32 @@ fn coverage(out: &mut String, report: &Report) {
             pair.only_in_candidate.len()
         );
     }
-    for w in &cov.warnings {
+    coverage_warnings(out, &cov.warnings);
+    out.push('\n');
+}
+
+/// The coverage warnings grouped by code, most important first (as the page shows them):
+/// "- Warning `CODE` — what it means (N lines):" with its lines below it.
+fn coverage_warnings(out: &mut String, warnings: &[CoverageWarning]) {
+    for group in group_warnings(warnings) {
+        let lines = group.warnings.len() as u64;
         let _ = writeln!(
             out,
-            "- Warning {}: {}",
-            markdown_code(&w.code),
-            markdown_text(&w.message)
+            "- Warning {} — {} ({} {}){}:",
+            markdown_code(group.code),
+            group.summary,
+            lines,
+            noun(lines, "line", "lines"),
+            if group.is_important() {
+                ", can change the answer"
+            } else {
+                ""
+            }
         );
+        for warning in &group.warnings {
+            let _ = writeln!(out, "  - {}", markdown_text(&warning.message));
+        }
     }
-    out.push('\n');
 }
 
 fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {

@@ -11,6 +11,7 @@ mod details;
 mod exclusions;
 mod explain;
 mod html;
+mod link_snapshot;
 mod markdown;
 mod paired_analysis;
 mod progression;
@@ -28,13 +29,17 @@ pub use details::{
 };
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use explain::{explain, Topic};
+pub use link_snapshot::{
+    compare_with_link, headlines_now, needs_snapshot, snapshot, task_words, LinkComparison,
+    Movement,
+};
 pub use paired_analysis::{
     analyse_pair, anytime_interval, headline_interval, headline_p, ClusteredAnalysis,
     IntervalMethod, PairedAnalysis, PassAtKComparison, SMALL_BINARY_TASKS,
 };
 pub use progression::{Progression, ProgressionPoint};
 pub use sentence::headline_sentence;
-pub use settings::ReportSettings;
+pub use settings::{automatic_samples_per_task, ReportSettings, MIN_AUTOMATIC_SAMPLES_PER_TASK};
 pub use table::{to_csv, visible_rows};
 pub use task_rows::{task_rows, TaskCell, TaskRow};
 pub use verdict::{
@@ -46,7 +51,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::audit::{self, Audit, Lifecycle, PlatformCheck, Severity};
 use crate::coverage::{self, Coverage};
-use crate::model::{Analysis, ModelError, Run, RunIdx, RunSet, SourceKind, TaskScoring};
+use crate::model::{
+    self, Analysis, ModelError, PairedScores, Run, RunIdx, RunSet, SourceKind, TaskScoring,
+};
 use crate::stats::{self, Stat};
 
 /// Version of the report's JSON shape; bumped on any incompatible change.
@@ -268,9 +275,21 @@ pub fn build_report(
             .iter()
             .any(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished);
         if running {
-            primary.confidence_sequence = Some(anytime_interval(&primary_scores, settings.level));
-            sensitivity.confidence_sequence =
-                Some(anytime_interval(&sensitivity_scores, settings.level));
+            let times = |scores: &PairedScores, analysis| {
+                model::paired_task_times(set, baseline, cand, scores, analysis)
+            };
+            let primary_times = times(&primary_scores, Analysis::Primary)?;
+            let sensitivity_times = times(&sensitivity_scores, Analysis::Sensitivity)?;
+            primary.confidence_sequence = Some(anytime_interval(
+                &primary_scores,
+                &primary_times,
+                settings.level,
+            ));
+            sensitivity.confidence_sequence = Some(anytime_interval(
+                &sensitivity_scores,
+                &sensitivity_times,
+                settings.level,
+            ));
         }
         let excluded = Exclusions::count(&primary_scores.left_out, base_run, cand_run);
         results.push(CandidateResult {
@@ -297,7 +316,8 @@ pub fn build_report(
             Analysis::Primary => &result.primary,
             Analysis::Sensitivity => &result.sensitivity,
         };
-        result.sentence = headline_sentence(name, headline, &result.excluded, settings);
+        result.sentence =
+            headline_sentence(name, headline, &result.excluded, settings, &result.verdict);
     }
 
     let all_runs: Vec<&Run> = std::iter::once(base_run)
@@ -358,6 +378,11 @@ fn validate(
     if settings.resamples == 1 {
         return Err(ReportError::InvalidSetting(
             "the bootstrap needs at least 2 resamples (or 0 to skip it)".into(),
+        ));
+    }
+    if settings.project_samples_per_task == Some(0) {
+        return Err(ReportError::InvalidSetting(
+            "K′ (samples per task of the projection) must be at least 1".into(),
         ));
     }
     if !(settings.target_delta.is_finite() && settings.target_delta > 0.0) {

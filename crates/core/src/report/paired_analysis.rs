@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Analysis, PairedScores};
+use crate::model::{completion_order, Analysis, PairedScores};
 use crate::stats::{
     self, BootstrapResult, BootstrapSettings, ClusterRobust, ConfidenceSequence, Interval, McNemar,
     MinimumDetectableEffect, NotComputable, PairedEstimate, PassAtK, PassCounts, SampleProjection,
@@ -162,14 +162,27 @@ pub fn analyse_pair(
     }
 }
 
-/// The anytime-valid confidence sequence of Δ over `scores`' paired tasks in ascending task
-/// order (deltas rounded to 1e-9), at `level`.
-pub fn anytime_interval(scores: &PairedScores, level: f64) -> Stat<ConfidenceSequence> {
-    let deltas: Vec<f64> = scores
-        .base
-        .iter()
-        .zip(&scores.cand)
-        .map(|(b, c)| stats::round_delta(c - b))
+/// The anytime-valid confidence sequence of Δ over `scores`' paired tasks fed in the order
+/// they completed ([`completion_order`] of `times`, each task's time from
+/// [`paired_task_times`](crate::model::paired_task_times); deltas rounded to 1e-9), at
+/// `level`. Times that are not one per task fall back to task order.
+pub fn anytime_interval(
+    scores: &PairedScores,
+    times: &[Option<i64>],
+    level: f64,
+) -> Stat<ConfidenceSequence> {
+    let order = if times.len() == scores.base.len() {
+        completion_order(times)
+    } else {
+        (0..scores.base.len()).collect()
+    };
+    let deltas: Vec<f64> = order
+        .into_iter()
+        .filter_map(|i| {
+            Some(stats::round_delta(
+                scores.cand.get(i)? - scores.base.get(i)?,
+            ))
+        })
         .collect();
     stats::confidence_sequence(&deltas, level)
 }
@@ -222,7 +235,8 @@ fn clustered(
     })
 }
 
-/// Projection to K′ samples per task from each paired task's mean, count and variance. In the
+/// Projection to K′ samples per task (the settings' K′, else max(8, 2 × the most included
+/// samples of a paired task)) from each paired task's mean, count and variance. In the
 /// sensitivity analysis an absent side is a single 0 (k = 0 there).
 fn projection(scores: &PairedScores, settings: &ReportSettings) -> Stat<SampleProjection> {
     let side = |means: &[f64], ks: &[u32], vars: &[Option<f64>]| -> Vec<TaskMoments> {
@@ -237,10 +251,17 @@ fn projection(scores: &PairedScores, settings: &ReportSettings) -> Stat<SamplePr
             })
             .collect()
     };
+    let most = scores
+        .base_k
+        .iter()
+        .chain(&scores.cand_k)
+        .copied()
+        .max()
+        .unwrap_or(0);
     stats::project_from_moments(
         &side(&scores.base, &scores.base_k, &scores.base_var),
         &side(&scores.cand, &scores.cand_k, &scores.cand_var),
-        settings.project_samples_per_task,
+        settings.samples_per_task_for(u64::from(most)),
     )
 }
 

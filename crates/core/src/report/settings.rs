@@ -23,8 +23,10 @@ pub struct ReportSettings {
     pub pass_k: Vec<u64>,
     /// Target Δ (reward units) for "tasks needed to detect it".
     pub target_delta: f64,
-    /// K′ for the projection of the MDE to more samples per task.
-    pub project_samples_per_task: u64,
+    /// K′ for the projection of the MDE to more samples per task; `None` (the default, and
+    /// absent from the JSON) picks it per candidate with [`automatic_samples_per_task`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project_samples_per_task: Option<u64>,
 }
 
 impl Default for ReportSettings {
@@ -37,13 +39,30 @@ impl Default for ReportSettings {
             headline: Analysis::Primary,
             pass_k: vec![1, 5, 10],
             target_delta: 0.02,
-            project_samples_per_task: 8,
+            project_samples_per_task: None,
         }
     }
 }
 
+/// The smallest automatic K′.
+pub const MIN_AUTOMATIC_SAMPLES_PER_TASK: u64 = 8;
+
+/// The automatic K′ of a pair whose tasks have at most `samples_per_task` included samples:
+/// max(8, 2 × that), so the projection always looks at more samples than the runs have
+/// (HumanEval's 10 samples project to 20, one sample per task to 8).
+pub fn automatic_samples_per_task(samples_per_task: u64) -> u64 {
+    MIN_AUTOMATIC_SAMPLES_PER_TASK.max(samples_per_task.saturating_mul(2))
+}
+
 impl ReportSettings {
-    /// The settings a shared link asks for (seed, B, level, headline analysis).
+    /// The K′ of a pair whose tasks have at most `samples_per_task` included samples: the one
+    /// set, else [`automatic_samples_per_task`].
+    pub fn samples_per_task_for(&self, samples_per_task: u64) -> u64 {
+        self.project_samples_per_task
+            .unwrap_or_else(|| automatic_samples_per_task(samples_per_task))
+    }
+
+    /// The settings a shared link asks for (seed, B, level, headline analysis, target Δ, K′).
     pub fn from_view(view: &ViewState) -> Self {
         ReportSettings {
             seed: view.seed,
@@ -53,7 +72,41 @@ impl ReportSettings {
                 AnalysisMode::Primary => Analysis::Primary,
                 AnalysisMode::Sensitivity => Analysis::Sensitivity,
             },
+            target_delta: view.target_delta(),
+            project_samples_per_task: view.project_samples.map(u64::from),
             ..ReportSettings::default()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_automatic_k_prime_doubles_the_samples_and_is_at_least_8() {
+        assert_eq!(automatic_samples_per_task(0), 8);
+        assert_eq!(automatic_samples_per_task(1), 8);
+        assert_eq!(automatic_samples_per_task(4), 8);
+        assert_eq!(automatic_samples_per_task(5), 10);
+        assert_eq!(automatic_samples_per_task(10), 20);
+        assert_eq!(automatic_samples_per_task(u64::MAX), u64::MAX);
+        let set = ReportSettings {
+            project_samples_per_task: Some(3),
+            ..ReportSettings::default()
+        };
+        assert_eq!(set.samples_per_task_for(10), 3);
+        assert_eq!(ReportSettings::default().samples_per_task_for(10), 20);
+    }
+
+    #[test]
+    fn a_link_carries_the_target_delta_and_k_prime() {
+        let view = ViewState::from_query("target=3.5&kprime=16").state;
+        let settings = ReportSettings::from_view(&view);
+        assert!((settings.target_delta - 0.035).abs() < 1e-15);
+        assert_eq!(settings.project_samples_per_task, Some(16));
+        let plain = ReportSettings::from_view(&ViewState::default());
+        assert_eq!(plain.target_delta, ReportSettings::default().target_delta);
+        assert_eq!(plain.project_samples_per_task, None);
     }
 }

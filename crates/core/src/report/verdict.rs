@@ -16,6 +16,13 @@ use super::paired_analysis::{headline_interval, headline_p, IntervalMethod, Pair
 /// Fewer paired tasks than this in the headline analysis give "too few paired tasks".
 pub const MIN_PAIRED_TASKS: usize = 10;
 
+/// How a blocking finding's reason starts ("blocking comparability finding: CODE: message").
+pub const BLOCKING_PREFIX: &str = "blocking comparability finding: ";
+
+/// How the reason of a still running compared run ends.
+pub const RUNNING_REASON_END: &str =
+    "is still running: the numbers will move as its trajectories finish";
+
 /// A Δ smaller than this in magnitude (0.05 points, the display rounds to 0.1) has no sign.
 pub const SIGN_RESOLUTION: f64 = 0.0005;
 
@@ -180,7 +187,7 @@ pub fn decide(
         reasons = context
             .blocking
             .iter()
-            .map(|finding| format!("blocking comparability finding: {finding}"))
+            .map(|finding| format!("{BLOCKING_PREFIX}{finding}"))
             .collect();
         Decision::NotComparable
     } else if matches!(
@@ -204,9 +211,7 @@ pub fn decide(
         evidence
     };
     for run in &context.running {
-        reasons.push(format!(
-            "{run} is still running: the numbers will move as its trajectories finish"
-        ));
+        reasons.push(format!("{run} {RUNNING_REASON_END}"));
     }
     Verdict {
         decision,

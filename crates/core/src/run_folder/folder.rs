@@ -9,16 +9,18 @@ use super::chronicle::{
     ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE,
 };
 use super::{
-    parse_run_folder, FolderFile, RunFolder, RunFolderError, RunFolderFiles, REWARDS_FILE,
-    RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
+    parse_run_folder, FolderFile, RunFolder, RunFolderError, RunFolderFiles, EVAL_OPTIONS_FILE,
+    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE, TRAJECTORIES_FILE,
 };
 
 /// Every file name a folder of either kind may hold (the only files worth reading).
-pub const FOLDER_FILES: [&str; 7] = [
+pub const FOLDER_FILES: [&str; 9] = [
     RUN_FILE,
     REWARDS_FILE,
     TRAJECTORIES_FILE,
     TASKS_FILE,
+    TRAINING_RUN_FILE,
+    EVAL_OPTIONS_FILE,
     JOB_FILE,
     TRIALS_FILE,
     RESULTS_FILE,
@@ -34,7 +36,7 @@ pub fn is_folder_file(name: &str) -> bool {
 #[serde(rename_all = "snake_case")]
 pub enum FolderKind {
     /// A Trajectory evaluation run: `run.json`, `trajectory-rewards.json`, `trajectories.json`,
-    /// optionally `tasks.json`.
+    /// optionally `tasks.json`, `training-run.json` and `eval-options.json`.
     Trajectory,
     /// A Chronicle backtest job: `job.json`, `trials.json`, optionally `results.json`.
     Chronicle,
@@ -52,7 +54,7 @@ impl FolderKind {
     /// The files a folder of this kind may also hold.
     pub fn optional_files(self) -> &'static [&'static str] {
         match self {
-            FolderKind::Trajectory => &[TASKS_FILE],
+            FolderKind::Trajectory => &[TASKS_FILE, TRAINING_RUN_FILE, EVAL_OPTIONS_FILE],
             FolderKind::Chronicle => &[RESULTS_FILE],
         }
     }
@@ -60,7 +62,7 @@ impl FolderKind {
     /// What a folder of this kind holds, for messages.
     pub fn holds(self) -> &'static str {
         match self {
-            FolderKind::Trajectory => "a run folder holds run.json, trajectory-rewards.json and trajectories.json (and optionally tasks.json)",
+            FolderKind::Trajectory => "a run folder holds run.json, trajectory-rewards.json and trajectories.json (and optionally tasks.json, training-run.json and eval-options.json)",
             FolderKind::Chronicle => {
                 "a Chronicle job folder holds job.json and trials.json (and optionally results.json)"
             }
@@ -116,6 +118,8 @@ impl Folder {
                 rewards: required(REWARDS_FILE),
                 trajectories: required(TRAJECTORIES_FILE),
                 tasks: file(TASKS_FILE),
+                training_run: file(TRAINING_RUN_FILE),
+                eval_options: file(EVAL_OPTIONS_FILE),
             })
             .map(|folder| Folder::Trajectory(Box::new(folder))),
             FolderKind::Chronicle => ChronicleFolder::parse(ChronicleFolderFiles {

@@ -6,7 +6,11 @@
 //!
 //! A Trajectory run folder holds `run.json` (the `EvalRun`), `trajectory-rewards.json`
 //! (`EvalTrajectoryReward` items), `trajectories.json` (`TrajectoryMetadata` items) and
-//! optionally `tasks.json` (`BenchmarkSpecTask` items). Each list file may be one JSON array of
+//! optionally `tasks.json` (`BenchmarkSpecTask` items), `training-run.json` (the `TrainingRun`
+//! of a checkpoint evaluation, `GET /api/v1/train/{id}`) and `eval-options.json` (the
+//! evaluation defaults of its benchmark version and model, `GET /api/v1/eval/options`'s
+//! `RunOptionsResponse`): with those two a report from folders resolves each run's effective
+//! settings like one from the API (without them they are "not read"). Each list file may be one JSON array of
 //! items, a JSON array of the API's pages, or JSON Lines of pages (or of items); the layout is
 //! detected from the contents. Every file may start with a UTF-8 byte order mark, which is
 //! skipped. The run's id must be one a comparison can name
@@ -20,9 +24,12 @@ mod list;
 use serde::Serialize;
 
 use crate::api::{
-    decode, BenchmarkSpecTask, DecodeError, EvalRun, EvalTrajectoryReward, TrajectoryMetadata,
+    decode, BenchmarkSpecTask, DecodeError, EvalRun, EvalTrajectoryReward, RunOptionsResponse,
+    TrainingRun, TrajectoryMetadata,
 };
-use crate::model::{ApiRun, ModelError, RunIdx, RunSet, RunSetBuilder, SourceKind};
+use crate::model::{
+    setting_inputs, ApiRun, Lookup, ModelError, RunIdx, RunSet, RunSetBuilder, SourceKind,
+};
 use crate::text::visible;
 use crate::view_state::check_id;
 
@@ -38,6 +45,10 @@ pub const REWARDS_FILE: &str = "trajectory-rewards.json";
 pub const TRAJECTORIES_FILE: &str = "trajectories.json";
 /// File name of the benchmark's tasks (optional).
 pub const TASKS_FILE: &str = "tasks.json";
+/// File name of a checkpoint evaluation's training run (optional).
+pub const TRAINING_RUN_FILE: &str = "training-run.json";
+/// File name of the evaluation defaults of the run's benchmark version and model (optional).
+pub const EVAL_OPTIONS_FILE: &str = "eval-options.json";
 /// How much of a refused run id an error quotes.
 pub const SHOWN_ID_CHARS: usize = 64;
 
@@ -124,6 +135,10 @@ pub struct RunFolderFiles<'a> {
     pub trajectories: &'a [u8],
     /// `tasks.json`, when the folder has one.
     pub tasks: Option<&'a [u8]>,
+    /// `training-run.json`, when the folder has one.
+    pub training_run: Option<&'a [u8]>,
+    /// `eval-options.json`, when the folder has one.
+    pub eval_options: Option<&'a [u8]>,
 }
 
 /// A parsed run folder.
@@ -137,6 +152,11 @@ pub struct RunFolder {
     pub trajectories: Vec<TrajectoryMetadata>,
     /// The benchmark's tasks, when the folder has them.
     pub tasks: Option<Vec<BenchmarkSpecTask>>,
+    /// The training run of a checkpoint evaluation, when the folder has it.
+    pub training_run: Option<TrainingRun>,
+    /// The evaluation defaults of the run's benchmark version and model, when the folder has
+    /// them.
+    pub eval_options: Option<RunOptionsResponse>,
     /// Files whose last page said more followed (the export stopped early).
     pub truncated_files: Vec<String>,
 }
@@ -172,6 +192,14 @@ pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolde
         .tasks
         .map(|bytes| parse_list::<BenchmarkSpecTask>(TASKS_FILE, bytes))
         .transpose()?;
+    let training_run = files
+        .training_run
+        .map(|bytes| decode_object::<TrainingRun>(TRAINING_RUN_FILE, bytes))
+        .transpose()?;
+    let eval_options = files
+        .eval_options
+        .map(|bytes| decode_object::<RunOptionsResponse>(EVAL_OPTIONS_FILE, bytes))
+        .transpose()?;
     let mut truncated_files = Vec::new();
     for (name, truncated) in [
         (REWARDS_FILE, rewards.truncated),
@@ -190,7 +218,21 @@ pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolde
         rewards: rewards.items,
         trajectories: trajectories.items,
         tasks: tasks.map(|tasks| tasks.items),
+        training_run,
+        eval_options,
         truncated_files,
+    })
+}
+
+/// One JSON object file (after a byte order mark).
+fn decode_object<T: serde::de::DeserializeOwned>(
+    file: &str,
+    bytes: &[u8],
+) -> Result<T, RunFolderError> {
+    decode(list::strip_bom(bytes)).map_err(|source| RunFolderError::Decode {
+        file: file.to_owned(),
+        line: None,
+        source,
     })
 }
 
@@ -205,11 +247,18 @@ impl RunFolder {
         if let Some(tasks) = &self.tasks {
             files.push(encode(TASKS_FILE, tasks)?);
         }
+        if let Some(training_run) = &self.training_run {
+            files.push(encode(TRAINING_RUN_FILE, training_run)?);
+        }
+        if let Some(eval_options) = &self.eval_options {
+            files.push(encode(EVAL_OPTIONS_FILE, eval_options)?);
+        }
         Ok(files)
     }
 
-    /// Adds the folder's tasks and run to a builder; a truncated file marks the run's load as
-    /// incomplete. `source` labels where it came from (usually [`SourceKind::Files`]).
+    /// Adds the folder's tasks and run to a builder, its settings resolved with the folder's
+    /// training run and evaluation defaults when it has them; a truncated file marks the run's
+    /// load as incomplete. `source` labels where it came from (usually [`SourceKind::Files`]).
     pub fn add_to(
         &self,
         builder: &mut RunSetBuilder,
@@ -224,13 +273,23 @@ impl RunFolder {
                 self.truncated_files.join(", ")
             )
         });
-        builder.add_api_run(ApiRun {
+        let run = builder.add_api_run(ApiRun {
             run: &self.run,
             rewards: &self.rewards,
             trajectories: &self.trajectories,
             source,
             incomplete_load,
-        })
+        })?;
+        let training = self
+            .training_run
+            .as_ref()
+            .map_or(Lookup::NotRead, Lookup::Read);
+        let defaults = self
+            .eval_options
+            .as_ref()
+            .map_or(Lookup::NotRead, Lookup::Read);
+        builder.set_setting_inputs(run, setting_inputs(&self.run, training, defaults))?;
+        Ok(run)
     }
 }
 

@@ -26,6 +26,8 @@ pub fn load_folder(benchmark: &str, run: &str) -> RunFolder {
         rewards: &read(REWARDS_FILE),
         trajectories: &read(TRAJECTORIES_FILE),
         tasks: tasks.as_deref(),
+        training_run: None,
+        eval_options: None,
     })
     .unwrap_or_else(|error| panic!("{benchmark}/{run}: {error}"))
 }

@@ -275,6 +275,8 @@ mod tests {
             rewards,
             trajectories,
             tasks: None,
+            training_run: None,
+            eval_options: None,
             truncated_files: Vec::new(),
         }
     }

@@ -237,6 +237,7 @@ impl Units {
         }
         compact_sums(
             steps,
+            bound,
             HalfDraws::new(Xoshiro256::from_seed(seed)),
             resamples,
         )
@@ -285,10 +286,14 @@ impl Units {
     }
 }
 
-/// `resamples` resamples of `steps.len()` tasks drawn from `draws`: the per-task fast path's
-/// loop.
-fn compact_sums(steps: &[i32], mut draws: HalfDraws, resamples: usize) -> Vec<Resample> {
-    let bound = steps.len() as u32;
+/// `resamples` resamples of the `bound` = `steps.len()` tasks drawn from `draws`: the per-task
+/// fast path's loop.
+fn compact_sums(
+    steps: &[i32],
+    bound: u32,
+    mut draws: HalfDraws,
+    resamples: usize,
+) -> Vec<Resample> {
     (0..resamples)
         .map(|_| {
             let mut sum: i64 = 0;

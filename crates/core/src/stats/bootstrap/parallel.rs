@@ -81,7 +81,7 @@ fn split_sums(
                     for _ in 0..skip {
                         draws.below(bound);
                     }
-                    compact_sums(steps, draws, count)
+                    compact_sums(steps, bound, draws, count)
                 })
             })
             .collect();
@@ -119,6 +119,7 @@ mod tests {
             let steps = steps(n);
             let sequential = sums(&compact_sums(
                 &steps,
+                n as u32,
                 HalfDraws::new(Xoshiro256::from_seed(seed)),
                 resamples,
             ));
@@ -144,6 +145,7 @@ mod tests {
         assert_eq!(threshold, 1 << 16);
         let sequential = sums(&compact_sums(
             &steps,
+            n as u32,
             HalfDraws::new(Xoshiro256::from_seed(9)),
             100,
         ));
