@@ -251,6 +251,17 @@ pub fn detail_rows(
                 mean_of(&pk.candidate)
             )),
         });
+        rows.push(DetailRow {
+            label: format!(
+                "pass^{} (baseline → candidate, {} of {} samples pass)",
+                pk.k, pk.k, pk.k
+            ),
+            cells: DetailCells::Whole(format!(
+                "{} → {}",
+                mean_of(&pk.baseline_pass_hat),
+                mean_of(&pk.candidate_pass_hat)
+            )),
+        });
     }
     rows
 }

@@ -15,8 +15,11 @@ use crate::text::{
     markdown_code, markdown_text, p_value, points, setting_source, setting_value, StatText,
 };
 
+use super::categories::{category_cells, CATEGORY_COLUMNS};
 use super::components::{component_cells, COMPONENT_COLUMNS};
 use super::details::{detail_rows, headline_anytime_interval, interval_method_text, DetailCells};
+use super::flaky::flaky_sentence;
+use super::pass_k::{pass_k_cells, PASS_K_COLUMNS};
 use super::{CandidateResult, Report};
 
 /// How many regressions and improvements are listed per candidate.
@@ -272,7 +275,56 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
     }
     out.push('\n');
     components(out, c);
+    where_delta(out, report, c);
     extremes(out, report, c);
+}
+
+/// Where the Δ comes from: per category, flaky tasks, pass@k beside pass^k.
+fn where_delta(out: &mut String, report: &Report, c: &CandidateResult) {
+    let _ = writeln!(out, "### Where the Δ comes from\n");
+    if let Some(breakdown) = &c.categories {
+        let _ = writeln!(out, "{}\n", markdown_text(&breakdown.sentence));
+        table_head(out, &CATEGORY_COLUMNS);
+        for group in &breakdown.groups {
+            let cells = category_cells(group);
+            let _ = writeln!(
+                out,
+                "| {} | {} |",
+                markdown_text(&group.label),
+                cells[1..]
+                    .iter()
+                    .map(|c| cell(c))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            );
+        }
+        out.push('\n');
+    } else {
+        let _ = writeln!(out, "No task has a category.\n");
+    }
+    let _ = writeln!(out, "Flaky tasks: {}.\n", flaky_sentence(&c.flaky));
+    let pass_k = &report.headline(c).pass_at_k;
+    if !pass_k.is_empty() {
+        table_head(out, &PASS_K_COLUMNS);
+        for pk in pass_k {
+            let cells = pass_k_cells(pk);
+            let _ = writeln!(
+                out,
+                "| {} |",
+                cells
+                    .iter()
+                    .map(|c| cell(c))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            );
+        }
+        out.push('\n');
+    }
+}
+
+fn table_head(out: &mut String, columns: &[&str]) {
+    let _ = writeln!(out, "| {} |", columns.join(" | "));
+    let _ = writeln!(out, "|{}", "---|".repeat(columns.len()));
 }
 
 /// How many task disagreements with the platform are listed per job.
