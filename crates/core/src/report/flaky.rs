@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Analysis, PairedScores, SampleStats};
 use crate::stats::{self, NotComputable, Stat};
-use crate::text::{count, noun, signed_points, StatText};
+use crate::text::{count, minus_sign, noun, signed_points, StatText};
 
 /// Whether a run's samples on a task disagree (see the module doc).
 pub fn samples_disagree(values: &SampleStats) -> bool {
@@ -80,7 +80,10 @@ pub fn flaky_tasks(scores: &PairedScores, analysis: Analysis) -> FlakyTasks {
 /// (40% of Δ)".
 pub fn flaky_sentence(flaky: &FlakyTasks) -> String {
     let n = flaky.paired.max(1) as f64;
-    let share = StatText::of(&flaky.share, |s| format!("{:.0}% of Δ", s * 100.0)).text();
+    let share = StatText::of(&flaky.share, |s| {
+        minus_sign(format!("{:.0}% of Δ", s * 100.0))
+    })
+    .text();
     format!(
         "{} of {} paired {} flaky (samples disagree; baseline {}, candidate {}); they carry {} of Δ's {} points ({share})",
         count(flaky.either as u64),

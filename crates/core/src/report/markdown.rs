@@ -12,7 +12,8 @@ use crate::audit::Severity;
 use crate::model::Resolution;
 use crate::stats::Stat;
 use crate::text::{
-    markdown_code, markdown_text, p_value, points, setting_source, setting_value, StatText,
+    interval_points, markdown_code, markdown_text, p_value, points, setting_source, setting_value,
+    signed_points, StatText,
 };
 
 use super::categories::{category_cells, CATEGORY_COLUMNS};
@@ -54,6 +55,7 @@ pub fn render(report: &Report) -> String {
     comparability(&mut out, report);
     platform(&mut out, report);
     coverage(&mut out, report);
+    progression(&mut out, report);
     for candidate in &report.candidates {
         candidate_details(&mut out, report, candidate);
     }
@@ -320,6 +322,49 @@ fn where_delta(out: &mut String, report: &Report, c: &CandidateResult) {
         }
         out.push('\n');
     }
+}
+
+/// The checkpoints by step: each one's mean and its paired Δ against the baseline with the
+/// headline interval; a provisional step (a compared run still runs) is marked.
+fn progression(out: &mut String, report: &Report) {
+    let Some(progression) = &report.progression else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "## Checkpoint progression: {}\n",
+        markdown_code(&progression.training_run_id)
+    );
+    let _ = writeln!(out, "Baseline mean {}.\n", opt(progression.baseline_mean));
+    table_head(
+        out,
+        &[
+            "step",
+            "run",
+            "task-weighted mean",
+            "Δ (points)",
+            "headline interval",
+            "state",
+        ],
+    );
+    for point in &progression.points {
+        let name = report.runs.get(point.run).map_or("—", |r| r.name.as_str());
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            point.step,
+            markdown_text(name),
+            opt(point.mean),
+            point.delta.map_or_else(|| "—".to_owned(), signed_points),
+            cell(&StatText::of(&point.delta_interval, interval_points).text()),
+            if point.provisional {
+                "provisional (running)"
+            } else {
+                "final"
+            }
+        );
+    }
+    out.push('\n');
 }
 
 fn table_head(out: &mut String, columns: &[&str]) {

@@ -70,7 +70,8 @@ use crate::stats::{self, Stat};
 /// interval, paired t-test, Holm and BH across the categories, each category's contribution and
 /// the concentration line; `null` when no task has a category) and `flaky` (tasks whose samples
 /// disagree and their share of Δ); a run's `flaky_tasks`; a task cell's `flaky`; each pass@k
-/// comparison's pass^k (`baseline_pass_hat`, `candidate_pass_hat`, `pass_hat_difference`).
+/// comparison's pass^k (`baseline_pass_hat`, `candidate_pass_hat`, `pass_hat_difference`); a
+/// progression point's `provisional`.
 pub const REPORT_FORMAT_VERSION: u32 = 4;
 
 /// Why a report could not be built.
