@@ -15,7 +15,7 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
-fn the_focused_candidates_categories_flaky_tasks_and_concentration_are_shown() {
+async fn the_focused_candidates_categories_flaky_tasks_and_concentration_are_shown() {
     let fixture = task_fixture::small();
     let report = fixture.report.clone();
     let root = mount_point();
@@ -53,6 +53,7 @@ fn the_focused_candidates_categories_flaky_tasks_and_concentration_are_shown() {
 
     // The other candidate follows the focus.
     focus.set(1);
+    gloo_timers::future::TimeoutFuture::new(20).await;
     let title = text(&select_all(&root, "#where-delta-title")[0]);
     assert_eq!(title, "Where the Δ of Step 200 comes from");
     root.remove();
