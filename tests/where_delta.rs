@@ -29,7 +29,7 @@ async fn the_focused_candidates_categories_flaky_tasks_and_concentration_are_sho
     assert_eq!(title, "Where the Δ of Step 100 comes from");
     let candidate = &report.candidates[0];
     let breakdown = candidate
-        .categories
+        .by_category
         .as_ref()
         .expect("the fixture has categories");
     assert_eq!(

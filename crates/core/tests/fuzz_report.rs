@@ -394,7 +394,7 @@ fn check_report(report: &Report, case: &Case) -> Result<(), TestCaseError> {
 /// exceeds pass@k, and both equal the pass rate at k = 1.
 fn check_where_delta(report: &Report, candidate: &CandidateResult) -> Result<(), TestCaseError> {
     let headline = report.headline(candidate);
-    if let (Some(breakdown), Ok(estimate)) = (&candidate.categories, &headline.estimate) {
+    if let (Some(breakdown), Ok(estimate)) = (&candidate.by_category, &headline.estimate) {
         let n: usize = breakdown.groups.iter().map(|g| g.n).sum();
         prop_assert_eq!(n, headline.n);
         let total: f64 = breakdown.groups.iter().map(|g| g.contribution).sum();

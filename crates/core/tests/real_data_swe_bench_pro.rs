@@ -327,7 +327,7 @@ fn delta_per_repository_of_claude_4_against_claude_45() {
         ..ReportSettings::default()
     };
     let report = build_report(&set, base, &[cand], &settings).unwrap();
-    let breakdown = report.candidates[0].categories.as_ref().unwrap();
+    let breakdown = report.candidates[0].by_category.as_ref().unwrap();
 
     let reward_of = |name: &str| -> BTreeMap<&str, (f64, &str)> {
         csv[name]

@@ -80,7 +80,7 @@ fn table<const N: usize>(
 }
 
 fn categories(candidate: &CandidateResult) -> AnyView {
-    match &candidate.categories {
+    match &candidate.by_category {
         Some(breakdown) => {
             let rows = breakdown.groups.iter().map(category_cells).collect();
             view! {

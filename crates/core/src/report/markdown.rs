@@ -284,7 +284,7 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
 /// Where the Δ comes from: per category, flaky tasks, pass@k beside pass^k.
 fn where_delta(out: &mut String, report: &Report, c: &CandidateResult) {
     let _ = writeln!(out, "### Where the Δ comes from\n");
-    if let Some(breakdown) = &c.categories {
+    if let Some(breakdown) = &c.by_category {
         let _ = writeln!(out, "{}\n", markdown_text(&breakdown.sentence));
         table_head(out, &CATEGORY_COLUMNS);
         for group in &breakdown.groups {

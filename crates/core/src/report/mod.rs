@@ -66,7 +66,7 @@ use crate::stats::{self, Stat};
 /// `score_interval` (Tango's, for one binary sample per task) and `interval_method`; later,
 /// additively, an analysis' `confidence_sequence` (present only while a compared run runs).
 ///
-/// 4: where the Δ comes from: a candidate's `categories` (Δ per task category with its
+/// 4: where the Δ comes from: a candidate's `by_category` (Δ per task category with its
 /// interval, paired t-test, Holm and BH across the categories, each category's contribution and
 /// the concentration line; `null` when no task has a category) and `flaky` (tasks whose samples
 /// disagree and their share of Δ); a run's `flaky_tasks`; a task cell's `flaky`; each pass@k
@@ -194,7 +194,7 @@ pub struct CandidateResult {
     /// Each reward component's (scorer's) own paired Δ; empty when the runs have none.
     pub components: Vec<ComponentDelta>,
     /// Δ per task category on the headline analysis; `None` when no paired task has one.
-    pub categories: Option<CategoryBreakdown>,
+    pub by_category: Option<CategoryBreakdown>,
     /// Paired tasks whose samples disagree (headline analysis) and their share of Δ.
     pub flaky: FlakyTasks,
     /// Holm-adjusted p of the headline test across candidates (family-wise).
@@ -304,7 +304,7 @@ pub fn build_report(
             sensitivity,
             excluded,
             components: component_deltas(base_run, cand_run, settings.level),
-            categories: category_breakdown(
+            by_category: category_breakdown(
                 headline_scores,
                 settings.headline,
                 &category_labels,
