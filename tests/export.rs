@@ -1,6 +1,7 @@
-//! The CSV and report JSON downloads in a real browser: the files the buttons hand to the
-//! browser are the core's `to_csv` and `Report::to_json` (as the CLI prints it), with sensible
-//! names, and hold nothing of the API key.
+//! The CSV, report JSON and HTML report downloads in a real browser: the files the buttons hand
+//! to the browser are the core's `to_csv`, `Report::to_json` (as the CLI prints it) and
+//! `Report::to_html` with the view's share link, with sensible names, and hold nothing of the
+//! API key.
 #![cfg(target_arch = "wasm32")]
 
 mod support;
@@ -11,7 +12,11 @@ use std::rc::Rc;
 
 use eval_compare_core::client::{ApiKey, ClientConfig, HttpRequest, Transport};
 use eval_compare_core::report::{to_csv, Report};
-use eval_compare_viewer::report::export::{csv_file, file_stem, json_file, ExportButtons};
+use eval_compare_core::share_link::share_link;
+use eval_compare_core::view_state::ViewState;
+use eval_compare_viewer::report::export::{
+    csv_file, file_stem, html_file, json_file, ExportButtons,
+};
 use eval_compare_viewer::report::task_panel::TaskPanel;
 use eval_compare_viewer::transport::FetchTransport;
 use gloo_timers::future::TimeoutFuture;
@@ -125,6 +130,9 @@ fn file_names_say_what_was_compared() {
         json_file(&fixture.report).name,
         "eval-compare-eval_base-vs-2-candidates.json"
     );
+    let html = html_file(&fixture.report, None);
+    assert_eq!(html.name, "eval-compare-eval_base-vs-2-candidates.html");
+    assert_eq!(html.mime, "text/html;charset=utf-8");
 }
 
 #[wasm_bindgen_test]
@@ -156,8 +164,9 @@ async fn the_buttons_download_the_cores_csv_and_json_and_no_secret() {
 
     click_button(&root, "Download CSV");
     click_button(&root, "Download report JSON");
+    click_button(&root, "Download HTML report");
     let downloads = catcher.take();
-    assert_eq!(downloads.len(), 2, "{downloads:?}");
+    assert_eq!(downloads.len(), 3, "{downloads:?}");
     assert_eq!(
         downloads[0].name,
         "eval-compare-eval_base-vs-2-candidates.csv"
@@ -170,6 +179,16 @@ async fn the_buttons_download_the_cores_csv_and_json_and_no_secret() {
 
     let csv = read(&downloads[0].href).await;
     let json = read(&downloads[1].href).await;
+    let html = read(&downloads[2].href).await;
+    // Mounted alone, the view is the in-memory one at `/`: its link is the page's origin + `/`.
+    let origin = web_sys::window()
+        .expect("the test page has a window")
+        .location()
+        .origin()
+        .expect("the test page has an origin");
+    let link = share_link(&origin, "/", &ViewState::default());
+    assert_eq!(html, fixture.report.to_html(Some(&link)));
+    assert!(!html.contains("<script"));
     assert_eq!(csv, to_csv(&fixture.report));
     // What `eval-compare report --format json` prints: the report's JSON and a newline.
     assert_eq!(json, format!("{}\n", fixture.report.to_json()));
@@ -177,7 +196,7 @@ async fn the_buttons_download_the_cores_csv_and_json_and_no_secret() {
     assert_eq!(parsed.tasks, fixture.report.tasks);
     assert_eq!(parsed.runs.len(), 3);
 
-    for contents in [&csv, &json] {
+    for contents in [&csv, &json, &html] {
         assert!(!contents.contains(key), "the API key is not in an export");
         assert!(!contents.contains("X-API-Key"));
     }

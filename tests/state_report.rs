@@ -7,7 +7,7 @@ mod support;
 use std::sync::Arc;
 
 use eval_compare_core::model::RunIdx;
-use eval_compare_core::report::{build_report, detail_rows, DetailCells, ReportSettings};
+use eval_compare_core::report::{build_report, detail_rows, explain, DetailCells, ReportSettings};
 use eval_compare_core::run_folder::{run_set_from_folders, RunFolder};
 use eval_compare_core::view_state::{RowFilter, ViewState};
 use eval_compare_viewer::report::panels::coverage_ledger::CoverageLedger;
@@ -182,7 +182,10 @@ fn what_cannot_be_computed_is_said_in_words_never_nan() {
         let shown: Vec<(String, Vec<String>)> = select_all(card, ".details-table tbody tr")
             .iter()
             .map(|row| {
-                let label = select_all(row, "th").first().map(text).unwrap_or_default();
+                let label = select_all(row, "th .detail-label")
+                    .first()
+                    .map(text)
+                    .unwrap_or_default();
                 let cells = select_all(row, "td")
                     .iter()
                     .map(|cell| match cell.get_attribute("colspan") {
@@ -207,6 +210,22 @@ fn what_cannot_be_computed_is_said_in_words_never_nan() {
             })
             .collect();
         assert_eq!(shown, expected);
+        // Each statistic's row explains it: a "?" for the row's topic, with the core's text.
+        let topics: Vec<Option<String>> = select_all(card, ".details-table tbody tr th .explain")
+            .iter()
+            .map(|button| button.get_attribute("data-topic"))
+            .collect();
+        let expected_topics: Vec<Option<String>> = detail_rows(&report, candidate, false)
+            .iter()
+            .map(|row| Some(row.topic.slug().to_owned()))
+            .collect();
+        assert_eq!(topics, expected_topics);
+        let first = select_all(card, ".details-table tbody tr th .explain-text");
+        let first_row = &detail_rows(&report, candidate, false)[0];
+        assert_eq!(
+            first.first().map(text),
+            Some(explain(first_row.topic, &report.settings))
+        );
     }
     // Several candidates: Holm and BH adjusted p-values are shown.
     assert!(text(&cards[0]).contains("Holm"), "{}", text(&cards[0]));

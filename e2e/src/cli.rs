@@ -56,6 +56,36 @@ pub fn cli_report_json(
     Ok((value, text))
 }
 
+/// Runs `eval-compare report --server BASE_URL --format html --link-base BASE_URL -q EXTRA...
+/// BASELINE CANDIDATES...` without a key, and returns the document it prints.
+pub fn cli_report_html(
+    base_url: &str,
+    baseline: &str,
+    candidates: &[String],
+    extra_args: &[&str],
+) -> Result<String, BoxError> {
+    let bin = cli_bin()?;
+    let output = Command::new(&bin)
+        .args(["report", "--server", base_url, "--format", "html", "-q"])
+        .args(["--link-base", base_url])
+        .args(extra_args)
+        .arg(baseline)
+        .args(candidates)
+        .env_remove("TRAJECTORY_API_KEY")
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|error| format!("could not run {}: {error}", bin.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "`eval-compare report --format html` exited with {}: {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into());
+    }
+    Ok(String::from_utf8(output.stdout)?)
+}
+
 /// The value at a JSON pointer (`/candidates/0/primary`), or an error naming the pointer.
 pub fn at<'a>(value: &'a Value, pointer: &str) -> Result<&'a Value, BoxError> {
     value

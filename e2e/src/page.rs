@@ -228,7 +228,13 @@ pub struct HeadlineCard {
 }
 
 const HEADLINE_CARDS_JS: &str = r#"
-const text = (e) => e ? e.textContent.replace(/\s+/g, ' ').trim() : '';
+// What a reader reads: without the "?" buttons and their (closed) explanations.
+const text = (e) => {
+  if (!e) return '';
+  const copy = e.cloneNode(true);
+  copy.querySelectorAll('.explain, .explain-pop').forEach((x) => x.remove());
+  return copy.textContent.replace(/\s+/g, ' ').trim();
+};
 return Array.from(document.querySelectorAll('article.headline-card')).map((card) => ({
   run_id: card.getAttribute('data-run-id') || '',
   title: text(card.querySelector('.headline-title')),

@@ -3,7 +3,8 @@
 //!
 //! 1. Escape closes the task panel and puts the focus back on the row it was opened from;
 //! 2. the skip link moves the focus to the task table;
-//! 3. a link naming a run that does not exist says so once, naming the run, with no Retry.
+//! 3. a link naming a run that does not exist says so once, naming the run, with no Retry;
+//! 4. the "?" beside a statistic opens its explanation, and Escape closes it.
 
 use eval_compare_e2e::page::{check, finish, js, poll, wait_for_report, PAGE_TIMEOUT};
 use eval_compare_e2e::{BoxError, ChromeDriver, Server};
@@ -135,5 +136,71 @@ async fn a_link_to_a_missing_run_says_so_once_without_retry() -> Result<(), BoxE
     let driver = ChromeDriver::start()?;
     let browser = driver.open_browser().await?;
     let outcome = missing_run(&browser, &server).await;
+    finish(browser, outcome).await
+}
+
+const EXPLAIN_JS: &str = r#"
+const card = document.querySelector('article.headline-card');
+const button = card && card.querySelector('.headline-head .explain');
+if (!button) return null;
+const pop = document.getElementById(button.getAttribute('popovertarget'));
+return {
+  topic: button.getAttribute('data-topic'),
+  label: button.getAttribute('aria-label'),
+  open: !!pop && pop.matches(':popover-open'),
+  text: pop ? pop.innerText.replace(/\s+/g, ' ').trim() : null,
+};
+"#;
+
+async fn explanation(browser: &Client, server: &Server) -> Result<(), BoxError> {
+    browser
+        .goto(&format!(
+            "{}/compare?base=eval_base_v2&cand=eval_ckpt_s400",
+            server.base_url()
+        ))
+        .await?;
+    wait_for_report(browser).await?;
+    let closed = js(browser, EXPLAIN_JS, vec![]).await?;
+    check(
+        closed["topic"] == "verdict" && closed["open"] == false,
+        || format!("the verdict's explanation before a click: {closed}"),
+    )?;
+    browser
+        .find(fantoccini::Locator::Css(
+            "article.headline-card .headline-head .explain",
+        ))
+        .await?
+        .click()
+        .await?;
+    let open = poll("the verdict's explanation", PAGE_TIMEOUT, || async {
+        let now = js(browser, EXPLAIN_JS, vec![]).await?;
+        Ok((now["open"] == true).then_some(now))
+    })
+    .await?;
+    let text = open["text"].as_str().unwrap_or_default();
+    check(
+        text.starts_with("What is the verdict? One decision per candidate")
+            && text.contains("α = 0.05")
+            && text.contains("2.0 points"),
+        || format!("the verdict's explanation reads {open}"),
+    )?;
+    browser
+        .active_element()
+        .await?
+        .send_keys(&fantoccini::key::Key::Escape.to_string())
+        .await?;
+    poll("the explanation closed by Escape", PAGE_TIMEOUT, || async {
+        let now = js(browser, EXPLAIN_JS, vec![]).await?;
+        Ok((now["open"] == false).then_some(()))
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_statistic_explains_itself_and_escape_closes_it() -> Result<(), BoxError> {
+    let server = Server::start_demo(DEMO)?;
+    let driver = ChromeDriver::start()?;
+    let browser = driver.open_browser().await?;
+    let outcome = explanation(&browser, &server).await;
     finish(browser, outcome).await
 }

@@ -6,6 +6,7 @@
 pub mod api_error;
 pub mod disclosure;
 pub mod error_panel;
+pub mod explain;
 pub mod loading;
 pub mod stat_text;
 pub mod status_badge;

@@ -1,9 +1,11 @@
-//! Downloads of the comparison: the per-task table as CSV (core [`to_csv`]) and the whole report
+//! Downloads of the comparison: the per-task table as CSV (core [`to_csv`]), the whole report
 //! as JSON ([`Report::to_json`], the same text as `eval-compare report --format json` for the
-//! same runs and settings).
+//! same runs and settings) and as one HTML document to keep ([`Report::to_html`] with the
+//! Copy link's link, the same bytes as `eval-compare report --format html --link-base ORIGIN`
+//! when the view names only runs and settings).
 //!
-//! Both files are made from the [`Report`] alone, which holds no credentials: nothing of the API
-//! key or the client configuration can end up in them.
+//! The files are made from the [`Report`] and the view's link alone, which hold no
+//! credentials: nothing of the API key or the client configuration can end up in them.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,6 +13,9 @@ use std::time::Duration;
 use eval_compare_core::report::{to_csv, Report};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
+
+use crate::report::panels::copy_link::share_href;
+use crate::state::url::use_url_state;
 
 /// How long a download's object URL stays valid after the click that starts it.
 const REVOKE_AFTER: Duration = Duration::from_secs(60);
@@ -48,6 +53,20 @@ pub fn json_file(report: &Report) -> ExportFile {
     ExportFile {
         name: format!("{}.json", file_stem(report)),
         mime: "application/json",
+        contents,
+    }
+}
+
+/// The whole report as one self-contained HTML document with `share`, the view's link: what
+/// `eval-compare report --format html` writes for the same runs, settings and link.
+pub fn html_file(report: &Report, share: Option<&str>) -> ExportFile {
+    let mut contents = report.to_html(share);
+    if !contents.ends_with('\n') {
+        contents.push('\n');
+    }
+    ExportFile {
+        name: format!("{}.html", file_stem(report)),
+        mime: "text/html;charset=utf-8",
         contents,
     }
 }
@@ -136,15 +155,21 @@ pub fn download(file: &ExportFile) -> Result<(), String> {
     Ok(())
 }
 
-/// "Download CSV" and "Download report JSON" buttons.
+/// "Download CSV", "Download report JSON" and "Download HTML report" buttons.
 #[component]
 pub fn ExportButtons(
     /// The report to export.
     report: Signal<Arc<Report>>,
 ) -> impl IntoView {
+    let url = use_url_state();
     let error = RwSignal::new(None::<String>);
     let start = move |make: fn(&Report) -> ExportFile| {
         let file = report.with_untracked(|report| make(report));
+        error.set(download(&file).err());
+    };
+    let start_html = move |_| {
+        let share = share_href(&url);
+        let file = report.with_untracked(|report| html_file(report, share.as_deref()));
         error.set(download(&file).err());
     };
     view! {
@@ -164,6 +189,14 @@ pub fn ExportButtons(
                 on:click=move |_| start(json_file)
             >
                 "Download report JSON"
+            </button>
+            <button
+                type="button"
+                class="button button-quiet"
+                title="One self-contained HTML document (no script, opens offline), as `eval-compare report --format html` writes it"
+                on:click=start_html
+            >
+                "Download HTML report"
             </button>
             {move || {
                 error

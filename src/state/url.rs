@@ -110,6 +110,11 @@ impl UrlState {
         self.path.get()
     }
 
+    /// The current path, untracked (in event handlers).
+    pub fn path_untracked(&self) -> String {
+        self.path.get_untracked()
+    }
+
     /// Opens `route` with `view`: a new history entry (a new comparison, another page).
     pub fn push(&self, route: Route, view: &ViewState) {
         self.navigate.run(Navigation {
@@ -137,9 +142,4 @@ impl UrlState {
 /// The URL state in context, or one kept in memory (at `/`) when the view is mounted alone.
 pub fn use_url_state() -> UrlState {
     use_context::<UrlState>().unwrap_or_else(|| UrlState::in_memory(Route::Picker.path(), "").0)
-}
-
-/// The page's full address (`location.href`), which never contains a key.
-pub fn current_href() -> Option<String> {
-    web_sys::window().and_then(|window| window.location().href().ok())
 }

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use eval_compare_core::share_link::{is_web_link, DEFAULT_LINK_BASE};
 use eval_compare_core::view_state::{DEFAULT_RESAMPLES, DEFAULT_SEED, RESAMPLES_RANGE};
 
 use crate::exit_code::EXIT_CODES_HELP;
@@ -102,9 +103,14 @@ pub struct ReportArgs {
     /// Timeouts and retries of API requests.
     #[command(flatten)]
     pub connection: ConnectionArgs,
-    /// Output format: text (markdown-friendly summary) or json (the whole report).
+    /// Output format: text (markdown-friendly summary), json (the whole report) or html (one
+    /// self-contained document to keep: no script, nothing loaded, with the viewer's link).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// The viewer's address the HTML report's share link starts with (http or https); the
+    /// viewer's own export uses its page's origin, so both agree when this is that origin.
+    #[arg(long, value_name = "URL", default_value = DEFAULT_LINK_BASE, value_parser = parse_link_base)]
+    pub link_base: String,
     /// Seed of the bootstrap (the same seed gives the same intervals).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
@@ -203,6 +209,18 @@ pub enum Format {
     Text,
     /// The whole report as JSON.
     Json,
+    /// One self-contained HTML document (the viewer's "Download HTML report").
+    Html,
+}
+
+fn parse_link_base(raw: &str) -> Result<String, String> {
+    if is_web_link(raw) && !raw.contains(['?', '#']) {
+        Ok(raw.to_owned())
+    } else {
+        Err(format!(
+            "`{raw}` is not an http(s) address without a query, e.g. {DEFAULT_LINK_BASE}"
+        ))
+    }
 }
 
 fn parse_resamples(raw: &str) -> Result<usize, String> {
@@ -255,6 +273,7 @@ mod tests {
         assert_eq!(args.confidence, 0.95);
         assert!(!args.fail_on_regression && !args.allow_incomparable && !args.allow_unfinished);
         assert_eq!(args.server, None);
+        assert_eq!(args.link_base, DEFAULT_LINK_BASE);
     }
 
     #[test]
@@ -267,6 +286,8 @@ mod tests {
             &["report", "a", "b", "--confidence", "x"],
             &["report", "a", "b", "--resamples", "5"],
             &["report", "a", "b", "--format", "xml"],
+            &["report", "a", "b", "--link-base", "javascript:alert(1)"],
+            &["report", "a", "b", "--link-base", "http://h/?x=1"],
             &["export", "r", "dir"],
             &[
                 "export",

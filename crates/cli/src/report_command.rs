@@ -5,6 +5,7 @@ use std::path::Path;
 
 use eval_compare_core::model::{RunIdx, RunSet};
 use eval_compare_core::report::{build_report, Report, ReportError, ReportSettings};
+use eval_compare_core::share_link::{report_page_path, report_view, share_link};
 
 use crate::args::{Format, ReportArgs};
 use crate::error::CliError;
@@ -17,7 +18,10 @@ use crate::report_inputs::load_run_set;
 pub async fn report(args: &ReportArgs, progress: &Progress) -> Result<Exit, CliError> {
     let set = load_run_set(args, progress).await?;
     let report = build(&set, args)?;
-    write_output(args.output.as_deref(), &render(&report, args.format))?;
+    write_output(
+        args.output.as_deref(),
+        &render(&report, args.format, &args.link_base),
+    )?;
     if let Some(path) = &args.output {
         progress.note(&format!("report written to {}", path.display()));
     }
@@ -51,16 +55,29 @@ pub fn build(set: &RunSet, args: &ReportArgs) -> Result<Report, CliError> {
     })
 }
 
-/// The report as text in `format`, ending with a newline.
-pub fn render(report: &Report, format: Format) -> String {
+/// The report as text in `format`, ending with a newline; the HTML's share link starts with
+/// `link_base` (the viewer's origin).
+pub fn render(report: &Report, format: Format, link_base: &str) -> String {
     let mut text = match format {
         Format::Text => report.to_markdown(),
         Format::Json => report.to_json(),
+        Format::Html => report.to_html(share(report, link_base).as_deref()),
     };
     if !text.ends_with('\n') {
         text.push('\n');
     }
     text
+}
+
+/// The viewer's link of the report's view (its runs and settings) at `link_base`, or `None`
+/// when its settings cannot be written in a link (B = 0, a level that is no whole percent).
+pub fn share(report: &Report, link_base: &str) -> Option<String> {
+    let view = report_view(report)?;
+    Some(share_link(
+        link_base,
+        report_page_path(&report.sources),
+        &view,
+    ))
 }
 
 /// Writes the text to the file, or to stdout.
@@ -164,7 +181,8 @@ mod tests {
                 ("jc/cand@2", Role::Candidate)
             ]
         );
-        let json: serde_json::Value = serde_json::from_str(&render(&report, args.format)).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&render(&report, args.format, &args.link_base)).unwrap();
         assert_eq!(json["runs"][1]["id"], "jc/cand@2");
         assert_eq!(json["candidates"].as_array().map(Vec::len), Some(1));
         let outcome = crate::gate::evaluate(&report, gates_of(&args));

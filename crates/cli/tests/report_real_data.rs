@@ -305,3 +305,57 @@ fn hostile_names_reach_stdout_escaped_and_stderr_without_control_characters() {
         refused.stderr
     );
 }
+
+#[test]
+fn html_report_is_one_document_with_the_viewer_link_and_no_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("report.html");
+    let output = report(&[
+        "--format",
+        "html",
+        "--resamples",
+        "200",
+        "--link-base",
+        "https://viewer.example/",
+        "--output",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let html = std::fs::read_to_string(&file).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>\n"));
+    assert!(!html.to_ascii_lowercase().contains("<script"));
+    // The link of the same view, with the folders' page, the runs and the settings.
+    let link = format!(
+        "https://viewer.example/files/compare?base=er_{CLAUDE}&amp;cand=er_{GPT5}&amp;B=200"
+    );
+    assert!(
+        html.contains(&format!("<a href=\"{link}\"")),
+        "no link {link}"
+    );
+    // 670 paired tasks: the sorted Δ is binned, the regressed tasks are capped.
+    assert!(html.contains("670 paired tasks ranked by Δ (bars: mean Δ of 500 quantile bins)"));
+    let regressed = html
+        .split("Regressed tasks (")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap();
+    assert!(regressed > 50, "{regressed} regressed tasks");
+    assert!(html.contains(&format!("and {} more regressed tasks", regressed - 50)));
+    // The same inputs give the same bytes.
+    let again = report(&[
+        "--format",
+        "html",
+        "--resamples",
+        "200",
+        "--link-base",
+        "https://viewer.example",
+    ]);
+    assert_eq!(again.stdout, html);
+    // Without a bootstrap the settings cannot be written in a link: none is given.
+    let unlinked = report(&["--format", "html", "--resamples", "0"]);
+    assert!(!unlinked.stdout.contains("<a "));
+    assert!(unlinked
+        .stdout
+        .contains("No link: these settings cannot be written"));
+}

@@ -21,6 +21,7 @@ mod math;
 pub mod model;
 pub mod report;
 pub mod run_folder;
+pub mod share_link;
 pub mod stats;
 #[cfg(feature = "testing")]
 pub mod testing;

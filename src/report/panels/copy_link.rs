@@ -1,11 +1,24 @@
-//! "Copy link": puts the page's address on the clipboard. The address holds the view state and
-//! never a key.
+//! "Copy link": puts the link of the view on the clipboard. The link holds the view state and
+//! never a key. [`share_href`] builds it, for this button and for the HTML report's export.
 
+use eval_compare_core::share_link::share_link;
 use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::state::url::current_href;
+use crate::state::url::{use_url_state, UrlState};
+
+/// The link of the view shown: the page's origin, its path and the view's query, made by the
+/// core's [`share_link`] as `eval-compare report --format html --link-base ORIGIN` makes it.
+/// For a page whose address the viewer wrote, this is `location.href`.
+pub fn share_href(url: &UrlState) -> Option<String> {
+    let origin = web_sys::window()?.location().origin().ok()?;
+    Some(share_link(
+        &origin,
+        &url.path_untracked(),
+        &url.view_untracked(),
+    ))
+}
 
 /// What happened to the last copy.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,14 +29,15 @@ enum Copied {
     Manual(String),
 }
 
-/// A button copying `location.href`; when the clipboard is unavailable it shows the link in a
+/// A button copying [`share_href`]; when the clipboard is unavailable it shows the link in a
 /// read-only field, selected, to copy by hand.
 #[component]
 pub fn CopyLinkButton() -> impl IntoView {
+    let url = use_url_state();
     let state = RwSignal::new(Copied::Nothing);
     let field = NodeRef::<html::Input>::new();
     let copy = move |_| {
-        let Some(href) = current_href() else {
+        let Some(href) = share_href(&url) else {
             return;
         };
         let clipboard = web_sys::window().map(|window| window.navigator().clipboard());

@@ -3,10 +3,11 @@
 use std::sync::Arc;
 
 use eval_compare_core::api::EvalRunStatus;
-use eval_compare_core::report::{Report, Role, RunSummary};
+use eval_compare_core::report::{Report, Role, RunSummary, Topic};
 use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
+use crate::components::explain::explain_button;
 use crate::components::stat_text::{count, interval_mean, optional_mean, plural, StatText};
 use crate::components::status_badge::StatusBadge;
 
@@ -44,6 +45,7 @@ pub fn ReportHeader(
         })
     };
     let level = move || report.with(|report| (report.settings.level * 100.0).round());
+    let explain = move |topic| report.with(|report| explain_button(topic, &report.settings));
     let rows = move || {
         report.with(|report| {
             report
@@ -69,9 +71,16 @@ pub fn ReportHeader(
                             <th scope="col" class="num">"Graded tasks"</th>
                             <th scope="col" class="num">
                                 "Task-weighted mean ("{level}"% CI)"
+                                {move || explain(Topic::TaskWeightedMean)}
                             </th>
-                            <th scope="col" class="num">"Pooled mean"</th>
-                            <th scope="col" class="num">"Platform mean"</th>
+                            <th scope="col" class="num">
+                                "Pooled mean"
+                                {move || explain(Topic::PooledMean)}
+                            </th>
+                            <th scope="col" class="num">
+                                "Platform mean"
+                                {move || explain(Topic::PlatformMean)}
+                            </th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>

@@ -5,6 +5,7 @@
 use crate::stats::{BootstrapResult, ConfidenceSequence, PassAtK, Stat};
 use crate::text::{count, interval_points, mean, p_value, plural, points, signed_points, StatText};
 
+use super::explain::Topic;
 use super::paired_analysis::{IntervalMethod, SMALL_BINARY_TASKS};
 use super::{CandidateResult, PairedAnalysis, Report};
 
@@ -50,6 +51,8 @@ pub fn headline_anytime_interval(report: &Report, candidate: &CandidateResult) -
 pub struct DetailRow {
     /// What the row shows, e.g. `Paired t-test p`.
     pub label: String,
+    /// The statistic it shows, for its explanation ([`super::explain`]).
+    pub topic: Topic,
     /// Its text in each analysis, or one text for the candidate.
     pub cells: DetailCells,
 }
@@ -71,6 +74,9 @@ pub enum DetailCells {
 /// A statistic's text in one analysis, given whether the bootstrap is still being computed.
 type Cell = fn(&PairedAnalysis, bool) -> String;
 
+/// A per-analysis row before it is evaluated: its label, topic and cell.
+type PerAnalysisRow = (String, Topic, Cell);
+
 /// Every statistic of `candidate` in both analyses, then the adjusted p-values of the headline
 /// test (when several candidates are compared) and pass@k. `bootstrap_pending` says that the
 /// bootstrap of this report is still being computed (the page shows the report before it).
@@ -80,46 +86,62 @@ pub fn detail_rows(
     bootstrap_pending: bool,
 ) -> Vec<DetailRow> {
     let level = (report.settings.level * 100.0).round();
-    let per_analysis: Vec<(String, Cell)> = vec![
-        ("Tasks".to_owned(), |a, _| count(a.n as u64)),
-        ("Δ (points)".to_owned(), |a, _| {
+    let per_analysis: Vec<PerAnalysisRow> = vec![
+        ("Tasks".to_owned(), Topic::PrimaryAnalysis, |a, _| {
+            count(a.n as u64)
+        }),
+        ("Δ (points)".to_owned(), Topic::Delta, |a, _| {
             StatText::of(&a.estimate, |e| signed_points(e.delta)).text()
         }),
-        ("SE (points)".to_owned(), |a, _| {
+        ("SE (points)".to_owned(), Topic::StandardError, |a, _| {
             StatText::and_then(&a.estimate, |e| StatText::of(&e.se, |se| points(*se))).text()
         }),
-        (format!("t interval ({level}%)"), |a, _| {
-            StatText::and_then(&a.estimate, |e| {
-                StatText::of(&e.t_interval, interval_points)
-            })
-            .text()
-        }),
-        (format!("z interval ({level}%)"), |a, _| {
-            StatText::and_then(&a.estimate, |e| {
-                StatText::of(&e.z_interval, interval_points)
-            })
-            .text()
-        }),
+        (
+            format!("t interval ({level}%)"),
+            Topic::TInterval,
+            |a, _| {
+                StatText::and_then(&a.estimate, |e| {
+                    StatText::of(&e.t_interval, interval_points)
+                })
+                .text()
+            },
+        ),
+        (
+            format!("z interval ({level}%)"),
+            Topic::ZInterval,
+            |a, _| {
+                StatText::and_then(&a.estimate, |e| {
+                    StatText::of(&e.z_interval, interval_points)
+                })
+                .text()
+            },
+        ),
         (
             format!("Tango score interval ({level}%)"),
+            Topic::TangoInterval,
             |a, _| match &a.score_interval {
                 Some(interval) => StatText::of(interval, interval_points).text(),
                 None => NOT_BINARY.to_owned(),
             },
         ),
-        (HEADLINE_INTERVAL.to_owned(), |a, _| {
-            interval_method_text(a.interval_method)
-        }),
-        ("Bootstrap percentile".to_owned(), |a, pending| {
-            bootstrap_text(&a.bootstrap, pending, |b| interval_points(&b.percentile))
-        }),
-        ("Bootstrap BCa".to_owned(), |a, pending| {
+        (
+            HEADLINE_INTERVAL.to_owned(),
+            Topic::HeadlineInterval,
+            |a, _| interval_method_text(a.interval_method),
+        ),
+        (
+            "Bootstrap percentile".to_owned(),
+            Topic::BootstrapPercentile,
+            |a, pending| bootstrap_text(&a.bootstrap, pending, |b| interval_points(&b.percentile)),
+        ),
+        ("Bootstrap BCa".to_owned(), Topic::Bca, |a, pending| {
             bootstrap_text(&a.bootstrap, pending, |b| {
                 StatText::of(&b.bca, interval_points).text()
             })
         }),
         (
             "Clustered by category (robust SE)".to_owned(),
+            Topic::Clustered,
             |a, _| match &a.clustered {
                 Some(clustered) => StatText::of(&clustered.robust, |r| {
                     format!(
@@ -135,6 +157,7 @@ pub fn detail_rows(
         ),
         (
             "Clustered bootstrap percentile".to_owned(),
+            Topic::Clustered,
             |a, pending| match &a.clustered {
                 Some(clustered) => bootstrap_text(&clustered.bootstrap, pending, |b| {
                     interval_points(&b.percentile)
@@ -142,68 +165,87 @@ pub fn detail_rows(
                 None => NO_CATEGORY.to_owned(),
             },
         ),
-        ("Paired t-test p".to_owned(), |a, _| {
+        ("Paired t-test p".to_owned(), Topic::PairedT, |a, _| {
             StatText::of(&a.t_test, |t| {
                 format!("{} (t = {:.3}, df {:.0})", p_value(t.p_value), t.t, t.df)
             })
             .text()
         }),
-        ("Wilcoxon signed-rank (Pratt) p".to_owned(), |a, _| {
-            StatText::of(&a.wilcoxon_pratt, |w| p_value(w.p_value)).text()
-        }),
-        ("Wilcoxon (zeros dropped) p".to_owned(), |a, _| {
-            StatText::of(&a.wilcoxon_wilcox, |w| p_value(w.p_value)).text()
-        }),
-        ("Sign test p".to_owned(), |a, _| {
+        (
+            "Wilcoxon signed-rank (Pratt) p".to_owned(),
+            Topic::WilcoxonPratt,
+            |a, _| StatText::of(&a.wilcoxon_pratt, |w| p_value(w.p_value)).text(),
+        ),
+        (
+            "Wilcoxon (zeros dropped) p".to_owned(),
+            Topic::WilcoxonZerosDropped,
+            |a, _| StatText::of(&a.wilcoxon_wilcox, |w| p_value(w.p_value)).text(),
+        ),
+        ("Sign test p".to_owned(), Topic::SignTest, |a, _| {
             StatText::of(&a.sign_test, |s| p_value(s.p_value)).text()
         }),
-        ("McNemar exact / mid-p".to_owned(), |a, _| {
-            match &a.mcnemar {
+        (
+            "McNemar exact / mid-p".to_owned(),
+            Topic::McNemar,
+            |a, _| match &a.mcnemar {
                 Some(m) => StatText::of(m, |m| {
                     format!("{} / {}", p_value(m.p_exact), p_value(m.p_mid))
                 })
                 .text(),
                 None => NOT_BINARY.to_owned(),
-            }
-        }),
-        ("Wins / ties / losses".to_owned(), |a, _| {
-            StatText::of(&a.win_tie_loss, |w| {
-                format!(
-                    "{} / {} / {}",
-                    count(w.wins as u64),
-                    count(w.ties as u64),
-                    count(w.losses as u64)
-                )
-            })
-            .text()
-        }),
-        ("Correlation".to_owned(), |a, _| {
+            },
+        ),
+        (
+            "Wins / ties / losses".to_owned(),
+            Topic::WinTieLoss,
+            |a, _| {
+                StatText::of(&a.win_tie_loss, |w| {
+                    format!(
+                        "{} / {} / {}",
+                        count(w.wins as u64),
+                        count(w.ties as u64),
+                        count(w.losses as u64)
+                    )
+                })
+                .text()
+            },
+        ),
+        ("Correlation".to_owned(), Topic::Correlation, |a, _| {
             StatText::and_then(&a.estimate, |e| StatText::of(&e.correlation, |r| mean(*r))).text()
         }),
-        ("Minimum detectable effect (points)".to_owned(), |a, _| {
-            StatText::of(&a.mde, |m| points(m.mde)).text()
-        }),
-        ("Tasks needed for the target Δ".to_owned(), |a, _| {
-            StatText::of(&a.tasks_needed, |n| count(*n)).text()
-        }),
-        ("MDE at K′ samples per task".to_owned(), |a, _| {
-            StatText::of(&a.projection, |p| {
-                format!(
-                    "{} points (K′ = {})",
-                    points(p.projected_mde),
-                    p.samples_per_task
-                )
-            })
-            .text()
-        }),
+        (
+            "Minimum detectable effect (points)".to_owned(),
+            Topic::Mde,
+            |a, _| StatText::of(&a.mde, |m| points(m.mde)).text(),
+        ),
+        (
+            "Tasks needed for the target Δ".to_owned(),
+            Topic::TasksNeeded,
+            |a, _| StatText::of(&a.tasks_needed, |n| count(*n)).text(),
+        ),
+        (
+            "MDE at K′ samples per task".to_owned(),
+            Topic::MdeProjection,
+            |a, _| {
+                StatText::of(&a.projection, |p| {
+                    format!(
+                        "{} points (K′ = {})",
+                        points(p.projected_mde),
+                        p.samples_per_task
+                    )
+                })
+                .text()
+            },
+        ),
     ];
     let mut per_analysis = per_analysis;
     if candidate.primary.confidence_sequence.is_some()
         || candidate.sensitivity.confidence_sequence.is_some()
     {
         // Only while a compared run runs, so finished reports keep their rows.
-        let row: (String, Cell) = (
+        let row: PerAnalysisRow = (
             format!("Anytime-valid confidence sequence ({level}%)"),
+            Topic::AnytimeValid,
             |a, _| match &a.confidence_sequence {
                 Some(sequence) => StatText::of(sequence, |s| interval_points(&s.interval)).text(),
                 None => "not computed (no compared run is running)".to_owned(),
@@ -211,14 +253,15 @@ pub fn detail_rows(
         );
         let after = per_analysis
             .iter()
-            .position(|(label, _)| label == HEADLINE_INTERVAL)
+            .position(|(label, _, _)| label == HEADLINE_INTERVAL)
             .map_or(per_analysis.len(), |i| i + 1);
         per_analysis.insert(after, row);
     }
     let mut rows: Vec<DetailRow> = per_analysis
         .into_iter()
-        .map(|(label, cell)| DetailRow {
+        .map(|(label, topic, cell)| DetailRow {
             label,
+            topic,
             cells: DetailCells::PerAnalysis {
                 primary: cell(&candidate.primary, bootstrap_pending),
                 sensitivity: cell(&candidate.sensitivity, bootstrap_pending),
@@ -228,6 +271,7 @@ pub fn detail_rows(
     if report.candidates.len() > 1 {
         rows.push(DetailRow {
             label: "Holm / BH adjusted p (headline test)".to_owned(),
+            topic: Topic::HolmBh,
             cells: DetailCells::Whole(format!(
                 "{} / {}",
                 StatText::of(&candidate.p_holm, |p| p_value(*p)).text(),
@@ -240,6 +284,7 @@ pub fn detail_rows(
             StatText::and_then(stat, |p| StatText::of(&p.mean, |m| mean(*m))).text()
         };
         rows.push(DetailRow {
+            topic: Topic::PassAtK,
             label: format!(
                 "pass@{} (baseline → candidate, {})",
                 pk.k,
@@ -252,6 +297,7 @@ pub fn detail_rows(
             )),
         });
         rows.push(DetailRow {
+            topic: Topic::PassAtK,
             label: format!(
                 "pass^{} (baseline → candidate, {} of {} samples pass)",
                 pk.k, pk.k, pk.k

@@ -10,7 +10,9 @@ mod chronicle;
 mod components;
 mod details;
 mod exclusions;
+mod explain;
 mod flaky;
+mod html;
 mod markdown;
 mod paired_analysis;
 mod pass_k;
@@ -32,6 +34,7 @@ pub use details::{
     DetailCells, DetailRow,
 };
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
+pub use explain::{explain, Topic};
 pub use flaky::{flaky_sentence, flaky_tasks, samples_disagree, FlakyTasks};
 pub use paired_analysis::{
     analyse_pair, anytime_interval, headline_interval, headline_p, ClusteredAnalysis,

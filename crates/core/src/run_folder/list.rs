@@ -139,7 +139,12 @@ fn from_pages<T>(pages: Vec<FilePage<T>>, layout: ListLayout) -> ParsedList<T> {
     let truncated = pages
         .last()
         .is_some_and(|page| page.has_more == Some(true) || page.has_next_page == Some(true));
-    let items = pages.into_iter().flat_map(|page| page.items).collect();
+    // Sized up front: collecting a flat_map grows the Vec by doubling, copying every item
+    // (hundreds of bytes each) several times over on a large run.
+    let mut items = Vec::with_capacity(pages.iter().map(|page| page.items.len()).sum());
+    for page in pages {
+        items.extend(page.items);
+    }
     ParsedList {
         items,
         layout,

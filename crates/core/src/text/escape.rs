@@ -1,5 +1,6 @@
 //! Untrusted text (ids, names, statuses, labels, messages that quote API data) made safe to
-//! print: in a terminal ([`visible`]) and in markdown ([`markdown_text`], [`markdown_code`]).
+//! print: in a terminal ([`visible`]), in markdown ([`markdown_text`], [`markdown_code`]) and in
+//! HTML ([`html_text`]).
 //!
 //! The rules:
 //! - Every character a reader cannot see, or that changes how the text around it is shown, is
@@ -16,6 +17,9 @@
 //! - In a markdown code span nothing but the fence is special: the fence is one backtick longer
 //!   than the longest run of backticks inside. Text with a `|` is written as escaped markdown
 //!   text instead, because a table cell ends at a `|` even inside a code span.
+//! - In HTML (element content, SVG `<text>` and quoted attribute values alike) `&`, `<`, `>`,
+//!   `"` and `'` become entities and hidden characters visible escapes, so no text can open a
+//!   tag, end an attribute or start an entity.
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -98,6 +102,23 @@ pub fn markdown_code(text: &str) -> String {
     format!("{fence}{pad}{shown}{pad}{fence}")
 }
 
+/// Untrusted text as HTML: hidden characters made visible, `&`, `<`, `>`, `"` and `'` written
+/// as entities. Safe in element content, SVG `<text>` and a quoted attribute value.
+pub fn html_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => push_visible(&mut out, c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +163,21 @@ mod tests {
         assert_eq!(markdown_text("&#x202E;"), "&amp;#x202E;");
         assert_eq!(markdown_text("`code`"), "\\`code\\`");
         assert_eq!(markdown_text("line\n# heading"), "line\\u{A}# heading");
+    }
+
+    #[test]
+    fn html_text_escapes_markup_and_quotes() {
+        assert_eq!(
+            html_text("<script>alert(1)</script>"),
+            "&lt;script&gt;alert(1)&lt;/script&gt;"
+        );
+        assert_eq!(
+            html_text("\"><img src=x onerror='a()'>"),
+            "&quot;&gt;&lt;img src=x onerror=&#39;a()&#39;&gt;"
+        );
+        assert_eq!(html_text("&amp;"), "&amp;amp;");
+        assert_eq!(html_text("a\u{202E}b\n"), "a\\u{202E}b\\u{A}");
+        assert_eq!(html_text("Step 400 é"), "Step 400 é");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The text layer every renderer shares (the CLI's markdown, the viewer's page and its charts):
 //! number formats, plurals, the words for a value that could not be computed, and the escaping
-//! of untrusted text for the terminal and markdown. One home for each rule, so the report reads
+//! of untrusted text for the terminal, markdown and HTML. One home for each rule, so the report reads
 //! the same wherever it is shown.
 
 mod escape;
@@ -9,7 +9,7 @@ mod numbers;
 mod plural;
 mod setting;
 
-pub use escape::{is_hidden, markdown_code, markdown_text, visible};
+pub use escape::{html_text, is_hidden, markdown_code, markdown_text, visible};
 pub use missing::{why, StatText};
 pub use numbers::{
     compact_value, count, interval_points, interval_value, mean, minus_sign, optional_value,

@@ -4,7 +4,7 @@
 use eval_compare_core::model::Analysis;
 use eval_compare_core::report::{
     headline_anytime_interval, headline_interval, within_phrase, CandidateResult, Decision,
-    PairedAnalysis, Report,
+    PairedAnalysis, Report, Topic,
 };
 
 use crate::components::stat_text::{
@@ -61,8 +61,8 @@ pub struct CardText {
     pub delta_label: String,
     /// Δ in points with the headline interval, named (t or Tango score interval).
     pub delta: String,
-    /// The p-values that apply, one text each.
-    pub p_values: Vec<String>,
+    /// The p-values that apply, one text each with the test it comes from.
+    pub p_values: Vec<(Topic, String)>,
     /// Wins / ties / losses.
     pub win_tie_loss: String,
     /// Mean rewards, baseline → candidate.
@@ -181,35 +181,53 @@ pub fn p_values_line(
     analysis: &PairedAnalysis,
     candidate: &CandidateResult,
     several: bool,
-) -> Vec<String> {
+) -> Vec<(Topic, String)> {
     let mut parts = vec![
-        format!(
-            "t {}",
-            StatText::of(&analysis.t_test, |t| p_value(t.p_value)).text()
+        (
+            Topic::PairedT,
+            format!(
+                "t {}",
+                StatText::of(&analysis.t_test, |t| p_value(t.p_value)).text()
+            ),
         ),
-        format!(
-            "Wilcoxon (Pratt) {}",
-            StatText::of(&analysis.wilcoxon_pratt, |w| p_value(w.p_value)).text()
+        (
+            Topic::WilcoxonPratt,
+            format!(
+                "Wilcoxon (Pratt) {}",
+                StatText::of(&analysis.wilcoxon_pratt, |w| p_value(w.p_value)).text()
+            ),
         ),
-        format!(
-            "sign {}",
-            StatText::of(&analysis.sign_test, |s| p_value(s.p_value)).text()
+        (
+            Topic::SignTest,
+            format!(
+                "sign {}",
+                StatText::of(&analysis.sign_test, |s| p_value(s.p_value)).text()
+            ),
         ),
     ];
     if let Some(mcnemar) = &analysis.mcnemar {
-        parts.push(format!(
-            "McNemar {}",
-            StatText::of(mcnemar, |m| p_value(m.p_exact)).text()
+        parts.push((
+            Topic::McNemar,
+            format!(
+                "McNemar {}",
+                StatText::of(mcnemar, |m| p_value(m.p_exact)).text()
+            ),
         ));
     }
     if several {
-        parts.push(format!(
-            "Holm {}",
-            StatText::of(&candidate.p_holm, |p| p_value(*p)).text()
+        parts.push((
+            Topic::HolmBh,
+            format!(
+                "Holm {}",
+                StatText::of(&candidate.p_holm, |p| p_value(*p)).text()
+            ),
         ));
-        parts.push(format!(
-            "BH {}",
-            StatText::of(&candidate.p_bh, |p| p_value(*p)).text()
+        parts.push((
+            Topic::HolmBh,
+            format!(
+                "BH {}",
+                StatText::of(&candidate.p_bh, |p| p_value(*p)).text()
+            ),
         ));
     }
     parts
@@ -313,8 +331,14 @@ mod tests {
         let names: Vec<&str> = text
             .p_values
             .iter()
-            .map(|p| p.rsplit_once(' ').map_or(p.as_str(), |(name, _)| name))
+            .map(|(_, p)| p.rsplit_once(' ').map_or(p.as_str(), |(name, _)| name))
             .collect();
+        let topics: Vec<Topic> = text.p_values.iter().map(|(topic, _)| *topic).collect();
+        assert_eq!(
+            topics[..3],
+            [Topic::PairedT, Topic::WilcoxonPratt, Topic::SignTest]
+        );
+        assert_eq!(topics[topics.len() - 2..], [Topic::HolmBh, Topic::HolmBh]);
         assert_eq!(names[..3], ["t", "Wilcoxon (Pratt)", "sign"]);
         assert_eq!(
             names[names.len() - 2..],

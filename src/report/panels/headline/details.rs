@@ -2,8 +2,10 @@
 
 use std::sync::Arc;
 
-use eval_compare_core::report::{detail_rows, DetailCells, Report};
+use eval_compare_core::report::{detail_rows, DetailCells, Report, Topic};
 use leptos::prelude::*;
+
+use crate::components::explain::explain_button;
 
 /// The table: the core's [`detail_rows`] of candidate `index`, the same rows the CLI's markdown
 /// prints; its bootstrap rows say "computing…" while it is pending.
@@ -16,6 +18,7 @@ pub fn DetailsTable(
     /// True while the bootstrap is still being computed.
     bootstrap_pending: Signal<bool>,
 ) -> impl IntoView {
+    let settings = report.settings.clone();
     let body = move || {
         let pending = bootstrap_pending.get();
         let Some(candidate) = report.candidates.get(index) else {
@@ -33,7 +36,10 @@ pub fn DetailsTable(
                 };
                 view! {
                     <tr>
-                        <th scope="row">{row.label}</th>
+                        <th scope="row">
+                            <span class="detail-label">{row.label}</span>
+                            {explain_button(row.topic, &report.settings)}
+                        </th>
                         {cells}
                     </tr>
                 }
@@ -46,8 +52,14 @@ pub fn DetailsTable(
                 <thead>
                     <tr>
                         <th scope="col">"Statistic"</th>
-                        <th scope="col">"Primary (paired tasks)"</th>
-                        <th scope="col">"Sensitivity (failed and absent as 0)"</th>
+                        <th scope="col">
+                            "Primary (paired tasks)"
+                            {explain_button(Topic::PrimaryAnalysis, &settings)}
+                        </th>
+                        <th scope="col">
+                            "Sensitivity (failed and absent as 0)"
+                            {explain_button(Topic::SensitivityAnalysis, &settings)}
+                        </th>
                     </tr>
                 </thead>
                 <tbody>{body}</tbody>

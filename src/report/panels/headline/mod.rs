@@ -10,10 +10,12 @@ pub mod details;
 
 use std::sync::Arc;
 
-use eval_compare_core::report::Report;
+use eval_compare_core::model::Analysis;
+use eval_compare_core::report::{Report, ReportSettings, Topic};
 use leptos::prelude::*;
 
 use crate::components::disclosure::toggled_open;
+use crate::components::explain::explain_button;
 pub use card_text::verdict_label;
 use card_text::{card_text, CardText};
 use details::DetailsTable;
@@ -75,14 +77,16 @@ pub fn HeadlineCard(
             let text = card_text(report, index)?;
             let details =
                 view! { <DetailsTable report=Arc::clone(report) index bootstrap_pending/> };
-            Some(card(text, details, focused, details_open))
+            Some(card(text, &report.settings, details, focused, details_open))
         })
     }
 }
 
-/// A card laid out from its texts, with the details table in its expander.
+/// A card laid out from its texts, with the details table in its expander and a "?" beside
+/// each statistic explaining it under the report's `settings`.
 fn card(
     text: CardText,
+    settings: &ReportSettings,
     details: impl IntoView + 'static,
     focused: Signal<bool>,
     details_open: RwSignal<bool>,
@@ -109,6 +113,11 @@ fn card(
         other_label,
         other_delta,
     } = text;
+    let explain = |topic| explain_button(topic, settings);
+    let other_topic = match settings.headline {
+        Analysis::Primary => Topic::SensitivityAnalysis,
+        Analysis::Sensitivity => Topic::PrimaryAnalysis,
+    };
     view! {
         <article
             class=format!("headline-card {modifier}")
@@ -119,6 +128,7 @@ fn card(
             <header class="headline-head">
                 <h3 class="headline-title">{title}</h3>
                 <span class=format!("verdict-badge {modifier}")>{verdict}</span>
+                {explain(Topic::Verdict)}
                 {provisional
                     .then(|| {
                         view! {
@@ -153,42 +163,46 @@ fn card(
                             title="A confidence sequence: it holds at every number of tasks, however often the page refreshes"
                         >
                             {anytime}
+                            {explain_button(Topic::AnytimeValid, settings)}
                         </p>
                     }
                 })}
             <dl class="headline-stats">
                 <div>
-                    <dt>{delta_label}</dt>
-                    <dd class="headline-delta">{delta}</dd>
+                    <dt>{delta_label}{explain(Topic::Delta)}</dt>
+                    <dd class="headline-delta">{delta}{explain(Topic::HeadlineInterval)}</dd>
                 </div>
                 <div>
                     <dt>"p-values"</dt>
                     <dd class="p-list">
-                        {p_values.into_iter().map(|p| view! { <span>{p}</span> }).collect_view()}
+                        {p_values
+                            .into_iter()
+                            .map(|(topic, p)| view! { <span>{p}{explain(topic)}</span> })
+                            .collect_view()}
                     </dd>
                 </div>
                 <div>
-                    <dt>"Wins / ties / losses"</dt>
+                    <dt>"Wins / ties / losses"{explain(Topic::WinTieLoss)}</dt>
                     <dd>{win_tie_loss}</dd>
                 </div>
                 <div>
-                    <dt>"Mean reward, baseline → candidate"</dt>
-                    <dd>{means}</dd>
+                    <dt>"Mean reward, baseline → candidate"{explain(Topic::TaskWeightedMean)}</dt>
+                    <dd>{means}{explain(Topic::PlatformMean)}</dd>
                 </div>
                 <div>
-                    <dt>"Minimum detectable effect"</dt>
+                    <dt>"Minimum detectable effect"{explain(Topic::Mde)}</dt>
                     <dd>{mde}</dd>
                 </div>
                 <div>
-                    <dt>{needed_label}</dt>
+                    <dt>{needed_label}{explain(Topic::TasksNeeded)}</dt>
                     <dd>{needed}</dd>
                 </div>
                 <div>
-                    <dt>"Correlation of task scores"</dt>
+                    <dt>"Correlation of task scores"{explain(Topic::Correlation)}</dt>
                     <dd>{correlation}</dd>
                 </div>
                 <div>
-                    <dt>{other_label}</dt>
+                    <dt>{other_label}{explain(other_topic)}</dt>
                     <dd>{other_delta}</dd>
                 </div>
             </dl>

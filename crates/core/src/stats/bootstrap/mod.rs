@@ -14,6 +14,9 @@
 //!   estimate are detected exactly and results are identical on native and wasm32 (exact while
 //!   `n · max|d| < 9·10⁶`, e.g. deltas in [−1, 1] and fewer than nine million tasks).
 
+mod jump;
+#[cfg(not(target_arch = "wasm32"))]
+mod parallel;
 mod rng;
 
 use std::hash::Hash;
@@ -225,20 +228,18 @@ impl Units {
     }
 
     /// The per-task fast path: `i32` steps summed in `i64`, two 32-bit draws per PRNG step.
+    /// Natively a large bootstrap is split over the machine's cores ([`parallel`]), with
+    /// exactly the draws of the one sequential stream.
     fn resample_compact(steps: &[i32], bound: u32, resamples: usize, seed: u64) -> Vec<Resample> {
-        let mut draws = HalfDraws::new(Xoshiro256::from_seed(seed));
-        (0..resamples)
-            .map(|_| {
-                let mut sum: i64 = 0;
-                for _ in 0..bound {
-                    sum += i64::from(steps[draws.below(bound) as usize]);
-                }
-                Resample {
-                    sum: sum as f64,
-                    size: u64::from(bound),
-                }
-            })
-            .collect()
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(sums) = parallel::resample_sums(steps, bound, resamples, seed) {
+            return sums;
+        }
+        compact_sums(
+            steps,
+            HalfDraws::new(Xoshiro256::from_seed(seed)),
+            resamples,
+        )
     }
 
     /// Compares a resample's mean with the estimate: exactly (cross-multiplied integer sums)
@@ -282,6 +283,24 @@ impl Units {
             cubes / (6.0 * math::powf(squares, 1.5))
         }
     }
+}
+
+/// `resamples` resamples of `steps.len()` tasks drawn from `draws`: the per-task fast path's
+/// loop.
+fn compact_sums(steps: &[i32], mut draws: HalfDraws, resamples: usize) -> Vec<Resample> {
+    let bound = steps.len() as u32;
+    (0..resamples)
+        .map(|_| {
+            let mut sum: i64 = 0;
+            for _ in 0..bound {
+                sum += i64::from(steps[draws.below(bound) as usize]);
+            }
+            Resample {
+                sum: sum as f64,
+                size: u64::from(bound),
+            }
+        })
+        .collect()
 }
 
 fn run(

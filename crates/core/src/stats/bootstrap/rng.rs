@@ -24,6 +24,16 @@ impl Xoshiro256 {
         }
     }
 
+    /// The generator with this state (not all-zero).
+    pub(super) fn from_state(state: [u64; 4]) -> Self {
+        Self { state }
+    }
+
+    /// The current state.
+    pub(super) fn state(&self) -> [u64; 4] {
+        self.state
+    }
+
     /// Next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
@@ -67,8 +77,17 @@ impl HalfDraws {
         Self { rng, spare: None }
     }
 
+    /// The draws of `seed`'s stream from its `half`-th 32-bit half on (low halves are the even
+    /// ones): the same as making a stream and taking `half` halves, without taking them.
+    pub fn at(seed: u64, half: u64) -> Self {
+        let mut rng = Xoshiro256::from_seed(seed).jumped(u128::from(half / 2));
+        let spare = (half % 2 == 1).then(|| (rng.next_u64() >> 32) as u32);
+        Self { rng, spare }
+    }
+
+    /// The next 32-bit half of the stream.
     #[inline]
-    fn next_u32(&mut self) -> u32 {
+    pub(super) fn next_u32(&mut self) -> u32 {
         match self.spare.take() {
             Some(high) => high,
             None => {
@@ -77,6 +96,31 @@ impl HalfDraws {
                 bits as u32
             }
         }
+    }
+
+    /// How many of the next `halves` 32-bit halves [`below`](Self::below) would reject for
+    /// `bound` (Lemire's method rejects a half by its own value alone, whatever came before),
+    /// consuming them.
+    pub fn count_rejections(&mut self, halves: u64, bound: u32) -> u64 {
+        let threshold = bound.wrapping_neg() % bound;
+        let rejected =
+            |half: u32| u64::from(((u64::from(half) * u64::from(bound)) as u32) < threshold);
+        let mut count = 0;
+        let mut left = halves;
+        if left > 0 {
+            if let Some(high) = self.spare.take() {
+                count += rejected(high);
+                left -= 1;
+            }
+        }
+        for _ in 0..left / 2 {
+            let bits = self.rng.next_u64();
+            count += rejected(bits as u32) + rejected((bits >> 32) as u32);
+        }
+        if left % 2 == 1 {
+            count += rejected(self.next_u32());
+        }
+        count
     }
 
     /// Uniform integer in `0..bound` (`bound ≥ 1`), Lemire's method on 32 bits.
@@ -129,6 +173,46 @@ mod tests {
             counts.iter().all(|&c| (9_450..=10_550).contains(&c)),
             "{counts:?}"
         );
+    }
+
+    #[test]
+    fn a_stream_started_at_a_half_continues_the_stream() {
+        for start in [0u64, 1, 2, 7, 1_000, 1_001] {
+            let mut walked = HalfDraws::new(Xoshiro256::from_seed(3));
+            for _ in 0..start {
+                walked.next_u32();
+            }
+            let mut jumped = HalfDraws::at(3, start);
+            for _ in 0..9 {
+                assert_eq!(jumped.next_u32(), walked.next_u32(), "from half {start}");
+            }
+        }
+    }
+
+    #[test]
+    fn counted_rejections_are_the_halves_below_skips() {
+        // 3·2³⁰ rejects a quarter of all halves: every draw path is taken often.
+        let bound = 3 << 30;
+        for (start, draws) in [(0u64, 1_000u64), (1, 999), (5, 1)] {
+            let mut sampled = HalfDraws::at(11, start);
+            for _ in 0..draws {
+                sampled.below(bound);
+            }
+            // The draws took `draws` accepted halves and the rejected ones among them.
+            let mut halves = draws;
+            loop {
+                let rejected = HalfDraws::at(11, start).count_rejections(halves, bound);
+                if halves == draws + rejected {
+                    break;
+                }
+                halves = draws + rejected;
+            }
+            assert!(halves > draws + draws / 10, "a quarter is rejected");
+            let mut counted = HalfDraws::at(11, start + halves);
+            for _ in 0..5 {
+                assert_eq!(counted.next_u32(), sampled.next_u32());
+            }
+        }
     }
 
     #[test]

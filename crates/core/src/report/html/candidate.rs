@@ -1,0 +1,165 @@
+//! One candidate's section of the HTML document: its sorted per-task Δ, the statistics details
+//! ([`detail_rows`], the page's and the markdown's rows), its components and its regressed
+//! tasks.
+
+use std::fmt::Write;
+
+use crate::text::{html_text, optional_value, signed_points};
+
+use super::super::components::{component_cells, COMPONENT_COLUMNS};
+use super::super::details::{detail_rows, DetailCells};
+use super::super::{CandidateResult, Report, TaskRow};
+use super::sections::{figure, head, td, td_num};
+use super::svg;
+
+/// Most regressed tasks listed per candidate (the rest are counted).
+pub const REGRESSED_LIMIT: usize = 50;
+
+/// The whole section of `candidate`.
+pub fn section(out: &mut String, report: &Report, candidate: &CandidateResult) {
+    let name = report
+        .run_of(candidate)
+        .map_or("candidate", |run| run.name.as_str());
+    let _ = write!(
+        out,
+        "<section class=\"candidate\"><h2>{} vs baseline</h2><p>{}.</p>",
+        html_text(name),
+        html_text(&candidate.sentence)
+    );
+    if let Some(chart) = svg::sorted_deltas(report, candidate) {
+        figure(out, &chart);
+    }
+    details(out, report, candidate);
+    components(out, candidate);
+    regressed(out, report, candidate);
+    out.push_str("</section>\n");
+}
+
+/// Every statistic of both analyses.
+fn details(out: &mut String, report: &Report, candidate: &CandidateResult) {
+    out.push_str("<h3>Statistics</h3><div class=\"scroll\"><table class=\"details\">");
+    head(out, &["statistic", "primary", "sensitivity"]);
+    out.push_str("<tbody>");
+    for row in detail_rows(report, candidate, false) {
+        out.push_str("<tr>");
+        let _ = write!(out, "<th scope=\"row\">{}</th>", html_text(&row.label));
+        match &row.cells {
+            DetailCells::PerAnalysis {
+                primary,
+                sensitivity,
+            } => {
+                td(out, primary);
+                td(out, sensitivity);
+            }
+            DetailCells::Whole(text) => {
+                let _ = write!(out, "<td colspan=\"2\">{}</td>", html_text(text));
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+}
+
+/// Each reward component's own paired Δ.
+fn components(out: &mut String, candidate: &CandidateResult) {
+    if candidate.components.is_empty() {
+        return;
+    }
+    out.push_str(
+        "<h3>Components</h3><p class=\"note\">Each component's or scorer's own paired Δ over the \
+         tasks both runs have a value for it, in its own units; weight 0 is informative, not in \
+         the reward.</p><div class=\"scroll\"><table>",
+    );
+    head(out, &COMPONENT_COLUMNS);
+    out.push_str("<tbody>");
+    for component in &candidate.components {
+        out.push_str("<tr>");
+        for (index, text) in component_cells(component).iter().enumerate() {
+            if index == 0 {
+                td(out, text);
+            } else {
+                td_num(out, text);
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+}
+
+/// The candidate's tasks with Δ < 0, worst first (ties in task order), at most
+/// [`REGRESSED_LIMIT`], the rest counted.
+pub fn regressed_tasks<'a>(
+    report: &'a Report,
+    candidate: &CandidateResult,
+) -> Vec<(&'a TaskRow, f64)> {
+    let Some(slot) = candidate.run.checked_sub(1) else {
+        return Vec::new();
+    };
+    let mut tasks: Vec<(&TaskRow, f64)> = report
+        .tasks
+        .iter()
+        .filter_map(|task| {
+            let delta = task.deltas.get(slot).copied().flatten()?;
+            (delta < 0.0).then_some((task, delta))
+        })
+        .collect();
+    tasks.sort_by(|a, b| a.1.total_cmp(&b.1));
+    tasks
+}
+
+fn regressed(out: &mut String, report: &Report, candidate: &CandidateResult) {
+    let tasks = regressed_tasks(report, candidate);
+    let _ = write!(
+        out,
+        "<h3>Regressed tasks ({})</h3><p class=\"note\">Paired tasks lower in the candidate, worst first.</p>",
+        tasks.len()
+    );
+    if tasks.is_empty() {
+        out.push_str("<p>No paired task is lower in the candidate.</p>");
+        return;
+    }
+    out.push_str("<div class=\"scroll\"><table>");
+    head(
+        out,
+        &[
+            "task",
+            "label",
+            "categories",
+            "baseline",
+            "candidate",
+            "Δ (points)",
+        ],
+    );
+    out.push_str("<tbody>");
+    for (task, delta) in tasks.iter().take(REGRESSED_LIMIT) {
+        out.push_str("<tr>");
+        let _ = write!(out, "<td><code>{}</code></td>", html_text(&task.task_id));
+        // A label that only repeats the id is left out.
+        td(
+            out,
+            task.label
+                .as_deref()
+                .filter(|label| *label != task.task_id)
+                .unwrap_or(""),
+        );
+        td(out, &task.category_labels(&report.categories).join(", "));
+        td_num(
+            out,
+            &optional_value(task.cells.first().and_then(|c| c.mean)),
+        );
+        td_num(
+            out,
+            &optional_value(task.cells.get(candidate.run).and_then(|c| c.mean)),
+        );
+        td_num(out, &signed_points(*delta));
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+    if tasks.len() > REGRESSED_LIMIT {
+        let _ = write!(
+            out,
+            "<p class=\"note\">and {} more regressed tasks, not listed (the report JSON and the CSV hold every task).</p>",
+            tasks.len() - REGRESSED_LIMIT
+        );
+    }
+}

@@ -1,0 +1,98 @@
+//! The report as one self-contained HTML document a reviewer can keep (the CLI's
+//! `--format html`, the viewer's "Download HTML report"): the same function makes both, so the
+//! same report and share link give the same bytes.
+//!
+//! The document holds no script and loads nothing: its style is one inline `<style>` (light and
+//! dark through `prefers-color-scheme`, and a print layout), its figures inline SVG drawn by
+//! [`svg`] with a fixed layout, and a Content-Security-Policy `<meta>` forbids everything else.
+//! The only address in it is the share link, written as a link only when it is http(s).
+//!
+//! Every text goes through [`html_text`] (the report's own words as well as the data's), and no
+//! data reaches a `style` or any attribute other than the escaped share link's `href`. Numbers
+//! are written by `core::text`, the formatters of the page and the markdown.
+
+mod candidate;
+mod sections;
+mod style;
+pub mod svg;
+
+use std::fmt::Write;
+
+use crate::share_link::is_web_link;
+use crate::text::html_text;
+
+use super::Report;
+
+/// The whole document; `share` is the link of the same view in the viewer (see
+/// [`crate::share_link`]), or `None` when there is none.
+pub fn render(report: &Report, share: Option<&str>) -> String {
+    let mut out = String::with_capacity(64 * 1024);
+    let title = title(report);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"color-scheme\" content=\"light dark\">\n\
+         <title>{}</title>\n<style>\n{}</style>\n</head>\n<body>\n<main>\n",
+        html_text(&title),
+        style::CSS
+    );
+    sections::header(&mut out, report, &title);
+    share_section(&mut out, share);
+    sections::headline(&mut out, report);
+    sections::runs(&mut out, report);
+    sections::audit(&mut out, report);
+    sections::coverage(&mut out, report);
+    sections::categories(&mut out, report);
+    sections::progression(&mut out, report);
+    for candidate in &report.candidates {
+        candidate::section(&mut out, report, candidate);
+    }
+    let _ = write!(
+        out,
+        "<footer><p>Written by eval-compare (report format {}). This file holds no script and \
+         loads nothing; the numbers are the report JSON's, formatted as on the page.</p></footer>\n\
+         </main>\n</body>\n</html>\n",
+        report.format_version
+    );
+    out
+}
+
+/// "Eval comparison: BASELINE vs CANDIDATE, …".
+fn title(report: &Report) -> String {
+    let mut names = report.runs.iter().map(|run| run.name.as_str());
+    let baseline = names.next().unwrap_or("baseline");
+    let candidates: Vec<&str> = names.collect();
+    format!("Eval comparison: {baseline} vs {}", candidates.join(", "))
+}
+
+/// The share link of the same view, as a link when it is http(s), else as text.
+fn share_section(out: &mut String, share: Option<&str>) {
+    out.push_str("<section id=\"share\" class=\"share\"><h2>Link to this view</h2>");
+    match share {
+        Some(link) if is_web_link(link) => {
+            let link = html_text(link);
+            let _ = write!(
+                out,
+                "<p><a href=\"{link}\" rel=\"noreferrer\">{link}</a></p><p class=\"note\">Opens \
+                 the same comparison in the viewer (it reads the runs again; the link holds no key).</p>"
+            );
+        }
+        Some(link) => {
+            let _ = write!(out, "<p><code>{}</code></p>", html_text(link));
+        }
+        None => out.push_str(
+            "<p class=\"note\">No link: these settings cannot be written in the viewer's address.</p>",
+        ),
+    }
+    out.push_str("</section>\n");
+}
+
+impl Report {
+    /// The report as one self-contained HTML document (see [`render`]); `share` is the viewer's
+    /// link of the same view.
+    pub fn to_html(&self, share: Option<&str>) -> String {
+        render(self, share)
+    }
+}

@@ -1,0 +1,460 @@
+//! The report-wide sections of the HTML document: header, headline verdicts, runs, audit,
+//! coverage ledger, categories and the progression by step.
+
+use std::fmt::Write;
+
+use crate::audit::{Lifecycle, Severity};
+use crate::model::{Analysis, Resolution};
+use crate::text::{
+    count, html_text, interval_points, optional_value, p_value, points, setting_source,
+    setting_value, signed_points, StatText, MISSING,
+};
+
+use super::super::details::{headline_anytime_interval, interval_method_text};
+use super::super::{Decision, Report};
+use super::svg;
+
+/// A table cell of text (escaped).
+pub(super) fn td(out: &mut String, text: &str) {
+    let _ = write!(out, "<td>{}</td>", html_text(text));
+}
+
+/// A numeric table cell (escaped, right-aligned).
+pub(super) fn td_num(out: &mut String, text: &str) {
+    let _ = write!(out, "<td class=\"num\">{}</td>", html_text(text));
+}
+
+/// A table's header row.
+pub(super) fn head(out: &mut String, columns: &[&str]) {
+    out.push_str("<thead><tr>");
+    for column in columns {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", html_text(column));
+    }
+    out.push_str("</tr></thead>");
+}
+
+/// Escaped text with each `` `quoted` `` part (an option key, as `setting_source` writes it)
+/// set as code. The input is already escaped, so it holds no `<` of its own.
+fn code_spans(escaped: &str) -> String {
+    let mut out = String::with_capacity(escaped.len() + 16);
+    let mut parts = escaped.split('`');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    let rest: Vec<&str> = parts.collect();
+    // An odd number of backticks leaves the last one as it is.
+    let pairs = rest.len() / 2;
+    for (index, part) in rest.iter().enumerate() {
+        if index < pairs * 2 {
+            out.push_str(if index % 2 == 0 { "<code>" } else { "</code>" });
+        } else {
+            out.push('`');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+/// A figure with its SVG.
+pub(super) fn figure(out: &mut String, svg: &str) {
+    let _ = write!(out, "<figure>{svg}</figure>");
+}
+
+/// The title and what the numbers were computed with.
+pub fn header(out: &mut String, report: &Report, title: &str) {
+    let s = &report.settings;
+    let sources: Vec<&str> = report
+        .sources
+        .iter()
+        .map(|source| source.as_str())
+        .collect();
+    let _ = writeln!(
+        out,
+        "<header><h1>{}</h1><p class=\"meta\">{}</p></header>",
+        html_text(title),
+        html_text(&format!(
+            "Source: {}. Intervals at {}%, target Δ {} points, bootstrap B = {} with seed {}; headline analysis: {}.",
+            sources.join(", "),
+            (s.level * 100.0).round(),
+            points(s.target_delta),
+            count(s.resamples as u64),
+            s.seed,
+            match s.headline {
+                Analysis::Primary => "primary (paired tasks, included samples)",
+                Analysis::Sensitivity => "sensitivity (failed and absent counted as 0)",
+            }
+        ))
+    );
+}
+
+/// The class of a verdict's badge.
+fn decision_class(decision: Decision) -> &'static str {
+    match decision {
+        Decision::Better => "better",
+        Decision::Worse => "worse",
+        Decision::NoDetectableDifference => "same",
+        _ => "unsure",
+    }
+}
+
+/// One card per candidate: verdict, Δ, interval, Holm-adjusted p, the sentence and the reasons;
+/// then the forest plot of every candidate's Δ.
+pub fn headline(out: &mut String, report: &Report) {
+    out.push_str("<section id=\"headline\"><h2>Verdicts</h2><div class=\"cards\">");
+    for candidate in &report.candidates {
+        let name = report
+            .run_of(candidate)
+            .map_or("candidate", |run| run.name.as_str());
+        let analysis = report.headline(candidate);
+        let delta = StatText::of(&analysis.estimate, |e| {
+            format!("{} points", signed_points(e.delta))
+        })
+        .text();
+        let interval = StatText::of(&candidate.verdict.interval, |i| {
+            format!("{} points", interval_points(i))
+        })
+        .text();
+        let verdict = &candidate.verdict;
+        let _ = write!(
+            out,
+            "<article class=\"card\"><h3>{}</h3><p class=\"verdict {}\">{}</p><p class=\"delta\">Δ {}</p><dl>\
+             <dt>{} ({}%)</dt><dd>{}</dd><dt>Holm-adjusted p</dt><dd>{}</dd><dt>paired tasks</dt><dd>{}</dd></dl><p>{}.</p>",
+            html_text(name),
+            decision_class(verdict.decision),
+            html_text(&verdict.headline()),
+            html_text(&delta),
+            html_text(&interval_method_text(verdict.interval_method)),
+            (report.settings.level * 100.0).round(),
+            html_text(&interval),
+            html_text(&StatText::of(&candidate.p_holm, |p| p_value(*p)).text()),
+            html_text(&count(analysis.n as u64)),
+            html_text(&candidate.sentence)
+        );
+        if !verdict.reasons.is_empty() || headline_anytime_interval(report, candidate).is_some() {
+            out.push_str("<ul class=\"reasons\">");
+            for reason in &verdict.reasons {
+                let _ = write!(out, "<li>{}</li>", html_text(reason));
+            }
+            if let Some(anytime) = headline_anytime_interval(report, candidate) {
+                let _ = write!(out, "<li>{}.</li>", html_text(&anytime));
+            }
+            out.push_str("</ul>");
+        }
+        out.push_str("</article>");
+    }
+    out.push_str("</div>");
+    figure(out, &svg::forest(report));
+    out.push_str("</section>\n");
+}
+
+/// The compared runs with their three means.
+pub fn runs(out: &mut String, report: &Report) {
+    out.push_str("<section id=\"runs\"><h2>Runs</h2><div class=\"scroll\"><table class=\"runs\">");
+    head(
+        out,
+        &[
+            "role",
+            "name",
+            "id",
+            "model",
+            "benchmark",
+            "status",
+            "tasks scored",
+            "task-weighted mean",
+            "pooled mean",
+            "platform mean",
+        ],
+    );
+    out.push_str("<tbody>");
+    for run in &report.runs {
+        out.push_str("<tr>");
+        td(
+            out,
+            match run.role {
+                super::super::Role::Baseline => "baseline",
+                super::super::Role::Candidate => "candidate",
+            },
+        );
+        td(out, &run.name);
+        let _ = write!(out, "<td><code>{}</code></td>", html_text(&run.id));
+        td(out, run.base_model.as_deref().unwrap_or(MISSING));
+        td(out, run.bench_id.as_deref().unwrap_or(MISSING));
+        td(out, run.status.as_deref().unwrap_or(MISSING));
+        td_num(out, &count(run.tasks_scored));
+        td_num(out, &optional_value(run.task_weighted_mean));
+        td_num(out, &optional_value(run.pooled_mean));
+        td_num(out, &optional_value(run.platform_reward_mean));
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+    for run in &report.runs {
+        if let Some(why) = &run.incomplete_load {
+            let _ = write!(
+                out,
+                "<p class=\"warning\">Incomplete load of <code>{}</code>: {}</p>",
+                html_text(&run.id),
+                html_text(why)
+            );
+        }
+    }
+    out.push_str(
+        "<p class=\"note\">Task-weighted: the mean of the per-task means (the analysis' mean); \
+         pooled: over all included samples; platform: the API's own reward mean.</p></section>\n",
+    );
+}
+
+/// The comparability audit: its verdict, findings and the effective settings per run.
+pub fn audit(out: &mut String, report: &Report) {
+    let (class, verdict) = match report.audit.verdict {
+        Severity::Blocking => ("worse", "not comparable (blocking findings)"),
+        Severity::Caution => ("unsure", "comparable with cautions"),
+        Severity::Info => ("same", "comparable"),
+    };
+    let _ = write!(
+        out,
+        "<section id=\"audit\"><h2>Comparability: <span class=\"verdict {class}\">{}</span></h2>",
+        html_text(verdict)
+    );
+    if report.audit.findings.is_empty() {
+        out.push_str("<p>No findings.</p>");
+    } else {
+        out.push_str("<ul class=\"findings\">");
+        for finding in &report.audit.findings {
+            let severity = match finding.severity {
+                Severity::Blocking => "blocking",
+                Severity::Caution => "caution",
+                Severity::Info => "info",
+            };
+            let _ = write!(
+                out,
+                "<li><span class=\"severity {severity}\">{severity}</span> <code>{}</code>: {}</li>",
+                html_text(&finding.code),
+                html_text(&finding.message)
+            );
+        }
+        out.push_str("</ul>");
+    }
+    effective_settings(out, report);
+    out.push_str("</section>\n");
+}
+
+/// One row per setting, one column per run, each value with where it came from.
+fn effective_settings(out: &mut String, report: &Report) {
+    let settings = &report.audit.settings;
+    let Some(first) = settings.first() else {
+        return;
+    };
+    let names: Vec<String> = settings
+        .iter()
+        .map(|run| {
+            report
+                .runs
+                .iter()
+                .find(|r| r.index == run.run)
+                .map_or_else(|| MISSING.to_owned(), |r| r.name.clone())
+        })
+        .collect();
+    out.push_str("<h3>Effective settings</h3><div class=\"scroll\"><table>");
+    let mut columns = vec!["setting"];
+    columns.extend(names.iter().map(String::as_str));
+    head(out, &columns);
+    out.push_str("<tbody>");
+    for (row, setting) in first.settings.iter().enumerate() {
+        out.push_str("<tr>");
+        td(out, setting.setting.label());
+        for run in settings {
+            // The value stays plain text; the source's quoted option key is set as code.
+            let html = run.settings.get(row).map_or_else(
+                || MISSING.to_owned(),
+                |s| match &s.resolution {
+                    Resolution::Resolved { value, .. } => format!(
+                        "{} ({})",
+                        html_text(&setting_value(value)),
+                        code_spans(&html_text(&setting_source(&s.resolution)))
+                    ),
+                    Resolution::Unresolved { .. } => "not resolved".to_owned(),
+                },
+            );
+            let _ = write!(out, "<td>{html}</td>");
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+}
+
+/// The coverage ledger: per run, tasks by class and samples; per candidate, what is paired; the
+/// warnings; and the coverage bars.
+pub fn coverage(out: &mut String, report: &Report) {
+    let cov = &report.coverage;
+    let _ = write!(
+        out,
+        "<section id=\"coverage\"><h2>Coverage</h2><p>Union of tasks: {}.</p><div class=\"scroll\"><table>",
+        html_text(&count(cov.union_tasks))
+    );
+    head(
+        out,
+        &[
+            "run",
+            "selected",
+            "attempted",
+            "scored",
+            "graded",
+            "cut-off",
+            "model ending",
+            "failed",
+            "cancelled",
+            "unfinished",
+            "ungraded",
+            "other",
+            "samples",
+            "valid",
+        ],
+    );
+    out.push_str("<tbody>");
+    for run in &cov.runs {
+        let t = &run.tasks_by_class;
+        out.push_str("<tr>");
+        td(out, &run.name);
+        td_num(
+            out,
+            &run.tasks_selected.map_or_else(|| MISSING.to_owned(), count),
+        );
+        for value in [
+            run.tasks_attempted,
+            run.tasks_scored,
+            u64::from(t.graded),
+            u64::from(t.cut_off),
+            u64::from(t.model_ending),
+            u64::from(t.failed),
+            u64::from(t.cancelled),
+            u64::from(t.unfinished),
+            u64::from(t.ungraded),
+            u64::from(t.other),
+            run.samples_total,
+            run.samples_valid,
+        ] {
+            td_num(out, &count(value));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str(
+        "</tbody></table></div><p class=\"note\">Task columns count tasks with at least one \
+         trajectory of that class.</p>",
+    );
+    if let Some(bars) = svg::coverage_bars(report) {
+        figure(out, &bars);
+    }
+    out.push_str("<ul>");
+    for pair in &cov.comparisons {
+        let name = report
+            .runs
+            .iter()
+            .find(|r| r.index == pair.candidate)
+            .map_or("candidate", |r| r.name.as_str());
+        let _ = write!(
+            out,
+            "<li>{}</li>",
+            html_text(&format!(
+                "{name}: {} paired of {} in the union; {} only in the baseline, {} only in the candidate.",
+                count(pair.paired),
+                count(pair.union),
+                count(pair.only_in_baseline.len() as u64),
+                count(pair.only_in_candidate.len() as u64)
+            ))
+        );
+    }
+    for warning in &cov.warnings {
+        let _ = write!(
+            out,
+            "<li class=\"warning\">Warning <code>{}</code>: {}</li>",
+            html_text(&warning.code),
+            html_text(&warning.message)
+        );
+    }
+    out.push_str("</ul></section>\n");
+}
+
+/// The task categories with their task counts. The per-category Δ of each candidate (report
+/// format 4) belongs in this section.
+pub fn categories(out: &mut String, report: &Report) {
+    if report.categories.is_empty() {
+        return;
+    }
+    let mut tasks = vec![0u64; report.categories.len()];
+    for task in &report.tasks {
+        for &category in &task.categories {
+            if let Some(n) = tasks.get_mut(category as usize) {
+                *n += 1;
+            }
+        }
+    }
+    out.push_str("<section id=\"categories\"><h2>Categories</h2><div class=\"scroll\"><table>");
+    head(out, &["category", "tasks"]);
+    out.push_str("<tbody>");
+    for (name, n) in report.categories.iter().zip(&tasks) {
+        out.push_str("<tr>");
+        td(out, name);
+        td_num(out, &count(*n));
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div></section>\n");
+}
+
+/// Δ by checkpoint step, when the candidates are checkpoints of one training run.
+pub fn progression(out: &mut String, report: &Report) {
+    let (Some(progression), Some(chart)) = (&report.progression, svg::progression(report)) else {
+        return;
+    };
+    let _ = write!(
+        out,
+        "<section id=\"progression\"><h2>Progression of <code>{}</code></h2>",
+        html_text(&progression.training_run_id)
+    );
+    figure(out, &chart);
+    out.push_str("<div class=\"scroll\"><table>");
+    head(out, &["step", "mean", "Δ (points)", "interval of Δ"]);
+    out.push_str("<tbody>");
+    for point in &progression.points {
+        let running = report
+            .runs
+            .get(point.run)
+            .is_some_and(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished);
+        out.push_str("<tr>");
+        td_num(
+            out,
+            &if running {
+                format!("{} (running)", point.step)
+            } else {
+                point.step.to_string()
+            },
+        );
+        td_num(out, &optional_value(point.mean));
+        td_num(
+            out,
+            &point
+                .delta
+                .map_or_else(|| MISSING.to_owned(), signed_points),
+        );
+        td_num(
+            out,
+            &StatText::of(&point.delta_interval, interval_points).text(),
+        );
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div></section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_parts_become_code() {
+        assert_eq!(
+            code_spans("recorded, `temperature`"),
+            "recorded, <code>temperature</code>"
+        );
+        assert_eq!(code_spans("a `b` c `d"), "a <code>b</code> c `d");
+        assert_eq!(code_spans("plain"), "plain");
+    }
+}

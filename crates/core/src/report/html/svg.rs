@@ -1,0 +1,642 @@
+//! The HTML report's figures as inline SVG, drawn by a small deterministic writer with a fixed
+//! layout: no text is measured (labels are cut to a fixed number of characters), every
+//! coordinate is written with one decimal, and colours come from the document's CSS classes
+//! (so the figures follow its light and dark themes). The same report gives the same bytes on
+//! every target, which the viewer's plotters charts (measuring text with the browser's fonts)
+//! cannot promise.
+//!
+//! Every text from the data goes through [`html_text`].
+
+use std::fmt::Write;
+
+use crate::audit::Lifecycle;
+use crate::stats::Interval;
+use crate::text::{count, html_text, interval_points, signed_points};
+
+use super::super::{CandidateResult, Report};
+
+/// Width of every figure, in SVG units (it scales to the page's width).
+const WIDTH: f64 = 800.0;
+
+/// Most bars of the sorted-Δ figure: one per task up to this many, quantile bins beyond (the
+/// viewer's chart bins the same way).
+pub const BAR_LIMIT: usize = 500;
+
+/// Longest label drawn, in characters.
+const LABEL_CHARS: usize = 26;
+
+/// A coordinate with one decimal.
+fn c(value: f64) -> String {
+    let text = format!("{value:.1}");
+    if text == "-0.0" {
+        "0.0".to_owned()
+    } else {
+        text
+    }
+}
+
+/// A label from the data, cut to [`LABEL_CHARS`] characters (with `…`) and escaped.
+fn label(text: &str) -> String {
+    let mut chars = text.chars();
+    let cut: String = chars.by_ref().take(LABEL_CHARS).collect();
+    if chars.next().is_some() {
+        let cut: String = cut.chars().take(LABEL_CHARS - 1).collect();
+        html_text(&format!("{cut}…"))
+    } else {
+        html_text(&cut)
+    }
+}
+
+/// A linear scale from `[lo, hi]` onto `[start, end]`.
+#[derive(Debug, Clone, Copy)]
+struct Scale {
+    lo: f64,
+    hi: f64,
+    start: f64,
+    end: f64,
+}
+
+impl Scale {
+    fn at(&self, value: f64) -> f64 {
+        let span = self.hi - self.lo;
+        if span <= 0.0 {
+            return (self.start + self.end) / 2.0;
+        }
+        self.start + (value - self.lo) / span * (self.end - self.start)
+    }
+}
+
+/// Round tick positions covering `[lo, hi]` (about `wanted` of them), and the range they span.
+fn ticks(lo: f64, hi: f64, wanted: f64) -> (Vec<f64>, f64, f64) {
+    let (lo, hi) = if hi - lo < 1e-9 {
+        (lo - 1.0, hi + 1.0)
+    } else {
+        (lo, hi)
+    };
+    let raw = (hi - lo) / wanted;
+    let magnitude = crate::math::powi(
+        10.0,
+        (crate::math::ln(raw) / std::f64::consts::LN_10).floor() as i32,
+    );
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * magnitude)
+        .find(|step| raw <= *step)
+        .unwrap_or(10.0 * magnitude);
+    let first = (lo / step).floor();
+    let last = (hi / step).ceil();
+    let values: Vec<f64> = (0..=((last - first) as i64))
+        .map(|i| (first + i as f64) * step)
+        .collect();
+    (values, first * step, last * step)
+}
+
+/// A tick's text: as many decimals as its step needs (points, or a step).
+fn tick_text(value: f64, step: f64) -> String {
+    let decimals = if step >= 1.0 - 1e-9 { 0 } else { 1 };
+    let text = format!("{value:.decimals$}");
+    let text = if text
+        .trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        text.trim_start_matches('-').to_owned()
+    } else {
+        text
+    };
+    crate::text::minus_sign(text)
+}
+
+/// The opening tag of a figure with its accessible name.
+fn open(out: &mut String, height: f64, title: &str) {
+    let _ = write!(
+        out,
+        "<svg class=\"figure\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" role=\"img\" aria-label=\"{}\"><title>{}</title>",
+        c(WIDTH),
+        c(height),
+        c(WIDTH),
+        c(height),
+        html_text(title),
+        html_text(title)
+    );
+}
+
+/// A horizontal axis at `y` with ticks and their text.
+fn x_axis(out: &mut String, scale: &Scale, values: &[f64], y: f64, top: f64) {
+    let step = values
+        .get(1)
+        .zip(values.first())
+        .map_or(1.0, |(b, a)| b - a);
+    for &value in values {
+        let x = scale.at(value);
+        let _ = write!(
+            out,
+            "<line class=\"grid\" x1=\"{x}\" y1=\"{top}\" x2=\"{x}\" y2=\"{y}\"/><text class=\"tick\" x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            c(y + 14.0),
+            tick_text(value, step),
+            x = c(x),
+            top = c(top),
+            y = c(y),
+        );
+    }
+}
+
+/// A vertical axis at `x` with ticks and their text, grid lines to `right`.
+fn y_axis(out: &mut String, scale: &Scale, values: &[f64], x: f64, right: f64) {
+    let step = values
+        .get(1)
+        .zip(values.first())
+        .map_or(1.0, |(b, a)| b - a);
+    for &value in values {
+        let y = scale.at(value);
+        let _ = write!(
+            out,
+            "<line class=\"grid\" x1=\"{x}\" y1=\"{y}\" x2=\"{right}\" y2=\"{y}\"/><text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+            c(x - 4.0),
+            c(y + 4.0),
+            tick_text(value, step),
+            x = c(x),
+            y = c(y),
+            right = c(right),
+        );
+    }
+}
+
+/// Δ with its headline interval per candidate (a forest plot), in points, with the zero line
+/// and the target Δ either side.
+pub fn forest(report: &Report) -> String {
+    let rows: Vec<(String, Option<f64>, Option<Interval>)> = report
+        .candidates
+        .iter()
+        .map(|candidate| {
+            let name = report
+                .run_of(candidate)
+                .map_or("candidate", |run| run.name.as_str());
+            let delta = report
+                .headline(candidate)
+                .estimate
+                .as_ref()
+                .ok()
+                .map(|e| e.delta * 100.0);
+            let interval = candidate.verdict.interval.as_ref().ok().map(|i| Interval {
+                lower: i.lower * 100.0,
+                upper: i.upper * 100.0,
+                level: i.level,
+            });
+            (name.to_owned(), delta, interval)
+        })
+        .collect();
+    let target = report.settings.target_delta * 100.0;
+    let (mut lo, mut hi) = (-target, target);
+    for (_, delta, interval) in &rows {
+        for value in delta
+            .iter()
+            .copied()
+            .chain(interval.iter().flat_map(|i| [i.lower, i.upper]))
+        {
+            if value.is_finite() {
+                lo = lo.min(value);
+                hi = hi.max(value);
+            }
+        }
+    }
+    let (values, lo, hi) = ticks(lo, hi, 8.0);
+    let row_height = 30.0;
+    let top = 10.0;
+    let bottom = top + row_height * rows.len() as f64;
+    let height = bottom + 40.0;
+    let scale = Scale {
+        lo,
+        hi,
+        start: 210.0,
+        end: 640.0,
+    };
+    let mut out = String::new();
+    open(
+        &mut out,
+        height,
+        "Δ against the baseline with its headline interval, per candidate (points)",
+    );
+    x_axis(&mut out, &scale, &values, bottom, top);
+    for (value, class) in [(0.0, "zero"), (-target, "target"), (target, "target")] {
+        let x = c(scale.at(value));
+        let _ = write!(
+            out,
+            "<line class=\"{class}\" x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"/>",
+            c(top),
+            c(bottom)
+        );
+    }
+    for (i, (name, delta, interval)) in rows.iter().enumerate() {
+        let y = top + row_height * (i as f64 + 0.5);
+        let _ = write!(
+            out,
+            "<text class=\"label\" x=\"200.0\" y=\"{}\" text-anchor=\"end\">{}</text>",
+            c(y + 4.0),
+            label(name)
+        );
+        if let Some(interval) = interval {
+            let _ = write!(
+                out,
+                "<line class=\"interval\" x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\"/>",
+                c(scale.at(interval.lower)),
+                c(scale.at(interval.upper)),
+                y = c(y)
+            );
+        }
+        let text = match (delta, interval) {
+            (Some(delta), Some(interval)) => {
+                let points = Interval {
+                    lower: interval.lower / 100.0,
+                    upper: interval.upper / 100.0,
+                    level: interval.level,
+                };
+                format!(
+                    "{} ({})",
+                    signed_points(delta / 100.0),
+                    interval_points(&points)
+                )
+            }
+            (Some(delta), None) => signed_points(delta / 100.0),
+            _ => "not computable".to_owned(),
+        };
+        if let Some(delta) = delta {
+            let _ = write!(
+                out,
+                "<circle class=\"point\" cx=\"{}\" cy=\"{}\" r=\"5.0\"/>",
+                c(scale.at(*delta)),
+                c(y)
+            );
+        }
+        let _ = write!(
+            out,
+            "<text class=\"value\" x=\"650.0\" y=\"{}\">{}</text>",
+            c(y + 4.0),
+            html_text(&text)
+        );
+    }
+    let _ = write!(
+        out,
+        "<text class=\"caption\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">Δ in points; dashed: ± target Δ ({} points)</text></svg>",
+        c((scale.start + scale.end) / 2.0),
+        c(bottom + 32.0),
+        html_text(&crate::text::points(report.settings.target_delta))
+    );
+    out
+}
+
+/// One bar of the sorted-Δ figure over ranks `start..end`, its value in points.
+struct Bar {
+    start: usize,
+    end: usize,
+    value: f64,
+}
+
+/// The candidate's paired per-task Δ sorted ascending (one bar per task, the mean Δ of each of
+/// [`BAR_LIMIT`] quantile bins beyond that many), or `None` when no task is paired.
+pub fn sorted_deltas(report: &Report, candidate: &CandidateResult) -> Option<String> {
+    let slot = candidate.run.checked_sub(1)?;
+    let mut deltas: Vec<f64> = report
+        .tasks
+        .iter()
+        .filter_map(|task| task.deltas.get(slot).copied().flatten())
+        .filter(|d| d.is_finite())
+        .map(|d| d * 100.0)
+        .collect();
+    if deltas.is_empty() {
+        return None;
+    }
+    deltas.sort_by(f64::total_cmp);
+    let n = deltas.len();
+    let bars: Vec<Bar> = if n <= BAR_LIMIT {
+        deltas
+            .iter()
+            .enumerate()
+            .map(|(i, &value)| Bar {
+                start: i,
+                end: i + 1,
+                value,
+            })
+            .collect()
+    } else {
+        (0..BAR_LIMIT)
+            .map(|b| {
+                let start = b * n / BAR_LIMIT;
+                let end = (b + 1) * n / BAR_LIMIT;
+                let slice = &deltas[start..end];
+                Bar {
+                    start,
+                    end,
+                    value: slice.iter().sum::<f64>() / slice.len() as f64,
+                }
+            })
+            .collect()
+    };
+    let lo = deltas[0].min(0.0);
+    let hi = deltas[n - 1].max(0.0);
+    let (values, lo, hi) = ticks(lo, hi, 5.0);
+    let (left, right, top, bottom) = (60.0, 780.0, 10.0, 200.0);
+    let y = Scale {
+        lo,
+        hi,
+        start: bottom,
+        end: top,
+    };
+    let x = Scale {
+        lo: 0.0,
+        hi: n as f64,
+        start: left,
+        end: right,
+    };
+    let name = report
+        .run_of(candidate)
+        .map_or("candidate", |run| run.name.as_str());
+    let mut out = String::new();
+    open(
+        &mut out,
+        bottom + 40.0,
+        &format!("Per-task Δ of {name} against the baseline, sorted ascending (points)"),
+    );
+    y_axis(&mut out, &y, &values, left, right);
+    let zero = y.at(0.0);
+    for bar in &bars {
+        let (x0, x1) = (x.at(bar.start as f64), x.at(bar.end as f64));
+        let v = y.at(bar.value);
+        let class = if bar.value < 0.0 {
+            "neg"
+        } else if bar.value > 0.0 {
+            "pos"
+        } else {
+            "tie"
+        };
+        let (top_y, height) = if v < zero {
+            (v, zero - v)
+        } else {
+            (zero, v - zero)
+        };
+        // A tie gets a hairline, so every paired task is seen.
+        let height = height.max(1.0);
+        let _ = write!(
+            out,
+            "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+            c(x0),
+            c(top_y),
+            c((x1 - x0).max(0.1)),
+            c(height)
+        );
+    }
+    let _ = write!(
+        out,
+        "<line class=\"zero\" x1=\"{}\" y1=\"{z}\" x2=\"{}\" y2=\"{z}\"/>",
+        c(left),
+        c(right),
+        z = c(zero)
+    );
+    let caption = if n > BAR_LIMIT {
+        format!(
+            "{} paired tasks ranked by Δ (bars: mean Δ of {} quantile bins)",
+            count(n as u64),
+            count(BAR_LIMIT as u64)
+        )
+    } else {
+        format!("{} paired tasks ranked by Δ", count(n as u64))
+    };
+    let _ = write!(
+        out,
+        "<text class=\"caption\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text></svg>",
+        c((left + right) / 2.0),
+        c(bottom + 24.0),
+        html_text(&caption)
+    );
+    Some(out)
+}
+
+/// Per run, the union's tasks as scored, attempted but not scored, and absent (stacked bars).
+pub fn coverage_bars(report: &Report) -> Option<String> {
+    let union = report.coverage.union_tasks;
+    if union == 0 || report.coverage.runs.is_empty() {
+        return None;
+    }
+    let row_height = 26.0;
+    let top = 8.0;
+    let rows = report.coverage.runs.len() as f64;
+    let bottom = top + row_height * rows;
+    let scale = Scale {
+        lo: 0.0,
+        hi: union as f64,
+        start: 210.0,
+        end: 640.0,
+    };
+    let mut out = String::new();
+    open(
+        &mut out,
+        bottom + 34.0,
+        "Coverage of the union of tasks per run: scored, attempted but not scored, absent",
+    );
+    for (i, run) in report.coverage.runs.iter().enumerate() {
+        let y = top + row_height * i as f64 + 4.0;
+        let scored = run.tasks_scored.min(union);
+        let attempted = run.tasks_attempted.clamp(scored, union);
+        let _ = write!(
+            out,
+            "<text class=\"label\" x=\"200.0\" y=\"{}\" text-anchor=\"end\">{}</text>",
+            c(y + 13.0),
+            label(&run.name)
+        );
+        for (from, to, class) in [
+            (0, scored, "scored"),
+            (scored, attempted, "unscored"),
+            (attempted, union, "absent"),
+        ] {
+            if to > from {
+                let _ = write!(
+                    out,
+                    "<rect class=\"{class}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"18.0\"/>",
+                    c(scale.at(from as f64)),
+                    c(y),
+                    c(scale.at(to as f64) - scale.at(from as f64))
+                );
+            }
+        }
+        let _ = write!(
+            out,
+            "<text class=\"value\" x=\"650.0\" y=\"{}\">{} of {} scored</text>",
+            c(y + 13.0),
+            count(scored),
+            count(union)
+        );
+    }
+    let _ = write!(
+        out,
+        "<rect class=\"scored\" x=\"210.0\" y=\"{y}\" width=\"12.0\" height=\"12.0\"/><text class=\"caption\" x=\"226.0\" y=\"{t}\">scored</text><rect class=\"unscored\" x=\"300.0\" y=\"{y}\" width=\"12.0\" height=\"12.0\"/><text class=\"caption\" x=\"316.0\" y=\"{t}\">attempted, not scored</text><rect class=\"absent\" x=\"470.0\" y=\"{y}\" width=\"12.0\" height=\"12.0\"/><text class=\"caption\" x=\"486.0\" y=\"{t}\">absent</text></svg>",
+        y = c(bottom + 10.0),
+        t = c(bottom + 20.0)
+    );
+    Some(out)
+}
+
+/// Headline Δ against the baseline by checkpoint step with its interval; a step whose run still
+/// runs is drawn hollow and dashed (provisional). `None` without a progression.
+pub fn progression(report: &Report) -> Option<String> {
+    let progression = report.progression.as_ref()?;
+    let points: Vec<(i64, f64, Option<Interval>, bool)> = progression
+        .points
+        .iter()
+        .filter_map(|p| {
+            let delta = p.delta.filter(|d| d.is_finite())? * 100.0;
+            let interval = p.delta_interval.as_ref().ok().map(|i| Interval {
+                lower: i.lower * 100.0,
+                upper: i.upper * 100.0,
+                level: i.level,
+            });
+            let running = report
+                .runs
+                .get(p.run)
+                .is_some_and(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished);
+            Some((p.step, delta, interval, running))
+        })
+        .collect();
+    if points.len() < 2 {
+        return None;
+    }
+    let (mut lo, mut hi) = (0.0f64, 0.0f64);
+    for (_, delta, interval, _) in &points {
+        lo = lo.min(*delta);
+        hi = hi.max(*delta);
+        if let Some(i) = interval {
+            lo = lo.min(i.lower);
+            hi = hi.max(i.upper);
+        }
+    }
+    let (values, lo, hi) = ticks(lo, hi, 5.0);
+    let first = points[0].0 as f64;
+    let last = points[points.len() - 1].0 as f64;
+    let (step_ticks, first, last) = ticks(first, last, 6.0);
+    let (left, right, top, bottom) = (60.0, 780.0, 10.0, 220.0);
+    let y = Scale {
+        lo,
+        hi,
+        start: bottom,
+        end: top,
+    };
+    let x = Scale {
+        lo: first,
+        hi: last,
+        start: left + 10.0,
+        end: right - 10.0,
+    };
+    let mut out = String::new();
+    open(
+        &mut out,
+        bottom + 44.0,
+        "Δ against the baseline by checkpoint step, with its headline interval (points)",
+    );
+    y_axis(&mut out, &y, &values, left, right);
+    x_axis(&mut out, &x, &step_ticks, bottom, top);
+    let _ = write!(
+        out,
+        "<line class=\"zero\" x1=\"{}\" y1=\"{z}\" x2=\"{}\" y2=\"{z}\"/>",
+        c(left),
+        c(right),
+        z = c(y.at(0.0))
+    );
+    let band: Vec<(f64, f64, f64)> = points
+        .iter()
+        .filter_map(|(step, _, interval, _)| {
+            interval.map(|i| (x.at(*step as f64), y.at(i.lower), y.at(i.upper)))
+        })
+        .collect();
+    if band.len() >= 2 {
+        let mut path = String::new();
+        for (i, (px, _, upper)) in band.iter().enumerate() {
+            let _ = write!(
+                path,
+                "{}{},{} ",
+                if i == 0 { "M" } else { "L" },
+                c(*px),
+                c(*upper)
+            );
+        }
+        for (px, lower, _) in band.iter().rev() {
+            let _ = write!(path, "L{},{} ", c(*px), c(*lower));
+        }
+        let _ = write!(out, "<path class=\"band\" d=\"{}Z\"/>", path);
+    }
+    let line: Vec<String> = points
+        .iter()
+        .map(|(step, delta, _, _)| format!("{},{}", c(x.at(*step as f64)), c(y.at(*delta))))
+        .collect();
+    let _ = write!(
+        out,
+        "<polyline class=\"series\" points=\"{}\"/>",
+        line.join(" ")
+    );
+    for (step, delta, interval, running) in &points {
+        let px = c(x.at(*step as f64));
+        if let Some(i) = interval {
+            let _ = write!(
+                out,
+                "<line class=\"{}\" x1=\"{px}\" y1=\"{}\" x2=\"{px}\" y2=\"{}\"/>",
+                if *running {
+                    "interval provisional"
+                } else {
+                    "interval"
+                },
+                c(y.at(i.lower)),
+                c(y.at(i.upper))
+            );
+        }
+        let _ = write!(
+            out,
+            "<circle class=\"{}\" cx=\"{px}\" cy=\"{}\" r=\"5.0\"/>",
+            if *running {
+                "point provisional"
+            } else {
+                "point"
+            },
+            c(y.at(*delta))
+        );
+    }
+    let any_running = points.iter().any(|p| p.3);
+    let _ = write!(
+        out,
+        "<text class=\"caption\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">checkpoint step{}</text></svg>",
+        c((left + right) / 2.0),
+        c(bottom + 34.0),
+        if any_running {
+            "; hollow, dashed: still running (provisional)"
+        } else {
+            ""
+        }
+    );
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round_and_cover_the_range() {
+        let (values, lo, hi) = ticks(-3.2, 7.9, 6.0);
+        assert_eq!(values, [-4.0, -2.0, 0.0, 2.0, 4.0, 6.0, 8.0]);
+        assert_eq!((lo, hi), (-4.0, 8.0));
+        let (values, _, _) = ticks(0.0, 0.0, 5.0);
+        assert!(values.first().unwrap() < &0.0 && values.last().unwrap() > &0.0);
+    }
+
+    #[test]
+    fn tick_text_uses_the_minus_sign_and_no_negative_zero() {
+        assert_eq!(tick_text(-2.0, 2.0), "\u{2212}2");
+        assert_eq!(tick_text(-0.0, 0.5), "0.0");
+        assert_eq!(tick_text(0.5, 0.5), "0.5");
+    }
+
+    #[test]
+    fn labels_are_cut_and_escaped() {
+        assert_eq!(label("<b>"), "&lt;b&gt;");
+        let long = "x".repeat(40);
+        assert_eq!(label(&long).chars().count(), LABEL_CHARS);
+        assert!(label(&long).ends_with('…'));
+    }
+}

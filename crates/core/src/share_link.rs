@@ -1,0 +1,112 @@
+//! The share link of a report: the viewer's address of the same view, absolute. The viewer's
+//! "Copy link" and its HTML report, and the CLI's `--format html`, all build it here, so the
+//! same view gives the same link wherever it is made.
+//!
+//! The origin is the viewer's: the page passes its own (`location.origin`), the CLI its
+//! `--link-base` (by default [`DEFAULT_LINK_BASE`], the demo server's address).
+
+use crate::model::SourceKind;
+use crate::report::Report;
+use crate::view_state::{AnalysisMode, ViewState, RESAMPLES_RANGE};
+
+/// The viewer's address the CLI links to when not told otherwise: the demo server's default.
+pub const DEFAULT_LINK_BASE: &str = "http://127.0.0.1:8080";
+
+/// `base` + `path` + `?query` of `view` (the query left out when empty); a trailing `/` of
+/// `base` is dropped, so `http://host/` and `http://host` give the same link.
+pub fn share_link(base: &str, path: &str, view: &ViewState) -> String {
+    let base = base.trim_end_matches('/');
+    let query = view.to_query();
+    if query.is_empty() {
+        format!("{base}{path}")
+    } else {
+        format!("{base}{path}?{query}")
+    }
+}
+
+/// Whether `link` is an absolute http(s) address: only such a link is written as one.
+pub fn is_web_link(link: &str) -> bool {
+    let lower = link.get(..8).unwrap_or(link).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
+/// The viewer's report page for runs of these sources: `/backtests/compare` for Chronicle
+/// runs, `/files/compare` for run folders, else `/compare`.
+pub fn report_page_path(sources: &[SourceKind]) -> &'static str {
+    if sources.contains(&SourceKind::Chronicle) {
+        "/backtests/compare"
+    } else if sources.contains(&SourceKind::Files) {
+        "/files/compare"
+    } else {
+        "/compare"
+    }
+}
+
+/// The view of `report` alone: its runs and its settings, nothing else (what the CLI knows).
+/// `None` when a setting cannot be written in a link (a level that is no whole percent from
+/// 50 to 99, resamples outside the link's range).
+pub fn report_view(report: &Report) -> Option<ViewState> {
+    let settings = &report.settings;
+    let percent = (settings.level * 100.0).round();
+    if !(50.0..=99.0).contains(&percent) || (percent / 100.0 - settings.level).abs() > 1e-9 {
+        return None;
+    }
+    let resamples = u32::try_from(settings.resamples).ok()?;
+    if !RESAMPLES_RANGE.contains(&resamples) {
+        return None;
+    }
+    let mut runs = report.runs.iter().map(|run| run.id.clone());
+    Some(ViewState {
+        baseline: runs.next(),
+        candidates: runs.collect(),
+        seed: settings.seed,
+        resamples,
+        confidence_percent: percent as u8,
+        analysis: match settings.headline {
+            crate::model::Analysis::Primary => AnalysisMode::Primary,
+            crate::model::Analysis::Sensitivity => AnalysisMode::Sensitivity,
+        },
+        ..ViewState::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_link_joins_base_path_and_query() {
+        let view = ViewState {
+            baseline: Some("a b".to_owned()),
+            candidates: vec!["c".to_owned()],
+            ..ViewState::default()
+        };
+        assert_eq!(
+            share_link("http://h:8080/", "/compare", &view),
+            "http://h:8080/compare?base=a%20b&cand=c"
+        );
+        assert_eq!(
+            share_link("https://h", "/", &ViewState::default()),
+            "https://h/"
+        );
+    }
+
+    #[test]
+    fn only_http_links_are_links() {
+        assert!(is_web_link("http://x/compare"));
+        assert!(is_web_link("HTTPS://x"));
+        assert!(!is_web_link("javascript:alert(1)"));
+        assert!(!is_web_link("/compare"));
+        assert!(!is_web_link(""));
+    }
+
+    #[test]
+    fn the_page_follows_the_sources() {
+        assert_eq!(report_page_path(&[SourceKind::Api]), "/compare");
+        assert_eq!(report_page_path(&[SourceKind::Files]), "/files/compare");
+        assert_eq!(
+            report_page_path(&[SourceKind::Chronicle]),
+            "/backtests/compare"
+        );
+    }
+}
