@@ -5,8 +5,9 @@
 //! From the wire to the page: [`api`] (response types) → [`client`] (requests over a
 //! [`client::Transport`]) → [`load`] (a comparison's runs, page by page) → [`model`] (the
 //! source-neutral run set; [`run_folder`] for runs on disk) → [`coverage`], [`audit`], [`stats`]
-//! → [`report`] (one value for page, markdown and JSON), written with [`text`]; [`view_state`]
-//! is the URL query. [`testing`] (feature `testing`) holds the test helpers of every crate.
+//! → [`report`] (one value for page, markdown, JSON and HTML), written with [`text`];
+//! [`view_state`] is the URL query and [`share_link`] a view's absolute link. [`testing`]
+//! (feature `testing`) holds the test helpers of every crate.
 //!
 //! May import: serde, serde_json, thiserror, libm and futures (no IO, no clock, no DOM, no async
 //! runtime); never another crate of the workspace.

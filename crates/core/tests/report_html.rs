@@ -307,6 +307,33 @@ proptest! {
 }
 
 #[test]
+fn every_statistic_is_explained_with_the_reports_settings() {
+    let report = humaneval();
+    let html = report.to_html(None);
+    let glossary = &html[html.find("id=\"glossary\"").expect("a glossary section")..];
+    for topic in eval_compare_core::report::Topic::ALL {
+        let text = eval_compare_core::report::explain(topic, &report.settings);
+        assert!(
+            glossary.contains(&*html_text(&text)),
+            "{topic:?} is not explained: {text}"
+        );
+    }
+}
+
+#[test]
+fn coverage_warnings_are_grouped_by_code() {
+    // Incomplete loads and endings this build does not class: warnings of two codes.
+    let report = report_with(|s| s.to_owned());
+    let html = report.to_html(None);
+    let groups = eval_compare_core::coverage::group_warnings(&report.coverage.warnings);
+    assert!(!groups.is_empty(), "the fixture has coverage warnings");
+    for group in &groups {
+        let heading = format!("<code>{}</code> (", html_text(group.code));
+        assert_eq!(html.matches(&heading).count(), 1, "{}", group.code);
+    }
+}
+
+#[test]
 fn where_the_delta_comes_from_is_in_each_candidate_section_escaped() {
     let report = report_with(|tag| format!("{tag}<b>"));
     let html = report.to_html(Some(&link_of(&report)));

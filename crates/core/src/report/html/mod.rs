@@ -49,6 +49,7 @@ pub fn render(report: &Report, share: Option<&str>) -> String {
     for candidate in &report.candidates {
         candidate::section(&mut out, report, candidate);
     }
+    sections::glossary(&mut out, report);
     let _ = write!(
         out,
         "<footer><p>Written by eval-compare (report format {}). This file holds no script and \

@@ -363,15 +363,32 @@ pub fn coverage(out: &mut String, report: &Report) {
             ))
         );
     }
-    for warning in &cov.warnings {
-        let _ = write!(
-            out,
-            "<li class=\"warning\">Warning <code>{}</code>: {}</li>",
-            html_text(&warning.code),
-            html_text(&warning.message)
-        );
+    out.push_str("</ul>");
+    // Warnings grouped by code, the ones that can change the answer first (as the page).
+    let groups = crate::coverage::group_warnings(&cov.warnings);
+    if !groups.is_empty() {
+        out.push_str("<ul class=\"warning-groups\">");
+        for group in groups {
+            let _ = write!(
+                out,
+                "<li class=\"warning{}\"><code>{}</code> ({}): {}<ul>",
+                if group.is_important() {
+                    " important"
+                } else {
+                    ""
+                },
+                html_text(group.code),
+                html_text(&count(group.warnings.len() as u64)),
+                html_text(group.summary)
+            );
+            for warning in group.warnings {
+                let _ = write!(out, "<li>{}</li>", html_text(&warning.message));
+            }
+            out.push_str("</ul></li>");
+        }
+        out.push_str("</ul>");
     }
-    out.push_str("</ul></section>\n");
+    out.push_str("</section>\n");
 }
 
 /// The task categories with their task counts (each candidate's Δ per category is in its own
@@ -442,6 +459,28 @@ pub fn progression(out: &mut String, report: &Report) {
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table></div></section>\n");
+}
+
+/// What each statistic means, in the words the page's "?" opens ([`crate::report::explain`]),
+/// for the report's settings.
+pub fn glossary(out: &mut String, report: &Report) {
+    out.push_str("<section id=\"glossary\"><h2>What the numbers mean</h2><dl class=\"glossary\">");
+    for topic in crate::report::Topic::ALL {
+        let title = topic.title();
+        let mut chars = title.chars();
+        let heading: String = chars
+            .next()
+            .map(|first| first.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "<dt id=\"{}\">{}</dt><dd>{}</dd>",
+            topic.slug(),
+            html_text(&heading),
+            html_text(&crate::report::explain(topic, &report.settings))
+        );
+    }
+    out.push_str("</dl></section>\n");
 }
 
 #[cfg(test)]

@@ -32,9 +32,10 @@ code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; ove
 a { color: var(--accent); overflow-wrap: anywhere; }
 .scroll { overflow-x: auto; }
 td code { overflow-wrap: break-word; }
-table.runs td, table.runs th { white-space: nowrap; }
+table.runs td { white-space: nowrap; }
+table.runs thead th { white-space: normal; }
 table { border-collapse: collapse; font-size: 0.9rem; margin: 6px 0; }
-th, td { border-bottom: 1px solid var(--line); padding: 4px 10px; text-align: left; vertical-align: top; }
+th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
 thead th { background: var(--panel); white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.details th[scope=row] { font-weight: 500; }
@@ -43,7 +44,7 @@ table.details th[scope=row] { font-weight: 500; }
 .card h3 { margin: 0 0 6px; overflow-wrap: anywhere; }
 .card dl { display: grid; grid-template-columns: auto 1fr; gap: 2px 12px; margin: 8px 0; font-size: 0.9rem; }
 .card dt { color: var(--muted); }
-.card dd { margin: 0; font-variant-numeric: tabular-nums; }
+.card dd { margin: 0; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .delta { font-size: 1.4rem; font-weight: 600; margin: 4px 0; }
 .verdict { display: inline-block; border-radius: 999px; padding: 1px 10px; margin: 0; font-weight: 600; }
 .verdict.better { background: var(--better-bg); }
@@ -55,6 +56,11 @@ table.details th[scope=row] { font-weight: 500; }
 .severity.caution { color: var(--unscored); }
 .severity.info { color: var(--muted); }
 .warning { color: var(--fg); }
+.warning-groups > li { margin-bottom: 0.4rem; }
+.warning-groups > li.important { font-weight: 600; }
+.warning-groups > li > ul { font-weight: 400; }
+.glossary dt { font-weight: 600; margin-top: 0.6rem; }
+.glossary dd { margin: 0.15rem 0 0 0; max-width: 60rem; }
 .reasons { margin: 6px 0 0; padding-left: 20px; font-size: 0.9rem; }
 figure { margin: 10px 0; }
 svg.figure { display: block; width: 100%; height: auto; max-width: 800px; }
