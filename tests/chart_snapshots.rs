@@ -22,6 +22,7 @@ use eval_compare_core::report::Report;
 use eval_compare_viewer::report::charts::coverage::coverage_bars;
 use eval_compare_viewer::report::charts::histogram::delta_histogram;
 use eval_compare_viewer::report::charts::progression::progression_series;
+use eval_compare_viewer::report::charts::progression_delta::progression_deltas;
 use eval_compare_viewer::report::charts::scatter::scatter_points;
 use eval_compare_viewer::report::charts::sorted::sorted_deltas;
 use eval_compare_viewer::report::charts::{render_svg, Chart, Theme};
@@ -139,4 +140,31 @@ fn progression_snapshots() {
         "progression-continuous",
         &render_svg(&narrow, &Theme::LIGHT).unwrap(),
     );
+}
+
+#[test]
+fn progression_delta_snapshots_draw_a_running_step_as_provisional() {
+    let report = chart_fixture::progression_with_running();
+    let series = progression_deltas(&report)
+        .expect("checkpoints of one training run")
+        .unwrap();
+    let provisional: Vec<bool> = series.points.iter().map(|p| p.provisional).collect();
+    assert_eq!(provisional, [false, false, true]);
+    let progression = report.progression.as_ref().unwrap();
+    for (point, drawn) in progression.points.iter().zip(&series.points) {
+        assert_eq!(drawn.delta, point.delta.unwrap() * 100.0);
+        let interval = point.delta_interval.as_ref().unwrap();
+        assert_eq!(
+            drawn.interval,
+            Some((interval.lower * 100.0, interval.upper * 100.0))
+        );
+    }
+    assert!(series.summary().contains("step 300: "));
+    assert!(series.summary().ends_with("provisional: still running."));
+    let svg = render_svg(&series, &Theme::LIGHT).unwrap();
+    assert!(
+        svg.lines().any(|line| line.trim() == "running"),
+        "the provisional step is labelled"
+    );
+    assert_themed_snapshots("progression-delta", &series);
 }

@@ -17,6 +17,7 @@ use eval_compare_viewer::report::charts::coverage::coverage_bars;
 use eval_compare_viewer::report::charts::download::{svg_blob, SVG_MIME};
 use eval_compare_viewer::report::charts::histogram::delta_histogram;
 use eval_compare_viewer::report::charts::progression::progression_series;
+use eval_compare_viewer::report::charts::progression_delta::progression_deltas;
 use eval_compare_viewer::report::charts::scatter::{scatter_points, DISTINCT_POINT_LIMIT, GRID};
 use eval_compare_viewer::report::charts::sorted::{sorted_deltas, BAR_LIMIT};
 use eval_compare_viewer::report::charts::{ReportCharts, Theme};
@@ -155,6 +156,9 @@ fn every_svg_has_titles_axis_labels_a_text_alternative_and_no_nan() {
     let progression = progression_series(&report)
         .expect("progression")
         .expect("points");
+    let progression_delta = progression_deltas(&report)
+        .expect("progression")
+        .expect("points");
     let cases: Vec<(String, String, Vec<&str>)> = [Theme::LIGHT, Theme::DARK]
         .iter()
         .flat_map(|theme| {
@@ -192,6 +196,15 @@ fn every_svg_has_titles_axis_labels_a_text_alternative_and_no_nan() {
                     svg_of(&progression, theme),
                     vec!["training step", "task-weighted mean reward", "0.4"],
                 ),
+                (
+                    progression_delta.title(),
+                    svg_of(&progression_delta, theme),
+                    vec![
+                        "training step",
+                        "Δ against the baseline (points)",
+                        "0 = BASE",
+                    ],
+                ),
             ]
         })
         .collect();
@@ -212,7 +225,8 @@ fn every_svg_has_titles_axis_labels_a_text_alternative_and_no_nan() {
         }
     }
     // The themes differ: the dark background is the dark surface colour.
-    assert!(cases[5].1.contains("#191D23") && !cases[0].1.contains("#191D23"));
+    let first_dark = cases.len() / 2;
+    assert!(cases[first_dark].1.contains("#191D23") && !cases[0].1.contains("#191D23"));
 }
 
 #[wasm_bindgen_test]
@@ -394,7 +408,7 @@ async fn report_charts_draws_every_chart_and_follows_the_focus() {
     let _handle = leptos::mount::mount_to(root.clone(), move || {
         view! { <ReportCharts report=Signal::from(report) focus=Signal::from(focus)/> }
     });
-    let svgs = wait_for_svgs(&root, 5).await;
+    let svgs = wait_for_svgs(&root, 6).await;
     let labels: Vec<String> = svgs
         .iter()
         .map(|svg| svg.get_attribute("aria-label").unwrap_or_default())
@@ -407,9 +421,13 @@ async fn report_charts_draws_every_chart_and_follows_the_focus() {
         labels[4].starts_with("Reward by checkpoint step: train_1. "),
         "{labels:?}"
     );
+    assert!(
+        labels[5].starts_with("Δ against the baseline by step: train_1. "),
+        "{labels:?}"
+    );
     assert!(labels.iter().all(|label| !label.contains("NaN")));
     let buttons = select_all(&root, "button.chart-download");
-    assert_eq!(buttons.len(), 5);
+    assert_eq!(buttons.len(), 6);
     assert_eq!(
         buttons[0].get_attribute("aria-label").as_deref(),
         Some("Download SVG: Per-task mean reward")

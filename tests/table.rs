@@ -195,6 +195,7 @@ async fn filter_buttons_change_the_view_and_the_rows_follow() {
         (RowFilter::Improvements, 2),
         (RowFilter::Unpaired, 2),
         (RowFilter::Failed, 1),
+        (RowFilter::Flaky, 1),
         (RowFilter::All, 6),
     ] {
         click(&only(

@@ -31,6 +31,7 @@ use crate::report::panels::platform_panel::PlatformPanel;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::report::panels::report_controls::{FocusSelector, ReportSettingsForm};
 use crate::report::panels::report_header::ReportHeader;
+use crate::report::panels::where_delta::WhereDelta;
 use crate::report::table::{focus_table, focus_task_row, TaskTable};
 use crate::report::task_panel::TaskPanel;
 use crate::route::{ReportPage, Route, RunSource};
@@ -375,6 +376,7 @@ pub fn ReportView(
                 bootstrap_pending=state.bootstrap_pending
             />
             <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending/>
+            <WhereDelta report focus/>
             <Show when=move || below_fold_ready.get()>
                 <FocusSelector report view on_change/>
                 <ReportCharts report focus/>

@@ -15,6 +15,17 @@ pub struct RunSpec<'a> {
     id: &'a str,
     step: Option<i64>,
     rows: Vec<(String, OutcomeClass, Option<f64>)>,
+    status: &'static str,
+}
+
+impl RunSpec<'_> {
+    /// The same run, still running (its verdict provisional).
+    pub fn running(self) -> Self {
+        RunSpec {
+            status: "running",
+            ..self
+        }
+    }
 }
 
 pub fn run<'a>(id: &'a str, step: Option<i64>, rewards: &[Option<f64>]) -> RunSpec<'a> {
@@ -29,6 +40,7 @@ pub fn run<'a>(id: &'a str, step: Option<i64>, rewards: &[Option<f64>]) -> RunSp
                 None => (format!("t{task}"), OutcomeClass::Failed, None),
             })
             .collect(),
+        status: "completed",
     }
 }
 
@@ -47,7 +59,7 @@ pub fn report_of(runs: &[RunSpec<'_>]) -> Report {
                     training_run_id: spec.step.map(|_| "train_1".into()),
                     parent_checkpoint_id: None,
                 },
-                status: Some("completed".into()),
+                status: Some(spec.status.into()),
                 source: eval_compare_core::model::SourceKind::Files,
                 ..RunInfo::default()
             })
@@ -112,6 +124,24 @@ pub fn small_report() -> Report {
             Some(200),
             &[Some(1.0), Some(1.0), Some(1.0), Some(1.0), Some(0.0), None],
         ),
+    ])
+}
+
+/// Continuous rewards on twelve tasks: a baseline and three checkpoints, the last still running.
+pub fn progression_with_running() -> Report {
+    let rewards = |run: u64, shift: f64| -> Vec<Option<f64>> {
+        (0..12)
+            .map(|task| {
+                let noise = uniform(1000 * run + task) * 0.2;
+                Some((uniform(task) * 0.6 + shift + noise).clamp(0.0, 1.0))
+            })
+            .collect()
+    };
+    report_of(&[
+        run("base", None, &rewards(0, 0.1)),
+        run("ck100", Some(100), &rewards(1, 0.05)),
+        run("ck200", Some(200), &rewards(2, 0.2)),
+        run("ck300", Some(300), &rewards(3, 0.3)).running(),
     ])
 }
 

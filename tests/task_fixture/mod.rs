@@ -189,6 +189,77 @@ pub fn small() -> Fixture {
     }
 }
 
+/// Four tasks in two categories (one uncategorised), three 0/1 samples per task and run:
+/// pass@k and pass^k apply for k = 1 (and nothing beyond 3 samples).
+pub fn binary_samples() -> Fixture {
+    let mut builder = RunSetBuilder::new();
+    for (id, category) in [
+        ("b0", Some(("c_a", "Alpha"))),
+        ("b1", Some(("c_a", "Alpha"))),
+        ("b2", Some(("c_b", "Beta"))),
+        ("b3", None),
+    ] {
+        builder
+            .add_task(TaskInput {
+                id: id.to_owned(),
+                label: None,
+                split: Some("test".to_owned()),
+                categories: category
+                    .map(|(id, label)| Category {
+                        id: id.to_owned(),
+                        label: label.to_owned(),
+                    })
+                    .into_iter()
+                    .collect(),
+            })
+            .expect("a valid task");
+    }
+    let samples = |task: &'static str, passes: [f64; 3]| -> Vec<Attempt> {
+        passes.iter().map(|&r| (task, G, Some(r), DONE)).collect()
+    };
+    let runs = [
+        [
+            [1.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0],
+            [0.0, 1.0, 0.0],
+        ],
+        [
+            [1.0, 1.0, 1.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 0.0, 1.0],
+            [1.0, 1.0, 1.0],
+        ],
+    ];
+    let attempts = |run: &[[f64; 3]; 4]| -> Vec<Attempt> {
+        ["b0", "b1", "b2", "b3"]
+            .iter()
+            .zip(run)
+            .flat_map(|(task, passes)| samples(task, *passes))
+            .collect()
+    };
+    let base = add_run(
+        &mut builder,
+        "eval_base",
+        "Base model",
+        None,
+        &attempts(&runs[0]),
+    );
+    let cand = add_run(
+        &mut builder,
+        "eval_ck",
+        "Checkpoint 300",
+        Some(300),
+        &attempts(&runs[1]),
+    );
+    let set = builder.build();
+    let report = build_report(&set, base, &[cand], &settings()).expect("a valid comparison");
+    Fixture {
+        set: Arc::new(set),
+        report: Arc::new(report),
+    }
+}
+
 /// `tasks` tasks in five categories, a baseline and one checkpoint with one graded
 /// trajectory each; rewards from a fixed linear congruential sequence.
 pub fn large(tasks: usize) -> Fixture {

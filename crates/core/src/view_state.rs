@@ -52,16 +52,19 @@ pub enum RowFilter {
     Unpaired,
     /// Tasks with at least one failed trajectory on either side.
     Failed,
+    /// Tasks whose samples disagree in the baseline or the focused candidate (`flaky`).
+    Flaky,
 }
 
 impl RowFilter {
     /// Every filter, in menu order.
-    pub const ALL: [RowFilter; 5] = [
+    pub const ALL: [RowFilter; 6] = [
         RowFilter::All,
         RowFilter::Regressions,
         RowFilter::Improvements,
         RowFilter::Unpaired,
         RowFilter::Failed,
+        RowFilter::Flaky,
     ];
 
     /// The name used in the URL.
@@ -72,6 +75,7 @@ impl RowFilter {
             RowFilter::Improvements => "improvements",
             RowFilter::Unpaired => "unpaired",
             RowFilter::Failed => "failed",
+            RowFilter::Flaky => "flaky",
         }
     }
 

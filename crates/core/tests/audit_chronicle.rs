@@ -356,7 +356,7 @@ fn the_report_shows_the_platform_beside_the_trials_in_json_and_markdown() {
         ..ReportSettings::default()
     };
     let report = build_report(&set, runs[0], &runs[1..], &settings).unwrap();
-    assert_eq!(report.format_version, 3);
+    assert_eq!(report.format_version, 4);
     let json: Value = serde_json::from_str(&report.to_json()).unwrap();
     assert_eq!(json["platform"][0]["job_id"], "job_c");
     assert_eq!(json["platform"][0]["disagreements"][0]["task_id"], "b");

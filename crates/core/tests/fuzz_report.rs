@@ -247,7 +247,7 @@ fn case() -> impl Strategy<Value = Case> {
         proptest::collection::vec(0usize..5, 0..4),
         settings(),
         (
-            0usize..5,
+            0usize..RowFilter::ALL.len(),
             0usize..5,
             any::<bool>(),
             proptest::option::of(0usize..4),
@@ -385,6 +385,54 @@ fn check_report(report: &Report, case: &Case) -> Result<(), TestCaseError> {
     for candidate in &report.candidates {
         let _ = detail_rows(report, candidate, false);
         check_verdict(report, candidate)?;
+        check_where_delta(report, candidate)?;
+    }
+    Ok(())
+}
+
+/// Where the Δ comes from: the categories' contributions (their n-weighted mean) add up to the
+/// headline Δ and their tasks to its n; flaky tasks are among the paired ones; pass^k never
+/// exceeds pass@k, and both equal the pass rate at k = 1.
+fn check_where_delta(report: &Report, candidate: &CandidateResult) -> Result<(), TestCaseError> {
+    let headline = report.headline(candidate);
+    if let (Some(breakdown), Ok(estimate)) = (&candidate.by_category, &headline.estimate) {
+        let n: usize = breakdown.groups.iter().map(|g| g.n).sum();
+        prop_assert_eq!(n, headline.n);
+        let total: f64 = breakdown.groups.iter().map(|g| g.contribution).sum();
+        prop_assert!(
+            (total - estimate.delta).abs() <= 1e-12 * (1.0 + estimate.delta.abs()),
+            "categories add up to {} against Δ {}",
+            total,
+            estimate.delta
+        );
+    }
+    let flaky = &candidate.flaky;
+    prop_assert!(flaky.either <= flaky.paired && flaky.paired == headline.n);
+    prop_assert!(flaky.baseline.max(flaky.candidate) <= flaky.either);
+    for pk in &headline.pass_at_k {
+        for (at, hat) in [
+            (&pk.baseline, &pk.baseline_pass_hat),
+            (&pk.candidate, &pk.candidate_pass_hat),
+        ] {
+            let (Ok(at), Ok(hat)) = (at, hat) else {
+                continue;
+            };
+            for (a, h) in at.per_task.iter().zip(&hat.per_task) {
+                if let (Some(a), Some(h)) = (a, h) {
+                    prop_assert!(
+                        *h <= *a + 1e-15,
+                        "pass^{} {} > pass@{} {}",
+                        pk.k,
+                        h,
+                        pk.k,
+                        a
+                    );
+                    if pk.k == 1 {
+                        prop_assert!((h - a).abs() <= 1e-12);
+                    }
+                }
+            }
+        }
     }
     Ok(())
 }

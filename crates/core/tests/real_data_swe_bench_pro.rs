@@ -310,3 +310,66 @@ fn coverage_and_audit_of_the_four_runs() {
         .iter()
         .any(|f| f.code == "BENCHMARK_VERSION_DIFFERS"));
 }
+
+/// The repositories are the categories: Δ per repository of claude-4 against claude-4.5 equals
+/// the per-repository mean of the paired deltas read from `per_instance.csv`, each with
+/// Tango's interval (one binary sample per task, fewer than 500 tasks), and the contributions
+/// add up to the headline Δ.
+#[test]
+fn delta_per_repository_of_claude_4_against_claude_45() {
+    use eval_compare_core::report::{build_report, IntervalMethod, ReportSettings};
+    let set = load();
+    let csv = instances();
+    let base = index(&set, "claude-45sonnet-10132025");
+    let cand = index(&set, "claude-4sonnet-10132025");
+    let settings = ReportSettings {
+        resamples: 0,
+        ..ReportSettings::default()
+    };
+    let report = build_report(&set, base, &[cand], &settings).unwrap();
+    let breakdown = report.candidates[0].by_category.as_ref().unwrap();
+
+    let reward_of = |name: &str| -> BTreeMap<&str, (f64, &str)> {
+        csv[name]
+            .iter()
+            .filter_map(|row| {
+                row.reward
+                    .map(|r| (row.task.as_str(), (r, row.repo.as_str())))
+            })
+            .collect()
+    };
+    let (b, c) = (
+        reward_of("claude-45sonnet-10132025"),
+        reward_of("claude-4sonnet-10132025"),
+    );
+    let mut by_repo: BTreeMap<&str, (usize, f64)> = BTreeMap::new();
+    for (task, (base_reward, repo)) in &b {
+        if let Some((cand_reward, _)) = c.get(task) {
+            let entry = by_repo.entry(repo).or_default();
+            entry.0 += 1;
+            entry.1 += cand_reward - base_reward;
+        }
+    }
+    assert_eq!(breakdown.groups.len(), 11);
+    assert_eq!(by_repo.len(), 11);
+    for group in &breakdown.groups {
+        let (n, sum) = by_repo[group.label.as_str()];
+        assert_eq!(group.n, n, "{}", group.label);
+        assert!(
+            (group.delta - sum / n as f64).abs() < 1e-12,
+            "{}",
+            group.label
+        );
+        assert_eq!(group.interval_method, IntervalMethod::TangoScore);
+        assert!(group.interval.is_ok(), "{}", group.label);
+    }
+    let delta = report.candidates[0]
+        .primary
+        .estimate
+        .as_ref()
+        .unwrap()
+        .delta;
+    let total: f64 = breakdown.groups.iter().map(|g| g.contribution).sum();
+    assert!((total - delta).abs() < 1e-12);
+    assert!(!breakdown.sentence.is_empty());
+}

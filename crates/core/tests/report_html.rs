@@ -351,3 +351,35 @@ fn the_share_link_carries_every_setting_the_address_can_hold() {
     report.settings.target_delta = 0.0215;
     assert!(report_view(&report).is_none());
 }
+
+#[test]
+fn where_the_delta_comes_from_is_in_each_candidate_section_escaped() {
+    let report = report_with(|tag| format!("{tag}<b>"));
+    let html = report.to_html(Some(&link_of(&report)));
+    let candidate = &report.candidates[0];
+    let breakdown = candidate.by_category.as_ref().expect("two categories");
+    assert!(html.contains("<h3>Where the Δ comes from</h3>"));
+    for group in &breakdown.groups {
+        let cells = eval_compare_core::report::category_cells(group);
+        let row: String = cells
+            .iter()
+            .enumerate()
+            .map(|(i, text)| {
+                let text = eval_compare_core::text::html_text(text);
+                if i == 0 {
+                    format!("<td>{text}</td>")
+                } else {
+                    format!("<td class=\"num\">{text}</td>")
+                }
+            })
+            .collect();
+        assert!(html.contains(&row), "the row of {} is missing", group.label);
+    }
+    assert!(html.contains(&eval_compare_core::text::html_text(&breakdown.sentence)));
+    assert!(html.contains(&format!(
+        "<p>Flaky tasks: {}.</p>",
+        eval_compare_core::text::html_text(&eval_compare_core::report::flaky_sentence(
+            &candidate.flaky
+        ))
+    )));
+}

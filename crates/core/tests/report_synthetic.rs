@@ -223,6 +223,7 @@ fn detail_rows_list_every_statistic_and_say_when_the_bootstrap_is_computing() {
             "Tasks needed for the target Δ",
             "MDE at K′ samples per task",
             "pass@1 (baseline → candidate, 7 tasks)",
+            "pass^1 (baseline → candidate, 1 of 1 samples pass)",
         ]
     );
     let cells = |rows: &[(String, Vec<String>)], label: &str| -> Vec<String> {

@@ -6,8 +6,8 @@
 use eval_compare_core::stats::{
     benjamini_hochberg, cluster_robust, clustered_paired_bootstrap, holm,
     minimum_detectable_effect, paired_bootstrap, paired_deltas, paired_estimate, paired_t_test,
-    sign_test, wilcoxon_signed_rank, win_tie_loss, BootstrapSettings, Stat, WilcoxonMethod,
-    ZeroMethod,
+    pass_at_k, pass_hat_k, sign_test, wilcoxon_signed_rank, win_tie_loss, BootstrapSettings,
+    PassCounts, Stat, WilcoxonMethod, ZeroMethod,
 };
 use proptest::prelude::*;
 
@@ -177,6 +177,37 @@ proptest! {
                 prop_assert!(bh[i] >= bh[prev]);
             }
         }
+    }
+}
+
+proptest! {
+    /// pass^k ≤ pass@k per task and on average; pass^1 = pass@1 = the mean pass rate; tasks
+    /// with fewer than k samples are left out of both alike.
+    #[test]
+    fn pass_hat_k_never_exceeds_pass_at_k(
+        tasks in prop::collection::vec((1u64..40).prop_flat_map(|n| (Just(n), 0..=n)), 1..30),
+        k in 1u64..12,
+    ) {
+        let counts: Vec<PassCounts> = tasks
+            .iter()
+            .map(|&(samples, passes)| PassCounts { samples, passes })
+            .collect();
+        let at = pass_at_k(&counts, k).unwrap();
+        let hat = pass_hat_k(&counts, k).unwrap();
+        prop_assert_eq!((at.included, at.excluded), (hat.included, hat.excluded));
+        for (a, h) in at.per_task.iter().zip(&hat.per_task) {
+            prop_assert_eq!(a.is_some(), h.is_some());
+            if let (Some(a), Some(h)) = (a, h) {
+                prop_assert!(*h <= *a + 1e-15 && *h >= 0.0 && *a <= 1.0);
+            }
+        }
+        if let (Ok(a), Ok(h)) = (&at.mean, &hat.mean) {
+            prop_assert!(*h <= *a + 1e-15);
+        }
+        let rate = tasks.iter().map(|&(n, c)| c as f64 / n as f64).sum::<f64>() / tasks.len() as f64;
+        let one_at = pass_at_k(&counts, 1).unwrap().mean.unwrap();
+        let one_hat = pass_hat_k(&counts, 1).unwrap().mean.unwrap();
+        prop_assert!((one_at - rate).abs() <= 1e-12 && (one_hat - rate).abs() <= 1e-12);
     }
 }
 

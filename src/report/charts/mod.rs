@@ -18,6 +18,7 @@ pub mod download;
 pub mod focus;
 pub mod histogram;
 pub mod progression;
+pub mod progression_delta;
 pub mod scatter;
 pub mod sorted;
 pub mod theme;
@@ -37,6 +38,7 @@ use coverage::{coverage_bars, CoverageBars};
 use download::download_svg;
 use histogram::{delta_histogram, DeltaHistogram};
 use progression::{progression_series, ProgressionSeries};
+use progression_delta::{progression_deltas, ProgressionDeltas};
 use scatter::{scatter_points, ScatterData};
 use sorted::{sorted_deltas, SortedDeltas};
 
@@ -54,6 +56,8 @@ pub enum AnyChart {
     Coverage(CoverageBars),
     /// Reward by checkpoint step.
     Progression(ProgressionSeries),
+    /// Paired Δ against the baseline by checkpoint step.
+    ProgressionDelta(ProgressionDeltas),
 }
 
 impl AnyChart {
@@ -65,6 +69,7 @@ impl AnyChart {
             AnyChart::Sorted(chart) => render_svg(chart, theme),
             AnyChart::Coverage(chart) => render_svg(chart, theme),
             AnyChart::Progression(chart) => render_svg(chart, theme),
+            AnyChart::ProgressionDelta(chart) => render_svg(chart, theme),
         }
     }
 
@@ -76,6 +81,7 @@ impl AnyChart {
             AnyChart::Sorted(chart) => chart.file_name(),
             AnyChart::Coverage(chart) => chart.file_name(),
             AnyChart::Progression(chart) => chart.file_name(),
+            AnyChart::ProgressionDelta(chart) => chart.file_name(),
         }
     }
 }
@@ -85,7 +91,8 @@ pub type ChartData = Result<AnyChart, NoChart>;
 
 /// The report's charts: per-task scatter, Δ distribution and sorted deltas of the focused
 /// candidate, coverage of every run, and reward by checkpoint step when the candidates are
-/// checkpoints of one training run. Follows the system's light or dark scheme.
+/// checkpoints of one training run (means, and the paired Δ with its band, a running step
+/// provisional). Follows the system's light or dark scheme.
 #[component]
 pub fn ReportCharts(
     /// The report, as built by the core.
@@ -113,6 +120,13 @@ pub fn ReportCharts(
                 .map(AnyChart::Progression)
         })
     });
+    let progression_delta: Memo<ChartData> = Memo::new(move |_| {
+        report.with(|report| {
+            progression_deltas(report)
+                .unwrap_or(Err(NoChart::TooFewCheckpoints { points: 0 }))
+                .map(AnyChart::ProgressionDelta)
+        })
+    });
     view! {
         <section class="report-charts" aria-label="Charts">
             <ChartFigure heading="Per-task mean reward" data=scatter theme/>
@@ -125,6 +139,11 @@ pub fn ReportCharts(
                     .then(|| {
                         view! {
                             <ChartFigure heading="Reward by checkpoint step" data=progression theme/>
+                            <ChartFigure
+                                heading="Δ against the baseline by checkpoint step"
+                                data=progression_delta
+                                theme
+                            />
                         }
                     })
             }}

@@ -177,6 +177,7 @@ mod tests {
             classes,
             zero_by_platform_rule: zero_by_rule,
             invalid_rewards: invalid,
+            flaky: false,
         }
     }
 

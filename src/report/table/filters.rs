@@ -22,6 +22,7 @@ pub fn filter_label(filter: RowFilter) -> &'static str {
         RowFilter::Improvements => "Improvements",
         RowFilter::Unpaired => "Unpaired",
         RowFilter::Failed => "Failed",
+        RowFilter::Flaky => "Flaky",
     }
 }
 
@@ -32,6 +33,9 @@ fn filter_title(filter: RowFilter) -> &'static str {
         RowFilter::Improvements => "Paired tasks where the candidate scores higher",
         RowFilter::Unpaired => "Tasks without an included sample on one side",
         RowFilter::Failed => "Tasks with a failed trajectory in any run",
+        RowFilter::Flaky => {
+            "Tasks whose samples disagree (not all equal) in the baseline or this candidate"
+        }
     }
 }
 

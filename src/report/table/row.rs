@@ -177,6 +177,7 @@ mod tests {
             classes: ClassCounts::default(),
             zero_by_platform_rule: 0,
             invalid_rewards: 0,
+            flaky: false,
         };
         assert_eq!(
             cell_title(&never),

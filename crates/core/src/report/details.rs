@@ -296,6 +296,18 @@ pub fn detail_rows(
                 mean_of(&pk.candidate)
             )),
         });
+        rows.push(DetailRow {
+            topic: Topic::PassAtK,
+            label: format!(
+                "pass^{} (baseline → candidate, {} of {} samples pass)",
+                pk.k, pk.k, pk.k
+            ),
+            cells: DetailCells::Whole(format!(
+                "{} → {}",
+                mean_of(&pk.baseline_pass_hat),
+                mean_of(&pk.candidate_pass_hat)
+            )),
+        });
     }
     rows
 }

@@ -312,7 +312,9 @@ pub fn explain(topic: Topic, settings: &ReportSettings) -> String {
         ),
         Topic::PassAtK => "For binary rewards with n samples of a task, c passing: the chance \
             that at least one of k samples drawn without replacement passes, 1 − C(n−c, k) / \
-            C(n, k) (Chen et al. 2021), averaged over tasks with at least k samples."
+            C(n, k) (Chen et al. 2021), averaged over tasks with at least k samples. pass^k is \
+            the chance that every one of the k passes, C(c, k) / C(n, k) (τ-bench, Yao et al. \
+            2024): how reliably, not how often at best."
             .to_owned(),
         Topic::Verdict => format!(
             "One decision per candidate, by the first rule that applies: not comparable (a \

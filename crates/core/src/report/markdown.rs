@@ -13,11 +13,15 @@ use crate::coverage::{group_warnings, CoverageWarning};
 use crate::model::Resolution;
 use crate::stats::Stat;
 use crate::text::{
-    markdown_code, markdown_text, noun, p_value, points, setting_source, setting_value, StatText,
+    interval_points, markdown_code, markdown_text, noun, p_value, points, setting_source,
+    setting_value, signed_points, StatText,
 };
 
+use super::categories::{category_cells, CATEGORY_COLUMNS};
 use super::components::{component_cells, COMPONENT_COLUMNS};
 use super::details::{detail_rows, headline_anytime_interval, interval_method_text, DetailCells};
+use super::flaky::flaky_sentence;
+use super::pass_k::{pass_k_cells, PASS_K_COLUMNS};
 use super::{CandidateResult, Report};
 
 /// How many regressions and improvements are listed per candidate.
@@ -52,6 +56,7 @@ pub fn render(report: &Report) -> String {
     comparability(&mut out, report);
     platform(&mut out, report);
     coverage(&mut out, report);
+    progression(&mut out, report);
     for candidate in &report.candidates {
         candidate_details(&mut out, report, candidate);
     }
@@ -290,7 +295,99 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
     }
     out.push('\n');
     components(out, c);
+    where_delta(out, report, c);
     extremes(out, report, c);
+}
+
+/// Where the Δ comes from: per category, flaky tasks, pass@k beside pass^k.
+fn where_delta(out: &mut String, report: &Report, c: &CandidateResult) {
+    let _ = writeln!(out, "### Where the Δ comes from\n");
+    if let Some(breakdown) = &c.by_category {
+        let _ = writeln!(out, "{}\n", markdown_text(&breakdown.sentence));
+        table_head(out, &CATEGORY_COLUMNS);
+        for group in &breakdown.groups {
+            let cells = category_cells(group);
+            let _ = writeln!(
+                out,
+                "| {} | {} |",
+                markdown_text(&group.label),
+                cells[1..]
+                    .iter()
+                    .map(|c| cell(c))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            );
+        }
+        out.push('\n');
+    } else {
+        let _ = writeln!(out, "No task has a category.\n");
+    }
+    let _ = writeln!(out, "Flaky tasks: {}.\n", flaky_sentence(&c.flaky));
+    let pass_k = &report.headline(c).pass_at_k;
+    if !pass_k.is_empty() {
+        table_head(out, &PASS_K_COLUMNS);
+        for pk in pass_k {
+            let cells = pass_k_cells(pk);
+            let _ = writeln!(
+                out,
+                "| {} |",
+                cells
+                    .iter()
+                    .map(|c| cell(c))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            );
+        }
+        out.push('\n');
+    }
+}
+
+/// The checkpoints by step: each one's mean and its paired Δ against the baseline with the
+/// headline interval; a provisional step (a compared run still runs) is marked.
+fn progression(out: &mut String, report: &Report) {
+    let Some(progression) = &report.progression else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "## Checkpoint progression: {}\n",
+        markdown_code(&progression.training_run_id)
+    );
+    let _ = writeln!(out, "Baseline mean {}.\n", opt(progression.baseline_mean));
+    table_head(
+        out,
+        &[
+            "step",
+            "run",
+            "task-weighted mean",
+            "Δ (points)",
+            "headline interval",
+            "state",
+        ],
+    );
+    for point in &progression.points {
+        let name = report.runs.get(point.run).map_or("—", |r| r.name.as_str());
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            point.step,
+            markdown_text(name),
+            opt(point.mean),
+            point.delta.map_or_else(|| "—".to_owned(), signed_points),
+            cell(&StatText::of(&point.delta_interval, interval_points).text()),
+            if point.provisional {
+                "provisional (running)"
+            } else {
+                "final"
+            }
+        );
+    }
+    out.push('\n');
+}
+
+fn table_head(out: &mut String, columns: &[&str]) {
+    let _ = writeln!(out, "| {} |", columns.join(" | "));
+    let _ = writeln!(out, "|{}", "---|".repeat(columns.len()));
 }
 
 /// How many task disagreements with the platform are listed per job.

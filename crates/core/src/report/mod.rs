@@ -5,15 +5,18 @@
 //! [`build_report`] is a pure, deterministic function of the loaded [`RunSet`], the chosen runs
 //! and the [`ReportSettings`] (the bootstrap is seeded).
 
+mod categories;
 mod chronicle;
 mod components;
 mod details;
 mod exclusions;
 mod explain;
+mod flaky;
 mod html;
 mod link_snapshot;
 mod markdown;
 mod paired_analysis;
+mod pass_k;
 mod progression;
 mod sentence;
 mod settings;
@@ -21,6 +24,10 @@ mod table;
 mod task_rows;
 mod verdict;
 
+pub use categories::{
+    category_breakdown, category_cells, CategoryBreakdown, CategoryDelta, CATEGORY_COLUMNS,
+    CONCENTRATED_SHARE, UNCATEGORISED,
+};
 pub use chronicle::ChronicleSummary;
 pub use components::{component_cells, component_deltas, ComponentDelta, COMPONENT_COLUMNS};
 pub use details::{
@@ -29,6 +36,7 @@ pub use details::{
 };
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use explain::{explain, Topic};
+pub use flaky::{flaky_sentence, flaky_tasks, samples_disagree, FlakyTasks};
 pub use link_snapshot::{
     compare_with_link, headlines_now, needs_snapshot, snapshot, task_words, LinkComparison,
     Movement,
@@ -37,6 +45,7 @@ pub use paired_analysis::{
     analyse_pair, anytime_interval, headline_interval, headline_p, ClusteredAnalysis,
     IntervalMethod, PairedAnalysis, PassAtKComparison, SMALL_BINARY_TASKS,
 };
+pub use pass_k::{pass_k_cells, PASS_K_COLUMNS};
 pub use progression::{Progression, ProgressionPoint};
 pub use sentence::headline_sentence;
 pub use settings::{automatic_samples_per_task, ReportSettings, MIN_AUTOMATIC_SAMPLES_PER_TASK};
@@ -66,7 +75,14 @@ use crate::stats::{self, Stat};
 /// `interval_method`, `interval`, `reasons`; `docs/statistics.md`); an analysis'
 /// `score_interval` (Tango's, for one binary sample per task) and `interval_method`; later,
 /// additively, an analysis' `confidence_sequence` (present only while a compared run runs).
-pub const REPORT_FORMAT_VERSION: u32 = 3;
+///
+/// 4: where the Δ comes from: a candidate's `by_category` (Δ per task category with its
+/// interval, paired t-test, Holm and BH across the categories, each category's contribution and
+/// the concentration line; `null` when no task has a category) and `flaky` (tasks whose samples
+/// disagree and their share of Δ); a run's `flaky_tasks`; a task cell's `flaky`; each pass@k
+/// comparison's pass^k (`baseline_pass_hat`, `candidate_pass_hat`, `pass_hat_difference`); a
+/// progression point's `provisional`.
+pub const REPORT_FORMAT_VERSION: u32 = 4;
 
 /// Why a report could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -165,6 +181,9 @@ pub struct RunSummary {
     pub task_weighted_interval: Stat<stats::Interval>,
     /// Whether every included reward is 0 or 1.
     pub binary: bool,
+    /// Scored tasks whose included samples disagree ([`samples_disagree`]: not all equal; for
+    /// 0/1 rewards a pass rate strictly between 0 and 1).
+    pub flaky_tasks: u64,
     /// How a task's samples make its score (Chronicle runs: every trial must pass).
     pub task_scoring: TaskScoring,
     /// The Chronicle job, for Chronicle runs.
@@ -184,6 +203,10 @@ pub struct CandidateResult {
     pub excluded: Exclusions,
     /// Each reward component's (scorer's) own paired Δ; empty when the runs have none.
     pub components: Vec<ComponentDelta>,
+    /// Δ per task category on the headline analysis; `None` when no paired task has one.
+    pub by_category: Option<CategoryBreakdown>,
+    /// Paired tasks whose samples disagree (headline analysis) and their share of Δ.
+    pub flaky: FlakyTasks,
     /// Holm-adjusted p of the headline test across candidates (family-wise).
     pub p_holm: Stat<f64>,
     /// Benjamini–Hochberg-adjusted p of the headline test across candidates.
@@ -263,6 +286,7 @@ pub fn build_report(
         ));
     }
 
+    let category_labels: Vec<String> = set.categories().iter().map(|c| c.label.clone()).collect();
     let mut results = Vec::with_capacity(candidates.len());
     for (i, (&cand, cand_run)) in candidates.iter().zip(&cand_runs).enumerate() {
         let primary_scores = set.paired(baseline, cand, Analysis::Primary)?;
@@ -292,12 +316,24 @@ pub fn build_report(
             ));
         }
         let excluded = Exclusions::count(&primary_scores.left_out, base_run, cand_run);
+        let headline_scores = match settings.headline {
+            Analysis::Primary => &primary_scores,
+            Analysis::Sensitivity => &sensitivity_scores,
+        };
         results.push(CandidateResult {
             run: i + 1,
             primary,
             sensitivity,
             excluded,
             components: component_deltas(base_run, cand_run, settings.level),
+            by_category: category_breakdown(
+                headline_scores,
+                settings.headline,
+                &category_labels,
+                settings.level,
+                settings.alpha,
+            ),
+            flaky: flaky_tasks(headline_scores, settings.headline),
             p_holm: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
             p_bh: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
             verdict: placeholder_verdict(),
@@ -342,7 +378,7 @@ pub fn build_report(
                 .collect::<Vec<_>>(),
         )?,
         progression: progression::progression(&runs, &results, settings),
-        categories: set.categories().iter().map(|c| c.label.clone()).collect(),
+        categories: category_labels,
         tasks: task_rows(set, &all_runs),
         runs,
         candidates: results,
@@ -499,7 +535,9 @@ fn summarize_run(set: &RunSet, index: RunIdx, run: &Run, role: Role, level: f64)
     let totals = run.totals();
     let (mut sum, mut count) = (0.0, 0u64);
     let mut task_means = Vec::with_capacity(run.task_stats().len());
+    let mut flaky = 0u64;
     for stats in run.task_stats() {
+        flaky += u64::from(samples_disagree(&stats.primary));
         if let Some(mean) = stats.primary.mean() {
             sum += mean * f64::from(stats.primary.count());
             count += u64::from(stats.primary.count());
@@ -527,6 +565,7 @@ fn summarize_run(set: &RunSet, index: RunIdx, run: &Run, role: Role, level: f64)
         task_weighted_mean: totals.task_mean,
         task_weighted_interval: mean_interval(&task_means, level),
         binary: totals.binary,
+        flaky_tasks: flaky,
         task_scoring: info.task_scoring,
         chronicle: chronicle::chronicle_summary(set, index),
     }

@@ -93,8 +93,8 @@ pub struct ClusteredAnalysis {
     pub bootstrap: Option<Stat<BootstrapResult>>,
 }
 
-/// pass@k of baseline and candidate over the paired tasks with at least k samples on both
-/// sides, and the paired difference of their per-task pass@k.
+/// pass@k and pass^k of baseline and candidate over the paired tasks with at least k samples
+/// on both sides, and the paired differences of their per-task values.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PassAtKComparison {
     /// k.
@@ -109,6 +109,13 @@ pub struct PassAtKComparison {
     pub candidate: Stat<PassAtK>,
     /// Paired difference of per-task pass@k (candidate − baseline) with its intervals.
     pub difference: Stat<PairedEstimate>,
+    /// Baseline pass^k (every one of k samples passes: per task C(c, k)/C(n, k), τ-bench) over
+    /// the same tasks.
+    pub baseline_pass_hat: Stat<PassAtK>,
+    /// Candidate pass^k over the same tasks.
+    pub candidate_pass_hat: Stat<PassAtK>,
+    /// Paired difference of per-task pass^k (candidate − baseline) with its intervals.
+    pub pass_hat_difference: Stat<PairedEstimate>,
 }
 
 /// Computes every statistic for `scores` (already aligned by [`crate::model::RunSet::paired`]).
@@ -304,21 +311,34 @@ fn pass_at_k_for(scores: &PairedScores, k: u64, level: f64) -> PassAtKComparison
     }
     let baseline = stats::pass_at_k(&base, k);
     let candidate = stats::pass_at_k(&cand, k);
-    let difference = match (&baseline, &candidate) {
+    let baseline_pass_hat = stats::pass_hat_k(&base, k);
+    let candidate_pass_hat = stats::pass_hat_k(&cand, k);
+    PassAtKComparison {
+        k,
+        tasks: base.len(),
+        tasks_excluded: scores.len() - base.len(),
+        difference: per_task_difference(&baseline, &candidate, level),
+        pass_hat_difference: per_task_difference(&baseline_pass_hat, &candidate_pass_hat, level),
+        baseline,
+        candidate,
+        baseline_pass_hat,
+        candidate_pass_hat,
+    }
+}
+
+/// The paired estimate of two runs' per-task values over the same tasks.
+fn per_task_difference(
+    baseline: &Stat<PassAtK>,
+    candidate: &Stat<PassAtK>,
+    level: f64,
+) -> Stat<PairedEstimate> {
+    match (baseline, candidate) {
         (Ok(b), Ok(c)) => {
             let b: Vec<f64> = b.per_task.iter().flatten().copied().collect();
             let c: Vec<f64> = c.per_task.iter().flatten().copied().collect();
             stats::paired_estimate(&b, &c, level)
         }
         (Err(e), _) | (_, Err(e)) => Err(e.clone()),
-    };
-    PassAtKComparison {
-        k,
-        tasks: base.len(),
-        tasks_excluded: scores.len() - base.len(),
-        baseline,
-        candidate,
-        difference,
     }
 }
 

@@ -36,6 +36,9 @@ pub struct ProgressionPoint {
     pub delta: Option<f64>,
     /// Headline interval of Δ.
     pub delta_interval: Stat<Interval>,
+    /// The checkpoint's verdict is provisional (it or the baseline still runs): its numbers
+    /// will move, and the chart draws it hollow, dashed and labelled.
+    pub provisional: bool,
 }
 
 /// The progression, when at least two candidates are checkpoints of the same training run
@@ -69,6 +72,7 @@ pub fn progression(
                 interval: run.task_weighted_interval.clone(),
                 delta: headline.estimate.as_ref().ok().map(|e| e.delta),
                 delta_interval: headline_interval(headline),
+                provisional: result.verdict.provisional,
             })
         })
         .collect();

@@ -64,6 +64,9 @@ fn keeps(row: &TaskRow, filter: RowFilter, focus: usize) -> bool {
         RowFilter::Improvements => delta.is_some_and(|d| d > 0.0),
         RowFilter::Unpaired => delta.is_none(),
         RowFilter::Failed => row.has_failure(),
+        RowFilter::Flaky => [0, focus + 1]
+            .iter()
+            .any(|&run| row.cells.get(run).is_some_and(|cell| cell.flaky)),
     }
 }
 

@@ -21,6 +21,8 @@ pub struct TaskCell {
     pub zero_by_platform_rule: u32,
     /// Rewards that were NaN, infinite or out of bounds (excluded).
     pub invalid_rewards: u32,
+    /// Whether the included samples disagree (not all equal; [`super::samples_disagree`]).
+    pub flaky: bool,
 }
 
 impl TaskCell {
@@ -32,6 +34,7 @@ impl TaskCell {
             classes: stats.by_class,
             zero_by_platform_rule: stats.zero_by_platform_rule,
             invalid_rewards: stats.invalid_rewards,
+            flaky: super::samples_disagree(&stats.primary),
         }
     }
 }

@@ -17,7 +17,7 @@
 //!   (predictable plug-in empirical Bernstein);
 //! * [`bootstrap`] — seeded paired bootstrap (tasks or clusters), percentile and BCa;
 //! * [`cluster`] — cluster-robust SE; [`power`] — MDE, tasks needed, K′ projection;
-//! * [`mod@pass_at_k`] — unbiased pass@k; [`multiplicity`] — Holm and Benjamini–Hochberg;
+//! * [`mod@pass_at_k`] — unbiased pass@k and τ-bench's pass^k; [`multiplicity`] — Holm and Benjamini–Hochberg;
 //! * [`dist`] — normal, Student t and binomial distributions written for this crate.
 
 pub mod bootstrap;
@@ -54,7 +54,7 @@ pub use multiplicity::{benjamini_hochberg, holm};
 pub use outcome::{NotComputable, Stat};
 pub use paired::{paired_estimate, paired_t_test, PairedEstimate, TTest};
 pub use paired_binary::{tango_interval, tango_statistic};
-pub use pass_at_k::{pass_at_k, pass_at_k_task, PassAtK, PassCounts};
+pub use pass_at_k::{pass_at_k, pass_at_k_task, pass_hat_k, pass_hat_k_task, PassAtK, PassCounts};
 pub use power::{
     minimum_detectable_effect, project_from_moments, project_samples_per_task, tasks_needed,
     MinimumDetectableEffect, SampleProjection, TaskMoments, MDE_MULTIPLIER,

@@ -1,4 +1,5 @@
-//! Unbiased pass@k per task (Chen et al. 2021; statistics.md §6).
+//! Unbiased pass@k per task (Chen et al. 2021; statistics.md §6) and pass^k, every one of k
+//! samples passes (τ-bench, Yao et al. 2024, arXiv 2406.12045).
 
 use serde::{Deserialize, Serialize};
 
@@ -84,6 +85,60 @@ pub fn pass_at_k(tasks: &[PassCounts], k: u64) -> Stat<PassAtK> {
     })
 }
 
+/// pass^k of one task: the chance that k samples drawn without replacement from its n all
+/// pass, `C(c, k)/C(n, k) = Π_{i=0}^{k−1} (c − i)/(n − i)` (0 when `c < k`).
+///
+/// Needs `k ≥ 1`, `c ≤ n`, and `n ≥ k` ([`NotComputable::NotEnoughData`] otherwise).
+pub fn pass_hat_k_task(counts: PassCounts, k: u64) -> Stat<f64> {
+    let PassCounts { samples, passes } = counts;
+    if k == 0 {
+        return Err(NotComputable::invalid("k", "must be at least 1"));
+    }
+    if passes > samples {
+        return Err(NotComputable::invalid("passes", "must not exceed samples"));
+    }
+    if samples < k {
+        return Err(NotComputable::NotEnoughData {
+            needed: usize::try_from(k).unwrap_or(usize::MAX),
+            got: usize::try_from(samples).unwrap_or(usize::MAX),
+        });
+    }
+    if passes < k {
+        return Ok(0.0);
+    }
+    Ok((0..k)
+        .map(|i| (passes - i) as f64 / (samples - i) as f64)
+        .product())
+}
+
+/// Per-task pass^k and their mean over the tasks with at least k samples (τ-bench's pass^k);
+/// tasks with `n < k` are left out and counted in [`PassAtK::excluded`]. The result has the
+/// shape of [`pass_at_k`]'s.
+pub fn pass_hat_k(tasks: &[PassCounts], k: u64) -> Stat<PassAtK> {
+    let mut per_task = Vec::with_capacity(tasks.len());
+    let (mut sum, mut included) = (CompensatedSum::default(), 0);
+    for &counts in tasks {
+        let value = match pass_hat_k_task(counts, k) {
+            Ok(value) => Some(value),
+            Err(NotComputable::NotEnoughData { .. }) => None,
+            Err(other) => return Err(other),
+        };
+        if let Some(value) = value {
+            sum.add(value);
+            included += 1;
+        }
+        per_task.push(value);
+    }
+    let mean = check_count(1, included).map(|()| sum.total() / included as f64);
+    Ok(PassAtK {
+        k,
+        excluded: tasks.len() - included,
+        per_task,
+        included,
+        mean,
+    })
+}
+
 /// Tasks with at most this many samples have their pass@k cached.
 const CACHED_SAMPLES: u64 = 32;
 
@@ -139,6 +194,20 @@ mod tests {
         assert!((pass_at_k_task(counts(8, 3), 1).unwrap() - 0.375).abs() < 1e-15);
         assert_eq!(pass_at_k_task(counts(5, 4), 2), Ok(1.0));
         assert_eq!(pass_at_k_task(counts(5, 0), 3), Ok(0.0));
+    }
+
+    #[test]
+    fn pass_hat_k_matches_the_ratio_of_binomials() {
+        // n = 5, c = 3, k = 2: C(3,2)/C(5,2) = 3/10.
+        assert!((pass_hat_k_task(counts(5, 3), 2).unwrap() - 0.3).abs() < 1e-15);
+        assert_eq!(pass_hat_k_task(counts(5, 1), 2), Ok(0.0));
+        assert_eq!(pass_hat_k_task(counts(4, 4), 4), Ok(1.0));
+        assert!((pass_hat_k_task(counts(8, 3), 1).unwrap() - 0.375).abs() < 1e-15);
+        let r = pass_hat_k(&[counts(5, 3), counts(1, 1), counts(4, 4)], 2).unwrap();
+        assert_eq!((r.included, r.excluded), (2, 1));
+        assert!((r.mean.unwrap() - 0.65).abs() < 1e-15);
+        assert!(pass_hat_k(&[counts(2, 3)], 1).is_err());
+        assert!(pass_hat_k_task(counts(2, 1), 0).is_err());
     }
 
     #[test]

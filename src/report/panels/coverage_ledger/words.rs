@@ -269,6 +269,7 @@ mod tests {
             classes: ClassCounts::default(),
             zero_by_platform_rule: 0,
             invalid_rewards: 0,
+            flaky: false,
         };
         assert_eq!(side_state(&absent), "absent");
         let scored = TaskCell {

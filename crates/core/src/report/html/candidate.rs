@@ -1,13 +1,16 @@
 //! One candidate's section of the HTML document: its sorted per-task Δ, the statistics details
-//! ([`detail_rows`], the page's and the markdown's rows), its components and its regressed
-//! tasks.
+//! ([`detail_rows`], the page's and the markdown's rows), its components, where its Δ comes
+//! from (the page's and the markdown's cells) and its regressed tasks.
 
 use std::fmt::Write;
 
 use crate::text::{html_text, optional_value, signed_points};
 
+use super::super::categories::{category_cells, CATEGORY_COLUMNS};
 use super::super::components::{component_cells, COMPONENT_COLUMNS};
 use super::super::details::{detail_rows, DetailCells};
+use super::super::flaky::flaky_sentence;
+use super::super::pass_k::{pass_k_cells, PASS_K_COLUMNS};
 use super::super::{CandidateResult, Report, TaskRow};
 use super::sections::{figure, head, td, td_num};
 use super::svg;
@@ -31,6 +34,7 @@ pub fn section(out: &mut String, report: &Report, candidate: &CandidateResult) {
     }
     details(out, report, candidate);
     components(out, candidate);
+    where_delta(out, report, candidate);
     regressed(out, report, candidate);
     out.push_str("</section>\n");
 }
@@ -75,6 +79,55 @@ fn components(out: &mut String, candidate: &CandidateResult) {
     for component in &candidate.components {
         out.push_str("<tr>");
         for (index, text) in component_cells(component).iter().enumerate() {
+            if index == 0 {
+                td(out, text);
+            } else {
+                td_num(out, text);
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+}
+
+/// Where the Δ comes from: Δ per category with the concentration line, the flaky tasks, pass@k
+/// beside pass^k.
+fn where_delta(out: &mut String, report: &Report, candidate: &CandidateResult) {
+    out.push_str("<h3>Where the Δ comes from</h3>");
+    match &candidate.by_category {
+        Some(breakdown) => {
+            let _ = write!(out, "<p>{}</p>", html_text(&breakdown.sentence));
+            rows_table(
+                out,
+                &CATEGORY_COLUMNS,
+                breakdown.groups.iter().map(category_cells),
+            );
+        }
+        None => out.push_str("<p>No task has a category.</p>"),
+    }
+    let _ = write!(
+        out,
+        "<p>Flaky tasks: {}.</p>",
+        html_text(&flaky_sentence(&candidate.flaky))
+    );
+    let pass_k = &report.headline(candidate).pass_at_k;
+    if !pass_k.is_empty() {
+        rows_table(out, &PASS_K_COLUMNS, pass_k.iter().map(pass_k_cells));
+    }
+}
+
+/// A table of text rows, the first cell as text and the others as numbers.
+fn rows_table<const N: usize>(
+    out: &mut String,
+    columns: &[&str; N],
+    rows: impl Iterator<Item = [String; N]>,
+) {
+    out.push_str("<div class=\"scroll\"><table>");
+    head(out, columns);
+    out.push_str("<tbody>");
+    for cells in rows {
+        out.push_str("<tr>");
+        for (index, text) in cells.iter().enumerate() {
             if index == 0 {
                 td(out, text);
             } else {

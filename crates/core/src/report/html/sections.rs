@@ -391,8 +391,8 @@ pub fn coverage(out: &mut String, report: &Report) {
     out.push_str("</section>\n");
 }
 
-/// The task categories with their task counts. The per-category Δ of each candidate (report
-/// format 4) belongs in this section.
+/// The task categories with their task counts (each candidate's Δ per category is in its own
+/// section).
 pub fn categories(out: &mut String, report: &Report) {
     if report.categories.is_empty() {
         return;
