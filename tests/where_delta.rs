@@ -48,6 +48,18 @@ async fn the_focused_candidates_categories_flaky_tasks_and_concentration_are_sho
         format!("Flaky tasks: {}.", flaky_sentence(&candidate.flaky))
     );
     assert!(text(&select_all(&root, ".flaky-line")[0]).contains("1 of 4 paired tasks flaky"));
+    // The section's numbers explain themselves.
+    let topics: Vec<Option<String>> = select_all(&root, ".where-delta .explain")
+        .iter()
+        .map(|button| button.get_attribute("data-topic"))
+        .collect();
+    assert_eq!(
+        topics,
+        [
+            Some("category-delta".to_owned()),
+            Some("flaky-tasks".to_owned())
+        ]
+    );
     // Rewards of 0.5: no pass@k.
     assert!(select_all(&root, ".pass-k-table").is_empty());
 

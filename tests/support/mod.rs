@@ -68,7 +68,14 @@ fn collect_words(node: &Node, words: &mut Vec<String>) {
     let children = node.child_nodes();
     for index in 0..children.length() {
         if let Some(child) = children.item(index) {
-            collect_words(&child, words);
+            // What a reader reads: not the "?" buttons nor their closed explanations.
+            let explanation = child.dyn_ref::<Element>().is_some_and(|element| {
+                let classes = element.class_list();
+                classes.contains("explain") || classes.contains("explain-pop")
+            });
+            if !explanation {
+                collect_words(&child, words);
+            }
         }
     }
 }

@@ -7,11 +7,13 @@
 use std::sync::Arc;
 
 use eval_compare_core::report::{
-    category_cells, flaky_sentence, pass_k_cells, CandidateResult, Report, CATEGORY_COLUMNS,
+    category_cells, flaky_sentence, pass_k_cells, CandidateResult, Report, Topic, CATEGORY_COLUMNS,
     PASS_K_COLUMNS,
 };
 use eval_compare_core::text::visible;
 use leptos::prelude::*;
+
+use crate::components::explain::explain_button;
 
 /// The section of the focused candidate; nothing without a candidate.
 #[component]
@@ -34,9 +36,13 @@ pub fn WhereDelta(
                 <section class="panel where-delta" aria-labelledby="where-delta-title">
                     <h3 id="where-delta-title" class="panel-title">
                         "Where the Δ of "{name}" comes from"
+                        {explain_button(Topic::CategoryDelta, &report.settings)}
                     </h3>
                     {categories(candidate)}
-                    <p class="flaky-line">{format!("Flaky tasks: {}.", flaky_sentence(&candidate.flaky))}</p>
+                    <p class="flaky-line">
+                        {format!("Flaky tasks: {}.", flaky_sentence(&candidate.flaky))}
+                        {explain_button(Topic::FlakyTasks, &report.settings)}
+                    </p>
                     {pass_k(report, candidate)}
                 </section>
             })
@@ -110,6 +116,7 @@ fn pass_k(report: &Report, candidate: &CandidateResult) -> Option<impl IntoView>
                 "pass@k: at least one of k samples passes (unbiased, per task 1 − C(n−c, k)/C(n, k)); "
                 "pass^k: every one of k samples passes (τ-bench, per task C(c, k)/C(n, k)); both "
                 "averaged over the tasks with at least k samples in both runs."
+                {explain_button(Topic::PassAtK, &report.settings)}
             </p>
         }
     })

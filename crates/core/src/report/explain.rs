@@ -64,15 +64,19 @@ pub enum Topic {
     MdeProjection,
     /// Holm and Benjamini–Hochberg adjusted p-values.
     HolmBh,
-    /// pass@k.
+    /// pass@k (and pass^k).
     PassAtK,
+    /// Δ per task category and its correction across categories.
+    CategoryDelta,
+    /// Tasks whose samples disagree.
+    FlakyTasks,
     /// The verdict of a candidate.
     Verdict,
 }
 
 impl Topic {
     /// Every topic, in the order a glossary lists them.
-    pub const ALL: [Topic; 28] = [
+    pub const ALL: [Topic; 30] = [
         Topic::Verdict,
         Topic::Delta,
         Topic::PrimaryAnalysis,
@@ -100,6 +104,8 @@ impl Topic {
         Topic::TasksNeeded,
         Topic::MdeProjection,
         Topic::HolmBh,
+        Topic::CategoryDelta,
+        Topic::FlakyTasks,
         Topic::PassAtK,
     ];
 
@@ -133,6 +139,8 @@ impl Topic {
             Topic::MdeProjection => "the MDE at K′ samples per task",
             Topic::HolmBh => "Holm and BH adjusted p-values",
             Topic::PassAtK => "pass@k",
+            Topic::CategoryDelta => "the Δ per category",
+            Topic::FlakyTasks => "a flaky task",
             Topic::Verdict => "the verdict",
         }
     }
@@ -167,6 +175,8 @@ impl Topic {
             Topic::MdeProjection => "mde-projection",
             Topic::HolmBh => "holm-bh",
             Topic::PassAtK => "pass-at-k",
+            Topic::CategoryDelta => "category-delta",
+            Topic::FlakyTasks => "flaky-tasks",
             Topic::Verdict => "verdict",
         }
     }
@@ -315,6 +325,19 @@ pub fn explain(topic: Topic, settings: &ReportSettings) -> String {
             C(n, k) (Chen et al. 2021), averaged over tasks with at least k samples. pass^k is \
             the chance that every one of the k passes, C(c, k) / C(n, k) (τ-bench, Yao et al. \
             2024): how reliably, not how often at best."
+            .to_owned(),
+        Topic::CategoryDelta => format!(
+            "For each task category, the mean of its tasks' paired differences (a task counts \
+             in its first category; tasks without one form their own group), with the interval \
+             the headline would use for that many tasks. With several categories some look \
+             significant by chance, so their p-values are adjusted across the categories (Holm, \
+             and Benjamini–Hochberg) at α = {alpha}. A category's contribution, its task count \
+             × its Δ / all tasks, says how many of the headline's points it carries."
+        ),
+        Topic::FlakyTasks => "A task whose samples disagree in a run: for pass/fail rewards, some \
+            samples pass and some fail; for other rewards, not all samples score the same. A \
+            task with one sample cannot be flaky. Much of Δ resting on flaky tasks means it \
+            rests on luck within tasks; more samples per task would steady it."
             .to_owned(),
         Topic::Verdict => format!(
             "One decision per candidate, by the first rule that applies: not comparable (a \
