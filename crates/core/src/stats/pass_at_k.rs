@@ -65,10 +65,20 @@ pub struct PassAtK {
 /// `k = 0` or a task with more passes than samples gives [`NotComputable::InvalidParameter`].
 pub fn pass_at_k(tasks: &[PassCounts], k: u64) -> Stat<PassAtK> {
     let mut cache = SmallTaskCache::new(k);
+    mean_over_tasks(tasks, k, |counts| cache.pass_at_k_task(counts))
+}
+
+/// Each task's value (`None`: the task has fewer than k samples and is left out) and their
+/// mean over the tasks that have one: the shape pass@k and pass^k share.
+fn mean_over_tasks(
+    tasks: &[PassCounts],
+    k: u64,
+    mut value_of: impl FnMut(PassCounts) -> Stat<Option<f64>>,
+) -> Stat<PassAtK> {
     let mut per_task = Vec::with_capacity(tasks.len());
     let (mut sum, mut included) = (CompensatedSum::default(), 0);
     for &counts in tasks {
-        let value = cache.pass_at_k_task(counts)?;
+        let value = value_of(counts)?;
         if let Some(value) = value {
             sum.add(value);
             included += 1;
@@ -115,27 +125,10 @@ pub fn pass_hat_k_task(counts: PassCounts, k: u64) -> Stat<f64> {
 /// tasks with `n < k` are left out and counted in [`PassAtK::excluded`]. The result has the
 /// shape of [`pass_at_k`]'s.
 pub fn pass_hat_k(tasks: &[PassCounts], k: u64) -> Stat<PassAtK> {
-    let mut per_task = Vec::with_capacity(tasks.len());
-    let (mut sum, mut included) = (CompensatedSum::default(), 0);
-    for &counts in tasks {
-        let value = match pass_hat_k_task(counts, k) {
-            Ok(value) => Some(value),
-            Err(NotComputable::NotEnoughData { .. }) => None,
-            Err(other) => return Err(other),
-        };
-        if let Some(value) = value {
-            sum.add(value);
-            included += 1;
-        }
-        per_task.push(value);
-    }
-    let mean = check_count(1, included).map(|()| sum.total() / included as f64);
-    Ok(PassAtK {
-        k,
-        excluded: tasks.len() - included,
-        per_task,
-        included,
-        mean,
+    mean_over_tasks(tasks, k, |counts| match pass_hat_k_task(counts, k) {
+        Ok(value) => Ok(Some(value)),
+        Err(NotComputable::NotEnoughData { .. }) => Ok(None),
+        Err(other) => Err(other),
     })
 }
 
