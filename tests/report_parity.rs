@@ -38,6 +38,7 @@ macro_rules! folder {
             ))),
             training_run: None,
             eval_options: None,
+            platform_series: None,
         })
         .expect("a valid run folder")
     };

@@ -96,7 +96,7 @@ fn files_are_grouped_by_folder_and_a_bad_folder_is_reported_by_file_and_path() {
         issues[1].message,
         "no trajectory-rewards.json, trajectories.json here; a run folder holds run.json, \
          trajectory-rewards.json and trajectories.json (and optionally tasks.json, \
-         training-run.json and eval-options.json)"
+         training-run.json, eval-options.json and platform-progression.json)"
     );
 }
 
@@ -171,7 +171,7 @@ fn opening_files_adds_their_runs_and_says_when_none_is_a_run_folder_file() {
         issues[0].message,
         "none of these files is a run-folder file: a run folder holds run.json, \
          trajectory-rewards.json and trajectories.json (and optionally tasks.json, \
-         training-run.json and eval-options.json); a Chronicle job folder holds job.json and \
+         training-run.json, eval-options.json and platform-progression.json); a Chronicle job folder holds job.json and \
          trials.json (and optionally results.json)"
     );
 }

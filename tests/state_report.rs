@@ -59,6 +59,7 @@ fn folder(id: &str, scores: &[(&str, f64)]) -> RunFolder {
         tasks: None,
         training_run: None,
         eval_options: None,
+        platform_series: None,
         truncated_files: Vec::new(),
     }
 }

@@ -28,6 +28,7 @@ use crate::report::panels::headline::HeadlineCards;
 use crate::report::panels::load_panel::LoadPanel;
 use crate::report::panels::load_panel::{JobsWithoutTrials, LiveJobsNotice, LiveRunsNotice};
 use crate::report::panels::platform_panel::PlatformPanel;
+use crate::report::panels::platform_progression::PlatformProgressionPanel;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::report::panels::report_controls::{FocusSelector, ReportSettingsForm};
 use crate::report::panels::report_header::ReportHeader;
@@ -380,6 +381,7 @@ pub fn ReportView(
             <Show when=move || below_fold_ready.get()>
                 <FocusSelector report view on_change/>
                 <ReportCharts report focus/>
+                <PlatformProgressionPanel report/>
                 <ComponentDeltas report focus run_set client/>
                 <CoverageLedger report/>
                 <TaskTable report view on_change/>

@@ -27,7 +27,8 @@ or Chronicle backtests.
 
 A run folder holds run.json, trajectory-rewards.json, trajectories.json and optionally tasks.json,
 training-run.json and eval-options.json (the settings a checkpoint inherits and the evaluation
-defaults; export writes them), in the Trajectory API's shapes; a Chronicle job's folder (what export --chronicle writes) holds
+defaults) and platform-progression.json (the platform's own progression of its training run);
+export writes them, in the Trajectory API's shapes; a Chronicle job's folder (what export --chronicle writes) holds
 job.json, trials.json and optionally results.json. The report is the one the viewer shows for the same inputs and
 settings. Progress goes to stderr (--quiet silences it); the report goes to stdout or --output.";
 

@@ -147,6 +147,24 @@ fn a_report_from_exported_folders_equals_the_report_from_the_api() {
         .map(|run| &run["source"])
         .collect();
     assert_eq!(sources, ["api", "api", "api"]);
+    // The platform's own progression of the checkpoints' training run sits beside ours, read
+    // from the API and kept by the export (platform-progression.json).
+    let platform = &api_report["progression"]["platform"];
+    assert!(platform["error"].is_null(), "{platform}");
+    let steps = platform["steps"].as_array().unwrap();
+    assert!(
+        steps
+            .iter()
+            .filter(|s| s["platform_mean"].is_number())
+            .count()
+            >= 2
+            && steps.iter().any(|s| s["held_out"].is_number()),
+        "{platform}"
+    );
+    assert!(folders
+        .iter()
+        .skip(1)
+        .all(|folder| folder.join("platform-progression.json").is_file()));
     // Every setting of every run read from the API resolved, and from the exported folders too:
     // they keep the training run and the evaluation defaults the export read.
     let resolved = |report: &Value| -> Vec<usize> {

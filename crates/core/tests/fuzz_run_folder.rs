@@ -254,6 +254,7 @@ fn check_parsed_folder(folder: &RunFolder) -> Result<(), TestCaseError> {
         tasks: file(TASKS_FILE),
         training_run: None,
         eval_options: None,
+        platform_series: None,
     });
     let again = match again {
         Ok(again) => again,
@@ -331,6 +332,7 @@ proptest! {
             tasks: tasks.as_deref(),
             training_run: None,
             eval_options: None,
+            platform_series: None,
         });
         match parsed {
             Ok(folder) => check_parsed_folder(&folder)?,
@@ -364,6 +366,7 @@ proptest! {
             tasks: has_tasks.then_some(files[3].as_slice()),
             training_run: None,
             eval_options: None,
+            platform_series: None,
         }) {
             check_parsed_folder(&folder)?;
         }

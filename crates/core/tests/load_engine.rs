@@ -718,10 +718,18 @@ fn settings_are_read_once_per_training_run_and_defaults_key_concurrently() {
         .max(urls.iter().position(|u| u.contains("/train/tr_1")))
         .unwrap();
     assert!(settings_reads < first_page + 6, "{urls:?}");
+    // The training run, the evaluation defaults and the platform's progression of the training
+    // run (checkpoints of an agent), the last read once for both checkpoints too.
     assert!(store
         .progress(&runs)
         .iter()
-        .all(|run| run.settings_reads.len() == 2));
+        .all(|run| run.settings_reads.len() == 3));
+    assert_eq!(
+        transport.count("/evaluation-series"),
+        1,
+        "{:?}",
+        transport.urls()
+    );
 
     let set = store.run_set(&runs).unwrap().unwrap();
     assert_eq!(
@@ -784,6 +792,7 @@ fn a_settings_read_that_fails_keeps_the_run_and_retry_reads_it_again() {
         seen,
         [
             "EvaluationDefaults b_1/org/model false",
+            "PlatformProgression tr_1 true",
             "TrainingRun tr_1 true"
         ]
     );
@@ -799,12 +808,14 @@ fn a_settings_read_that_fails_keeps_the_run_and_retry_reads_it_again() {
         other => panic!("{other:?}"),
     }
 
-    // Loading again reads only the training run, and resolves the setting.
+    // Loading again reads only what failed: the training run, and the platform's progression
+    // (unscripted here, so it fails again); it resolves the setting.
     let before = transport.request_count();
     block_on(load_runs(&client, &store, &runs, &quiet));
     let asked = transport.urls_since(before);
-    assert_eq!(asked.len(), 1, "{asked:?}");
+    assert_eq!(asked.len(), 2, "{asked:?}");
     assert!(asked[0].ends_with("/api/v1/train/tr_1"), "{asked:?}");
+    assert!(asked[1].contains("/evaluation-series"), "{asked:?}");
     assert_eq!(
         resolution_of(&store, &runs, 0, SettingKey::Temperature).value(),
         Some(&SettingValue::Number(0.6))
@@ -852,7 +863,11 @@ fn a_settings_read_cancelled_is_read_on_the_next_load() {
     let before = transport.request_count();
     block_on(load_runs(&client, &store, &runs, &quiet));
     let asked = transport.urls_since(before);
-    assert_eq!(asked.len(), 1, "{asked:?}");
+    // The training run again, and the platform's progression (unscripted here: it fails, and a
+    // failed read is tried again on the next load).
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert!(asked[0].ends_with("/train/tr_1"), "{asked:?}");
+    assert!(asked[1].contains("/evaluation-series"), "{asked:?}");
     assert_eq!(
         resolution_of(&store, &runs, 0, SettingKey::Temperature).value(),
         Some(&SettingValue::Number(1.0)),

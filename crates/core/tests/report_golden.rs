@@ -29,6 +29,7 @@ fn folder(run: &str) -> eval_compare_core::run_folder::RunFolder {
         tasks: Some(&read("tasks.json")),
         training_run: None,
         eval_options: None,
+        platform_series: None,
     })
     .unwrap()
 }

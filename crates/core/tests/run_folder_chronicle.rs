@@ -266,7 +266,7 @@ fn a_trajectory_folder_still_reads_through_the_one_type() {
     without.remove("trajectories.json");
     assert_eq!(
         read(&without).unwrap_err().to_string(),
-        "no trajectories.json here; a run folder holds run.json, trajectory-rewards.json and trajectories.json (and optionally tasks.json, training-run.json and eval-options.json)"
+        "no trajectories.json here; a run folder holds run.json, trajectory-rewards.json and trajectories.json (and optionally tasks.json, training-run.json, eval-options.json and platform-progression.json)"
     );
 }
 

@@ -157,6 +157,7 @@ fn a_folder_parses_round_trips_and_builds() {
         tasks: Some(tasks_text.as_bytes()),
         training_run: None,
         eval_options: None,
+        platform_series: None,
     })
     .unwrap();
     assert_eq!(folder.run.eval_run_id, "er_1");
@@ -177,6 +178,7 @@ fn a_folder_parses_round_trips_and_builds() {
         tasks: Some(&files[3].bytes),
         training_run: None,
         eval_options: None,
+        platform_series: None,
     })
     .unwrap();
     assert_eq!(again, folder);
@@ -203,6 +205,7 @@ fn a_truncated_file_marks_the_run_incomplete_and_a_bad_run_names_run_json() {
         tasks: None,
         training_run: None,
         eval_options: None,
+        platform_series: None,
     })
     .unwrap();
     assert_eq!(folder.truncated_files, [REWARDS_FILE]);
@@ -234,6 +237,7 @@ fn a_truncated_file_marks_the_run_incomplete_and_a_bad_run_names_run_json() {
         tasks: None,
         training_run: None,
         eval_options: None,
+        platform_series: None,
     })
     .unwrap_err();
     let RunFolderError::Decode { file, source, .. } = &error else {
@@ -249,6 +253,7 @@ fn a_truncated_file_marks_the_run_incomplete_and_a_bad_run_names_run_json() {
         tasks: None,
         training_run: None,
         eval_options: None,
+        platform_series: None,
     })
     .unwrap_err();
     assert!(
@@ -275,6 +280,7 @@ fn every_file_may_start_with_a_byte_order_mark() {
         tasks: Some(tasks.as_bytes()),
         training_run: None,
         eval_options: None,
+        platform_series: None,
     })
     .unwrap();
     assert_eq!(folder.run.eval_run_id, "er_1");
@@ -299,6 +305,7 @@ fn a_task_listed_twice_keeps_its_first_listing_and_is_a_coverage_warning() {
         tasks: Some(tasks_text.as_bytes()),
         training_run: None,
         eval_options: None,
+        platform_series: None,
     })
     .unwrap();
     let set = run_set_from_folders(&[folder], eval_compare_core::model::SourceKind::Files).unwrap();
@@ -336,6 +343,7 @@ fn a_run_id_a_comparison_cannot_name_is_refused_with_the_reason() {
             tasks: None,
             training_run: None,
             eval_options: None,
+            platform_series: None,
         })
         .unwrap_err()
         .to_string()

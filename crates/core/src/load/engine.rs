@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 
 use crate::api::{CursorPage, EvalRun, EvalTaskSplit};
 use crate::client::{ApiError, PageCap, Paginator, TrajectoryClient, Transport};
+use crate::model::PlatformSeries;
 
 use super::list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
 use super::progress::{LoadEvent, SettingsRead};
@@ -170,12 +171,28 @@ async fn load_run<T: Transport>(
     let training_run = async {
         if let Some(id) = &record.training_run_id {
             let read = store.training_run(id);
-            read_once(
-                SettingsRead::TrainingRun,
-                id,
-                &read,
-                client.training_run(id),
-                notify,
+            let platform = async {
+                if let Some(agent_id) = &record.agent_id {
+                    let read = store.platform_series(id);
+                    read_once(
+                        SettingsRead::PlatformProgression,
+                        id,
+                        &read,
+                        platform_series(client, agent_id, id),
+                        notify,
+                    )
+                    .await;
+                }
+            };
+            join(
+                read_once(
+                    SettingsRead::TrainingRun,
+                    id,
+                    &read,
+                    client.training_run(id),
+                    notify,
+                ),
+                platform,
             )
             .await;
         }
@@ -224,6 +241,33 @@ async fn load_run<T: Transport>(
         join3(progress, training_run, defaults),
     )
     .await;
+}
+
+/// The platform's own progression of training run `training_run_id` of `agent_id`: every page
+/// of its evaluation series and of its held-out reward by step (the first failure fails it).
+async fn platform_series<T: Transport>(
+    client: &TrajectoryClient<T>,
+    agent_id: &str,
+    training_run_id: &str,
+) -> Result<PlatformSeries, ApiError> {
+    let evaluation = client
+        .evaluation_series(agent_id, training_run_id)?
+        .collect_all(|_, _| {})
+        .await;
+    if let Some(error) = evaluation.error {
+        return Err(error);
+    }
+    let held_out = client
+        .held_out_reward_by_step(training_run_id)?
+        .collect_all(|_, _| {})
+        .await;
+    if let Some(error) = held_out.error {
+        return Err(error);
+    }
+    Ok(PlatformSeries {
+        evaluation: evaluation.items,
+        held_out: held_out.items,
+    })
 }
 
 /// Reads one request into `read` unless it is complete or already being read (by another run

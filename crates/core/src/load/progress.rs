@@ -12,6 +12,9 @@ pub enum SettingsRead {
     TrainingRun,
     /// `GET /api/v1/eval/options?bench_id=&base_model_slug=`: the evaluation defaults.
     EvaluationDefaults,
+    /// The platform's own progression of a checkpoint's training run: its evaluation series
+    /// and its held-out reward by step.
+    PlatformProgression,
 }
 
 impl SettingsRead {
@@ -20,6 +23,7 @@ impl SettingsRead {
         match self {
             SettingsRead::TrainingRun => "training run options",
             SettingsRead::EvaluationDefaults => "evaluation defaults",
+            SettingsRead::PlatformProgression => "the platform's progression",
         }
     }
 }

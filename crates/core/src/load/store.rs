@@ -10,7 +10,8 @@ use crate::api::{
 };
 use crate::client::ApiError;
 use crate::model::{
-    setting_inputs, ApiRun, Lookup, ModelError, RunSet, RunSetBuilder, SettingInputs, SourceKind,
+    setting_inputs, ApiRun, Lookup, ModelError, PlatformSeries, RunSet, RunSetBuilder,
+    SettingInputs, SourceKind,
 };
 use crate::run_folder::RunFolder;
 
@@ -146,6 +147,7 @@ pub struct LoadStore {
     pub(super) components: ComponentReads,
     training_runs: RefCell<HashMap<String, SingleRead<TrainingRun>>>,
     eval_options: RefCell<HashMap<DefaultsKey, SingleRead<RunOptionsResponse>>>,
+    platform_series: RefCell<HashMap<String, SingleRead<PlatformSeries>>>,
 }
 
 impl LoadStore {
@@ -189,6 +191,17 @@ impl LoadStore {
         )
     }
 
+    /// The read of the platform's progression of a training run (for the progression of its
+    /// checkpoints' evaluations), created when new.
+    pub fn platform_series(&self, training_run_id: &str) -> SingleRead<PlatformSeries> {
+        Rc::clone(
+            self.platform_series
+                .borrow_mut()
+                .entry(training_run_id.to_owned())
+                .or_insert_with(|| Rc::new(RefCell::new((None, Phase::Waiting)))),
+        )
+    }
+
     /// The evaluation defaults' read of a benchmark version and base model, created when new.
     pub fn eval_options(&self, key: &DefaultsKey) -> SingleRead<RunOptionsResponse> {
         Rc::clone(
@@ -206,6 +219,10 @@ impl LoadStore {
         if let Some(id) = &run.training_run_id {
             let read = self.training_run(id);
             reads.push((SettingsRead::TrainingRun, read.borrow().1.clone()));
+            if run.agent_id.is_some() {
+                let read = self.platform_series(id);
+                reads.push((SettingsRead::PlatformProgression, read.borrow().1.clone()));
+            }
         }
         let read = self.eval_options(&defaults_key(run));
         reads.push((SettingsRead::EvaluationDefaults, read.borrow().1.clone()));
@@ -284,6 +301,12 @@ impl LoadStore {
             }
         }
         for read in self.eval_options.borrow().values() {
+            let mut read = read.borrow_mut();
+            if !read.1.is_settled() {
+                read.1 = Phase::Cancelled;
+            }
+        }
+        for read in self.platform_series.borrow().values() {
             let mut read = read.borrow_mut();
             if !read.1.is_settled() {
                 read.1 = Phase::Cancelled;
@@ -467,7 +490,31 @@ impl LoadStore {
         }
         let mut set = builder.build();
         self.attach_components(&mut set);
+        self.attach_platform_series(&mut set, run_ids);
         Some(Ok(set))
+    }
+
+    /// Attaches the platform's progression of every training run among `run_ids`' records
+    /// that was read, or why its read failed.
+    fn attach_platform_series(&self, set: &mut RunSet, run_ids: &[String]) {
+        for id in run_ids {
+            let run = self.run(id);
+            let record = run.record.borrow();
+            let Some(training_run_id) = record.0.as_ref().and_then(|r| r.training_run_id.clone())
+            else {
+                continue;
+            };
+            let Some(read) = self.platform_series.borrow().get(&training_run_id).cloned() else {
+                continue;
+            };
+            let read = read.borrow();
+            let series = match &*read {
+                (Some(series), Phase::Complete) => Ok(series.clone()),
+                (_, Phase::Failed(error)) => Err(error.to_string()),
+                _ => continue,
+            };
+            set.attach_platform_series(&training_run_id, series);
+        }
     }
 
     /// The run as a run folder (to write it to disk), when its record was read, with the
@@ -481,6 +528,14 @@ impl LoadStore {
         let rewards = std::mem::take(&mut run.rewards.borrow_mut().items);
         let trajectories = std::mem::take(&mut run.trajectories.borrow_mut().items);
         let (training_run, eval_options) = self.settings_read(&record);
+        let platform_series = record.training_run_id.as_ref().and_then(|id| {
+            let read = self.platform_series.borrow().get(id).cloned()?;
+            let read = read.borrow();
+            match &*read {
+                (Some(series), Phase::Complete) => Some(series.clone()),
+                _ => None,
+            }
+        });
         Some(RunFolder {
             run: record,
             rewards,
@@ -488,6 +543,7 @@ impl LoadStore {
             tasks: Some(tasks),
             training_run,
             eval_options,
+            platform_series,
             truncated_files: Vec::new(),
         })
     }

@@ -182,6 +182,7 @@ impl RunSetBuilder {
             task_index: self.task_index,
             categories: self.categories,
             task_conflicts: self.task_conflicts,
+            platform_series: std::collections::BTreeMap::new(),
         }
     }
 

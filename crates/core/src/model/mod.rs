@@ -18,6 +18,7 @@ mod id_map;
 mod join;
 mod outcome;
 mod paired;
+mod platform_series;
 mod run;
 mod run_set;
 mod settings;
@@ -47,6 +48,7 @@ pub use outcome::{
     Exclusion, OutcomeClass, PrimaryValue, RewardState, Scoring, REWARD_BOUNDS, REWARD_BOUND_SLACK,
 };
 pub use paired::{Analysis, LeftOutTask, PairedScores, SideCoverage};
+pub use platform_series::PlatformSeries;
 pub use run::{
     CheckpointInfo, ChronicleRunInfo, Effective, EffectiveOptions, RunIdx, RunInfo, RunOptions,
     TaskScoring, TaskSelection,

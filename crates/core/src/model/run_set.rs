@@ -8,6 +8,7 @@ use super::aggregate::{RunTotals, TaskStats};
 use super::component::RewardComponent;
 use super::error::ModelError;
 use super::join::JoinReport;
+use super::platform_series::PlatformSeries;
 use super::run::{RunIdx, RunInfo};
 use super::task::{Category, Task, TaskIdx, TaskListConflicts};
 use super::trajectory::{Trajectory, TrajectoryColumns, NONE_U32};
@@ -21,6 +22,9 @@ pub struct RunSet {
     pub(crate) task_index: IdMap<Box<str>, TaskIdx>,
     pub(crate) categories: Vec<Category>,
     pub(crate) task_conflicts: TaskListConflicts,
+    /// The platform's own progression of each training run read, by training run id, or why
+    /// it could not be read.
+    pub(crate) platform_series: std::collections::BTreeMap<String, Result<PlatformSeries, String>>,
 }
 
 /// One run: identity, trajectories grouped by task, per-task aggregates and totals.
@@ -37,6 +41,25 @@ pub struct Run {
 }
 
 impl RunSet {
+    /// Sets what the platform reports of `training_run_id`'s progression (or why it could not
+    /// be read).
+    pub fn attach_platform_series(
+        &mut self,
+        training_run_id: &str,
+        series: Result<PlatformSeries, String>,
+    ) {
+        self.platform_series
+            .insert(training_run_id.to_owned(), series);
+    }
+
+    /// What the platform reports of `training_run_id`'s progression, when it was read.
+    pub fn platform_series(
+        &self,
+        training_run_id: &str,
+    ) -> Option<&Result<PlatformSeries, String>> {
+        self.platform_series.get(training_run_id)
+    }
+
     /// All runs, in the order they were added.
     pub fn runs(&self) -> &[Run] {
         &self.runs

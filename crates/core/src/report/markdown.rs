@@ -383,6 +383,27 @@ fn progression(out: &mut String, report: &Report) {
         );
     }
     out.push('\n');
+    if let Some(platform) = &progression.platform {
+        platform_progression(out, platform);
+    }
+}
+
+/// The platform's own progression beside ours, a disagreement flagged.
+fn platform_progression(out: &mut String, platform: &super::PlatformProgression) {
+    out.push_str("### The platform's own progression\n\n");
+    if let Some(error) = &platform.error {
+        let _ = writeln!(out, "Could not be read: {}\n", markdown_text(error));
+        return;
+    }
+    table_head(out, &super::PLATFORM_COLUMNS);
+    for step in &platform.steps {
+        let cells: Vec<String> = super::platform_cells(step)
+            .iter()
+            .map(|text| cell(text))
+            .collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
+    let _ = writeln!(out, "\n{}\n", super::platform_sentence(platform));
 }
 
 fn table_head(out: &mut String, columns: &[&str]) {

@@ -46,7 +46,10 @@ pub use paired_analysis::{
     IntervalMethod, PairedAnalysis, PassAtKComparison, SMALL_BINARY_TASKS,
 };
 pub use pass_k::{pass_k_cells, PASS_K_COLUMNS};
-pub use progression::{Progression, ProgressionPoint};
+pub use progression::{
+    platform_cells, platform_progression, platform_sentence, PlatformProgression, PlatformStep,
+    Progression, ProgressionPoint, PLATFORM_COLUMNS,
+};
 pub use sentence::headline_sentence;
 pub use settings::{automatic_samples_per_task, ReportSettings, MIN_AUTOMATIC_SAMPLES_PER_TASK};
 pub use table::{to_csv, visible_rows};
@@ -377,7 +380,12 @@ pub fn build_report(
                 .chain(candidates.iter().copied())
                 .collect::<Vec<_>>(),
         )?,
-        progression: progression::progression(&runs, &results, settings),
+        progression: progression::progression(&runs, &results, settings).map(|mut progression| {
+            progression.platform = set
+                .platform_series(&progression.training_run_id)
+                .map(|series| platform_progression(&progression.points, series));
+            progression
+        }),
         categories: category_labels,
         tasks: task_rows(set, &all_runs),
         runs,

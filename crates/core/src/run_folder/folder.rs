@@ -9,18 +9,20 @@ use super::chronicle::{
     ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE,
 };
 use super::{
-    parse_run_folder, FolderFile, RunFolder, RunFolderError, RunFolderFiles, EVAL_OPTIONS_FILE,
-    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE, TRAJECTORIES_FILE,
+    attach_platform_series, parse_run_folder, FolderFile, RunFolder, RunFolderError,
+    RunFolderFiles, EVAL_OPTIONS_FILE, PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE,
+    TASKS_FILE, TRAINING_RUN_FILE, TRAJECTORIES_FILE,
 };
 
 /// Every file name a folder of either kind may hold (the only files worth reading).
-pub const FOLDER_FILES: [&str; 9] = [
+pub const FOLDER_FILES: [&str; 10] = [
     RUN_FILE,
     REWARDS_FILE,
     TRAJECTORIES_FILE,
     TASKS_FILE,
     TRAINING_RUN_FILE,
     EVAL_OPTIONS_FILE,
+    PLATFORM_PROGRESSION_FILE,
     JOB_FILE,
     TRIALS_FILE,
     RESULTS_FILE,
@@ -36,7 +38,8 @@ pub fn is_folder_file(name: &str) -> bool {
 #[serde(rename_all = "snake_case")]
 pub enum FolderKind {
     /// A Trajectory evaluation run: `run.json`, `trajectory-rewards.json`, `trajectories.json`,
-    /// optionally `tasks.json`, `training-run.json` and `eval-options.json`.
+    /// optionally `tasks.json`, `training-run.json`, `eval-options.json` and
+    /// `platform-progression.json`.
     Trajectory,
     /// A Chronicle backtest job: `job.json`, `trials.json`, optionally `results.json`.
     Chronicle,
@@ -62,7 +65,7 @@ impl FolderKind {
     /// What a folder of this kind holds, for messages.
     pub fn holds(self) -> &'static str {
         match self {
-            FolderKind::Trajectory => "a run folder holds run.json, trajectory-rewards.json and trajectories.json (and optionally tasks.json, training-run.json and eval-options.json)",
+            FolderKind::Trajectory => "a run folder holds run.json, trajectory-rewards.json and trajectories.json (and optionally tasks.json, training-run.json, eval-options.json and platform-progression.json)",
             FolderKind::Chronicle => {
                 "a Chronicle job folder holds job.json and trials.json (and optionally results.json)"
             }
@@ -120,6 +123,7 @@ impl Folder {
                 tasks: file(TASKS_FILE),
                 training_run: file(TRAINING_RUN_FILE),
                 eval_options: file(EVAL_OPTIONS_FILE),
+                platform_series: file(PLATFORM_PROGRESSION_FILE),
             })
             .map(|folder| Folder::Trajectory(Box::new(folder))),
             FolderKind::Chronicle => ChronicleFolder::parse(ChronicleFolderFiles {
@@ -187,5 +191,13 @@ pub fn run_set_from_any_folders(
     for folder in folders {
         folder.add_to(&mut builder, source)?;
     }
-    Ok(builder.build())
+    let mut set = builder.build();
+    attach_platform_series(
+        &mut set,
+        folders.iter().filter_map(|folder| match folder {
+            Folder::Trajectory(run) => Some(&**run),
+            Folder::Chronicle(_) => None,
+        }),
+    );
+    Ok(set)
 }

@@ -10,7 +10,9 @@
 //! of a checkpoint evaluation, `GET /api/v1/train/{id}`) and `eval-options.json` (the
 //! evaluation defaults of its benchmark version and model, `GET /api/v1/eval/options`'s
 //! `RunOptionsResponse`): with those two a report from folders resolves each run's effective
-//! settings like one from the API (without them they are "not read"). Each list file may be one JSON array of
+//! settings like one from the API (without them they are "not read"); and
+//! `platform-progression.json` (the platform's own progression of a checkpoint's training run,
+//! `model::PlatformSeries`), which the report sets beside its progression. Each list file may be one JSON array of
 //! items, a JSON array of the API's pages, or JSON Lines of pages (or of items); the layout is
 //! detected from the contents. Every file may start with a UTF-8 byte order mark, which is
 //! skipped. The run's id must be one a comparison can name
@@ -28,7 +30,8 @@ use crate::api::{
     TrainingRun, TrajectoryMetadata,
 };
 use crate::model::{
-    setting_inputs, ApiRun, Lookup, ModelError, RunIdx, RunSet, RunSetBuilder, SourceKind,
+    setting_inputs, ApiRun, Lookup, ModelError, PlatformSeries, RunIdx, RunSet, RunSetBuilder,
+    SourceKind,
 };
 use crate::text::visible;
 use crate::view_state::check_id;
@@ -49,6 +52,8 @@ pub const TASKS_FILE: &str = "tasks.json";
 pub const TRAINING_RUN_FILE: &str = "training-run.json";
 /// File name of the evaluation defaults of the run's benchmark version and model (optional).
 pub const EVAL_OPTIONS_FILE: &str = "eval-options.json";
+/// File name of the platform's own progression of a checkpoint's training run (optional).
+pub const PLATFORM_PROGRESSION_FILE: &str = "platform-progression.json";
 /// How much of a refused run id an error quotes.
 pub const SHOWN_ID_CHARS: usize = 64;
 
@@ -139,6 +144,8 @@ pub struct RunFolderFiles<'a> {
     pub training_run: Option<&'a [u8]>,
     /// `eval-options.json`, when the folder has one.
     pub eval_options: Option<&'a [u8]>,
+    /// `platform-progression.json`, when the folder has one.
+    pub platform_series: Option<&'a [u8]>,
 }
 
 /// A parsed run folder.
@@ -157,6 +164,9 @@ pub struct RunFolder {
     /// The evaluation defaults of the run's benchmark version and model, when the folder has
     /// them.
     pub eval_options: Option<RunOptionsResponse>,
+    /// The platform's own progression of a checkpoint's training run (its evaluation series
+    /// and held-out reward by step), when the folder has it.
+    pub platform_series: Option<PlatformSeries>,
     /// Files whose last page said more followed (the export stopped early).
     pub truncated_files: Vec<String>,
 }
@@ -200,6 +210,10 @@ pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolde
         .eval_options
         .map(|bytes| decode_object::<RunOptionsResponse>(EVAL_OPTIONS_FILE, bytes))
         .transpose()?;
+    let platform_series = files
+        .platform_series
+        .map(|bytes| decode_object::<PlatformSeries>(PLATFORM_PROGRESSION_FILE, bytes))
+        .transpose()?;
     let mut truncated_files = Vec::new();
     for (name, truncated) in [
         (REWARDS_FILE, rewards.truncated),
@@ -220,6 +234,7 @@ pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolde
         tasks: tasks.map(|tasks| tasks.items),
         training_run,
         eval_options,
+        platform_series,
         truncated_files,
     })
 }
@@ -252,6 +267,9 @@ impl RunFolder {
         }
         if let Some(eval_options) = &self.eval_options {
             files.push(encode(EVAL_OPTIONS_FILE, eval_options)?);
+        }
+        if let Some(series) = &self.platform_series {
+            files.push(encode(PLATFORM_PROGRESSION_FILE, series)?);
         }
         Ok(files)
     }
@@ -302,7 +320,21 @@ pub fn run_set_from_folders(
     for folder in folders {
         folder.add_to(&mut builder, source)?;
     }
-    Ok(builder.build())
+    let mut set = builder.build();
+    attach_platform_series(&mut set, folders.iter());
+    Ok(set)
+}
+
+/// Attaches the platform's progression each folder of a checkpoint evaluation holds to the
+/// run set, by its training run (as the load engine attaches what it read).
+pub fn attach_platform_series<'a>(set: &mut RunSet, folders: impl Iterator<Item = &'a RunFolder>) {
+    for folder in folders {
+        if let (Some(series), Some(training_run_id)) =
+            (&folder.platform_series, &folder.run.training_run_id)
+        {
+            set.attach_platform_series(training_run_id, Ok(series.clone()));
+        }
+    }
 }
 
 /// A run id for an error message: hidden characters visible, long ids cut with `…`.

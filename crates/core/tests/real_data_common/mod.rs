@@ -28,6 +28,7 @@ pub fn load_folder(benchmark: &str, run: &str) -> RunFolder {
         tasks: tasks.as_deref(),
         training_run: None,
         eval_options: None,
+        platform_series: None,
     })
     .unwrap_or_else(|error| panic!("{benchmark}/{run}: {error}"))
 }

@@ -277,6 +277,7 @@ mod tests {
             tasks: None,
             training_run: None,
             eval_options: None,
+            platform_series: None,
             truncated_files: Vec::new(),
         }
     }

@@ -458,7 +458,37 @@ pub fn progression(out: &mut String, report: &Report) {
         );
         out.push_str("</tr>");
     }
-    out.push_str("</tbody></table></div></section>\n");
+    out.push_str("</tbody></table></div>");
+    if let Some(platform) = &progression.platform {
+        out.push_str("<h3>The platform's own progression</h3>");
+        if platform.error.is_none() {
+            out.push_str("<div class=\"scroll\"><table>");
+            head(out, &crate::report::PLATFORM_COLUMNS);
+            out.push_str("<tbody>");
+            for step in &platform.steps {
+                out.push_str(if step.disagrees {
+                    "<tr class=\"warning important\">"
+                } else {
+                    "<tr>"
+                });
+                for (i, text) in crate::report::platform_cells(step).iter().enumerate() {
+                    if i == 0 || i == 4 {
+                        td(out, text);
+                    } else {
+                        td_num(out, text);
+                    }
+                }
+                out.push_str("</tr>");
+            }
+            out.push_str("</tbody></table></div>");
+        }
+        let _ = write!(
+            out,
+            "<p>{}</p>",
+            html_text(&crate::report::platform_sentence(platform))
+        );
+    }
+    out.push_str("</section>\n");
 }
 
 /// What each statistic means, in the words the page's "?" opens ([`crate::report::explain`]),
