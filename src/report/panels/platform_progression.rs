@@ -5,8 +5,12 @@
 
 use std::sync::Arc;
 
-use eval_compare_core::report::{platform_cells, platform_sentence, Report, PLATFORM_COLUMNS};
+use eval_compare_core::report::{
+    platform_cells, platform_sentence, Report, Topic, PLATFORM_COLUMNS,
+};
 use leptos::prelude::*;
+
+use crate::components::explain::explain_button;
 
 /// The panel; nothing when the report has no progression or its runs came from files.
 #[component]
@@ -48,6 +52,7 @@ pub fn PlatformProgressionPanel(
                 <section class="panel platform-progression" aria-labelledby="platform-progression-title">
                     <h3 id="platform-progression-title" class="panel-title">
                         "The platform's own progression"
+                        {explain_button(Topic::PlatformProgression, &report.settings)}
                     </h3>
                     <p
                         class="platform-progression-line"

@@ -70,13 +70,15 @@ pub enum Topic {
     CategoryDelta,
     /// Tasks whose samples disagree.
     FlakyTasks,
+    /// The platform's own progression of a training run beside ours.
+    PlatformProgression,
     /// The verdict of a candidate.
     Verdict,
 }
 
 impl Topic {
     /// Every topic, in the order a glossary lists them.
-    pub const ALL: [Topic; 30] = [
+    pub const ALL: [Topic; 31] = [
         Topic::Verdict,
         Topic::Delta,
         Topic::PrimaryAnalysis,
@@ -107,6 +109,7 @@ impl Topic {
         Topic::CategoryDelta,
         Topic::FlakyTasks,
         Topic::PassAtK,
+        Topic::PlatformProgression,
     ];
 
     /// The topic's name, as a heading or an accessible label ("What is {title}?").
@@ -141,6 +144,7 @@ impl Topic {
             Topic::PassAtK => "pass@k",
             Topic::CategoryDelta => "the Δ per category",
             Topic::FlakyTasks => "a flaky task",
+            Topic::PlatformProgression => "the platform's own progression",
             Topic::Verdict => "the verdict",
         }
     }
@@ -177,6 +181,7 @@ impl Topic {
             Topic::PassAtK => "pass-at-k",
             Topic::CategoryDelta => "category-delta",
             Topic::FlakyTasks => "flaky-tasks",
+            Topic::PlatformProgression => "platform-progression",
             Topic::Verdict => "verdict",
         }
     }
@@ -339,6 +344,14 @@ pub fn explain(topic: Topic, settings: &ReportSettings) -> String {
             task with one sample cannot be flaky. Much of Δ resting on flaky tasks means it \
             rests on luck within tasks; more samples per task would steady it."
             .to_owned(),
+        Topic::PlatformProgression => format!(
+            "What the platform itself reports for the training run: its evaluation series (its \
+             reward mean of each checkpoint's evaluation, pooled over trajectories) and its \
+             held-out reward by step (its own held-out set). A step is flagged when the \
+             platform's mean lies outside our {level} interval of that checkpoint's \
+             task-weighted mean: then check what each counts (the platform may include \
+             trajectories this report leaves out). The held-out reward is context, not compared."
+        ),
         Topic::Verdict => format!(
             "One decision per candidate, by the first rule that applies: not comparable (a \
              blocking audit finding), too few paired tasks (under {MIN_PAIRED_TASKS}), not \
