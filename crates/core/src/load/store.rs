@@ -494,6 +494,25 @@ impl LoadStore {
         Some(Ok(set))
     }
 
+    /// What the read of `training_run_id`'s platform progression ended with: the series, or
+    /// why it failed; `None` when it was never asked for or has not ended.
+    fn platform_series_read(
+        &self,
+        training_run_id: &str,
+    ) -> Option<Result<PlatformSeries, String>> {
+        let read = self
+            .platform_series
+            .borrow()
+            .get(training_run_id)
+            .cloned()?;
+        let read = read.borrow();
+        match &*read {
+            (Some(series), Phase::Complete) => Some(Ok(series.clone())),
+            (_, Phase::Failed(error)) => Some(Err(error.to_string())),
+            _ => None,
+        }
+    }
+
     /// Attaches the platform's progression of every training run among `run_ids`' records
     /// that was read, or why its read failed.
     fn attach_platform_series(&self, set: &mut RunSet, run_ids: &[String]) {
@@ -504,16 +523,9 @@ impl LoadStore {
             else {
                 continue;
             };
-            let Some(read) = self.platform_series.borrow().get(&training_run_id).cloned() else {
-                continue;
-            };
-            let read = read.borrow();
-            let series = match &*read {
-                (Some(series), Phase::Complete) => Ok(series.clone()),
-                (_, Phase::Failed(error)) => Err(error.to_string()),
-                _ => continue,
-            };
-            set.attach_platform_series(&training_run_id, series);
+            if let Some(series) = self.platform_series_read(&training_run_id) {
+                set.attach_platform_series(&training_run_id, series);
+            }
         }
     }
 
@@ -528,14 +540,10 @@ impl LoadStore {
         let rewards = std::mem::take(&mut run.rewards.borrow_mut().items);
         let trajectories = std::mem::take(&mut run.trajectories.borrow_mut().items);
         let (training_run, eval_options) = self.settings_read(&record);
-        let platform_series = record.training_run_id.as_ref().and_then(|id| {
-            let read = self.platform_series.borrow().get(id).cloned()?;
-            let read = read.borrow();
-            match &*read {
-                (Some(series), Phase::Complete) => Some(series.clone()),
-                _ => None,
-            }
-        });
+        let platform_series = record
+            .training_run_id
+            .as_ref()
+            .and_then(|id| self.platform_series_read(id)?.ok());
         Some(RunFolder {
             run: record,
             rewards,

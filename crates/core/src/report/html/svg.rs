@@ -121,12 +121,17 @@ fn open(out: &mut String, height: f64, title: &str) {
     );
 }
 
-/// A horizontal axis at `y` with ticks and their text.
-fn x_axis(out: &mut String, scale: &Scale, values: &[f64], y: f64, top: f64) {
-    let step = values
+/// The spacing of evenly spaced tick `values` (1 for fewer than two), which sets their decimals.
+fn tick_step(values: &[f64]) -> f64 {
+    values
         .get(1)
         .zip(values.first())
-        .map_or(1.0, |(b, a)| b - a);
+        .map_or(1.0, |(b, a)| b - a)
+}
+
+/// A horizontal axis at `y` with ticks and their text.
+fn x_axis(out: &mut String, scale: &Scale, values: &[f64], y: f64, top: f64) {
+    let step = tick_step(values);
     for &value in values {
         let x = scale.at(value);
         let _ = write!(
@@ -143,10 +148,7 @@ fn x_axis(out: &mut String, scale: &Scale, values: &[f64], y: f64, top: f64) {
 
 /// A vertical axis at `x` with ticks and their text, grid lines to `right`.
 fn y_axis(out: &mut String, scale: &Scale, values: &[f64], x: f64, right: f64) {
-    let step = values
-        .get(1)
-        .zip(values.first())
-        .map_or(1.0, |(b, a)| b - a);
+    let step = tick_step(values);
     for &value in values {
         let y = scale.at(value);
         let _ = write!(
