@@ -8,6 +8,11 @@ cd "$(dirname "$0")/.."
 
 export CARGO_TERM_COLOR=${CARGO_TERM_COLOR:-never}
 export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
+# Debug info is most of what the dev profile writes: ~55 test binaries of the core alone each
+# link every dependency, and a CI machine's disk has run out mid-build with it. Test panics still
+# name their file and line without it. A clean clone (CI) also keeps no incremental caches.
+export CARGO_PROFILE_DEV_DEBUG=${CARGO_PROFILE_DEV_DEBUG:-false}
+if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 
 summary=()
@@ -59,9 +64,9 @@ step "native tests (core, server, cli)" \
 # its browser test files are wasm32-only and compile to empty test binaries here.
 step "viewer native tests (unit, chart snapshots)" \
   cargo test --locked -p eval-compare-viewer --tests
-# Without debug info each browser-test .wasm is ~4 MB instead of ~100 MB: linking and
-# wasm-bindgen's processing get much faster. Only wasm32 artifacts are affected.
-step "viewer tests (headless Chromium)" env CARGO_PROFILE_DEV_DEBUG=false \
+# Without debug info (above) each browser-test .wasm is ~4 MB instead of ~100 MB: linking and
+# wasm-bindgen's processing get much faster.
+step "viewer tests (headless Chromium)" \
   cargo test --locked -p eval-compare-viewer --target wasm32-unknown-unknown
 step "build the viewer (trunk build --release, split)" trunk build --release
 step "build the server (profile server) and the CLI" bash -c \
