@@ -149,7 +149,7 @@ async fn the_buttons_download_the_cores_csv_and_json_and_no_secret() {
     let run_set = Signal::stored(fixture.set.clone());
     let _handle = leptos::mount::mount_to(root.clone(), move || {
         view! {
-            <ExportButtons report/>
+            <ExportButtons report bootstrap_pending=Signal::derive(|| false)/>
             <TaskPanel
                 report
                 run_set

@@ -156,7 +156,7 @@ async fn the_settings_form_writes_valid_settings_and_refuses_others() {
                 view=url.view_signal()
                 on_change=url.replace_callback()
                 timings=Signal::derive(|| None)
-                bootstrap_pending=Signal::derive(|| false)
+                bootstrap_progress=Signal::derive(|| None)
             />
         }
     });
@@ -211,7 +211,7 @@ async fn the_settings_form_writes_the_target_delta_and_k_prime_into_the_url() {
                 view=url.view_signal()
                 on_change=url.replace_callback()
                 timings=Signal::derive(|| None)
-                bootstrap_pending=Signal::derive(|| false)
+                bootstrap_progress=Signal::derive(|| None)
             />
         }
     });

@@ -163,7 +163,7 @@ pub async fn click_button(
 /// What the report page shows about its progress.
 #[derive(Debug, Clone, Deserialize)]
 struct ReportProgress {
-    /// The settings' status line ("Computed in this browser: … with B = 9,999.").
+    /// The settings' status line ("Computed in this browser: … drawing it (B = 9,999).").
     status: Option<String>,
     /// Headline cards shown.
     cards: usize,
@@ -199,7 +199,7 @@ pub async fn wait_for_report(browser: &Client) -> Result<(), BoxError> {
             return Err(format!("the report page shows no report: {empty}").into());
         }
         let done = progress.status.as_deref().is_some_and(|status| {
-            status.contains("Computed in this browser") && status.contains("with B =")
+            status.contains("Computed in this browser") && status.contains("drawing it (B =")
         });
         Ok((done && progress.cards > 0 && !progress.load_panel).then_some(()))
     })

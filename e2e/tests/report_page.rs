@@ -520,7 +520,7 @@ async fn share_link_reproduces(
     let status = text_of(browser, ".settings-status")
         .await?
         .unwrap_or_default();
-    check(status.contains("with B = 2,000"), || {
+    check(status.contains("drawing it (B = 2,000)"), || {
         format!("the settings status says {status:?}")
     })?;
 

@@ -353,7 +353,7 @@ pub fn ReportView(
                     })
                 })/>
                 <a href=change_runs class="button button-secondary">"Change runs"</a>
-                <ExportButtons report/>
+                <ExportButtons report bootstrap_pending=state.bootstrap_pending/>
             </div>
             <LinkSnapshotNotice report view on_change/>
             {from_files
@@ -374,7 +374,7 @@ pub fn ReportView(
                 view
                 on_change
                 timings=state.timings
-                bootstrap_pending=state.bootstrap_pending
+                bootstrap_progress=state.bootstrap_progress
             />
             <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending/>
             <WhereDelta report focus/>

@@ -155,12 +155,26 @@ pub fn download(file: &ExportFile) -> Result<(), String> {
     Ok(())
 }
 
-/// "Download CSV", "Download report JSON" and "Download HTML report" buttons.
+/// "Download CSV", "Download report JSON" and "Download HTML report" buttons. The JSON and the
+/// HTML report wait for the bootstrap (`bootstrap_pending`): they hold its intervals, and are
+/// what `eval-compare report` writes; the CSV (the per-task table) does not need it.
 #[component]
 pub fn ExportButtons(
     /// The report to export.
     report: Signal<Arc<Report>>,
+    /// True while the report's bootstrap is being drawn.
+    #[prop(into)]
+    bootstrap_pending: Signal<bool>,
 ) -> impl IntoView {
+    let whole_title = move |title: &'static str| {
+        move || {
+            if bootstrap_pending.get() {
+                "Available once the bootstrap is drawn (its intervals are part of the report)"
+            } else {
+                title
+            }
+        }
+    };
     let url = use_url_state();
     let error = RwSignal::new(None::<String>);
     let start = move |make: fn(&Report) -> ExportFile| {
@@ -185,7 +199,8 @@ pub fn ExportButtons(
             <button
                 type="button"
                 class="button button-quiet"
-                title="The whole report, as `eval-compare report --format json` writes it"
+                title=whole_title("The whole report, as `eval-compare report --format json` writes it")
+                disabled=move || bootstrap_pending.get()
                 on:click=move |_| start(json_file)
             >
                 "Download report JSON"
@@ -193,7 +208,10 @@ pub fn ExportButtons(
             <button
                 type="button"
                 class="button button-quiet"
-                title="One self-contained HTML document (no script, opens offline), as `eval-compare report --format html` writes it"
+                title=whole_title(
+                    "One self-contained HTML document (no script, opens offline), as `eval-compare report --format html` writes it",
+                )
+                disabled=move || bootstrap_pending.get()
                 on:click=start_html
             >
                 "Download HTML report"

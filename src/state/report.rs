@@ -2,13 +2,16 @@
 //!
 //! The report is keyed on (run set, baseline, candidates, [`ReportSettings`]): a filter, the
 //! sort, the search, the focus or the selected task are not part of the key, so changing them
-//! never recomputes it (they only feed the table). To show the page fast, each new key is first
-//! computed without the bootstrap (B = 0, which skips only the bootstrap fields), shown, and
-//! after the browser had a chance to paint, computed again with B from the view: the final
-//! numbers are those of `eval-compare report` with the same inputs.
+//! never recomputes it (they only feed the table). To show the page fast, each new key is
+//! computed with its bootstraps left to draw ([`build_report_deferred`]) and shown; after the
+//! browser had a chance to paint, the bootstraps are drawn a slice at a time (about
+//! [`SLICE_MS`] each, the page handling input and painting between slices) and put in the
+//! report: the final numbers are those of `eval-compare report` with the same inputs.
 
 use eval_compare_core::model::{RunIdx, RunSet};
-use eval_compare_core::report::{build_report, Report, ReportError, ReportSettings};
+use eval_compare_core::report::{
+    build_report_deferred, DeferredReport, PendingBootstrap, Report, ReportError, ReportSettings,
+};
 use eval_compare_core::view_state::ViewState;
 use futures::channel::oneshot;
 use futures::future::select;
@@ -77,15 +80,15 @@ pub enum ComputeError {
     Report(#[from] ReportError),
 }
 
-/// Builds the report of `key` with `resamples` bootstrap resamples (0 skips the bootstrap).
-pub fn compute(key: &ReportKey, resamples: usize) -> Result<Report, ComputeError> {
+/// Builds the report of `key` with its bootstraps still to draw.
+pub fn compute(key: &ReportKey) -> Result<DeferredReport, ComputeError> {
     let index = |id: &str| -> Result<RunIdx, ComputeError> {
         key.set
             .find_run(id)
             .ok_or_else(|| ComputeError::RunNotLoaded(id.to_owned()))
     };
     if key.as_of.is_some() {
-        return compute(&key.as_of_applied(), resamples);
+        return compute(&key.as_of_applied());
     }
     let baseline = index(&key.baseline)?;
     let candidates = key
@@ -93,11 +96,47 @@ pub fn compute(key: &ReportKey, resamples: usize) -> Result<Report, ComputeError
         .iter()
         .map(|id| index(id))
         .collect::<Result<Vec<_>, _>>()?;
-    let settings = ReportSettings {
-        resamples,
-        ..key.settings.clone()
-    };
-    Ok(build_report(&key.set, baseline, &candidates, &settings)?)
+    Ok(build_report_deferred(
+        &key.set,
+        baseline,
+        &candidates,
+        &key.settings,
+    )?)
+}
+
+/// About how long one slice of bootstrap draws keeps the page busy, in milliseconds.
+pub const SLICE_MS: f64 = 40.0;
+
+/// Draws in one call between clock readings: a few milliseconds' worth.
+const DRAWS_PER_STEP: usize = 1 << 18;
+
+/// The share of `bootstraps`' resamples drawn so far.
+fn share_drawn(bootstraps: &[PendingBootstrap]) -> f64 {
+    let (drawn, total) = bootstraps
+        .iter()
+        .filter_map(|pending| pending.run.as_ref().ok())
+        .fold((0, 0), |(drawn, total), run| {
+            (drawn + run.drawn(), total + run.total())
+        });
+    if total == 0 {
+        1.0
+    } else {
+        drawn as f64 / total as f64
+    }
+}
+
+/// Draws `bootstraps` for up to about [`SLICE_MS`]; true once every one is drawn.
+fn draw_slice(bootstraps: &mut [PendingBootstrap]) -> bool {
+    let started = now_ms();
+    for run in bootstraps.iter_mut().filter_map(|p| p.run.as_mut().ok()) {
+        let per_step = (DRAWS_PER_STEP / run.draws_per_resample().max(1)).max(1);
+        while !run.advance(per_step) {
+            if now_ms() - started >= SLICE_MS {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// How long the last report took, in milliseconds since the page started (`performance.now()`).
@@ -107,7 +146,8 @@ pub struct ReportTimings {
     pub first_at_ms: f64,
     /// Time spent computing it.
     pub first_ms: f64,
-    /// Time spent computing the report with the bootstrap, once done.
+    /// Time spent drawing the bootstrap (the page busy, not the pauses between slices), once
+    /// done.
     pub full_ms: Option<f64>,
     /// When the report with the bootstrap was ready.
     pub full_at_ms: Option<f64>,
@@ -116,7 +156,7 @@ pub struct ReportTimings {
 /// The report of the current key, and where its computation stands.
 #[derive(Debug, Clone, Copy)]
 pub struct ReportState {
-    /// The latest report (first without the bootstrap, then with it).
+    /// The latest report (first with its bootstraps absent, then with them).
     pub report: RwSignal<Option<Shared<Report>>>,
     /// The run set that report was computed from.
     pub run_set: RwSignal<Option<Shared<RunSet>>>,
@@ -124,6 +164,8 @@ pub struct ReportState {
     pub error: RwSignal<Option<ComputeError>>,
     /// True while the report shown lacks the bootstrap that is being computed.
     pub bootstrap_pending: RwSignal<bool>,
+    /// The share of the bootstrap's resamples drawn, while it is being computed.
+    pub bootstrap_progress: RwSignal<Option<f64>>,
     /// Timings of the last computation.
     pub timings: RwSignal<Option<ReportTimings>>,
 }
@@ -152,13 +194,14 @@ pub async fn after_paint() {
 }
 
 /// Computes the report of `key` whenever it changes: first without the bootstrap, then, after
-/// a paint, with it. A newer key supersedes a computation not yet started.
+/// a paint and a slice at a time, with it. A newer key stops the bootstrap of the older one.
 pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
     let state = ReportState {
         report: RwSignal::new(None),
         run_set: RwSignal::new(None),
         error: RwSignal::new(None),
         bootstrap_pending: RwSignal::new(false),
+        bootstrap_progress: RwSignal::new(None),
         timings: RwSignal::new(None),
     };
     let latest = StoredValue::new(0u64);
@@ -168,6 +211,7 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
             state.run_set.set(None);
             state.error.set(None);
             state.bootstrap_pending.set(false);
+            state.bootstrap_progress.set(None);
             return;
         };
         // Shown as of a link: the report and the task panel both read the runs as of then.
@@ -175,22 +219,29 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
         latest.update_value(|count| *count += 1);
         let this = latest.get_value();
         let started = now_ms();
-        let first = compute(&key, 0);
+        let first = compute(&key);
         let first_at_ms = now_ms();
-        let first = match first {
-            Ok(report) => report,
+        let DeferredReport {
+            report: first,
+            mut bootstraps,
+        } = match first {
+            Ok(deferred) => deferred,
             Err(error) => {
                 state.report.set(None);
                 state.error.set(Some(error));
                 state.bootstrap_pending.set(false);
+                state.bootstrap_progress.set(None);
                 return;
             }
         };
         let resamples = key.settings.resamples;
+        let pending = !bootstraps.is_empty();
+        let first = Shared::new(first);
         state.error.set(None);
         state.run_set.set(Some(key.set.clone()));
-        state.report.set(Some(Shared::new(first)));
-        state.bootstrap_pending.set(resamples > 0);
+        state.report.set(Some(first.clone()));
+        state.bootstrap_pending.set(pending);
+        state.bootstrap_progress.set(pending.then_some(0.0));
         let timings = ReportTimings {
             first_at_ms,
             first_ms: first_at_ms - started,
@@ -204,31 +255,42 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
             timings.first_at_ms,
             timings.first_ms
         );
-        if resamples == 0 {
+        if !pending {
             return;
         }
         spawn_local(async move {
             after_paint().await;
-            if latest.try_get_value() != Some(this) {
-                return;
+            let current = move || latest.try_get_value() == Some(this);
+            let mut busy_ms = 0.0;
+            loop {
+                if !current() {
+                    return;
+                }
+                let slice = now_ms();
+                let done = draw_slice(&mut bootstraps);
+                busy_ms += now_ms() - slice;
+                if done {
+                    break;
+                }
+                state
+                    .bootstrap_progress
+                    .try_set(Some(share_drawn(&bootstraps)));
+                // Let the page paint and handle input before the next slice.
+                TimeoutFuture::new(0).await;
             }
-            let started = now_ms();
-            let full = compute(&key, resamples);
+            let slice = now_ms();
+            let mut full = Report::clone(&first);
+            for pending in bootstraps {
+                let (slot, result) = pending.complete();
+                full.fill_bootstrap(slot, result);
+            }
             let done = now_ms();
-            if latest.try_get_value() != Some(this) {
-                return;
-            }
-            match full {
-                Ok(report) => {
-                    state.report.try_set(Some(Shared::new(report)));
-                }
-                Err(error) => {
-                    state.error.try_set(Some(error));
-                }
-            }
+            busy_ms += done - slice;
+            state.report.try_set(Some(Shared::new(full)));
             state.bootstrap_pending.try_set(false);
+            state.bootstrap_progress.try_set(None);
             let timings = ReportTimings {
-                full_ms: Some(done - started),
+                full_ms: Some(busy_ms),
                 full_at_ms: Some(done),
                 ..timings
             };
@@ -238,7 +300,7 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
                 "eval-compare: report with the bootstrap (B = {}) ready at performance.now() = {:.0} ms (computed in {:.0} ms)",
                 resamples,
                 done,
-                done - started
+                busy_ms
             );
         });
     });

@@ -85,7 +85,7 @@ const PROBE_JS: &str = r#"
       requestAnimationFrame(() => mark('cards_frame'));
     }
     const status = document.querySelector('.settings-status');
-    if (status && /with B =/.test(status.textContent) && !('bootstrap' in b.marks)) {
+    if (status && /drawing it \(B =/.test(status.textContent) && !('bootstrap' in b.marks)) {
       mark('bootstrap');
       b.status = status.textContent.replace(/\s+/g, ' ').trim();
     }
@@ -564,7 +564,8 @@ fn median_of(values: &mut [f64]) -> f64 {
     }
 }
 
-/// The viewer's "Computed in this browser: A ms without the bootstrap, B ms with B = …".
+/// The viewer's "Computed in this browser: A ms without the bootstrap, then B ms drawing it
+/// (B = …)".
 fn viewer_timings(status: Option<&str>) -> (f64, f64) {
     let numbers: Vec<f64> = status
         .unwrap_or_default()

@@ -122,25 +122,34 @@ pub fn apply_settings(view: &ViewState, typed: TypedSettings<'_>) -> Result<View
     Ok(next)
 }
 
-/// The line under the settings: the bootstrap being computed, or how long the report took.
-pub fn settings_status(pending: bool, resamples: u32, timings: Option<ReportTimings>) -> String {
-    match timings {
-        _ if pending => format!(
-            "Computing the bootstrap (B = {})…",
+/// The line under the settings: how far the bootstrap being computed is (`drawing`, the share
+/// of its resamples drawn), or how long the report took.
+pub fn settings_status(
+    drawing: Option<f64>,
+    resamples: u32,
+    timings: Option<ReportTimings>,
+) -> String {
+    match (drawing, timings) {
+        (Some(share), _) => format!(
+            "Computing the bootstrap (B = {}): {:.0}% drawn…",
+            count(u64::from(resamples)),
+            (100.0 * share).clamp(0.0, 100.0).floor()
+        ),
+        (
+            None,
+            Some(ReportTimings {
+                first_ms,
+                full_ms: Some(full_ms),
+                ..
+            }),
+        ) => format!(
+            "Computed in this browser: {first_ms:.0} ms without the bootstrap, then {full_ms:.0} ms drawing it (B = {}).",
             count(u64::from(resamples))
         ),
-        Some(ReportTimings {
-            first_ms,
-            full_ms: Some(full_ms),
-            ..
-        }) => format!(
-            "Computed in this browser: {first_ms:.0} ms without the bootstrap, {full_ms:.0} ms with B = {}.",
-            count(u64::from(resamples))
-        ),
-        Some(ReportTimings { first_ms, .. }) => {
+        (None, Some(ReportTimings { first_ms, .. })) => {
             format!("Computed in this browser in {first_ms:.0} ms.")
         }
-        None => String::new(),
+        (None, None) => String::new(),
     }
 }
 
@@ -156,9 +165,9 @@ pub fn ReportSettingsForm(
     /// How long the report took, when known.
     #[prop(into)]
     timings: Signal<Option<ReportTimings>>,
-    /// True while the bootstrap is being computed.
+    /// The share of the bootstrap's resamples drawn, while it is being computed.
     #[prop(into)]
-    bootstrap_pending: Signal<bool>,
+    bootstrap_progress: Signal<Option<f64>>,
 ) -> impl IntoView {
     let seed = RwSignal::new(String::new());
     let resamples = RwSignal::new(String::new());
@@ -217,7 +226,7 @@ pub fn ReportSettingsForm(
     };
     let status = move || {
         settings_status(
-            bootstrap_pending.get(),
+            bootstrap_progress.get(),
             view.with(|view| view.resamples),
             timings.get(),
         )
@@ -402,11 +411,15 @@ mod tests {
             full_at_ms: None,
         };
         assert_eq!(
-            settings_status(true, 10_000, Some(first)),
-            "Computing the bootstrap (B = 10,000)…"
+            settings_status(Some(0.0), 10_000, Some(first)),
+            "Computing the bootstrap (B = 10,000): 0% drawn…"
         );
         assert_eq!(
-            settings_status(false, 10_000, Some(first)),
+            settings_status(Some(0.996), 10_000, Some(first)),
+            "Computing the bootstrap (B = 10,000): 99% drawn…"
+        );
+        assert_eq!(
+            settings_status(None, 10_000, Some(first)),
             "Computed in this browser in 12 ms."
         );
         let full = ReportTimings {
@@ -415,9 +428,9 @@ mod tests {
             ..first
         };
         assert_eq!(
-            settings_status(false, 2_000, Some(full)),
-            "Computed in this browser: 12 ms without the bootstrap, 841 ms with B = 2,000."
+            settings_status(None, 2_000, Some(full)),
+            "Computed in this browser: 12 ms without the bootstrap, then 841 ms drawing it (B = 2,000)."
         );
-        assert_eq!(settings_status(false, 2_000, None), "");
+        assert_eq!(settings_status(None, 2_000, None), "");
     }
 }

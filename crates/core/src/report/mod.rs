@@ -5,6 +5,7 @@
 //! [`build_report`] is a pure, deterministic function of the loaded [`RunSet`], the chosen runs
 //! and the [`ReportSettings`] (the bootstrap is seeded).
 
+mod bootstrap_slots;
 mod categories;
 mod chronicle;
 mod components;
@@ -24,6 +25,7 @@ mod table;
 mod task_rows;
 mod verdict;
 
+pub use bootstrap_slots::{AnalysisBootstraps, BootstrapSlot, DeferredReport, PendingBootstrap};
 pub use categories::{
     category_breakdown, category_cells, CategoryBreakdown, CategoryDelta, CATEGORY_COLUMNS,
     CONCENTRATED_SHARE, UNCATEGORISED,
@@ -265,6 +267,17 @@ pub fn build_report(
     candidates: &[RunIdx],
     settings: &ReportSettings,
 ) -> Result<Report, ReportError> {
+    build_report_deferred(set, baseline, candidates, settings).map(DeferredReport::complete)
+}
+
+/// The report of `candidates` against `baseline` with its bootstraps still to draw
+/// ([`DeferredReport`]); completed, it is [`build_report`]'s.
+pub fn build_report_deferred(
+    set: &RunSet,
+    baseline: RunIdx,
+    candidates: &[RunIdx],
+    settings: &ReportSettings,
+) -> Result<DeferredReport, ReportError> {
     validate(set, baseline, candidates, settings)?;
     let base_run = set.run(baseline)?;
     let cand_runs = candidates
@@ -291,11 +304,24 @@ pub fn build_report(
 
     let category_labels: Vec<String> = set.categories().iter().map(|c| c.label.clone()).collect();
     let mut results = Vec::with_capacity(candidates.len());
+    let mut bootstraps = Vec::new();
     for (i, (&cand, cand_run)) in candidates.iter().zip(&cand_runs).enumerate() {
         let primary_scores = set.paired(baseline, cand, Analysis::Primary)?;
         let sensitivity_scores = set.paired(baseline, cand, Analysis::Sensitivity)?;
-        let mut primary = analyse_pair(&primary_scores, Analysis::Primary, settings);
-        let mut sensitivity = analyse_pair(&sensitivity_scores, Analysis::Sensitivity, settings);
+        let (mut primary, primary_bootstraps) =
+            analyse_pair(&primary_scores, Analysis::Primary, settings);
+        let (mut sensitivity, sensitivity_bootstraps) =
+            analyse_pair(&sensitivity_scores, Analysis::Sensitivity, settings);
+        bootstraps.extend(bootstrap_slots::pending(
+            i,
+            Analysis::Primary,
+            primary_bootstraps,
+        ));
+        bootstraps.extend(bootstrap_slots::pending(
+            i,
+            Analysis::Sensitivity,
+            sensitivity_bootstraps,
+        ));
         // While a compared run runs (the verdict's `provisional`, same rule as
         // `verdict_context`), each analysis carries its anytime-valid confidence sequence.
         let running = [&runs[0], &runs[i + 1]]
@@ -368,7 +394,7 @@ pub fn build_report(
             sources.push(run.info().source);
         }
     }
-    Ok(Report {
+    let report = Report {
         format_version: REPORT_FORMAT_VERSION,
         settings: settings.clone(),
         sources,
@@ -390,7 +416,8 @@ pub fn build_report(
         tasks: task_rows(set, &all_runs),
         runs,
         candidates: results,
-    })
+    };
+    Ok(DeferredReport { report, bootstraps })
 }
 
 fn validate(

@@ -4,10 +4,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{completion_order, Analysis, PairedScores};
 use crate::stats::{
-    self, BootstrapResult, BootstrapSettings, ClusterRobust, ConfidenceSequence, Interval, McNemar,
-    MinimumDetectableEffect, NotComputable, PairedEstimate, PassAtK, PassCounts, SampleProjection,
-    SignTest, Stat, TTest, TaskMoments, Wilcoxon, WinTieLoss,
+    self, BootstrapResult, BootstrapRun, BootstrapSettings, ClusterRobust, ConfidenceSequence,
+    Interval, McNemar, MinimumDetectableEffect, NotComputable, PairedEstimate, PassAtK, PassCounts,
+    SampleProjection, SignTest, Stat, TTest, TaskMoments, Wilcoxon, WinTieLoss,
 };
+
+use super::bootstrap_slots::AnalysisBootstraps;
 
 use super::settings::ReportSettings;
 
@@ -118,25 +120,16 @@ pub struct PassAtKComparison {
     pub pass_hat_difference: Stat<PairedEstimate>,
 }
 
-/// Computes every statistic for `scores` (already aligned by [`crate::model::RunSet::paired`]).
+/// Computes every statistic for `scores` (already aligned by [`crate::model::RunSet::paired`])
+/// but the bootstraps, which it leaves absent and returns ready to draw (none when B = 0):
+/// [`crate::report::build_report`] draws them at once, the page in steps.
 pub fn analyse_pair(
     scores: &PairedScores,
     analysis: Analysis,
     settings: &ReportSettings,
-) -> PairedAnalysis {
-    let deltas: Vec<f64> = scores
-        .base
-        .iter()
-        .zip(&scores.cand)
-        .map(|(b, c)| stats::round_delta(c - b))
-        .collect();
+) -> (PairedAnalysis, Option<AnalysisBootstraps>) {
+    let deltas = rounded_deltas(scores);
     let level = settings.level;
-    let bootstrap_settings = BootstrapSettings {
-        resamples: settings.resamples,
-        seed: settings.seed,
-        level,
-    };
-    let run_bootstrap = settings.resamples > 0;
     // The t-test, both Wilcoxon variants, the sign test, the MDE and the tasks needed share
     // one rounding, one variance and one ranking of the deltas.
     let tests = stats::delta_tests(&deltas, settings.target_delta);
@@ -147,7 +140,8 @@ pub fn analyse_pair(
     } else {
         IntervalMethod::T
     };
-    PairedAnalysis {
+    let bootstraps = (settings.resamples > 0).then(|| bootstraps(scores, &deltas, settings));
+    let analysis = PairedAnalysis {
         analysis,
         n: scores.len(),
         estimate: stats::paired_estimate(&scores.base, &scores.cand, level),
@@ -159,13 +153,43 @@ pub fn analyse_pair(
         score_interval,
         interval_method,
         win_tie_loss: tests.win_tie_loss,
-        bootstrap: run_bootstrap.then(|| stats::paired_bootstrap(&deltas, &bootstrap_settings)),
-        clustered: clustered(scores, &deltas, &bootstrap_settings, run_bootstrap, level),
+        bootstrap: None,
+        clustered: clustered(scores, &deltas, level),
         mde: tests.mde,
         tasks_needed: tests.tasks_needed,
         projection: projection(scores, settings),
         pass_at_k: pass_at_k(scores, settings),
         confidence_sequence: None,
+    };
+    (analysis, bootstraps)
+}
+
+/// Each paired task's delta, candidate − baseline, rounded to 1e-9.
+fn rounded_deltas(scores: &PairedScores) -> Vec<f64> {
+    scores
+        .base
+        .iter()
+        .zip(&scores.cand)
+        .map(|(b, c)| stats::round_delta(c - b))
+        .collect()
+}
+
+/// The analysis' bootstraps, not yet drawn: over tasks, and over whole categories when the
+/// clustered analysis applies.
+fn bootstraps(
+    scores: &PairedScores,
+    deltas: &[f64],
+    settings: &ReportSettings,
+) -> AnalysisBootstraps {
+    let bootstrap = BootstrapSettings {
+        resamples: settings.resamples,
+        seed: settings.seed,
+        level: settings.level,
+    };
+    AnalysisBootstraps {
+        tasks: BootstrapRun::per_task(deltas, &bootstrap),
+        clustered: cluster_labels(scores)
+            .map(|labels| BootstrapRun::per_cluster(deltas, &labels, &bootstrap)),
     }
 }
 
@@ -214,31 +238,33 @@ fn score_interval(scores: &PairedScores, level: f64) -> Stat<Interval> {
     stats::tango_interval(candidate_only, baseline_only, scores.len() as u64, level)
 }
 
-fn clustered(
-    scores: &PairedScores,
-    deltas: &[f64],
-    bootstrap: &BootstrapSettings,
-    run_bootstrap: bool,
-    level: f64,
-) -> Option<ClusteredAnalysis> {
+/// Each paired task's cluster, its first category; `None` when no task has one (the clustered
+/// analysis does not apply).
+fn cluster_labels(scores: &PairedScores) -> Option<Vec<(bool, u32)>> {
     if scores.cluster.iter().all(Option::is_none) {
         return None;
     }
     // A task without a category is its own cluster: key it apart from every category.
-    let labels: Vec<(bool, u32)> = scores
-        .cluster
-        .iter()
-        .zip(&scores.task_idx)
-        .map(|(cluster, &task)| match cluster {
-            Some(category) => (true, *category),
-            None => (false, task),
-        })
-        .collect();
+    Some(
+        scores
+            .cluster
+            .iter()
+            .zip(&scores.task_idx)
+            .map(|(cluster, &task)| match cluster {
+                Some(category) => (true, *category),
+                None => (false, task),
+            })
+            .collect(),
+    )
+}
+
+/// The clustered analysis without its bootstrap (left absent, see [`analyse_pair`]).
+fn clustered(scores: &PairedScores, deltas: &[f64], level: f64) -> Option<ClusteredAnalysis> {
+    let labels = cluster_labels(scores)?;
     Some(ClusteredAnalysis {
         tasks_without_category: scores.cluster.iter().filter(|c| c.is_none()).count(),
         robust: stats::cluster_robust(deltas, &labels, level),
-        bootstrap: run_bootstrap
-            .then(|| stats::clustered_paired_bootstrap(deltas, &labels, bootstrap)),
+        bootstrap: None,
     })
 }
 

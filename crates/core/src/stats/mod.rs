@@ -39,7 +39,7 @@ pub mod wilcoxon;
 pub mod win_tie_loss;
 
 pub use bootstrap::{
-    bootstrap_means, clustered_paired_bootstrap, paired_bootstrap, BootstrapResult,
+    bootstrap_means, clustered_paired_bootstrap, paired_bootstrap, BootstrapResult, BootstrapRun,
     BootstrapSettings, Xoshiro256, DEFAULT_RESAMPLES,
 };
 pub use cluster::{cluster_robust, ClusterRobust};

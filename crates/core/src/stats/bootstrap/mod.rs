@@ -18,6 +18,7 @@ mod jump;
 #[cfg(not(target_arch = "wasm32"))]
 mod parallel;
 mod rng;
+mod stepwise;
 
 use std::hash::Hash;
 
@@ -26,12 +27,13 @@ use serde::{Deserialize, Serialize};
 use crate::math;
 
 pub use rng::{HalfDraws, Xoshiro256};
+pub use stepwise::BootstrapRun;
 
 use super::cluster::dense_cluster_ids;
 use super::dist::normal;
 use super::interval::Interval;
 use super::outcome::{NotComputable, Stat};
-use super::validate::{check_count, check_level, check_same_length, rounded_deltas, DEFAULT_LEVEL};
+use super::validate::{check_count, check_level, rounded_deltas, DEFAULT_LEVEL};
 
 /// Default number of bootstrap resamples B.
 pub const DEFAULT_RESAMPLES: usize = 9999;
@@ -85,9 +87,7 @@ pub struct BootstrapResult {
 
 /// Paired bootstrap resampling tasks. Needs n ≥ 2 deltas that are not all equal.
 pub fn paired_bootstrap(deltas: &[f64], settings: &BootstrapSettings) -> Stat<BootstrapResult> {
-    check_settings(settings)?;
-    let units = Units::per_task(deltas)?;
-    run(&units, None, settings)
+    BootstrapRun::per_task(deltas, settings)?.complete()
 }
 
 /// Paired bootstrap resampling whole clusters (one label per task). Needs C ≥ 2 clusters and
@@ -97,10 +97,7 @@ pub fn clustered_paired_bootstrap<K: Eq + Hash>(
     labels: &[K],
     settings: &BootstrapSettings,
 ) -> Stat<BootstrapResult> {
-    check_settings(settings)?;
-    check_same_length(deltas.len(), labels.len())?;
-    let units = Units::per_cluster(deltas, labels)?;
-    run(&units, Some(units.sums.len()), settings)
+    BootstrapRun::per_cluster(deltas, labels, settings)?.complete()
 }
 
 /// The B resampled means in draw order (e.g. for a histogram), resampling tasks.
@@ -125,6 +122,7 @@ fn check_settings(settings: &BootstrapSettings) -> Stat<()> {
 }
 
 /// The resampling units: tasks (size 1 each) or clusters, as exact sums of 1e-9 steps.
+#[derive(Debug)]
 struct Units {
     /// Sum of each unit's deltas, in 1e-9 steps (an exact integer in f64).
     sums: Vec<f64>,
@@ -199,32 +197,41 @@ impl Units {
 
     /// B resamples of as many units as there are, drawn with replacement.
     fn resample_sums(&self, resamples: usize, seed: u64) -> Vec<Resample> {
-        let count = self.sums.len();
         // Below 2³¹ draws of |step| ≤ 2³¹ the i64 sum cannot overflow.
-        if let (Some(compact), Ok(bound)) = (&self.compact, i32::try_from(count)) {
-            return Self::resample_compact(compact, bound.unsigned_abs(), resamples, seed);
+        if let Some((compact, bound)) = self.compact_bound() {
+            return Self::resample_compact(compact, bound, resamples, seed);
         }
         let mut rng = Xoshiro256::from_seed(seed);
-        let bound = count as u64;
         (0..resamples)
-            .map(|_| {
-                if self.sizes.is_empty() {
-                    let mut sum = 0.0;
-                    for _ in 0..count {
-                        sum += self.sums[rng.below(bound) as usize];
-                    }
-                    Resample { sum, size: bound }
-                } else {
-                    let (mut sum, mut size) = (0.0, 0);
-                    for _ in 0..count {
-                        let unit = rng.below(bound) as usize;
-                        sum += self.sums[unit];
-                        size += self.sizes[unit];
-                    }
-                    Resample { sum, size }
-                }
-            })
+            .map(|_| self.wide_resample(&mut rng))
             .collect()
+    }
+
+    /// Whether the per-task fast path ([`compact_sums`]) draws this bootstrap.
+    fn compact_bound(&self) -> Option<(&[i32], u32)> {
+        let bound = i32::try_from(self.sums.len()).ok()?.unsigned_abs();
+        Some((self.compact.as_deref()?, bound))
+    }
+
+    /// One resample of the general path (clusters, or deltas too large for `i32` steps).
+    fn wide_resample(&self, rng: &mut Xoshiro256) -> Resample {
+        let count = self.sums.len();
+        let bound = count as u64;
+        if self.sizes.is_empty() {
+            let mut sum = 0.0;
+            for _ in 0..count {
+                sum += self.sums[rng.below(bound) as usize];
+            }
+            Resample { sum, size: bound }
+        } else {
+            let (mut sum, mut size) = (0.0, 0);
+            for _ in 0..count {
+                let unit = rng.below(bound) as usize;
+                sum += self.sums[unit];
+                size += self.sizes[unit];
+            }
+            Resample { sum, size }
+        }
     }
 
     /// The per-task fast path: `i32` steps summed in `i64`, two 32-bit draws per PRNG step.
@@ -238,7 +245,7 @@ impl Units {
         compact_sums(
             steps,
             bound,
-            HalfDraws::new(Xoshiro256::from_seed(seed)),
+            &mut HalfDraws::new(Xoshiro256::from_seed(seed)),
             resamples,
         )
     }
@@ -291,7 +298,7 @@ impl Units {
 fn compact_sums(
     steps: &[i32],
     bound: u32,
-    mut draws: HalfDraws,
+    draws: &mut HalfDraws,
     resamples: usize,
 ) -> Vec<Resample> {
     (0..resamples)
@@ -308,13 +315,13 @@ fn compact_sums(
         .collect()
 }
 
-fn run(
+/// The intervals of `resamples`, the B resample sums of `units` in draw order.
+fn summarize(
     units: &Units,
     clusters: Option<usize>,
     settings: &BootstrapSettings,
+    resamples: &[Resample],
 ) -> Stat<BootstrapResult> {
-    check_count(2, units.sums.len())?;
-    let resamples = units.resample_sums(settings.resamples, settings.seed);
     let below = resamples
         .iter()
         .filter(|r| units.compare_to_estimate(**r).is_lt())

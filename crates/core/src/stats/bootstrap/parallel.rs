@@ -81,7 +81,7 @@ fn split_sums(
                     for _ in 0..skip {
                         draws.below(bound);
                     }
-                    compact_sums(steps, bound, draws, count)
+                    compact_sums(steps, bound, &mut draws, count)
                 })
             })
             .collect();
@@ -120,7 +120,7 @@ mod tests {
             let sequential = sums(&compact_sums(
                 &steps,
                 n as u32,
-                HalfDraws::new(Xoshiro256::from_seed(seed)),
+                &mut HalfDraws::new(Xoshiro256::from_seed(seed)),
                 resamples,
             ));
             for threads in 2..=6 {
@@ -146,7 +146,7 @@ mod tests {
         let sequential = sums(&compact_sums(
             &steps,
             n as u32,
-            HalfDraws::new(Xoshiro256::from_seed(9)),
+            &mut HalfDraws::new(Xoshiro256::from_seed(9)),
             100,
         ));
         let split = split_sums(&steps, n as u32, 100, 9, 3).map(|parts| sums(&parts));
