@@ -172,7 +172,9 @@ mod tests {
         };
         assert_eq!(scale(&[]).ok().flatten(), Some(DemoScale::DEFAULT));
         assert_eq!(
-            scale(&["--demo", "--demo-scale", "100000x8"]).ok().flatten(),
+            scale(&["--demo", "--demo-scale", "100000x8"])
+                .ok()
+                .flatten(),
             Some(DemoScale {
                 test_tasks: 100_000,
                 samples: 8
@@ -206,7 +208,9 @@ mod tests {
         assert_eq!(cli.faults.len(), 2);
         assert!(Cli::try_parse_from(["x", "--demo", "--upstream", "http://h"]).is_err());
         assert!(Cli::try_parse_from(["x", "--fault", "nonsense"]).is_err());
-        assert!(Cli::try_parse_from(["x", "--upstream", "http://h", "--demo-scale", "10x2"]).is_err());
+        assert!(
+            Cli::try_parse_from(["x", "--upstream", "http://h", "--demo-scale", "10x2"]).is_err()
+        );
         assert!(
             Cli::try_parse_from(["x", "--upstream-timeout", "5"]).is_err(),
             "proxy limits need a proxy"

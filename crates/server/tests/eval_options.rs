@@ -11,8 +11,8 @@ use eval_compare_core::model::{
     run_info_from_api, run_options, EvaluationDefaults, Lookup, Resolution, SettingKey,
     SettingSource, SettingValue, SourceKind,
 };
-use eval_compare_server::dataset::scale::DemoScale;
 use eval_compare_server::dataset::runs::plans;
+use eval_compare_server::dataset::scale::DemoScale;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 

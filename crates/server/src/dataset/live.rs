@@ -158,9 +158,7 @@ impl EvalRun {
 
     /// The simulated time at a point of this run's schedule.
     pub fn timestamp_at(&self, fraction: f64) -> Timestamp {
-        self.plan
-            .created_at
-            .plus(start_seconds(fraction))
+        self.plan.created_at.plus(start_seconds(fraction))
     }
 
     /// The lifecycle status at `progress`, without counting (the status of

@@ -193,4 +193,75 @@ mod tests {
         assert_eq!(rewards(&a), rewards(&b));
         assert_ne!(rewards(&a), rewards(&c));
     }
+
+    #[test]
+    fn a_scaled_dataset_keeps_its_runs_with_more_tasks_and_other_samples() {
+        let scale = DemoScale {
+            test_tasks: 2_000,
+            samples: 3,
+        };
+        let data = Dataset::generate_scaled(9, scale);
+        let default = Dataset::generate(9);
+        let ids = |d: &Dataset| {
+            d.runs
+                .iter()
+                .map(|r| r.plan.eval_run_id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(&data), ids(&default));
+        let v2_tests = data.benchmarks[1].test_tasks().count() as u32;
+        assert_eq!(v2_tests, 2_000 - 60 + 75);
+        for run in &data.runs {
+            assert_eq!(run.plan.settings.samples_per_task, 3);
+            assert_eq!(run.total_rollouts, run.selected_tasks * 3);
+            for (i, attempt) in run.attempts.iter().enumerate() {
+                let found = run.attempt_at(attempt.task, attempt.sample);
+                assert!(found.is_some_and(|a| std::ptr::eq(a, &run.attempts[i])));
+                let id = run.ids(data.bench_of(run), attempt).trajectory_id();
+                assert!(data
+                    .trajectory(&id)
+                    .is_some_and(|(_, a)| std::ptr::eq(a, attempt)));
+            }
+        }
+        let capped = data
+            .run("eval_base_v1")
+            .map(|r| (r.selected_tasks, r.available_tasks));
+        assert_eq!(capped, Some((1_500, 2_000)));
+        let full = data.run("eval_base_v2").map(|r| r.attempts.len());
+        assert_eq!(full, Some(v2_tests as usize * 3));
+        let failed = data.run("eval_ckpt_s200_failed");
+        assert!(failed.is_some_and(|r| r.attempts.len() < r.total_rollouts as usize / 2));
+        let running = data
+            .run("eval_ckpt_s500")
+            .map(|r| r.snapshot(Progress::at(0.5)).status);
+        assert_eq!(running, Some(RunStatus::Running));
+        assert_eq!(data.held_out[0].expected, 320 * 2);
+        let untasked = data
+            .runs
+            .iter()
+            .flat_map(|r| &r.attempts)
+            .filter(|a| !a.task_recorded);
+        assert_eq!(untasked.count(), 2);
+
+        let again = Dataset::generate_scaled(9, scale);
+        let rewards = |d: &Dataset| {
+            d.runs
+                .iter()
+                .flat_map(|r| {
+                    r.attempts
+                        .iter()
+                        .map(|a| (a.task, a.sample, a.outcome.reward))
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(rewards(&data), rewards(&again));
+        assert!(
+            data.trajectory("trj_basev2_cf-00001_0").is_none(),
+            "no padding beyond the width"
+        );
+        assert!(
+            data.trajectory("trj_basev2_cf-0001_3").is_none(),
+            "no sample 3 of 3"
+        );
+    }
 }

@@ -58,10 +58,14 @@ pub enum ScaleError {
     #[error("expected NxS (test tasks x samples per task, e.g. 100000x8), got {0:?}")]
     Shape(String),
     /// `N` is not a whole number in bounds.
-    #[error("test tasks N must be a whole number from {MIN_TEST_TASKS} to {MAX_TEST_TASKS}, got {0:?}")]
+    #[error(
+        "test tasks N must be a whole number from {MIN_TEST_TASKS} to {MAX_TEST_TASKS}, got {0:?}"
+    )]
     TestTasks(String),
     /// `S` is not a whole number in bounds.
-    #[error("samples per task S must be a whole number from {MIN_SAMPLES} to {MAX_SAMPLES}, got {0:?}")]
+    #[error(
+        "samples per task S must be a whole number from {MIN_SAMPLES} to {MAX_SAMPLES}, got {0:?}"
+    )]
     Samples(String),
 }
 
@@ -70,9 +74,7 @@ fn bounded(text: &str, min: u32, max: u32) -> Option<u32> {
     if text.is_empty() || text.len() > 7 || !text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    text.parse::<u32>()
-        .ok()
-        .filter(|n| (min..=max).contains(n))
+    text.parse::<u32>().ok().filter(|n| (min..=max).contains(n))
 }
 
 impl FromStr for DemoScale {
@@ -106,7 +108,10 @@ mod tests {
                 samples: 8
             })
         );
-        assert_eq!("1x1".parse::<DemoScale>().map(|s| s.to_string()), Ok("1x1".into()));
+        assert_eq!(
+            "1x1".parse::<DemoScale>().map(|s| s.to_string()),
+            Ok("1x1".into())
+        );
         assert_eq!("1000000x64".parse::<DemoScale>().map(|s| s.samples), Ok(64));
         for (bad, kind) in [
             ("", "shape"),

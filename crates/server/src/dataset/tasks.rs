@@ -241,9 +241,8 @@ fn version(bench_id: &'static str, created_at: Timestamp, tasks: Vec<Task>) -> B
 
 /// Both versions of the benchmark at `scale`, oldest first.
 pub fn benchmarks(seed: u64, scale: DemoScale) -> [Benchmark; 2] {
-    let last_number = version_one_tasks(scale)
-        + scale.share(V2_ADDED_TEST)
-        + scale.share(V2_ADDED_UNASSIGNED);
+    let last_number =
+        version_one_tasks(scale) + scale.share(V2_ADDED_TEST) + scale.share(V2_ADDED_UNASSIGNED);
     let width = IdWidth::of(last_number);
     let v1 = version_one(seed, scale, width);
     let v2 = version_two(seed, &v1, scale, width);
@@ -324,7 +323,13 @@ mod tests {
 
     #[test]
     fn the_smallest_scale_has_one_test_task() {
-        let [v1, v2] = benchmarks(1, DemoScale { test_tasks: 1, samples: 1 });
+        let [v1, v2] = benchmarks(
+            1,
+            DemoScale {
+                test_tasks: 1,
+                samples: 1,
+            },
+        );
         assert_eq!(v1.test_tasks().count(), 1);
         assert_eq!(v2.test_tasks().count(), 1);
         assert_eq!(v1.tasks[0].task_id, "cf-0001");

@@ -2,7 +2,9 @@
 
 use axum::extract::State;
 use axum::Json;
-use eval_compare_core::api::{BenchmarkListItem, BenchmarkPage, BenchmarkSpecTask, BenchmarkTaskPage};
+use eval_compare_core::api::{
+    BenchmarkListItem, BenchmarkPage, BenchmarkSpecTask, BenchmarkTaskPage,
+};
 
 use super::catalog_sort::{CatalogRow, CatalogSort};
 use super::{matches_search, sort_key, ApiResult};
@@ -117,7 +119,11 @@ pub fn tasks_slice(
     request: &PageRequest<'_>,
 ) -> Result<Slice<BenchmarkSpecTask>, ApiError> {
     let at = |p: usize| {
-        let index = if by_label { bench.by_label[p] as usize } else { p };
+        let index = if by_label {
+            bench.by_label[p] as usize
+        } else {
+            p
+        };
         &bench.tasks[index]
     };
     let list = OrderedList {

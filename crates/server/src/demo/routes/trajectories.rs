@@ -115,9 +115,8 @@ pub fn run_trajectories_slice(
         // current second has started, none created after it.
         TrajectorySort::CreatedAt if progress.fraction().is_finite() => {
             let now = start_seconds(progress.fraction());
-            let end = attempts.partition_point(|&a| {
-                start_seconds(run.attempts[a as usize].window.start) <= now
-            });
+            let end = attempts
+                .partition_point(|&a| start_seconds(run.attempts[a as usize].window.start) <= now);
             0..end
         }
         _ => 0..attempts.len(),
@@ -135,9 +134,10 @@ pub fn run_trajectories_slice(
                 };
                 sort_key(&[task_id, &trajectory_id])
             }
-            TrajectorySort::CreatedAt => {
-                sort_key(&[&run.timestamp_at(a.window.start).to_string(), &trajectory_id])
-            }
+            TrajectorySort::CreatedAt => sort_key(&[
+                &run.timestamp_at(a.window.start).to_string(),
+                &trajectory_id,
+            ]),
         }
     };
     let list = OrderedList {
