@@ -1,5 +1,6 @@
 //! The demo at another scale (`--demo-scale 3000x2`): the same runs over more tasks with
 //! fewer samples, whose lists page through to the end.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 
