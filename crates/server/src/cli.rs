@@ -7,6 +7,7 @@ use clap::Parser;
 
 use crate::config::{Config, DemoConfig, Mode};
 use crate::connections::ConnectionLimits;
+use crate::dataset::scale::DemoScale;
 use crate::dataset::DEFAULT_SEED;
 use crate::demo_key::ApiKey;
 use crate::faults::FaultSpec;
@@ -59,6 +60,12 @@ pub struct Cli {
     /// Seed of the demo dataset: the same seed gives byte-identical responses.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
     pub seed: u64,
+
+    /// Size of the demo dataset: N test tasks per benchmark version (1 to 1000000) and S samples
+    /// per task for every run (1 to 64), e.g. 100000x8; the counts that are shares of the tasks
+    /// (the capped run, the second version's changes, the held-out subset) keep their shares.
+    #[arg(long, value_name = "NxS", default_value_t = DemoScale::DEFAULT, conflicts_with = "upstream")]
+    pub demo_scale: DemoScale,
 
     /// Require this API key (X-API-Key) on demo API requests; 401 otherwise.
     #[arg(
@@ -115,6 +122,7 @@ impl Cli {
             },
             None => Mode::Demo(DemoConfig {
                 seed: self.seed,
+                scale: self.demo_scale,
                 key: self.demo_key.as_deref().map(ApiKey::new),
                 running_duration: Duration::from_secs(self.running_eval_secs),
             }),
@@ -155,6 +163,33 @@ mod tests {
     }
 
     #[test]
+    fn parses_the_demo_scale_strictly() {
+        let scale = |args: &[&str]| {
+            Cli::try_parse_from(["x"].iter().chain(args)).map(|cli| match cli.config().mode {
+                Mode::Demo(demo) => Some(demo.scale),
+                Mode::Proxy { .. } => None,
+            })
+        };
+        assert_eq!(scale(&[]).ok().flatten(), Some(DemoScale::DEFAULT));
+        assert_eq!(
+            scale(&["--demo", "--demo-scale", "100000x8"])
+                .ok()
+                .flatten(),
+            Some(DemoScale {
+                test_tasks: 100_000,
+                samples: 8
+            })
+        );
+        for bad in ["100000", "0x8", "100000x65", "1000001x1", "ax8"] {
+            let error = scale(&["--demo-scale", bad]).err().map(|e| e.to_string());
+            assert!(
+                error.as_deref().is_some_and(|e| e.contains("--demo-scale")),
+                "{bad}: {error:?}"
+            );
+        }
+    }
+
+    #[test]
     fn parses_upstream_and_faults_and_refuses_conflicts() {
         let cli = Cli::parse_from([
             "x",
@@ -173,6 +208,9 @@ mod tests {
         assert_eq!(cli.faults.len(), 2);
         assert!(Cli::try_parse_from(["x", "--demo", "--upstream", "http://h"]).is_err());
         assert!(Cli::try_parse_from(["x", "--fault", "nonsense"]).is_err());
+        assert!(
+            Cli::try_parse_from(["x", "--upstream", "http://h", "--demo-scale", "10x2"]).is_err()
+        );
         assert!(
             Cli::try_parse_from(["x", "--upstream-timeout", "5"]).is_err(),
             "proxy limits need a proxy"

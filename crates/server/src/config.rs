@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::dataset::scale::DemoScale;
 use crate::demo_key::ApiKey;
 use crate::faults::FaultSpec;
 use crate::proxy::ProxyLimits;
@@ -12,6 +13,8 @@ use crate::proxy::ProxyLimits;
 pub struct DemoConfig {
     /// Seed of the dataset.
     pub seed: u64,
+    /// Size of the dataset (test tasks per benchmark version, samples per task).
+    pub scale: DemoScale,
     /// The API key the demo requires, if any.
     pub key: Option<ApiKey>,
     /// Wall-clock time the running evaluation takes to finish its remaining attempts.

@@ -43,7 +43,7 @@ pub use proxy::ProxyLimits;
 pub fn app(config: &Config) -> Result<Router, StartupError> {
     let api = match &config.mode {
         Mode::Demo(demo) => {
-            let state = demo::DemoState::new(demo.seed, demo.running_duration);
+            let state = demo::DemoState::scaled(demo.seed, demo.scale, demo.running_duration);
             let mut router =
                 demo::router(state).layer(from_fn(api_version::require_supported_version));
             if let Some(key) = &demo.key {

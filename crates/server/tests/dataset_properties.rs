@@ -237,6 +237,7 @@ async fn the_running_evaluation_grows_with_wall_clock_time() {
     let config = Config {
         mode: Mode::Demo(DemoConfig {
             seed: 3,
+            scale: eval_compare_server::dataset::scale::DemoScale::DEFAULT,
             key: None,
             running_duration: Duration::from_secs(4),
         }),

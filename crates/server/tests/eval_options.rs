@@ -12,6 +12,7 @@ use eval_compare_core::model::{
     SettingSource, SettingValue, SourceKind,
 };
 use eval_compare_server::dataset::runs::plans;
+use eval_compare_server::dataset::scale::DemoScale;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -92,7 +93,7 @@ async fn every_runs_settings_resolve_to_the_ones_it_ran_with() {
     let server = start(demo(1)).await;
     let (c, b) = (client(), server.base.as_str());
     let mut sources = Vec::new();
-    for plan in plans() {
+    for plan in plans(DemoScale::DEFAULT) {
         let record: EvalRun =
             decode(&get_json(&c, b, &format!("/api/v1/eval/{}", plan.eval_run_id), 200).await);
         let mut info = run_info_from_api(&record, SourceKind::Api);

@@ -169,7 +169,8 @@ async fn a_few_attempts_print_a_very_long_output_in_their_last_step() {
         .collect();
     assert!((3..=20).contains(&long.len()), "{}", long.len());
     for attempt in long {
-        let (id, n) = (&attempt.trajectory_id, i64::from(attempt.outcome.num_steps));
+        let id = &run.ids(data.bench_of(run), attempt).trajectory_id();
+        let n = i64::from(attempt.outcome.num_steps);
         let longest = |step: &Value| {
             messages(step)
                 .iter()
@@ -208,21 +209,13 @@ async fn baseline_and_checkpoint_share_the_first_turns_then_diverge() {
         if !long_enough(a) || !long_enough(k) {
             continue;
         }
-        let ra = replies(&last_step(&c, b, &a.trajectory_id, a.outcome.num_steps.into()).await);
-        let rk = replies(&last_step(&c, b, &k.trajectory_id, k.outcome.num_steps.into()).await);
+        let a_id = base.ids(data.bench_of(base), a).trajectory_id();
+        let k_id = ckpt.ids(data.bench_of(ckpt), k).trajectory_id();
+        let ra = replies(&last_step(&c, b, &a_id, a.outcome.num_steps.into()).await);
+        let rk = replies(&last_step(&c, b, &k_id, k.outcome.num_steps.into()).await);
         let turn = shared as usize;
-        assert_eq!(
-            ra[..turn],
-            rk[..turn],
-            "{} vs {}",
-            a.trajectory_id,
-            k.trajectory_id
-        );
-        assert_ne!(
-            ra[turn], rk[turn],
-            "{} vs {}",
-            a.trajectory_id, k.trajectory_id
-        );
+        assert_eq!(ra[..turn], rk[..turn], "{a_id} vs {k_id}");
+        assert_ne!(ra[turn], rk[turn], "{a_id} vs {k_id}");
         // The checkpoint starts its fix at the divergence, the baseline explores once more.
         assert!(rk[turn].2.as_str().unwrap().contains("edit_file"));
         assert!(!ra[turn].2.as_str().unwrap().contains("edit_file"));

@@ -66,6 +66,7 @@ impl DemoServer {
         let config = Config {
             mode: Mode::Demo(DemoConfig {
                 seed: eval_compare_server::dataset::DEFAULT_SEED,
+                scale: eval_compare_server::dataset::scale::DemoScale::DEFAULT,
                 key: key.map(ApiKey::new),
                 running_duration: Duration::from_secs(1800),
             }),

@@ -48,8 +48,8 @@ pub const TRAINING_CREATED_BY: &str = "analyst@demo.example";
 pub const CHECKPOINT_STEPS: [u32; 5] = [100, 200, 300, 400, 500];
 /// Training steps with a held-out evaluation round (every 100 steps, from step 0).
 pub const HELD_OUT_STEPS: [u32; 6] = [0, 100, 200, 300, 400, 500];
-/// Test tasks in each held-out round.
-pub const HELD_OUT_TASKS: usize = 64;
+/// Test tasks in each held-out round at the default scale (other scales keep the share).
+pub const HELD_OUT_TASKS: u32 = 64;
 /// Samples per task in each held-out round.
 pub const HELD_OUT_SAMPLES: u32 = 2;
 

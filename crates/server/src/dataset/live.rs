@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::outcome::Ending;
-use super::runs::{Attempt, EvalRun, Lifecycle, RUN_SECONDS};
+use super::runs::{start_seconds, Attempt, EvalRun, Lifecycle};
 use super::time::Timestamp;
 
 /// How far a run's schedule has advanced, as a fraction of the run.
@@ -19,6 +19,11 @@ impl Progress {
     /// The point `fraction` of a schedule.
     pub fn at(fraction: f64) -> Self {
         Self(fraction)
+    }
+
+    /// The fraction of the schedule (infinite for [`Progress::DONE`]).
+    pub fn fraction(self) -> f64 {
+        self.0
     }
 }
 
@@ -151,19 +156,19 @@ impl EvalRun {
         }
     }
 
-    /// The point of the schedule at which the last attempt ends.
-    pub fn end_fraction(&self) -> f64 {
-        self.attempts
-            .iter()
-            .map(|a| a.window.end)
-            .fold(0.0, f64::max)
-    }
-
     /// The simulated time at a point of this run's schedule.
     pub fn timestamp_at(&self, fraction: f64) -> Timestamp {
-        self.plan
-            .created_at
-            .plus((fraction.max(0.0) * RUN_SECONDS as f64).round() as u64)
+        self.plan.created_at.plus(start_seconds(fraction))
+    }
+
+    /// The lifecycle status at `progress`, without counting (the status of
+    /// [`EvalRun::snapshot`]): failed, or running while an attempt has not finished.
+    pub fn status(&self, progress: Progress) -> RunStatus {
+        match self.plan.lifecycle {
+            Lifecycle::Failed { .. } => RunStatus::Failed,
+            _ if progress.0 < self.end_fraction() => RunStatus::Running,
+            _ => RunStatus::Completed,
+        }
     }
 
     /// Status and counts at `progress`.

@@ -1,19 +1,20 @@
 //! The demo dataset: one agent, two versions of one benchmark, a baseline, a training run with
 //! checkpoint evaluations (one still running), a run on the older benchmark version and a run
-//! with other sampling settings. Generated deterministically from a seed at start-up.
+//! with other sampling settings. Generated deterministically from a seed (and a
+//! [`DemoScale`]) at start-up.
 
 pub mod catalog;
 pub mod live;
 pub mod outcome;
 pub mod rng;
 pub mod runs;
+pub mod scale;
 pub mod tasks;
 pub mod time;
 pub mod transcript;
 
-use std::collections::HashMap;
-
-use runs::{held_out_rounds, plans, simulate, Attempt, EvalRun, HeldOutRound};
+use runs::{held_out_rounds, plans, simulate, Attempt, AttemptIds, EvalRun, HeldOutRound};
+use scale::DemoScale;
 use tasks::{benchmarks, Benchmark};
 
 /// The seed used when none is given.
@@ -24,46 +25,56 @@ pub const DEFAULT_SEED: u64 = 20_261_014;
 pub struct Dataset {
     /// The seed it was generated from.
     pub seed: u64,
+    /// Its size.
+    pub scale: DemoScale,
     /// Benchmark versions, oldest first.
     pub benchmarks: Vec<Benchmark>,
     /// Evaluation runs, oldest first.
     pub runs: Vec<EvalRun>,
     /// The training run's held-out rounds, by ascending step.
     pub held_out: Vec<HeldOutRound>,
-    trajectories: HashMap<String, (usize, usize)>,
 }
 
 impl Dataset {
-    /// Generates the dataset of `seed`.
+    /// Generates the default-sized dataset of `seed`.
     pub fn generate(seed: u64) -> Self {
-        let benchmarks: Vec<Benchmark> = benchmarks(seed).into();
-        let runs: Vec<EvalRun> = plans()
-            .into_iter()
-            .map(|plan| {
-                let bench = benchmarks
-                    .iter()
-                    .position(|b| b.bench_id == plan.bench_id)
-                    .unwrap_or(0);
-                simulate(seed, plan, bench, &benchmarks[bench])
-            })
-            .collect();
-        let held_out = held_out_rounds(seed, &benchmarks[benchmarks.len() - 1]);
-        let trajectories = runs
-            .iter()
-            .enumerate()
-            .flat_map(|(r, run)| {
-                run.attempts
-                    .iter()
-                    .enumerate()
-                    .map(move |(a, attempt)| (attempt.trajectory_id.clone(), (r, a)))
-            })
-            .collect();
+        Self::generate_scaled(seed, DemoScale::DEFAULT)
+    }
+
+    /// Generates the dataset of `seed` at `scale`; the runs are simulated on their own threads
+    /// (each from its own seeded streams, so the result does not depend on the scheduling).
+    pub fn generate_scaled(seed: u64, scale: DemoScale) -> Self {
+        let benchmarks: Vec<Benchmark> = benchmarks(seed, scale).into();
+        let benchmarks_ref = &benchmarks;
+        let (runs, held_out) = std::thread::scope(|scope| {
+            let handles: Vec<_> = plans(scale)
+                .into_iter()
+                .map(|plan| {
+                    scope.spawn(move || {
+                        let bench = benchmarks_ref
+                            .iter()
+                            .position(|b| b.bench_id == plan.bench_id)
+                            .unwrap_or(0);
+                        simulate(seed, plan, bench, &benchmarks_ref[bench])
+                    })
+                })
+                .collect();
+            let held_out = held_out_rounds(seed, &benchmarks_ref[benchmarks_ref.len() - 1], scale);
+            let runs: Vec<EvalRun> = handles
+                .into_iter()
+                .map(|handle| match handle.join() {
+                    Ok(run) => run,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                })
+                .collect();
+            (runs, held_out)
+        });
         Self {
             seed,
+            scale,
             benchmarks,
             runs,
             held_out,
-            trajectories,
         }
     }
 
@@ -77,10 +88,14 @@ impl Dataset {
         self.runs.iter().find(|r| r.plan.eval_run_id == eval_run_id)
     }
 
-    /// A trajectory's run and attempt by trajectory id.
+    /// A trajectory's run and attempt by trajectory id: the id is parsed into run tag, task id
+    /// and sample, and only an id written exactly as the attempt's own is found.
     pub fn trajectory(&self, trajectory_id: &str) -> Option<(&EvalRun, &Attempt)> {
-        let &(r, a) = self.trajectories.get(trajectory_id)?;
-        Some((&self.runs[r], &self.runs[r].attempts[a]))
+        let ids = AttemptIds::parse_trajectory_id(trajectory_id)?;
+        let run = self.runs.iter().find(|r| r.plan.tag == ids.tag)?;
+        let bench = self.bench_of(run);
+        let attempt = run.attempt_at(bench.task_index(ids.task_id)?, ids.sample)?;
+        (run.ids(bench, attempt).trajectory_id() == trajectory_id).then_some((run, attempt))
     }
 
     /// The benchmark version a run evaluated.
@@ -177,5 +192,76 @@ mod tests {
         };
         assert_eq!(rewards(&a), rewards(&b));
         assert_ne!(rewards(&a), rewards(&c));
+    }
+
+    #[test]
+    fn a_scaled_dataset_keeps_its_runs_with_more_tasks_and_other_samples() {
+        let scale = DemoScale {
+            test_tasks: 2_000,
+            samples: 3,
+        };
+        let data = Dataset::generate_scaled(9, scale);
+        let default = Dataset::generate(9);
+        let ids = |d: &Dataset| {
+            d.runs
+                .iter()
+                .map(|r| r.plan.eval_run_id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(&data), ids(&default));
+        let v2_tests = data.benchmarks[1].test_tasks().count() as u32;
+        assert_eq!(v2_tests, 2_000 - 60 + 75);
+        for run in &data.runs {
+            assert_eq!(run.plan.settings.samples_per_task, 3);
+            assert_eq!(run.total_rollouts, run.selected_tasks * 3);
+            for (i, attempt) in run.attempts.iter().enumerate() {
+                let found = run.attempt_at(attempt.task, attempt.sample);
+                assert!(found.is_some_and(|a| std::ptr::eq(a, &run.attempts[i])));
+                let id = run.ids(data.bench_of(run), attempt).trajectory_id();
+                assert!(data
+                    .trajectory(&id)
+                    .is_some_and(|(_, a)| std::ptr::eq(a, attempt)));
+            }
+        }
+        let capped = data
+            .run("eval_base_v1")
+            .map(|r| (r.selected_tasks, r.available_tasks));
+        assert_eq!(capped, Some((1_500, 2_000)));
+        let full = data.run("eval_base_v2").map(|r| r.attempts.len());
+        assert_eq!(full, Some(v2_tests as usize * 3));
+        let failed = data.run("eval_ckpt_s200_failed");
+        assert!(failed.is_some_and(|r| r.attempts.len() < r.total_rollouts as usize / 2));
+        let running = data
+            .run("eval_ckpt_s500")
+            .map(|r| r.snapshot(Progress::at(0.5)).status);
+        assert_eq!(running, Some(RunStatus::Running));
+        assert_eq!(data.held_out[0].expected, 320 * 2);
+        let untasked = data
+            .runs
+            .iter()
+            .flat_map(|r| &r.attempts)
+            .filter(|a| !a.task_recorded);
+        assert_eq!(untasked.count(), 2);
+
+        let again = Dataset::generate_scaled(9, scale);
+        let rewards = |d: &Dataset| {
+            d.runs
+                .iter()
+                .flat_map(|r| {
+                    r.attempts
+                        .iter()
+                        .map(|a| (a.task, a.sample, a.outcome.reward))
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(rewards(&data), rewards(&again));
+        assert!(
+            data.trajectory("trj_basev2_cf-00001_0").is_none(),
+            "no padding beyond the width"
+        );
+        assert!(
+            data.trajectory("trj_basev2_cf-0001_3").is_none(),
+            "no sample 3 of 3"
+        );
     }
 }

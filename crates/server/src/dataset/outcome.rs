@@ -226,7 +226,7 @@ pub struct Outcome {
     /// Steps taken.
     pub num_steps: u32,
     /// Failure details for execution failures.
-    pub failure: Option<FailureNote>,
+    pub failure: Option<Box<FailureNote>>,
 }
 
 impl Outcome {
@@ -378,7 +378,7 @@ pub fn sample_outcome(
         grade,
         reward,
         num_steps,
-        failure,
+        failure: failure.map(Box::new),
     }
 }
 
@@ -430,7 +430,7 @@ mod tests {
             assert_eq!(o.failure.is_some(), o.ending.is_execution_failure());
             assert!(o.num_steps <= 50);
             if o.num_steps == 0 {
-                assert!(o.failure.as_ref().is_some_and(FailureNote::is_model_call));
+                assert!(o.failure.as_deref().is_some_and(FailureNote::is_model_call));
             }
             if o.ending == Ending::MaxSteps {
                 assert_eq!(o.num_steps, 50);

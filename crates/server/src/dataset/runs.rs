@@ -7,6 +7,7 @@ use super::outcome::{
     sample_outcome, Ending, EndingRates, Outcome, SHORT_TURN_RATES, STANDARD_RATES,
 };
 use super::rng::{derive, label, SplitMix64};
+use super::scale::DemoScale;
 use super::tasks::{Benchmark, Task};
 use super::time::Timestamp;
 use super::transcript::{Policy, TranscriptSource};
@@ -109,7 +110,7 @@ pub struct RunPlan {
     /// Short tag used inside trajectory, rollout and sample ids.
     pub tag: &'static str,
     /// `display_name`.
-    pub display_name: &'static str,
+    pub display_name: String,
     /// `bench_id` of the evaluated benchmark version.
     pub bench_id: &'static str,
     /// Training step of the evaluated checkpoint; none for the base model.
@@ -136,6 +137,10 @@ pub struct RunPlan {
 /// Simulated hours a full run takes; timestamps of attempts spread over it.
 pub const RUN_SECONDS: u64 = 3 * 3_600;
 
+/// Tasks the capped run on the first benchmark version selects at the default scale (of 400);
+/// other scales keep the share (75%).
+pub const CAPPED_TASKS: u32 = 300;
+
 /// The eval run id, id tag and display name of the checkpoint evaluation at `step`.
 pub fn checkpoint_eval(step: u32) -> (&'static str, &'static str, &'static str) {
     match step {
@@ -147,15 +152,22 @@ pub fn checkpoint_eval(step: u32) -> (&'static str, &'static str, &'static str) 
     }
 }
 
-/// Every run, oldest first.
-pub fn plans() -> Vec<RunPlan> {
-    let base = |eval_run_id, tag, display_name, bench_id, created_at| RunPlan {
+/// Every run at `scale`, oldest first: `scale.samples` samples per task for every run, the
+/// capped run's cap the share [`CAPPED_TASKS`] of the test tasks, the same two untasked
+/// attempts and the same failure point (a share of the schedule) at every scale.
+pub fn plans(scale: DemoScale) -> Vec<RunPlan> {
+    let capped = scale.share(CAPPED_TASKS);
+    let standard = Settings {
+        samples_per_task: scale.samples,
+        ..STANDARD_SETTINGS
+    };
+    let base = |eval_run_id, tag, display_name: &str, bench_id, created_at| RunPlan {
         eval_run_id,
         tag,
-        display_name,
+        display_name: display_name.to_owned(),
         bench_id,
         checkpoint_step: None,
-        settings: STANDARD_SETTINGS,
+        settings: standard,
         recorded: Recorded::All,
         created_at,
         lifecycle: Lifecycle::Completed,
@@ -173,8 +185,8 @@ pub fn plans() -> Vec<RunPlan> {
     };
     vec![
         RunPlan {
-            max_samples: Some(300),
-            ..base("eval_base_v1", "basev1", "Baseline qwen3-235b (codefix v1, 300 tasks)", BENCH_V1, Timestamp::utc(2026, 8, 5, 9, 0))
+            max_samples: Some(capped),
+            ..base("eval_base_v1", "basev1", &format!("Baseline qwen3-235b (codefix v1, {capped} tasks)"), BENCH_V1, Timestamp::utc(2026, 8, 5, 9, 0))
         },
         RunPlan {
             untasked: 2,
@@ -182,7 +194,7 @@ pub fn plans() -> Vec<RunPlan> {
         },
         RunPlan {
             // Launched with the turn limit only: it sampled at the evaluation defaults.
-            settings: HOT_SHORT_SETTINGS,
+            settings: Settings { samples_per_task: scale.samples, ..HOT_SHORT_SETTINGS },
             recorded: Recorded::NoSampling,
             ability_shift: -0.35,
             rates: SHORT_TURN_RATES,
@@ -192,12 +204,12 @@ pub fn plans() -> Vec<RunPlan> {
         RunPlan {
             eval_run_id: "eval_ckpt_s200_failed",
             tag: "s200x",
-            display_name: "Checkpoint step 200 (first attempt)",
+            display_name: "Checkpoint step 200 (first attempt)".into(),
             // Launched with samples per task only: sampling and limits came from the training
             // run, the execution timeout from the evaluation defaults.
             settings: Settings {
                 execution_timeout_seconds: DEFAULT_EXECUTION_TIMEOUT_SECONDS,
-                ..STANDARD_SETTINGS
+                ..standard
             },
             recorded: Recorded::SamplesOnly,
             lifecycle: Lifecycle::Failed {
@@ -227,17 +239,11 @@ pub struct Window {
     pub end: f64,
 }
 
-/// One attempt (rollout) of a run: a task sample and, once started, its trajectory.
+/// One attempt (rollout) of a run: a task sample and, once started, its trajectory. Its ids
+/// are not stored: [`EvalRun::ids`] derives them from the run's tag, the task id and the
+/// sample number.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attempt {
-    /// Stable attempt id (`sample_id`).
-    pub sample_id: String,
-    /// Its trajectory's id.
-    pub trajectory_id: String,
-    /// Its rollout's id.
-    pub rollout_id: String,
-    /// Its trajectory group (all samples of one task).
-    pub group_id: String,
     /// Index of the task in the run's benchmark version.
     pub task: usize,
     /// Whether the trajectory recorded its task id (a few early ones of one run did not).
@@ -252,6 +258,62 @@ pub struct Attempt {
     pub transcript_seed: u64,
     /// Seed of the first turns every attempt at its task shares.
     pub script_seed: u64,
+}
+
+/// The ids of one attempt: `smp_`, `trj_` and `ro_` then `{tag}_{task id}_{sample}`, and its
+/// group `grp_{tag}_{task id}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttemptIds<'a> {
+    /// The run's tag.
+    pub tag: &'a str,
+    /// The task's id.
+    pub task_id: &'a str,
+    /// The sample number.
+    pub sample: u32,
+}
+
+impl AttemptIds<'_> {
+    fn with(&self, prefix: &str) -> String {
+        format!("{prefix}_{}_{}_{}", self.tag, self.task_id, self.sample)
+    }
+
+    /// `sample_id`.
+    pub fn sample_id(&self) -> String {
+        self.with("smp")
+    }
+
+    /// `trajectory_id`.
+    pub fn trajectory_id(&self) -> String {
+        self.with("trj")
+    }
+
+    /// `rollout_id`.
+    pub fn rollout_id(&self) -> String {
+        self.with("ro")
+    }
+
+    /// `trajectory_group_id`: every sample of the task in the run.
+    pub fn group_id(&self) -> String {
+        format!("grp_{}_{}", self.tag, self.task_id)
+    }
+
+    /// The parts of a trajectory id, if it has the shape of one (tags and task ids hold no
+    /// `_`); whether such a trajectory exists is the dataset's to say.
+    pub fn parse_trajectory_id(trajectory_id: &str) -> Option<AttemptIds<'_>> {
+        let rest = trajectory_id.strip_prefix("trj_")?;
+        let (tag, rest) = rest.split_once('_')?;
+        let (task_id, sample) = rest.split_once('_')?;
+        let sample = sample
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| sample.parse().ok())
+            .flatten()?;
+        Some(AttemptIds {
+            tag,
+            task_id,
+            sample,
+        })
+    }
 }
 
 impl Attempt {
@@ -292,12 +354,103 @@ pub struct EvalRun {
     pub available_tasks: u32,
     /// Tasks selected.
     pub selected_tasks: u32,
+    /// Its attempts in the orders its lists are sorted by, computed once.
+    pub orders: AttemptOrders,
+    /// Attempt index by `task * samples_per_task + sample` ([`NO_ATTEMPT`] where none
+    /// started).
+    by_task_sample: Vec<u32>,
+    /// Where on its schedule its last attempt ends.
+    end_fraction: f64,
+}
+
+/// Marks a task sample without an attempt in [`EvalRun`]'s index.
+const NO_ATTEMPT: u32 = u32::MAX;
+
+/// A run's attempt indices in the ascending order of each key its lists sort by. Ids compare
+/// as text, so within a run (one tag; task ids of one width) trajectory, sample and rollout
+/// ids all sort by task, then by the sample number's decimal text (`10` before `2`).
+#[derive(Debug, Clone, Default)]
+pub struct AttemptOrders {
+    /// By trajectory id (also sample id): the `sort=trajectory_id` and remaining-work lists.
+    pub by_id: Vec<u32>,
+    /// Untasked attempts first, then by task id; trajectory id within: the trajectory-rewards
+    /// and `sort=task_id` lists.
+    pub by_task: Vec<u32>,
+    /// By creation time (the start's whole second), then trajectory id: `sort=created_at`.
+    pub by_created: Vec<u32>,
+}
+
+/// The rank of each sample number's decimal text among `0..samples`.
+fn sample_text_ranks(samples: u32) -> Vec<u32> {
+    let mut texts: Vec<(String, u32)> = (0..samples).map(|s| (s.to_string(), s)).collect();
+    texts.sort_unstable();
+    let mut ranks = vec![0; samples as usize];
+    for (rank, (_, sample)) in texts.into_iter().enumerate() {
+        ranks[sample as usize] = rank as u32;
+    }
+    ranks
+}
+
+impl AttemptOrders {
+    fn of(plan: &RunPlan, attempts: &[Attempt]) -> Self {
+        let ranks = sample_text_ranks(plan.settings.samples_per_task);
+        let id_key = |a: &Attempt| (a.task as u64) << 8 | u64::from(ranks[a.sample as usize]);
+        let sorted = |key: &dyn Fn(&Attempt) -> (u64, u64)| {
+            let mut keyed: Vec<((u64, u64), u32)> = attempts
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (key(a), i as u32))
+                .collect();
+            keyed.sort_unstable();
+            keyed.into_iter().map(|(_, i)| i).collect()
+        };
+        let start_second = |a: &Attempt| start_seconds(a.window.start);
+        Self {
+            by_id: sorted(&|a| (0, id_key(a))),
+            by_task: sorted(&|a| (u64::from(a.task_recorded), id_key(a))),
+            by_created: sorted(&|a| (start_second(a), id_key(a))),
+        }
+    }
+}
+
+/// The whole seconds after its run's creation at which an attempt starting at `fraction` of
+/// the schedule was created.
+pub fn start_seconds(fraction: f64) -> u64 {
+    (fraction.max(0.0) * RUN_SECONDS as f64).round() as u64
 }
 
 impl EvalRun {
     /// The agent owning the run.
     pub fn agent_id(&self) -> &'static str {
         AGENT_ID
+    }
+
+    /// The ids of one of its attempts (`bench` is its benchmark version).
+    pub fn ids<'a>(&'a self, bench: &'a Benchmark, attempt: &Attempt) -> AttemptIds<'a> {
+        AttemptIds {
+            tag: self.plan.tag,
+            task_id: &bench.tasks[attempt.task].task_id,
+            sample: attempt.sample,
+        }
+    }
+
+    /// The attempt at sample `sample` of the task at `task` (an index into its benchmark
+    /// version), if one started.
+    pub fn attempt_at(&self, task: usize, sample: u32) -> Option<&Attempt> {
+        let samples = self.plan.settings.samples_per_task;
+        if sample >= samples {
+            return None;
+        }
+        let slot = task.checked_mul(samples as usize)? + sample as usize;
+        match *self.by_task_sample.get(slot)? {
+            NO_ATTEMPT => None,
+            index => self.attempts.get(index as usize),
+        }
+    }
+
+    /// The point of the schedule at which the last attempt ends.
+    pub fn end_fraction(&self) -> f64 {
+        self.end_fraction
     }
 }
 
@@ -364,8 +517,15 @@ pub fn simulate(seed: u64, plan: RunPlan, bench_index: usize, bench: &Benchmark)
         }
     }
     let selected = test_tasks.len() as u32;
+    let mut by_task_sample = vec![NO_ATTEMPT; bench.tasks.len() * samples as usize];
+    for (i, a) in attempts.iter().enumerate() {
+        by_task_sample[a.task * samples as usize + a.sample as usize] = i as u32;
+    }
     EvalRun {
         bench: bench_index,
+        orders: AttemptOrders::of(&plan, &attempts),
+        end_fraction: attempts.iter().map(|a| a.window.end).fold(0.0, f64::max),
+        by_task_sample,
         attempts,
         total_rollouts: selected * samples,
         available_tasks: available.len() as u32,
@@ -415,12 +575,13 @@ fn attempt(
     sample: u32,
     outcome: Outcome,
 ) -> Attempt {
-    let key = format!("{}_{}_{sample}", plan.tag, task.task_id);
-    let trajectory_id = format!("trj_{key}");
+    let trajectory_id = AttemptIds {
+        tag: plan.tag,
+        task_id: &task.task_id,
+        sample,
+    }
+    .trajectory_id();
     Attempt {
-        sample_id: format!("smp_{key}"),
-        rollout_id: format!("ro_{key}"),
-        group_id: format!("grp_{}_{}", plan.tag, task.task_id),
         task: index,
         task_recorded: true,
         sample,
@@ -431,7 +592,6 @@ fn attempt(
         outcome,
         transcript_seed: derive(seed, &[label(&trajectory_id)]),
         script_seed: derive(seed, &[label(&task.task_id), label("script")]),
-        trajectory_id,
     }
 }
 
@@ -469,13 +629,19 @@ pub struct HeldOutRound {
     pub loaded: u32,
 }
 
+/// The test tasks of each held-out round at `scale`: the share [`HELD_OUT_TASKS`] of the
+/// default's 400 (16%), every sixth test task.
+pub fn held_out_tasks(scale: DemoScale) -> u32 {
+    scale.share(HELD_OUT_TASKS)
+}
+
 /// Simulates the training run's held-out rounds over a fixed subset of test tasks.
-pub fn held_out_rounds(seed: u64, bench: &Benchmark) -> Vec<HeldOutRound> {
+pub fn held_out_rounds(seed: u64, bench: &Benchmark, scale: DemoScale) -> Vec<HeldOutRound> {
     let tasks: Vec<&Task> = bench
         .test_tasks()
         .map(|(_, t)| t)
         .step_by(6)
-        .take(HELD_OUT_TASKS)
+        .take(held_out_tasks(scale) as usize)
         .collect();
     HELD_OUT_STEPS
         .iter()

@@ -3,12 +3,17 @@
 //! Version 1 has 500 tasks (400 test, 100 train). Version 2 removes 12 test tasks, adds 15 new
 //! test tasks and 3 tasks without a split, and relabels 10 test tasks. Which tasks change is
 //! fixed by position; labels, categories and latent properties come from the seed.
+//!
+//! At another [`DemoScale`] version 1 has `N` test tasks (and a training task after every
+//! four), and each of version 2's counts is the same share of `N` as of the default's 400
+//! ([`DemoScale::share`]: 3% removed, 3.75% added, 0.75% without a split, 2.5% relabelled).
 
 use super::catalog::{
     BENCHMARK_DESCRIPTION, BENCHMARK_NAME, BENCH_V1, BENCH_V1_CREATED_AT, BENCH_V2,
     BENCH_V2_CREATED_AT, CATEGORIES, DEFECTS,
 };
 use super::rng::{label, SplitMix64};
+use super::scale::DemoScale;
 use super::time::Timestamp;
 
 /// A task's split.
@@ -64,6 +69,8 @@ pub struct Benchmark {
     pub created_at: Timestamp,
     /// Tasks in ascending task-id order.
     pub tasks: Vec<Task>,
+    /// Task indices in ascending (label, task id) order: the `sort=label` list.
+    pub by_label: Vec<u32>,
 }
 
 impl Benchmark {
@@ -83,11 +90,25 @@ impl Benchmark {
     }
 }
 
-const V1_TASKS: u32 = 500;
+/// Version 2's new test tasks at the default scale.
 const V2_ADDED_TEST: u32 = 15;
+/// Version 2's new tasks without a split at the default scale.
 const V2_ADDED_UNASSIGNED: u32 = 3;
-const V2_REMOVED: usize = 12;
-const V2_RELABELLED: usize = 10;
+/// Version 1's test tasks version 2 removes at the default scale.
+const V2_REMOVED: u32 = 12;
+/// Version 1's test tasks version 2 relabels at the default scale.
+const V2_RELABELLED: u32 = 10;
+
+/// Digits of the task numbers: 4 as long as they fit (the default's `cf-0001`..`cf-0518`),
+/// more for larger scales, the same for every task so that text order stays numeric order.
+#[derive(Debug, Clone, Copy)]
+struct IdWidth(usize);
+
+impl IdWidth {
+    fn of(last_number: u32) -> Self {
+        Self(last_number.to_string().len().max(4))
+    }
+}
 
 const CLARIFICATIONS: [&str; 5] = [
     "when the input is empty",
@@ -97,11 +118,11 @@ const CLARIFICATIONS: [&str; 5] = [
     "with the new regression test",
 ];
 
-fn task_id(number: u32) -> String {
-    format!("cf-{number:04}")
+fn task_id(number: u32, width: IdWidth) -> String {
+    format!("cf-{number:0width$}", width = width.0)
 }
 
-fn new_task(seed: u64, number: u32, split: Option<Split>) -> Task {
+fn new_task(seed: u64, number: u32, split: Option<Split>, width: IdWidth) -> Task {
     let mut rng = SplitMix64::stream(seed, &[label("task"), u64::from(number)]);
     let category = rng.index(CATEGORIES.len());
     let spec = &CATEGORIES[category];
@@ -116,7 +137,7 @@ fn new_task(seed: u64, number: u32, split: Option<Split>) -> Task {
         &label[1..]
     );
     Task {
-        task_id: task_id(number),
+        task_id: task_id(number, width),
         label,
         split,
         category,
@@ -127,22 +148,28 @@ fn new_task(seed: u64, number: u32, split: Option<Split>) -> Task {
     }
 }
 
-/// Version 1: tasks 1..=500, every fifth one a training task.
-fn version_one(seed: u64) -> Vec<Task> {
-    (1..=V1_TASKS)
+/// Task numbers of version 1: `N` test tasks and, after every four, a training one (1..=500
+/// at the default scale).
+fn version_one_tasks(scale: DemoScale) -> u32 {
+    scale.test_tasks + scale.test_tasks / 4
+}
+
+/// Version 1: every fifth task a training task.
+fn version_one(seed: u64, scale: DemoScale, width: IdWidth) -> Vec<Task> {
+    (1..=version_one_tasks(scale))
         .map(|number| {
             let split = if number % 5 == 0 {
                 Split::Train
             } else {
                 Split::Test
             };
-            new_task(seed, number, Some(split))
+            new_task(seed, number, Some(split), width)
         })
         .collect()
 }
 
 /// Version 2, derived from version 1.
-fn version_two(seed: u64, v1: &[Task]) -> Vec<Task> {
+fn version_two(seed: u64, v1: &[Task], scale: DemoScale, width: IdWidth) -> Vec<Task> {
     let test_positions: Vec<usize> = v1
         .iter()
         .enumerate()
@@ -154,23 +181,23 @@ fn version_two(seed: u64, v1: &[Task]) -> Vec<Task> {
         .copied()
         .skip(7)
         .step_by(33)
-        .take(V2_REMOVED)
+        .take(scale.share(V2_REMOVED) as usize)
         .collect();
     let relabelled: Vec<usize> = test_positions
         .iter()
         .copied()
         .skip(11)
         .step_by(37)
-        .filter(|i| !removed.contains(i))
-        .take(V2_RELABELLED)
+        .filter(|i| removed.binary_search(i).is_err())
+        .take(scale.share(V2_RELABELLED) as usize)
         .collect();
     let mut tasks: Vec<Task> = v1
         .iter()
         .enumerate()
-        .filter(|(i, _)| !removed.contains(i))
+        .filter(|(i, _)| removed.binary_search(i).is_err())
         .map(|(i, task)| {
             let mut task = task.clone();
-            if let Some(k) = relabelled.iter().position(|&r| r == i) {
+            if let Ok(k) = relabelled.binary_search(&i) {
                 let clarification = CLARIFICATIONS[k % CLARIFICATIONS.len()];
                 task.label = format!("{} {clarification}", task.label);
                 task.input_message = format!("{} Note: {clarification}.", task.input_message);
@@ -178,36 +205,50 @@ fn version_two(seed: u64, v1: &[Task]) -> Vec<Task> {
             task
         })
         .collect();
-    let first_new = V1_TASKS + 1;
+    let first_new = version_one_tasks(scale) + 1;
+    let added_test = scale.share(V2_ADDED_TEST);
     tasks.extend(
-        (first_new..first_new + V2_ADDED_TEST).map(|n| new_task(seed, n, Some(Split::Test))),
+        (first_new..first_new + added_test).map(|n| new_task(seed, n, Some(Split::Test), width)),
     );
-    let first_unassigned = first_new + V2_ADDED_TEST;
+    let first_unassigned = first_new + added_test;
     tasks.extend(
-        (first_unassigned..first_unassigned + V2_ADDED_UNASSIGNED).map(|n| new_task(seed, n, None)),
+        (first_unassigned..first_unassigned + scale.share(V2_ADDED_UNASSIGNED))
+            .map(|n| new_task(seed, n, None, width)),
     );
     tasks
 }
 
-/// Both versions of the benchmark, oldest first.
-pub fn benchmarks(seed: u64) -> [Benchmark; 2] {
-    let v1 = version_one(seed);
-    let v2 = version_two(seed, &v1);
+/// Task indices in ascending (label, task id) order.
+fn label_order(tasks: &[Task]) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..tasks.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| {
+        let (a, b) = (&tasks[a as usize], &tasks[b as usize]);
+        (a.label.as_str(), a.task_id.as_str()).cmp(&(b.label.as_str(), b.task_id.as_str()))
+    });
+    order
+}
+
+fn version(bench_id: &'static str, created_at: Timestamp, tasks: Vec<Task>) -> Benchmark {
+    Benchmark {
+        bench_id,
+        name: BENCHMARK_NAME,
+        description: BENCHMARK_DESCRIPTION,
+        created_at,
+        by_label: label_order(&tasks),
+        tasks,
+    }
+}
+
+/// Both versions of the benchmark at `scale`, oldest first.
+pub fn benchmarks(seed: u64, scale: DemoScale) -> [Benchmark; 2] {
+    let last_number =
+        version_one_tasks(scale) + scale.share(V2_ADDED_TEST) + scale.share(V2_ADDED_UNASSIGNED);
+    let width = IdWidth::of(last_number);
+    let v1 = version_one(seed, scale, width);
+    let v2 = version_two(seed, &v1, scale, width);
     [
-        Benchmark {
-            bench_id: BENCH_V1,
-            name: BENCHMARK_NAME,
-            description: BENCHMARK_DESCRIPTION,
-            created_at: BENCH_V1_CREATED_AT,
-            tasks: v1,
-        },
-        Benchmark {
-            bench_id: BENCH_V2,
-            name: BENCHMARK_NAME,
-            description: BENCHMARK_DESCRIPTION,
-            created_at: BENCH_V2_CREATED_AT,
-            tasks: v2,
-        },
+        version(BENCH_V1, BENCH_V1_CREATED_AT, v1),
+        version(BENCH_V2, BENCH_V2_CREATED_AT, v2),
     ]
 }
 
@@ -217,7 +258,7 @@ mod tests {
 
     #[test]
     fn versions_differ_as_documented() {
-        let [v1, v2] = benchmarks(1);
+        let [v1, v2] = benchmarks(1, DemoScale::DEFAULT);
         assert_eq!(v1.test_tasks().count(), 400);
         assert_eq!(v1.tasks.len(), 500);
         assert_eq!(v2.test_tasks().count(), 400 - 12 + 15);
@@ -240,9 +281,57 @@ mod tests {
 
     #[test]
     fn every_category_is_used() {
-        let [v1, _] = benchmarks(3);
+        let [v1, _] = benchmarks(3, DemoScale::DEFAULT);
         for category in 0..CATEGORIES.len() {
             assert!(v1.tasks.iter().any(|t| t.category == category));
         }
+    }
+
+    #[test]
+    fn scaled_versions_keep_the_shares() {
+        let scale = DemoScale {
+            test_tasks: 20_000,
+            samples: 2,
+        };
+        let [v1, v2] = benchmarks(7, scale);
+        assert_eq!(v1.test_tasks().count(), 20_000);
+        assert_eq!(v1.tasks.len(), 25_000);
+        let removed = v1
+            .tasks
+            .iter()
+            .filter(|t| v2.task_index(&t.task_id).is_none())
+            .count();
+        assert_eq!(removed, 600);
+        assert_eq!(v2.test_tasks().count(), 20_000 - 600 + 750);
+        assert_eq!(v2.tasks.iter().filter(|t| t.split.is_none()).count(), 150);
+        let relabelled = v1
+            .tasks
+            .iter()
+            .filter_map(|t| v2.task_index(&t.task_id).map(|i| (t, &v2.tasks[i])))
+            .filter(|(a, b)| a.label != b.label)
+            .count();
+        assert_eq!(relabelled, 500);
+        assert_eq!(v1.tasks[0].task_id, "cf-00001");
+        assert!(v2.tasks.windows(2).all(|w| w[0].task_id < w[1].task_id));
+        for bench in [&v1, &v2] {
+            assert!(bench.by_label.windows(2).all(|w| {
+                let (a, b) = (&bench.tasks[w[0] as usize], &bench.tasks[w[1] as usize]);
+                (&a.label, &a.task_id) < (&b.label, &b.task_id)
+            }));
+        }
+    }
+
+    #[test]
+    fn the_smallest_scale_has_one_test_task() {
+        let [v1, v2] = benchmarks(
+            1,
+            DemoScale {
+                test_tasks: 1,
+                samples: 1,
+            },
+        );
+        assert_eq!(v1.test_tasks().count(), 1);
+        assert_eq!(v2.test_tasks().count(), 1);
+        assert_eq!(v1.tasks[0].task_id, "cf-0001");
     }
 }

@@ -3,6 +3,13 @@
 //! Each entry has a unique sort key; a page starts after the key its cursor names. Lists that
 //! grow (the running evaluation) therefore never repeat or skip an item already paged past,
 //! and no snapshot is held, as the contract says.
+//!
+//! Small lists are built whole, sorted and cut ([`paginate`]); the large ones (a run's
+//! attempts, a benchmark's tasks) keep their order computed once and are cut in place
+//! ([`paginate_ordered`]: the cursor's key found by binary search, the list's filters applied
+//! while walking), with the same pages and cursors.
+
+use std::ops::Range;
 
 use eval_compare_core::api::Page;
 
@@ -103,6 +110,15 @@ impl<'a> Pager<'a> {
         paginate(entries, order, &request)
     }
 
+    /// The page this request asks of the list `scope`.
+    pub fn request(&self, scope: String) -> PageRequest<'a> {
+        PageRequest {
+            scope,
+            limit: self.limit,
+            cursor: self.cursor,
+        }
+    }
+
     /// [`Pager::slice`] in the contract's plain page shape.
     pub fn page<T>(
         &self,
@@ -143,6 +159,73 @@ pub fn paginate<T>(
     };
     Ok(Slice {
         items: page.into_iter().map(|(_, item)| item).collect(),
+        next_cursor,
+        has_more,
+    })
+}
+
+/// A list kept in ascending key order: positions `positions` (the others are known not to be in
+/// it now), the sort key at each (unique, ascending with the position), and whether the entry
+/// at a position is in the list now (its filters and visibility).
+#[derive(Debug, Clone)]
+pub struct OrderedList<K, F> {
+    /// The positions that may hold entries.
+    pub positions: Range<usize>,
+    /// The sort key at a position.
+    pub key: K,
+    /// Whether the entry at a position is in the list.
+    pub keep: F,
+}
+
+/// The first position of `positions` at which `before` is false (`before` is true on a prefix).
+fn first_not(positions: &Range<usize>, before: impl Fn(usize) -> bool) -> usize {
+    let (mut low, mut high) = (positions.start, positions.end);
+    while low < high {
+        let mid = low + (high - low) / 2;
+        if before(mid) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    low
+}
+
+/// Cuts the page `request` asks for from a list kept in order, walking from the cursor's key
+/// (found by binary search) in `order` and rendering only the page's entries: the same page
+/// and cursor as [`paginate`] on the kept entries, in O(log n + the positions walked).
+pub fn paginate_ordered<T>(
+    list: OrderedList<impl Fn(usize) -> String, impl Fn(usize) -> bool>,
+    mut render: impl FnMut(usize) -> T,
+    order: Order,
+    request: &PageRequest<'_>,
+) -> Result<Slice<T>, ApiError> {
+    let after = match request.cursor {
+        None => None,
+        Some(token) => Some(cursor::decode(&request.scope, token)?),
+    };
+    let positions = list.positions.clone();
+    let mut walk: Box<dyn Iterator<Item = usize>> = match (order, &after) {
+        (Order::Asc, None) => Box::new(positions),
+        (Order::Asc, Some(after)) => {
+            let start = first_not(&positions, |p| (list.key)(p) <= *after);
+            Box::new(start..positions.end)
+        }
+        (Order::Desc, None) => Box::new(positions.rev()),
+        (Order::Desc, Some(after)) => {
+            let end = first_not(&positions, |p| (list.key)(p) < *after);
+            Box::new((positions.start..end).rev())
+        }
+    };
+    let mut kept = walk.by_ref().filter(|&p| (list.keep)(p));
+    let page: Vec<usize> = kept.by_ref().take(request.limit).collect();
+    let has_more = kept.next().is_some();
+    let next_cursor = match page.last() {
+        Some(&last) if has_more => Some(cursor::encode(&request.scope, &(list.key)(last))),
+        _ => None,
+    };
+    Ok(Slice {
+        items: page.into_iter().map(&mut render).collect(),
         next_cursor,
         has_more,
     })
@@ -213,5 +296,39 @@ mod tests {
         )
         .ok();
         assert_eq!(second.map(|p| p.items.len()), Some(2)); // "e", "f"
+    }
+
+    #[test]
+    fn ordered_lists_page_like_sorted_ones() {
+        let keys: Vec<String> = (0..40).map(|i| format!("k{i:03}")).collect();
+        let keep = |p: usize| p % 3 != 1;
+        for order in [Order::Asc, Order::Desc] {
+            for limit in [1, 4, 13, 40] {
+                let mut cursor: Option<String> = None;
+                loop {
+                    let request = PageRequest {
+                        scope: "s".into(),
+                        limit,
+                        cursor: cursor.as_deref(),
+                    };
+                    let entries = (0..40)
+                        .filter(|&p| keep(p))
+                        .map(|p| (keys[p].clone(), p))
+                        .collect();
+                    let sorted = paginate(entries, order, &request).ok();
+                    let list = OrderedList {
+                        positions: 0..40,
+                        key: |p: usize| keys[p].clone(),
+                        keep,
+                    };
+                    let ordered = paginate_ordered(list, |p| p, order, &request).ok();
+                    assert_eq!(sorted, ordered, "{order:?} {limit}");
+                    match ordered.and_then(|page| page.next_cursor) {
+                        Some(next) => cursor = Some(next),
+                        None => break,
+                    }
+                }
+            }
+        }
     }
 }

@@ -23,7 +23,7 @@ use crate::dataset::catalog::{
 use crate::dataset::live::{AttemptState, Progress, RunStatus};
 use crate::dataset::outcome::{scaled, Ending, FailureNote, Grade};
 use crate::dataset::runs::{
-    Attempt, EvalRun as RunRecord, HeldOutRound, Lifecycle, Recorded, Settings,
+    held_out_tasks, Attempt, EvalRun as RunRecord, HeldOutRound, Lifecycle, Recorded, Settings,
     DEFAULT_EXECUTION_TIMEOUT_SECONDS, DEFAULT_TEMPERATURE, DEFAULT_TOP_P, STANDARD_SETTINGS,
 };
 use crate::dataset::tasks::{Benchmark, Split, Task};
@@ -122,7 +122,8 @@ pub fn spec_task(task: &Task) -> BenchmarkSpecTask {
     }
 }
 
-fn run_status(status: RunStatus) -> EvalRunStatus {
+/// The wire value of a run's lifecycle status.
+pub fn run_status(status: RunStatus) -> EvalRunStatus {
     match status {
         RunStatus::Running => EvalRunStatus::Running,
         RunStatus::Completed => EvalRunStatus::Completed,
@@ -344,7 +345,7 @@ pub fn eval_run(run: &RunRecord, running: Progress) -> EvalRun {
         eval_run_id: run.plan.eval_run_id.into(),
         bench_id: run.plan.bench_id.into(),
         agent_id: Some(run.agent_id().into()),
-        display_name: Some(run.plan.display_name.into()),
+        display_name: Some(run.plan.display_name.clone()),
         base_model_slug: Some(BASE_MODEL_SLUG.into()),
         options: eval_options(&run.plan.settings, run.plan.recorded, run.plan.max_samples),
         status: Some(run_status(snapshot.status)),
@@ -406,15 +407,16 @@ pub fn remaining_attempt(
         AttemptState::Running { .. } => (EvalAttemptStatus::Running, true),
         AttemptState::AwaitingResult => (EvalAttemptStatus::AwaitingResult, true),
     };
+    let ids = run.ids(bench, attempt);
     Some(EvalRemainingAttempt {
-        sample_id: attempt.sample_id.clone(),
+        sample_id: ids.sample_id(),
         task_id: task.task_id.clone(),
         task_label: Some(task.label.clone()),
-        trajectory_group_id: attempt.group_id.clone(),
+        trajectory_group_id: ids.group_id(),
         policy_step: run.plan.checkpoint_step.map(i64::from),
         status,
         admitted_at: started.then(|| run.timestamp_at(attempt.window.start).to_string()),
-        trajectory_id: started.then(|| attempt.trajectory_id.clone()),
+        trajectory_id: started.then(|| ids.trajectory_id()),
     })
 }
 
@@ -464,8 +466,9 @@ pub fn trajectory_metadata(
         (true, _) => RolloutStatus::Completed,
     };
     let reason = finished.then(|| TerminationReason::from(ending.reason()));
+    let ids = run.ids(bench, attempt);
     TrajectoryMetadata {
-        trajectory_id: attempt.trajectory_id.clone(),
+        trajectory_id: ids.trajectory_id(),
         organization_id: ORGANIZATION_ID.into(),
         dataset_id: None,
         dataset_name: None,
@@ -491,11 +494,11 @@ pub fn trajectory_metadata(
             .then(|| bench.tasks[attempt.task].task_id.clone()),
         policy_step: run.plan.checkpoint_step.map(i64::from),
         rollout: Some(TrajectoryRolloutStatus {
-            rollout_id: attempt.rollout_id.clone(),
+            rollout_id: ids.rollout_id(),
             status: rollout_status,
             termination_reason: reason,
             harness_diagnostic: if finished {
-                attempt.outcome.failure.as_ref().map(diagnostic)
+                attempt.outcome.failure.as_deref().map(diagnostic)
             } else {
                 None
             },
@@ -641,7 +644,7 @@ pub fn training_run(data: &Dataset) -> TrainingRun {
             train_on_timeout: Some(false),
             evaluation_enabled: Some(true),
             evaluation_frequency: Some(100),
-            evaluation_max_samples: Some(64),
+            evaluation_max_samples: Some(i64::from(held_out_tasks(data.scale))),
             evaluation_samples_per_task: Some(2),
             learning_rate: Some(1e-5),
             lr_warmup_steps: Some(20),

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::dataset::live::{running_progress, Progress};
+use crate::dataset::scale::DemoScale;
 use crate::dataset::Dataset;
 
 /// State shared by every demo handler.
@@ -18,10 +19,17 @@ pub struct DemoState {
 }
 
 impl DemoState {
-    /// Generates the dataset of `seed` and starts the running evaluation's clock.
+    /// Generates the default-sized dataset of `seed` and starts the running evaluation's clock.
     pub fn new(seed: u64, running_duration: Duration) -> Self {
+        Self::scaled(seed, DemoScale::DEFAULT, running_duration)
+    }
+
+    /// Generates the dataset of `seed` at `scale` and starts the running evaluation's clock
+    /// (once the dataset is ready).
+    pub fn scaled(seed: u64, scale: DemoScale, running_duration: Duration) -> Self {
+        let data = Arc::new(Dataset::generate_scaled(seed, scale));
         Self {
-            data: Arc::new(Dataset::generate(seed)),
+            data,
             started: Instant::now(),
             running_duration,
         }

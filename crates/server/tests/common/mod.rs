@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use eval_compare_server::dataset::scale::DemoScale;
 use eval_compare_server::faults::FaultSpec;
 use eval_compare_server::{app, serve_with_limits, Config, ConnectionLimits, DemoConfig, Mode};
 use serde_json::Value;
@@ -32,6 +33,7 @@ pub fn demo(seed: u64) -> Config {
     Config {
         mode: Mode::Demo(DemoConfig {
             seed,
+            scale: DemoScale::DEFAULT,
             key: None,
             running_duration: Duration::from_secs(3_600),
         }),

@@ -361,7 +361,7 @@ fn final_turn(source: &TranscriptSource<'_>, repo: &Repo<'_>, index: u32) -> Pla
             let model_failed = source
                 .outcome
                 .failure
-                .as_ref()
+                .as_deref()
                 .is_some_and(FailureNote::is_model_call);
             if model_failed {
                 failed(None)

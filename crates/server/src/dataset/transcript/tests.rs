@@ -151,13 +151,13 @@ fn baseline_and_checkpoint_share_the_first_turns_then_diverge() {
 fn endings_show_in_the_final_step() {
     let task = task(1.0);
     let model_failure = Outcome {
-        failure: Some(FailureNote {
+        failure: Some(Box::new(FailureNote {
             message: "model request failed".into(),
             category: "server",
             exception_chain: Vec::new(),
             location: "harness.py:88 in call_model".into(),
             exit_code: Some(1),
-        }),
+        })),
         ..outcome(Ending::Error, 4, None)
     };
     let s = source(&task, &model_failure, 3, Policy::Base);

@@ -37,10 +37,10 @@ pub fn slots<'a>(data: &'a Dataset, job: &'a JobPlan, running: Progress) -> Vec<
         let bench = data.bench_of(run);
         let progress = run.progress(running);
         for &task_index in &tasks {
-            let attempt = run
-                .attempts
-                .iter()
-                .find(|a| a.task == task_index && a.sample == job.sample);
+            // A run with fewer samples per task than the job's sample number provides the
+            // sample it has in its place.
+            let sample = job.sample % run.plan.settings.samples_per_task.max(1);
+            let attempt = run.attempt_at(task_index, sample);
             let attempt = match (job.launch, attempt) {
                 (Launch::Queued, _) => Err(NotStarted::Queued),
                 (Launch::Cancelled { at }, Some(a)) if a.window.start >= at => {

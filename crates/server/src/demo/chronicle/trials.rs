@@ -147,7 +147,7 @@ impl Slot<'_> {
     /// What went wrong, for a trial that failed or that its failed run never started.
     fn error(&self) -> Option<String> {
         match (self.status(), self.attempt) {
-            ("failed", Ok(a)) => a.outcome.failure.as_ref().map(|f| f.message.clone()),
+            ("failed", Ok(a)) => a.outcome.failure.as_deref().map(|f| f.message.clone()),
             (_, Err(NotStarted::RunFailed)) => {
                 Some("The job failed before this trial started.".into())
             }

@@ -2,13 +2,15 @@
 
 use axum::extract::State;
 use axum::Json;
-use eval_compare_core::api::{BenchmarkListItem, BenchmarkPage, BenchmarkTaskPage};
+use eval_compare_core::api::{
+    BenchmarkListItem, BenchmarkPage, BenchmarkSpecTask, BenchmarkTaskPage,
+};
 
 use super::catalog_sort::{CatalogRow, CatalogSort};
 use super::{matches_search, sort_key, ApiResult};
-use crate::dataset::tasks::{Benchmark, Split};
+use crate::dataset::tasks::{Benchmark, Split, Task};
 use crate::dataset::Dataset;
-use crate::demo::paginate::Pager;
+use crate::demo::paginate::{paginate_ordered, OrderedList, PageRequest, Pager, Slice};
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
 use crate::demo::render;
@@ -76,9 +78,66 @@ pub async fn one(
     Ok(Json(render::benchmark(&state.data, bench)))
 }
 
+/// The task list's filters that keep its order (`split` and `environment`).
+#[derive(Debug, Clone, Copy)]
+pub struct TaskFilter<'a> {
+    /// `train`, `test` or `unassigned`.
+    pub split: Option<&'a str>,
+    /// Only `ready` keeps tasks (every task's runtime is built).
+    pub environment: Option<&'a str>,
+}
+
+impl TaskFilter<'_> {
+    /// Whether `task` passes.
+    fn keeps(&self, task: &Task) -> bool {
+        let split = match self.split {
+            Some("train") => task.split == Some(Split::Train),
+            Some("test") => task.split == Some(Split::Test),
+            Some(_) => task.split.is_none(),
+            None => true,
+        };
+        split && self.environment.is_none_or(|e| e == "ready")
+    }
+}
+
+/// The sort key of a task in the list (`sort=label`, or by task id).
+fn task_key(task: &Task, by_label: bool) -> String {
+    if by_label {
+        sort_key(&[&task.label, &task.task_id])
+    } else {
+        task.task_id.clone()
+    }
+}
+
+/// A benchmark's tasks passing `filter`, the page `request` asks for, walked in task-id order
+/// or [`Benchmark::by_label`].
+pub fn tasks_slice(
+    bench: &Benchmark,
+    by_label: bool,
+    filter: TaskFilter<'_>,
+    order: Order,
+    request: &PageRequest<'_>,
+) -> Result<Slice<BenchmarkSpecTask>, ApiError> {
+    let at = |p: usize| {
+        let index = if by_label {
+            bench.by_label[p] as usize
+        } else {
+            p
+        };
+        &bench.tasks[index]
+    };
+    let list = OrderedList {
+        positions: 0..bench.tasks.len(),
+        key: |p| task_key(at(p), by_label),
+        keep: |p| filter.keeps(at(p)),
+    };
+    paginate_ordered(list, |p| render::spec_task(at(p)), order, request)
+}
+
 /// `GET /api/v1/benchmarks/{bench_id}/tasks`: in ascending task-id order unless `sort`
 /// (`task_id` or `label`, in `order`) is given; filters `task_id` (repeated), `split`
-/// (`train`, `test`, `unassigned`), `environment` and `search`.
+/// (`train`, `test`, `unassigned`), `environment` and `search`. Without `task_id` or `search`
+/// the list is walked in its kept order; with them the matching tasks are sorted.
 pub async fn tasks(
     State(state): State<DemoState>,
     ApiPath(bench_id): ApiPath<String>,
@@ -93,34 +152,31 @@ pub async fn tasks(
         Order::Asc
     };
     let ids = query.all("task_id");
-    let split = query.choice("split", &["train", "test", "unassigned"])?;
-    // Every task's runtime is built, so only `ready` selects tasks.
-    let environment = query.choice(
-        "environment",
-        &["setup_needed", "building", "failed", "ready"],
-    )?;
+    let filter = TaskFilter {
+        split: query.choice("split", &["train", "test", "unassigned"])?,
+        environment: query.choice(
+            "environment",
+            &["setup_needed", "building", "failed", "ready"],
+        )?,
+    };
     let search = query.text("search");
+    let scope = format!(
+        "tasks|{bench_id}|{sort:?}|{order:?}|{ids:?}|{:?}|{:?}|{search:?}",
+        filter.split, filter.environment
+    );
+    let by_label = sort == Some("label");
+    if ids.is_empty() && search.is_none() {
+        let request = pager.request(scope);
+        return tasks_slice(bench, by_label, filter, order, &request)
+            .map(|page| Json(page.into_page()));
+    }
     let entries = bench
         .tasks
         .iter()
         .filter(|t| ids.is_empty() || ids.contains(&t.task_id.as_str()))
-        .filter(|t| match split {
-            Some("train") => t.split == Some(Split::Train),
-            Some("test") => t.split == Some(Split::Test),
-            Some(_) => t.split.is_none(),
-            None => true,
-        })
-        .filter(|_| environment.is_none_or(|e| e == "ready"))
+        .filter(|t| filter.keeps(t))
         .filter(|t| matches_search(search, &[&t.task_id, &t.label]))
-        .map(|t| {
-            let key = match sort {
-                Some("label") => sort_key(&[&t.label, &t.task_id]),
-                _ => t.task_id.clone(),
-            };
-            (key, render::spec_task(t))
-        })
+        .map(|t| (task_key(t, by_label), render::spec_task(t)))
         .collect();
-    let scope =
-        format!("tasks|{bench_id}|{sort:?}|{order:?}|{ids:?}|{split:?}|{environment:?}|{search:?}");
     pager.page(entries, order, scope).map(Json)
 }

@@ -4,17 +4,19 @@
 use axum::extract::State;
 use axum::Json;
 use eval_compare_core::api::{
-    EvalProgress, EvalRemainingWorkPage, EvalRun, EvalRunPage, EvalTrajectoryReward,
-    EvalTrajectoryRewardsPage, RunOptionsResponse,
+    EvalProgress, EvalRemainingAttempt, EvalRemainingWorkPage, EvalRun, EvalRunPage,
+    EvalTrajectoryReward, EvalTrajectoryRewardsPage, RunOptionsResponse,
 };
 
 use super::agents::require_agent;
 use super::benchmarks::require_benchmark;
 use super::{sort_key, ApiResult};
 use crate::dataset::catalog::{BASE_MODEL_SLUG, OTHER_MODEL_SLUG};
-use crate::dataset::runs::EvalRun as RunRecord;
+use crate::dataset::live::{AttemptState, Progress};
+use crate::dataset::runs::{Attempt, EvalRun as RunRecord};
+use crate::dataset::tasks::Benchmark;
 use crate::dataset::Dataset;
-use crate::demo::paginate::Pager;
+use crate::demo::paginate::{paginate_ordered, OrderedList, PageRequest, Pager, Slice};
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
 use crate::demo::render;
@@ -140,6 +142,68 @@ pub async fn progress(
     Ok(Json(render::eval_progress(run, state.progress())))
 }
 
+/// The sort key of an attempt in the trajectory-rewards list: trajectories without a task
+/// first, then by task id, then by trajectory id (the order of [`crate::dataset::runs::AttemptOrders::by_task`]).
+fn reward_key(bench: &Benchmark, run: &RunRecord, attempt: &Attempt) -> String {
+    let trajectory_id = run.ids(bench, attempt).trajectory_id();
+    match attempt.task_recorded {
+        false => sort_key(&["0", &trajectory_id]),
+        true => sort_key(&["1", &bench.tasks[attempt.task].task_id, &trajectory_id]),
+    }
+}
+
+/// A run's published rewards at `progress`, the page `request` asks for, walked in the
+/// run's [`crate::dataset::runs::AttemptOrders::by_task`] order.
+pub fn rewards_slice(
+    bench: &Benchmark,
+    run: &RunRecord,
+    progress: Progress,
+    request: &PageRequest<'_>,
+) -> Result<Slice<EvalTrajectoryReward>, ApiError> {
+    let order = &run.orders.by_task;
+    let at = |p: usize| &run.attempts[order[p] as usize];
+    let list = OrderedList {
+        positions: 0..order.len(),
+        key: |p| reward_key(bench, run, at(p)),
+        keep: |p| at(p).reward_at(progress).is_some(),
+    };
+    let render = |p| {
+        let a = at(p);
+        EvalTrajectoryReward {
+            trajectory_id: run.ids(bench, a).trajectory_id(),
+            reward: a.reward_at(progress).unwrap_or_default(),
+            task_id: a.task_recorded.then(|| bench.tasks[a.task].task_id.clone()),
+        }
+    };
+    paginate_ordered(list, render, Order::Asc, request)
+}
+
+/// A run's outstanding attempts at `progress` by sample id, the page `request` asks for,
+/// walked in the run's [`crate::dataset::runs::AttemptOrders::by_id`] order (sample ids sort as trajectory ids do).
+pub fn remaining_slice(
+    bench: &Benchmark,
+    run: &RunRecord,
+    progress: Progress,
+    request: &PageRequest<'_>,
+) -> Result<Slice<EvalRemainingAttempt>, ApiError> {
+    let order = &run.orders.by_id;
+    let at = |p: usize| &run.attempts[order[p] as usize];
+    // Once the last attempt has ended, nothing is outstanding: no walk.
+    let outstanding = progress.fraction() < run.end_fraction();
+    let list = OrderedList {
+        positions: 0..if outstanding { order.len() } else { 0 },
+        key: |p| run.ids(bench, at(p)).sample_id(),
+        keep: |p| at(p).state(progress) != AttemptState::Finished,
+    };
+    let render = |p| render::remaining_attempt(bench, run, at(p), progress);
+    let page = paginate_ordered(list, render, Order::Asc, request)?;
+    Ok(Slice {
+        items: page.items.into_iter().flatten().collect(),
+        next_cursor: page.next_cursor,
+        has_more: page.has_more,
+    })
+}
+
 /// `GET /api/v1/eval/{eval_run_id}/remaining-work`: outstanding attempts by sample id
 /// (`limit` up to 100).
 pub async fn remaining_work(
@@ -149,20 +213,13 @@ pub async fn remaining_work(
 ) -> ApiResult<EvalRemainingWorkPage> {
     let run = require_run(&state.data, &run_id, "eval_run_id")?;
     let pager = Pager::new(&query, 100)?;
-    let running = state.progress();
-    let progress = run.progress(running);
+    let progress = run.progress(state.progress());
     let bench = state.data.bench_of(run);
-    let entries = run
-        .attempts
-        .iter()
-        .filter_map(|a| render::remaining_attempt(bench, run, a, progress))
-        .map(|item| (item.sample_id.clone(), item))
-        .collect();
-    let scope = format!("remaining-work|{run_id}");
-    let page = pager.slice(entries, Order::Asc, scope)?;
+    let request = pager.request(format!("remaining-work|{run_id}"));
+    let page = remaining_slice(bench, run, progress, &request)?;
     Ok(Json(EvalRemainingWorkPage {
         eval_run_id: run_id,
-        status: render::eval_run(run, running).status,
+        status: Some(render::run_status(run.status(progress))),
         supported: true,
         items: page.items,
         next_cursor: page.next_cursor,
@@ -182,28 +239,8 @@ pub async fn trajectory_rewards(
     let pager = Pager::new(&query, 200)?;
     let progress = run.progress(state.progress());
     let bench = state.data.bench_of(run);
-    let entries = run
-        .attempts
-        .iter()
-        .filter_map(|a| {
-            let reward = a.reward_at(progress)?;
-            let task_id = a.task_recorded.then(|| bench.tasks[a.task].task_id.clone());
-            let key = match &task_id {
-                None => sort_key(&["0", &a.trajectory_id]),
-                Some(task) => sort_key(&["1", task, &a.trajectory_id]),
-            };
-            Some((
-                key,
-                EvalTrajectoryReward {
-                    trajectory_id: a.trajectory_id.clone(),
-                    reward,
-                    task_id,
-                },
-            ))
-        })
-        .collect();
-    let scope = format!("trajectory-rewards|{run_id}");
-    let page = pager.slice(entries, Order::Asc, scope)?;
+    let request = pager.request(format!("trajectory-rewards|{run_id}"));
+    let page = rewards_slice(bench, run, progress, &request)?;
     Ok(Json(EvalTrajectoryRewardsPage {
         eval_run_id: run_id,
         items: page.items,

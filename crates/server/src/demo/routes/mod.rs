@@ -5,6 +5,8 @@ pub mod benchmarks;
 pub mod catalog_sort;
 pub mod eval_runs;
 pub mod organization;
+#[cfg(test)]
+mod paging_tests;
 pub mod training;
 pub mod trajectories;
 
