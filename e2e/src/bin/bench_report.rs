@@ -6,6 +6,10 @@
 //! cargo run -p eval-compare-e2e --release --bin bench-report -- [--runs N] [--url-query Q]
 //! ```
 //!
+//! At scale: `--server-arg=--demo-scale --server-arg=100000x8` serves the demo with 100,000
+//! tasks of 8 samples (opening the link is the Compare; `table`, `longMax` and `wasmMB` say
+//! when the task table appeared, the longest main-thread block and the tab's wasm memory).
+//!
 //! Flags: `--runs N` measured iterations (default 10); `--warmup N` unmeasured ones first
 //! (default 1); `--url-query Q` the report's query (`base=…&cand=…`) instead of the picker's
 //! default comparison; `--running-eval-secs S` passed to the server (without it the demo's
@@ -49,7 +53,11 @@ const PAGE_TIMEOUT: Duration = Duration::from_secs(120);
 const PROBE_JS: &str = r#"
 (() => {
   if (window.__bench) return;
-  const b = window.__bench = { marks: {}, longtasks: [], wasm: [], elements: [], status: null, cards: 0 };
+  const b = window.__bench = { marks: {}, longtasks: [], wasm: [], elements: [], status: null, cards: 0,
+    memories: [], wasm_peak: 0 };
+  // The wasm memory's size, sampled: it only grows, so the last sample is the peak.
+  const sample = () => { for (const m of b.memories) b.wasm_peak = Math.max(b.wasm_peak, m.buffer.byteLength); };
+  setInterval(sample, 50);
   const mark = (name) => { if (!(name in b.marks)) b.marks[name] = performance.now(); };
   try { performance.setResourceTimingBufferSize(100000); } catch (e) {}
   const observe = (type, take) => {
@@ -63,7 +71,13 @@ const PROBE_JS: &str = r#"
     WebAssembly[name] = function (...args) {
       const start = performance.now();
       const result = original.apply(this, args);
-      result.then(() => b.wasm.push([name, start, performance.now()]), () => {});
+      result.then((r) => {
+        b.wasm.push([name, start, performance.now()]);
+        const exports = ((r && r.instance) || r || {}).exports || {};
+        for (const value of Object.values(exports)) {
+          if (value instanceof WebAssembly.Memory) b.memories.push(value);
+        }
+      }, () => {});
       return result;
     };
   }
@@ -84,6 +98,8 @@ const PROBE_JS: &str = r#"
       b.cards = cards.length;
       requestAnimationFrame(() => mark('cards_frame'));
     }
+    if (document.querySelector('.task-table tbody tr')) mark('table');
+    sample();
     const status = document.querySelector('.settings-status');
     if (status && /drawing it \(B =/.test(status.textContent) && !('bootstrap' in b.marks)) {
       mark('bootstrap');
@@ -112,7 +128,7 @@ const b = window.__bench;
 const nav = performance.getEntriesByType('navigation')[0];
 return {
   marks: b.marks, longtasks: b.longtasks, wasm: b.wasm, elements: b.elements,
-  status: b.status, cards: b.cards, failure: b.failure || null,
+  status: b.status, cards: b.cards, failure: b.failure || null, wasm_peak: b.wasm_peak,
   nav: nav ? { response_end: nav.responseEnd, dom_content_loaded: nav.domContentLoadedEventEnd,
                load: nav.loadEventEnd } : null,
   paints: performance.getEntriesByType('paint').map((e) => [e.name, e.startTime]),
@@ -160,6 +176,8 @@ struct Collected {
     status: Option<String>,
     cards: usize,
     failure: Option<String>,
+    /// The largest size of the app's wasm memory seen, bytes.
+    wasm_peak: f64,
     nav: Option<NavTiming>,
     paints: Vec<(String, f64)>,
     resources: Vec<Resource>,
@@ -200,6 +218,8 @@ struct Figures {
     cards_dom: f64,
     /// The report with the bootstrap shown.
     bootstrap: f64,
+    /// The first row of the per-task table in the DOM.
+    table: f64,
     html_end: f64,
     fcp: f64,
     wasm_end: f64,
@@ -234,6 +254,10 @@ struct Figures {
     /// Main-thread long tasks before the cards were visible: count and total.
     long_n: f64,
     long_ms: f64,
+    /// The longest main-thread long task of the whole iteration (to the bootstrap shown).
+    long_max: f64,
+    /// The app's wasm memory at its largest, MB.
+    wasm_mb: f64,
 }
 
 /// (phase of the load, the figure at which it ends)
@@ -246,6 +270,7 @@ const COLUMNS: &[Column] = &[
     ("visible", |f| f.visible, 0),
     ("cardsDOM", |f| f.cards_dom, 0),
     ("boot", |f| f.bootstrap, 0),
+    ("table", |f| f.table, 0),
     ("html", |f| f.html_end, 0),
     ("FCP", |f| f.fcp, 0),
     ("wasmEnd", |f| f.wasm_end, 0),
@@ -268,6 +293,8 @@ const COLUMNS: &[Column] = &[
     ("vFull", |f| f.view_full, 0),
     ("long#", |f| f.long_n, 0),
     ("longMs", |f| f.long_ms, 0),
+    ("longMax", |f| f.long_max, 0),
+    ("wasmMB", |f| f.wasm_mb, 0),
     ("load1", |f| f.load1, 2),
 ];
 
@@ -660,6 +687,7 @@ fn figures_of(c: &Collected) -> Figures {
         visible,
         cards_dom,
         bootstrap: mark("bootstrap"),
+        table: mark("table"),
         html_end: c.nav.as_ref().map_or(f64::NAN, |n| n.response_end),
         fcp: c
             .paints
@@ -693,6 +721,8 @@ fn figures_of(c: &Collected) -> Figures {
         view_full,
         long_n: long_before.len() as f64,
         long_ms: long_before.iter().map(|(_, d)| d).sum(),
+        long_max: c.longtasks.iter().map(|&(_, d)| d).fold(0.0, f64::max),
+        wasm_mb: c.wasm_peak / 1e6,
     }
 }
 
@@ -943,7 +973,8 @@ async fn run() -> Result<(), BoxError> {
     println!("load average at end: {}", loadavg());
     println!(
         "columns: visible = headline cards with numbers painted (Element Timing; else next frame); \
-         cardsDOM = in the DOM; boot = report with the bootstrap shown; html = document \
+         cardsDOM = in the DOM; boot = report with the bootstrap shown; table = first task-table \
+         row in the DOM; html = document \
          downloaded; FCP = first contentful paint; wasmEnd/wasmDL/wasmKB = .wasm downloaded at, \
          its download time, size; inst = WebAssembly.instantiate* call time (compile + \
          instantiate, overlaps the download); app = app started (index.html's event); api# = API \
@@ -952,7 +983,9 @@ async fn run() -> Result<(), BoxError> {
          first byte / whole request; queue = longest wait for a connection; pageGap = median time from a page's response to the \
          request of the same list's next page (viewer work per page); api→DOM = last API \
          response to cards in the DOM; replay = the API requests replayed from plain JS (--replay); vFirst/vFull = the viewer's report compute times (without \
-         / with bootstrap); long#/longMs = main-thread long tasks before visible; load1 = 1-min \
+         / drawing the bootstrap); long#/longMs = main-thread long tasks before visible; longMax = \
+         the longest main-thread task of the iteration; wasmMB = the wasm memory at its largest; \
+         load1 = 1-min \
          load average before the iteration."
     );
     Ok(())
