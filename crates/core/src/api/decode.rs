@@ -1,6 +1,6 @@
 //! Decoding JSON bodies with errors that name the failing field.
 
-use serde::de::DeserializeOwned;
+use serde::Deserialize;
 
 /// What kind of problem stopped decoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,7 +46,7 @@ fn describe(error: &DecodeError) -> String {
 /// A valid body is decoded once on serde_json's fast path. For a failing body, the path of the
 /// failing field is found by walking the JSON text up to the error's position (see [`path_at`]):
 /// no second, path-tracking decoder is instantiated for every type, which keeps the wasm small.
-pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
+pub fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, DecodeError> {
     serde_json::from_slice(bytes).map_err(|error| {
         let offset = byte_offset(bytes, error.line(), error.column());
         // A data error reported on an object's closing brace is about the object itself (a

@@ -10,6 +10,7 @@ mod chronicle;
 mod decode;
 mod error_body;
 mod eval_run;
+mod lean;
 mod open_enum;
 mod organization;
 mod page;
@@ -37,6 +38,10 @@ pub use error_body::{ApiErrorBody, ApiErrorEnvelope, ErrorType};
 pub use eval_run::{
     AsyncFailure, EvalRun, EvalRunPage, EvalRunStatus, EvalTaskSelection, EvalTaskSplit,
     ReasoningEffort, RecordedRunOptions, TrainingAlgorithm,
+};
+pub use lean::{
+    AsRewardFacts, AsTrajectoryFacts, JsonStr, LeanReward, LeanRollout, LeanTrajectory,
+    TrajectoryFacts,
 };
 pub use organization::Organization;
 pub use page::{page_fingerprint, CursorPage, Page};
