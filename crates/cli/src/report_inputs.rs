@@ -6,7 +6,7 @@ use std::path::Path;
 
 use eval_compare_core::client::{TrajectoryClient, Transport};
 use eval_compare_core::model::{RunSet, SourceKind};
-use eval_compare_core::run_folder::{run_set_from_any_folders, Folder};
+use eval_compare_core::run_folder::{run_set_from_any_folders_as, LeanFolder};
 
 use crate::api_load::{
     job_run_set, load_complete, load_components_complete, load_jobs_complete, run_set,
@@ -14,7 +14,7 @@ use crate::api_load::{
 use crate::args::ReportArgs;
 use crate::connection;
 use crate::error::CliError;
-use crate::folder_io::read_folder;
+use crate::folder_io::read_folder_bytes;
 use crate::progress::Progress;
 
 /// Reads every run the arguments name into one run set, refusing a run given twice.
@@ -50,9 +50,14 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
             run_set(&store, &run_ids)
         }
         None => {
-            let mut folders: Vec<Folder> = Vec::with_capacity(arguments.len());
-            for dir in &arguments {
-                let folder = read_folder(Path::new(dir))?;
+            // Decoded lean, borrowing from the files' contents: only what the report reads.
+            let contents = arguments
+                .iter()
+                .map(|dir| read_folder_bytes(Path::new(dir)))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut folders: Vec<LeanFolder<'_>> = Vec::with_capacity(arguments.len());
+            for (dir, bytes) in arguments.iter().zip(&contents) {
+                let folder = bytes.parse()?;
                 if !folder.truncated_files().is_empty() {
                     progress.warn(&format!(
                         "run folder {dir}: {} ended with a page saying more followed; the run is marked incomplete",
@@ -67,8 +72,8 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
                 .flat_map(|(folder, dir)| folder.run_ids().into_iter().map(move |id| (id, dir)))
                 .collect();
             check_distinct("run", run_ids.iter().map(|(id, dir)| (id.as_str(), *dir)))?;
-            let set =
-                run_set_from_any_folders(&folders, SourceKind::Files).map_err(CliError::Model)?;
+            let set = run_set_from_any_folders_as(&folders, SourceKind::Files)
+                .map_err(CliError::Model)?;
             if set.runs().len() < 2 {
                 return Err(CliError::Usage(format!(
                     "nothing to compare: {} holds one run; give a baseline folder and candidate folders, or a compare-mode job's folder",

@@ -1,6 +1,6 @@
 //! Reading one list file in any of the three layouts a run folder may use.
 
-use serde::de::{DeserializeOwned, IgnoredAny, SeqAccess, Visitor};
+use serde::de::{IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
@@ -47,9 +47,9 @@ struct FilePage<T> {
 }
 
 /// Parses a list file, detecting its layout from its contents. `file` names it in errors.
-pub fn parse_list<T: DeserializeOwned>(
+pub fn parse_list<'a, T: Deserialize<'a>>(
     file: &str,
-    bytes: &[u8],
+    bytes: &'a [u8],
 ) -> Result<ParsedList<T>, RunFolderError> {
     let body = strip_bom(bytes);
     let Some(&first) = body.iter().find(|byte| !byte.is_ascii_whitespace()) else {
@@ -81,9 +81,9 @@ pub fn parse_list<T: DeserializeOwned>(
 
 /// JSON values one after another (JSON Lines, or pretty objects back to back): each a page,
 /// or each an item, as the first value decides.
-fn parse_lines<T: DeserializeOwned>(
+fn parse_lines<'a, T: Deserialize<'a>>(
     file: &str,
-    body: &[u8],
+    body: &'a [u8],
 ) -> Result<ParsedList<T>, RunFolderError> {
     let mut pages: Option<Vec<FilePage<T>>> = None;
     let mut items: Vec<T> = Vec::new();
