@@ -33,7 +33,7 @@ pub use chronicle::{
     ChronicleTrialDetail, ChronicleTrialPage, JobEvent, JobEventData, JobEventKind, JobMode,
     JobStatus, SuiteEvalRun, SuiteEvalRunPage, TaskResult, TrialArtifact, TrialStep,
 };
-pub use decode::{decode, DecodeError, DecodeErrorKind};
+pub use decode::{decode, decode_seed, DecodeError, DecodeErrorKind};
 pub use error_body::{ApiErrorBody, ApiErrorEnvelope, ErrorType};
 pub use eval_run::{
     AsyncFailure, EvalRun, EvalRunPage, EvalRunStatus, EvalTaskSelection, EvalTaskSplit,

@@ -7,15 +7,15 @@ use crate::api::{
     AsRewardFacts, AsTrajectoryFacts, EvalTrajectoryReward, LeanReward, LeanTrajectory,
     TrajectoryMetadata,
 };
-use crate::model::{ModelError, RunIdx, RunSet, RunSetBuilder, SourceKind};
+use crate::model::{ModelError, PlatformSeries, RunIdx, RunSet, RunSetBuilder, SourceKind};
 
 use super::chronicle::{
     ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE,
 };
 use super::{
-    attach_platform_series, parse_run_folder_as, FolderFile, RunFolder, RunFolderError,
-    RunFolderFiles, EVAL_OPTIONS_FILE, PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE,
-    TASKS_FILE, TRAINING_RUN_FILE, TRAJECTORIES_FILE,
+    parse_run_folder_as, FolderFile, RunFolder, RunFolderError, RunFolderFiles, EVAL_OPTIONS_FILE,
+    PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE,
+    TRAJECTORIES_FILE,
 };
 
 /// Every file name a folder of either kind may hold (the only files worth reading).
@@ -220,17 +220,53 @@ pub fn run_set_from_any_folders_as<R: AsRewardFacts, T: AsTrajectoryFacts>(
     folders: &[Folder<R, T>],
     source: SourceKind,
 ) -> Result<RunSet, ModelError> {
-    let mut builder = RunSetBuilder::new();
+    let mut builder = FolderSetBuilder::new();
     for folder in folders {
-        folder.add_to(&mut builder, source)?;
+        builder.add(folder, source)?;
     }
-    let mut set = builder.build();
-    attach_platform_series(
-        &mut set,
-        folders.iter().filter_map(|folder| match folder {
-            Folder::Trajectory(run) => Some(&**run),
-            Folder::Chronicle(_) => None,
-        }),
-    );
-    Ok(set)
+    Ok(builder.build())
+}
+
+/// Builds a run set from folders added one at a time, so that each folder (and the contents a
+/// lean one borrows from) can be dropped once added: what [`run_set_from_any_folders`] does,
+/// in the memory of one folder at a time.
+#[derive(Debug, Default)]
+pub struct FolderSetBuilder {
+    builder: RunSetBuilder,
+    /// The platform's progression each Trajectory folder held, by training run, in order.
+    platform_series: Vec<(String, PlatformSeries)>,
+}
+
+impl FolderSetBuilder {
+    /// No folder yet.
+    pub fn new() -> Self {
+        FolderSetBuilder::default()
+    }
+
+    /// Adds a folder's runs (see [`Folder::add_to`]); returns them in order.
+    pub fn add<R: AsRewardFacts, T: AsTrajectoryFacts>(
+        &mut self,
+        folder: &Folder<R, T>,
+        source: SourceKind,
+    ) -> Result<Vec<RunIdx>, ModelError> {
+        let runs = folder.add_to(&mut self.builder, source)?;
+        if let Folder::Trajectory(run) = folder {
+            if let (Some(series), Some(training_run_id)) =
+                (&run.platform_series, &run.run.training_run_id)
+            {
+                self.platform_series
+                    .push((training_run_id.clone(), series.clone()));
+            }
+        }
+        Ok(runs)
+    }
+
+    /// The run set, with the platform's progression of each folder's training run attached.
+    pub fn build(self) -> RunSet {
+        let mut set = self.builder.build();
+        for (training_run_id, series) in self.platform_series {
+            set.attach_platform_series(&training_run_id, Ok(series));
+        }
+        set
+    }
 }

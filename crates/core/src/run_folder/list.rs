@@ -1,10 +1,10 @@
 //! Reading one list file in any of the three layouts a run folder may use.
 
-use serde::de::{IgnoredAny, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use crate::api::{decode, DecodeError};
+use crate::api::{decode, decode_seed, DecodeError};
 
 use super::RunFolderError;
 
@@ -64,8 +64,14 @@ pub fn parse_list<'a, T: Deserialize<'a>>(
     };
     if first == b'[' {
         if first_element_is_page(body) {
-            let pages: Vec<FilePage<T>> = decode(body).map_err(error)?;
-            Ok(from_pages(pages, ListLayout::PageArray))
+            // Every page's items appended to one list as read: no list per page to copy.
+            let mut items = Vec::new();
+            let truncated = decode_seed(body, PageArray { items: &mut items }).map_err(error)?;
+            Ok(ParsedList {
+                items,
+                layout: ListLayout::PageArray,
+                truncated,
+            })
         } else {
             let items: Vec<T> = decode(body).map_err(error)?;
             Ok(ParsedList {
@@ -149,6 +155,129 @@ fn from_pages<T>(pages: Vec<FilePage<T>>, layout: ListLayout) -> ParsedList<T> {
         items,
         layout,
         truncated,
+    }
+}
+
+/// An array of pages ([`FilePage`]'s shape), every page's items appended to `items` as they are
+/// read; its value is whether the last page said more followed.
+struct PageArray<'v, T> {
+    items: &'v mut Vec<T>,
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for PageArray<'_, T> {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for PageArray<'_, T> {
+    type Value = bool;
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        let mut truncated = false;
+        while let Some(last) = seq.next_element_seed(PageInto {
+            items: &mut *self.items,
+        })? {
+            truncated = last;
+        }
+        Ok(truncated)
+    }
+}
+
+/// One page decoded as [`FilePage`] is (the same fields, defaults and errors), its items
+/// appended to `items`; its value is whether it says more followed.
+struct PageInto<'v, T> {
+    items: &'v mut Vec<T>,
+}
+
+/// [`FilePage`]'s fields.
+const PAGE_FIELDS: &[&str] = &["items", "has_more", "has_next_page"];
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for PageInto<'_, T> {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_struct("FilePage", PAGE_FIELDS, self)
+    }
+}
+
+fn more_follow(has_more: Option<bool>, has_next_page: Option<bool>) -> bool {
+    has_more == Some(true) || has_next_page == Some(true)
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for PageInto<'_, T> {
+    type Value = bool;
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("struct FilePage")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        if seq
+            .next_element_seed(Items { items: self.items })?
+            .is_none()
+        {
+            return Err(de::Error::invalid_length(0, &self));
+        }
+        let has_more = seq.next_element::<Option<bool>>()?.flatten();
+        let has_next_page = seq.next_element::<Option<bool>>()?.flatten();
+        Ok(more_follow(has_more, has_next_page))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        let mut items_read = false;
+        let mut has_more: Option<Option<bool>> = None;
+        let mut has_next_page: Option<Option<bool>> = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'_, str>>()? {
+            match &*key {
+                "items" if items_read => return Err(de::Error::duplicate_field("items")),
+                "items" => {
+                    map.next_value_seed(Items {
+                        items: &mut *self.items,
+                    })?;
+                    items_read = true;
+                }
+                "has_more" if has_more.is_some() => {
+                    return Err(de::Error::duplicate_field("has_more"))
+                }
+                "has_more" => has_more = Some(map.next_value()?),
+                "has_next_page" if has_next_page.is_some() => {
+                    return Err(de::Error::duplicate_field("has_next_page"))
+                }
+                "has_next_page" => has_next_page = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if !items_read {
+            return Err(de::Error::missing_field("items"));
+        }
+        Ok(more_follow(has_more.flatten(), has_next_page.flatten()))
+    }
+}
+
+/// A page's `items`, appended to `items`.
+struct Items<'v, T> {
+    items: &'v mut Vec<T>,
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Items<'_, T> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Items<'_, T> {
+    type Value = ();
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(item) = seq.next_element()? {
+            self.items.push(item);
+        }
+        Ok(())
     }
 }
 

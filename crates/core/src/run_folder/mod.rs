@@ -40,7 +40,7 @@ use crate::view_state::check_id;
 pub use chronicle::{ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE};
 pub use folder::{
     is_folder_file, run_set_from_any_folders, run_set_from_any_folders_as, Folder, FolderKind,
-    LeanFolder, FOLDER_FILES,
+    FolderSetBuilder, LeanFolder, FOLDER_FILES,
 };
 pub use list::{parse_list, ListLayout, ParsedList};
 
