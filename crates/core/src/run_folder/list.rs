@@ -217,7 +217,10 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for PageInto<'_, T> {
             .next_element_seed(Items { items: self.items })?
             .is_none()
         {
-            return Err(de::Error::invalid_length(0, &self));
+            return Err(de::Error::invalid_length(
+                0,
+                &"struct FilePage with 3 elements",
+            ));
         }
         let has_more = seq.next_element::<Option<bool>>()?.flatten();
         let has_next_page = seq.next_element::<Option<bool>>()?.flatten();
@@ -319,4 +322,45 @@ fn line_of(body: &[u8], offset: usize) -> usize {
     body.get(..offset)
         .map_or(0, |before| before.iter().filter(|&&b| b == b'\n').count())
         + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page array read page by page into one list gives what decoding [`FilePage`]s gives:
+    /// the same items, the same truncation, the same errors.
+    #[test]
+    fn page_array_seed_decodes_as_file_pages() {
+        let cases = [
+            r#"[{"items":[1,2]},{"items":[3],"has_more":false}]"#,
+            r#"[{"items":[1]},{"items":[2],"has_more":true}]"#,
+            r#"[{"items":[1]},{"items":[2],"has_next_page":true,"x":{"y":[]}}]"#,
+            r#"[{"items":[1]},{"items":[2],"has_more":null}]"#,
+            r#"[{"items":[1]},[[2],true]]"#,
+            r#"[{"items":[1]},[[2]]]"#,
+            r#"[{"items":[1]},[]]"#,
+            r#"[{"items":[1]},{"items":[2],"items":[3]}]"#,
+            r#"[{"items":[1]},{"has_more":true,"has_more":true,"items":[]}]"#,
+            r#"[{"items":[1]},{"has_more":true}]"#,
+            r#"[{"items":[1]},{"items":[2],"has_more":"x"}]"#,
+            r#"[{"items":[1]},{"items":["a"]}]"#,
+            r#"[{"items":[1]},{"items":[2]}"#,
+            r#"[{"items":[1]},3]"#,
+        ];
+        for case in cases {
+            let expected = decode::<Vec<FilePage<u32>>>(case.as_bytes())
+                .map(|pages| from_pages(pages, ListLayout::PageArray));
+            let mut items = Vec::new();
+            let read =
+                decode_seed(case.as_bytes(), PageArray { items: &mut items }).map(|truncated| {
+                    ParsedList {
+                        items,
+                        layout: ListLayout::PageArray,
+                        truncated,
+                    }
+                });
+            assert_eq!(read, expected, "{case}");
+        }
+    }
 }
