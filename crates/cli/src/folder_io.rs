@@ -13,6 +13,10 @@ use std::path::{Path, PathBuf};
 use std::collections::BTreeMap;
 
 use eval_compare_core::run_folder::{Folder, FolderFile, RunFolder, FOLDER_FILES};
+use serde::Deserialize;
+
+#[cfg(doc)]
+use eval_compare_core::run_folder::LeanFolder;
 
 use crate::error::CliError;
 
@@ -20,10 +24,33 @@ use crate::error::CliError;
 /// exports are far smaller (a 100,000-task run's trajectories are about 100 MB).
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 
-/// Reads and parses the folder `dir`: a Trajectory run's (`run.json`, `trajectory-rewards.json`,
-/// `trajectories.json`, optionally `tasks.json`) or a Chronicle job's (`job.json`,
+/// The contents of a folder's files, by name, as read from disk.
+#[derive(Debug)]
+pub struct FolderBytes {
+    dir: PathBuf,
+    files: BTreeMap<&'static str, Vec<u8>>,
+}
+
+impl FolderBytes {
+    /// Parses the folder, its lists in the form asked for: the full one to write it back, the
+    /// lean one ([`LeanFolder`]) for a report, borrowing from these contents.
+    pub fn parse<'a, R: Deserialize<'a>, T: Deserialize<'a>>(
+        &'a self,
+    ) -> Result<Folder<R, T>, CliError> {
+        Folder::read_as(|name| self.files.get(name).map(Vec::as_slice)).map_err(|source| {
+            CliError::Folder {
+                folder: self.dir.clone(),
+                source: Box::new(source),
+            }
+        })
+    }
+}
+
+/// Reads the files of the folder `dir` that a folder of either kind may hold, to parse with
+/// [`FolderBytes::parse`]: a Trajectory run's (`run.json`, `trajectory-rewards.json`,
+/// `trajectories.json`, optionally `tasks.json`, …) or a Chronicle job's (`job.json`,
 /// `trials.json`, optionally `results.json`), told apart by the files present.
-pub fn read_folder(dir: &Path) -> Result<Folder, CliError> {
+pub fn read_folder_bytes(dir: &Path) -> Result<FolderBytes, CliError> {
     match std::fs::metadata(dir) {
         Ok(metadata) if metadata.is_dir() => {}
         Ok(_) => return Err(no_folder(dir, "is not a directory")),
@@ -37,7 +64,7 @@ pub fn read_folder(dir: &Path) -> Result<Folder, CliError> {
             })
         }
     }
-    let mut files: BTreeMap<&str, Vec<u8>> = BTreeMap::new();
+    let mut files: BTreeMap<&'static str, Vec<u8>> = BTreeMap::new();
     for name in FOLDER_FILES {
         match read_input(&dir.join(name), MAX_FILE_BYTES) {
             Ok(bytes) => {
@@ -47,9 +74,9 @@ pub fn read_folder(dir: &Path) -> Result<Folder, CliError> {
             Err(error) => return Err(error),
         }
     }
-    Folder::read(|name| files.get(name).map(Vec::as_slice)).map_err(|source| CliError::Folder {
-        folder: dir.to_owned(),
-        source: Box::new(source),
+    Ok(FolderBytes {
+        dir: dir.to_owned(),
+        files,
     })
 }
 
@@ -203,7 +230,7 @@ mod tests {
 
     /// Reads `dir` as a Trajectory run folder.
     fn read_run_folder(dir: &Path) -> Result<RunFolder, CliError> {
-        match read_folder(dir)? {
+        match read_folder_bytes(dir)?.parse()? {
             Folder::Trajectory(folder) => Ok(*folder),
             Folder::Chronicle(folder) => panic!("{} is a job's folder", folder.job.id),
         }

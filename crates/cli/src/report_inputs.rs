@@ -6,7 +6,7 @@ use std::path::Path;
 
 use eval_compare_core::client::{TrajectoryClient, Transport};
 use eval_compare_core::model::{RunSet, SourceKind};
-use eval_compare_core::run_folder::{run_set_from_any_folders, Folder};
+use eval_compare_core::run_folder::{FolderSetBuilder, LeanFolder};
 
 use crate::api_load::{
     job_run_set, load_complete, load_components_complete, load_jobs_complete, run_set,
@@ -14,7 +14,7 @@ use crate::api_load::{
 use crate::args::ReportArgs;
 use crate::connection;
 use crate::error::CliError;
-use crate::folder_io::read_folder;
+use crate::folder_io::read_folder_bytes;
 use crate::progress::Progress;
 
 /// Reads every run the arguments name into one run set, refusing a run given twice.
@@ -50,25 +50,26 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
             run_set(&store, &run_ids)
         }
         None => {
-            let mut folders: Vec<Folder> = Vec::with_capacity(arguments.len());
+            // One folder at a time, decoded lean (only what the report reads, borrowed from
+            // the files' contents), added, then dropped with its contents.
+            let mut builder = FolderSetBuilder::new();
+            let mut run_ids: Vec<(String, &str)> = Vec::new();
             for dir in &arguments {
-                let folder = read_folder(Path::new(dir))?;
+                let bytes = read_folder_bytes(Path::new(dir))?;
+                let folder: LeanFolder<'_> = bytes.parse()?;
                 if !folder.truncated_files().is_empty() {
                     progress.warn(&format!(
                         "run folder {dir}: {} ended with a page saying more followed; the run is marked incomplete",
                         folder.truncated_files().join(", ")
                     ));
                 }
-                folders.push(folder);
+                run_ids.extend(folder.run_ids().into_iter().map(|id| (id, *dir)));
+                check_distinct("run", run_ids.iter().map(|(id, dir)| (id.as_str(), *dir)))?;
+                builder
+                    .add(&folder, SourceKind::Files)
+                    .map_err(CliError::Model)?;
             }
-            let run_ids: Vec<(String, &str)> = folders
-                .iter()
-                .zip(arguments.iter().copied())
-                .flat_map(|(folder, dir)| folder.run_ids().into_iter().map(move |id| (id, dir)))
-                .collect();
-            check_distinct("run", run_ids.iter().map(|(id, dir)| (id.as_str(), *dir)))?;
-            let set =
-                run_set_from_any_folders(&folders, SourceKind::Files).map_err(CliError::Model)?;
+            let set = builder.build();
             if set.runs().len() < 2 {
                 return Err(CliError::Usage(format!(
                     "nothing to compare: {} holds one run; give a baseline folder and candidate folders, or a compare-mode job's folder",

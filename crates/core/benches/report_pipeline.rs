@@ -1,13 +1,16 @@
 //! The analysis pipeline at 2 runs × 100,000 tasks × 8 samples, one figure per stage:
-//! decoding the API's JSON pages, building the RunSet (the join on trajectory id), the report
-//! without bootstrap, and the paired bootstrap with B = 2000.
+//! decoding the API's JSON pages (into the full types, as the load engine keeps them, and into
+//! the lean ones, as a report from run folders reads them), building the RunSet (the join on
+//! trajectory id) from each form, the report without bootstrap, and the paired bootstrap with
+//! B = 2000.
 //!
 //! Run: `cargo bench -p eval-compare-core --bench report_pipeline`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use eval_compare_core::api::{
-    decode, BenchmarkSpecTask, EvalRun, EvalTrajectoryRewardsPage, Page, TrajectoryMetadata,
+    decode, AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, EvalRun,
+    EvalTrajectoryRewardsPage, LeanReward, LeanTrajectory, Page, TrajectoryMetadata,
 };
 use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder};
 use eval_compare_core::report::{build_report, ReportSettings};
@@ -97,10 +100,26 @@ fn run_pages(run: usize, shift: f64) -> RunPages {
 }
 
 /// Decoded items of one run.
-struct Decoded {
+struct Decoded<R = eval_compare_core::api::EvalTrajectoryReward, T = TrajectoryMetadata> {
     run: EvalRun,
-    rewards: Vec<eval_compare_core::api::EvalTrajectoryReward>,
-    trajectories: Vec<TrajectoryMetadata>,
+    rewards: Vec<R>,
+    trajectories: Vec<T>,
+}
+
+fn decode_run_lean(pages: &RunPages) -> Decoded<LeanReward<'_>, LeanTrajectory<'_>> {
+    let mut rewards = Vec::with_capacity(TASKS * SAMPLES);
+    for page in &pages.rewards {
+        rewards.extend(decode::<Page<LeanReward<'_>>>(page).unwrap().items);
+    }
+    let mut trajectories = Vec::with_capacity(TASKS * SAMPLES);
+    for page in &pages.trajectories {
+        trajectories.extend(decode::<Page<LeanTrajectory<'_>>>(page).unwrap().items);
+    }
+    Decoded {
+        run: decode(&pages.run).unwrap(),
+        rewards,
+        trajectories,
+    }
 }
 
 fn decode_run(pages: &RunPages) -> Decoded {
@@ -119,7 +138,10 @@ fn decode_run(pages: &RunPages) -> Decoded {
     }
 }
 
-fn build(decoded: &[Decoded], tasks: &[BenchmarkSpecTask]) -> RunSet {
+fn build<R: AsRewardFacts, T: AsTrajectoryFacts>(
+    decoded: &[Decoded<R, T>],
+    tasks: &[BenchmarkSpecTask],
+) -> RunSet {
     let mut builder = RunSetBuilder::new();
     builder.add_api_tasks(tasks).unwrap();
     for d in decoded {
@@ -170,12 +192,20 @@ fn pipeline(c: &mut Criterion) {
         b.iter(|| pages.iter().map(decode_run).collect::<Vec<_>>())
     });
 
+    group.bench_function("decode_api_pages_lean", |b| {
+        b.iter(|| pages.iter().map(decode_run_lean).collect::<Vec<_>>())
+    });
+
     let decoded: Vec<Decoded> = pages.iter().map(decode_run).collect();
+    let lean: Vec<Decoded<_, _>> = pages.iter().map(decode_run_lean).collect();
     let tasks = benchmark_tasks();
     group.throughput(Throughput::Elements(items));
     group.bench_function("build_run_set_join", |b| b.iter(|| build(&decoded, &tasks)));
+    group.bench_function("build_run_set_join_lean", |b| {
+        b.iter(|| build(&lean, &tasks))
+    });
 
-    let set = build(&decoded, &tasks);
+    let set = build(&lean, &tasks);
     let no_bootstrap = ReportSettings {
         resamples: 0,
         ..ReportSettings::default()

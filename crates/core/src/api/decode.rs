@@ -1,6 +1,7 @@
 //! Decoding JSON bodies with errors that name the failing field.
 
-use serde::de::DeserializeOwned;
+use serde::de::DeserializeSeed;
+use serde::Deserialize;
 
 /// What kind of problem stopped decoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,25 +47,40 @@ fn describe(error: &DecodeError) -> String {
 /// A valid body is decoded once on serde_json's fast path. For a failing body, the path of the
 /// failing field is found by walking the JSON text up to the error's position (see [`path_at`]):
 /// no second, path-tracking decoder is instantiated for every type, which keeps the wasm small.
-pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
-    serde_json::from_slice(bytes).map_err(|error| {
-        let offset = byte_offset(bytes, error.line(), error.column());
-        // A data error reported on an object's closing brace is about the object itself (a
-        // missing field), not about its last member. One reported on an array's closing bracket
-        // is about the array when it is a wrong length or the array is empty (`[]` read whole
-        // by an untagged enum); otherwise it is about the last element, read whole first.
-        let empty_before = bytes[..offset].trim_ascii_end().last() == Some(&b'[');
-        let closing = match bytes.get(offset) {
-            _ if error.classify() != serde_json::error::Category::Data => None,
-            Some(b'}') => Some(Closing::Object),
-            Some(b']') if empty_before || error.to_string().starts_with("invalid length ") => {
-                Some(Closing::Array)
-            }
-            _ => None,
-        };
-        let path = path_at(bytes, offset, closing);
-        from_json_error(path, error)
-    })
+pub fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, DecodeError> {
+    serde_json::from_slice(bytes).map_err(|error| located(bytes, error))
+}
+
+/// [`decode`] through a seed (e.g. one appending a list's items to a vector as they are read),
+/// with the same errors.
+pub fn decode_seed<'a, S: DeserializeSeed<'a>>(
+    bytes: &'a [u8],
+    seed: S,
+) -> Result<S::Value, DecodeError> {
+    let mut deserializer = serde_json::Deserializer::from_slice(bytes);
+    seed.deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value))
+        .map_err(|error| located(bytes, error))
+}
+
+/// A serde_json error on `bytes` with the JSON path of the failing field.
+fn located(bytes: &[u8], error: serde_json::Error) -> DecodeError {
+    let offset = byte_offset(bytes, error.line(), error.column());
+    // A data error reported on an object's closing brace is about the object itself (a
+    // missing field), not about its last member. One reported on an array's closing bracket
+    // is about the array when it is a wrong length or the array is empty (`[]` read whole
+    // by an untagged enum); otherwise it is about the last element, read whole first.
+    let empty_before = bytes[..offset].trim_ascii_end().last() == Some(&b'[');
+    let closing = match bytes.get(offset) {
+        _ if error.classify() != serde_json::error::Category::Data => None,
+        Some(b'}') => Some(Closing::Object),
+        Some(b']') if empty_before || error.to_string().starts_with("invalid length ") => {
+            Some(Closing::Array)
+        }
+        _ => None,
+    };
+    let path = path_at(bytes, offset, closing);
+    from_json_error(path, error)
 }
 
 /// Byte offset of serde_json's 1-based (line, column) position: the last byte it consumed.

@@ -10,6 +10,7 @@ mod chronicle;
 mod decode;
 mod error_body;
 mod eval_run;
+mod lean;
 mod open_enum;
 mod organization;
 mod page;
@@ -32,11 +33,15 @@ pub use chronicle::{
     ChronicleTrialDetail, ChronicleTrialPage, JobEvent, JobEventData, JobEventKind, JobMode,
     JobStatus, SuiteEvalRun, SuiteEvalRunPage, TaskResult, TrialArtifact, TrialStep,
 };
-pub use decode::{decode, DecodeError, DecodeErrorKind};
+pub use decode::{decode, decode_seed, DecodeError, DecodeErrorKind};
 pub use error_body::{ApiErrorBody, ApiErrorEnvelope, ErrorType};
 pub use eval_run::{
     AsyncFailure, EvalRun, EvalRunPage, EvalRunStatus, EvalTaskSelection, EvalTaskSplit,
     ReasoningEffort, RecordedRunOptions, TrainingAlgorithm,
+};
+pub use lean::{
+    AsRewardFacts, AsTrajectoryFacts, JsonStr, LeanReward, LeanRollout, LeanTrajectory,
+    TrajectoryFacts,
 };
 pub use organization::Organization;
 pub use page::{page_fingerprint, CursorPage, Page};

@@ -1,16 +1,15 @@
 //! Trajectory API data (or a run folder) into the model: rewards joined with metadata.
 
-use std::collections::hash_map::Entry;
-
 use crate::api::{
-    BenchmarkSpecTask, EvalRun, EvalTrajectoryReward, RecordedRunOptions, RunOptionsResponse,
-    TrainingRun, TrajectoryMetadata, TrajectoryRewardComponent,
+    AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, EvalRun, EvalTrajectoryReward,
+    RecordedRunOptions, RunOptionsResponse, TrainingRun, TrajectoryFacts, TrajectoryMetadata,
+    TrajectoryRewardComponent,
 };
 
 use super::builder::RunSetBuilder;
 use super::component::RewardComponent;
 use super::error::ModelError;
-use super::id_map::IdMap;
+use super::id_join::IdJoin;
 use super::join::{JoinReport, TaskConflict, JOIN_EXAMPLES};
 use super::outcome::{
     classify_termination, classify_unended, rollout_status_is_active, trajectory_status_is_active,
@@ -26,15 +25,17 @@ use super::trajectory::{TrajectoryFlags, TrajectoryInput};
 /// Rewards closer than this are the same number (metadata and trajectory-rewards agree).
 pub(super) const REWARD_AGREEMENT: f64 = 1e-9;
 
-/// One evaluation run as read from the Trajectory API or a run folder.
+/// One evaluation run as read from the Trajectory API or a run folder: its lists in the full
+/// form (the defaults) or the lean one ([`crate::api::LeanReward`],
+/// [`crate::api::LeanTrajectory`]).
 #[derive(Debug, Clone)]
-pub struct ApiRun<'a> {
+pub struct ApiRun<'a, R = EvalTrajectoryReward, T = TrajectoryMetadata> {
     /// The run (`GET /api/v1/eval/{run_id}`).
     pub run: &'a EvalRun,
     /// Its trajectory rewards (`/trajectory-rewards`): the effective rewards used.
-    pub rewards: &'a [EvalTrajectoryReward],
+    pub rewards: &'a [R],
     /// Its trajectories (`/trajectories?eval_run_id=`): endings, including unfinished and failed.
-    pub trajectories: &'a [TrajectoryMetadata],
+    pub trajectories: &'a [T],
     /// Where it was loaded from.
     pub source: SourceKind,
     /// What is missing when loading stopped early; `None` when complete.
@@ -73,7 +74,10 @@ impl RunSetBuilder {
     ///   as a conflict, with examples.
     ///
     /// Everything found is counted in the run's [`JoinReport`].
-    pub fn add_api_run(&mut self, source: ApiRun<'_>) -> Result<RunIdx, ModelError> {
+    pub fn add_api_run<R: AsRewardFacts, T: AsTrajectoryFacts>(
+        &mut self,
+        source: ApiRun<'_, R, T>,
+    ) -> Result<RunIdx, ModelError> {
         let mut info = run_info_from_api(source.run, source.source);
         info.incomplete_load = source.incomplete_load;
         let run = self.add_run(info)?;
@@ -84,70 +88,64 @@ impl RunSetBuilder {
     }
 }
 
-fn join_into(
+fn join_into<R: AsRewardFacts, T: AsTrajectoryFacts>(
     builder: &mut RunSetBuilder,
     run: RunIdx,
-    rewards: &[EvalTrajectoryReward],
-    trajectories: &[TrajectoryMetadata],
+    rewards: &[R],
+    trajectories: &[T],
 ) -> Result<JoinReport, ModelError> {
     let mut report = JoinReport {
         reward_items: rewards.len() as u64,
         metadata_items: trajectories.len() as u64,
         ..JoinReport::default()
     };
-    let mut metadata_by_id: IdMap<&str, usize> = IdMap::default();
-    metadata_by_id.reserve(trajectories.len());
-    let mut metadata_is_first = vec![false; trajectories.len()];
+    let ids = IdJoin::new(
+        trajectories.iter().map(AsTrajectoryFacts::trajectory_id),
+        rewards.iter().map(AsRewardFacts::trajectory_id),
+    )
+    .ok_or(ModelError::TooMany("trajectories"))?;
     for (index, metadata) in trajectories.iter().enumerate() {
-        match metadata_by_id.entry(metadata.trajectory_id.as_str()) {
-            Entry::Vacant(slot) => {
-                slot.insert(index);
-                metadata_is_first[index] = true;
-            }
-            Entry::Occupied(first) => {
-                report.duplicate_metadata_items += 1;
-                let kept = trajectories[*first.get()].reward;
-                report.repeated(
-                    &metadata.trajectory_id,
-                    "trajectories",
-                    kept,
-                    metadata.reward,
-                );
-            }
+        if let Some(first) = ids.metadata_first(index) {
+            report.duplicate_metadata_items += 1;
+            let kept = trajectories
+                .get(first)
+                .and_then(|first| first.listed_reward());
+            report.repeated(
+                metadata.trajectory_id(),
+                "trajectories",
+                kept,
+                metadata.listed_reward(),
+            );
         }
     }
-    // The reward used for each listed trajectory, once its first reward item was joined.
-    let mut matched: Vec<Option<f64>> = vec![None; trajectories.len()];
-    let mut unmatched_rewards: IdMap<&str, f64> = IdMap::default();
-    for reward in rewards {
-        let id = reward.trajectory_id.as_str();
-        match metadata_by_id.get(id) {
-            Some(&index) => {
-                if let Some(kept) = matched[index] {
-                    report.duplicate_reward_items += 1;
-                    report.repeated(id, "trajectory-rewards", Some(kept), Some(reward.reward));
-                    continue;
-                }
-                matched[index] = Some(reward.reward);
+    // Whether each listed trajectory was joined with its (first) reward item.
+    let mut matched = vec![false; trajectories.len()];
+    for (index, reward) in rewards.iter().enumerate() {
+        let id = reward.trajectory_id();
+        if let Some(first) = ids.reward_first(index) {
+            report.duplicate_reward_items += 1;
+            let kept = rewards.get(first).map(|first| first.reward());
+            report.repeated(id, "trajectory-rewards", kept, Some(reward.reward()));
+            continue;
+        }
+        match ids
+            .reward_metadata(index)
+            .and_then(|index| Some((index, trajectories.get(index)?)))
+        {
+            Some((index, metadata)) => {
+                matched[index] = true;
                 report.matched += 1;
-                let metadata = &trajectories[index];
-                builder.add_trajectory(run, joined(reward, metadata, &mut report))?;
+                builder.add_trajectory(run, joined(reward, metadata.facts(), &mut report))?;
             }
             None => {
-                if let Some(&kept) = unmatched_rewards.get(id) {
-                    report.duplicate_reward_items += 1;
-                    report.repeated(id, "trajectory-rewards", Some(kept), Some(reward.reward));
-                    continue;
-                }
-                unmatched_rewards.insert(id, reward.reward);
                 report.rewards_without_metadata += 1;
                 builder.add_trajectory(
                     run,
                     TrajectoryInput {
                         id,
-                        task: reward.task_id.as_deref(),
+                        task: reward.task_id(),
                         class: OutcomeClass::Other,
-                        reward: Some(reward.reward),
+                        reward: Some(reward.reward()),
                         ending: None,
                         flags: TrajectoryFlags::REWARD_WITHOUT_METADATA,
                         created: None,
@@ -158,26 +156,27 @@ fn join_into(
         }
     }
     for (index, metadata) in trajectories.iter().enumerate() {
-        if matched[index].is_some() || !metadata_is_first[index] {
+        if matched[index] || ids.metadata_first(index).is_some() {
             continue;
         }
+        let metadata = metadata.facts();
         report.metadata_without_reward += 1;
         let mut flags = TrajectoryFlags::NONE;
         if metadata.reward.is_some() {
             report.reward_from_metadata += 1;
             flags.insert(TrajectoryFlags::REWARD_FROM_METADATA);
         }
-        let (class, ending) = classify_metadata(metadata, metadata.reward.is_some());
+        let (class, ending) = classify_facts(&metadata, metadata.reward.is_some());
         builder.add_trajectory(
             run,
             TrajectoryInput {
-                id: &metadata.trajectory_id,
-                task: metadata.task_id.as_deref(),
+                id: metadata.id,
+                task: metadata.task,
                 class,
                 reward: metadata.reward,
                 ending,
                 flags,
-                created: unix_seconds(&metadata.created_at),
+                created: unix_seconds(metadata.created_at),
                 components: None,
             },
         )?;
@@ -186,19 +185,19 @@ fn join_into(
 }
 
 /// A trajectory listed in both: the reward item's reward and task, the metadata's ending.
-fn joined<'a>(
-    reward: &'a EvalTrajectoryReward,
-    metadata: &'a TrajectoryMetadata,
+fn joined<'a, R: AsRewardFacts>(
+    reward: &'a R,
+    metadata: TrajectoryFacts<'a>,
     report: &mut JoinReport,
 ) -> TrajectoryInput<'a> {
     let mut flags = TrajectoryFlags::NONE;
-    let task = match (reward.task_id.as_deref(), metadata.task_id.as_deref()) {
+    let task = match (reward.task_id(), metadata.task) {
         (Some(from_reward), Some(from_metadata)) if from_reward != from_metadata => {
             flags.insert(TrajectoryFlags::TASK_CONFLICT);
             report.task_conflicts += 1;
             if report.task_conflict_examples.len() < JOIN_EXAMPLES {
                 report.task_conflict_examples.push(TaskConflict {
-                    trajectory_id: reward.trajectory_id.clone(),
+                    trajectory_id: reward.trajectory_id().to_owned(),
                     reward_task: Some(from_reward.to_owned()),
                     metadata_task: Some(from_metadata.to_owned()),
                 });
@@ -208,21 +207,21 @@ fn joined<'a>(
         (from_reward, from_metadata) => from_reward.or(from_metadata),
     };
     if let Some(recorded) = metadata.reward {
-        let agree = (recorded - reward.reward).abs() <= REWARD_AGREEMENT;
+        let agree = (recorded - reward.reward()).abs() <= REWARD_AGREEMENT;
         if !agree {
             flags.insert(TrajectoryFlags::REWARD_MISMATCH);
             report.reward_mismatches += 1;
         }
     }
-    let (class, ending) = classify_metadata(metadata, true);
+    let (class, ending) = classify_facts(&metadata, true);
     TrajectoryInput {
-        id: &reward.trajectory_id,
+        id: reward.trajectory_id(),
         task,
         class,
-        reward: Some(reward.reward),
+        reward: Some(reward.reward()),
         ending,
         flags,
-        created: unix_seconds(&metadata.created_at),
+        created: unix_seconds(metadata.created_at),
         components: None,
     }
 }
@@ -237,19 +236,22 @@ pub fn classify_metadata(
     metadata: &TrajectoryMetadata,
     has_reward: bool,
 ) -> (OutcomeClass, Option<&str>) {
-    let rollout = metadata.rollout.as_ref();
+    classify_facts(&metadata.facts(), has_reward)
+}
+
+/// [`classify_metadata`] on what the model reads of a listed trajectory, in either form.
+pub fn classify_facts<'a>(
+    metadata: &TrajectoryFacts<'a>,
+    has_reward: bool,
+) -> (OutcomeClass, Option<&'a str>) {
     let reason = metadata
         .termination_reason
-        .as_ref()
-        .or_else(|| rollout.and_then(|rollout| rollout.termination_reason.as_ref()));
+        .or(metadata.rollout_termination_reason);
     if let Some(reason) = reason {
-        return (
-            classify_termination(reason.as_str(), has_reward),
-            Some(reason.as_str()),
-        );
+        return (classify_termination(reason, has_reward), Some(reason));
     }
-    let status = metadata.status.as_ref().map(|status| status.as_str());
-    let rollout_status = rollout.map(|rollout| rollout.status.as_str());
+    let status = metadata.status;
+    let rollout_status = metadata.rollout_status;
     let active = status.is_some_and(trajectory_status_is_active)
         || rollout_status.is_some_and(rollout_status_is_active);
     (classify_unended(!active), status.or(rollout_status))

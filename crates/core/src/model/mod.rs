@@ -14,6 +14,7 @@ mod component;
 mod component_means;
 mod error;
 mod from_api;
+mod id_join;
 mod id_map;
 mod join;
 mod outcome;
@@ -39,7 +40,8 @@ pub use component::{effective_reward, RewardComponent};
 pub use component_means::{components_count, ComponentTaskMeans};
 pub use error::ModelError;
 pub use from_api::{
-    classify_metadata, components_from_api, run_info_from_api, run_options, setting_inputs, ApiRun,
+    classify_facts, classify_metadata, components_from_api, run_info_from_api, run_options,
+    setting_inputs, ApiRun,
 };
 pub(crate) use id_map::IdMap;
 pub use join::{DuplicateConflict, JoinReport, TaskConflict, JOIN_EXAMPLES};

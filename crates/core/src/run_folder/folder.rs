@@ -3,15 +3,19 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{ModelError, RunIdx, RunSet, RunSetBuilder, SourceKind};
+use crate::api::{
+    AsRewardFacts, AsTrajectoryFacts, EvalTrajectoryReward, LeanReward, LeanTrajectory,
+    TrajectoryMetadata,
+};
+use crate::model::{ModelError, PlatformSeries, RunIdx, RunSet, RunSetBuilder, SourceKind};
 
 use super::chronicle::{
     ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE,
 };
 use super::{
-    attach_platform_series, parse_run_folder, FolderFile, RunFolder, RunFolderError,
-    RunFolderFiles, EVAL_OPTIONS_FILE, PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE,
-    TASKS_FILE, TRAINING_RUN_FILE, TRAJECTORIES_FILE,
+    parse_run_folder_as, FolderFile, RunFolder, RunFolderError, RunFolderFiles, EVAL_OPTIONS_FILE,
+    PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE,
+    TRAJECTORIES_FILE,
 };
 
 /// Every file name a folder of either kind may hold (the only files worth reading).
@@ -90,20 +94,35 @@ impl FolderKind {
     }
 }
 
-/// A parsed folder of either kind.
+/// A parsed folder of either kind; a Trajectory run's lists in the full form (the defaults) or
+/// the lean one ([`LeanFolder`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Folder {
+pub enum Folder<R = EvalTrajectoryReward, T = TrajectoryMetadata> {
     /// A Trajectory evaluation run (boxed, as the other: a folder is large and moved around).
-    Trajectory(Box<RunFolder>),
+    Trajectory(Box<RunFolder<R, T>>),
     /// A Chronicle backtest job (one run per agent version).
     Chronicle(Box<ChronicleFolder>),
 }
+
+/// A folder decoded to what a report reads, borrowing from its files' contents (see
+/// [`super::LeanRunFolder`]).
+pub type LeanFolder<'a> = Folder<LeanReward<'a>, LeanTrajectory<'a>>;
 
 impl Folder {
     /// Reads a folder from its files: `file` gives a file's contents by name (`None` when the
     /// folder has no such file). The kind is detected ([`FolderKind::detect`]); a missing
     /// required file is refused, naming it.
     pub fn read<'a>(file: impl Fn(&str) -> Option<&'a [u8]>) -> Result<Folder, RunFolderError> {
+        Folder::read_as(file)
+    }
+}
+
+impl<'a, R: Deserialize<'a>, T: Deserialize<'a>> Folder<R, T> {
+    /// [`Folder::read`] with a Trajectory run's lists in the form asked for (e.g.
+    /// [`LeanFolder`], borrowing from the contents).
+    pub fn read_as(
+        file: impl Fn(&str) -> Option<&'a [u8]>,
+    ) -> Result<Folder<R, T>, RunFolderError> {
         let kind = FolderKind::detect(|name| file(name).is_some())?;
         let missing: Vec<&'static str> = kind
             .required_files()
@@ -116,7 +135,7 @@ impl Folder {
         }
         let required = |name: &str| file(name).unwrap_or_default();
         match kind {
-            FolderKind::Trajectory => parse_run_folder(RunFolderFiles {
+            FolderKind::Trajectory => parse_run_folder_as(RunFolderFiles {
                 run: required(RUN_FILE),
                 rewards: required(REWARDS_FILE),
                 trajectories: required(TRAJECTORIES_FILE),
@@ -134,7 +153,9 @@ impl Folder {
             .map(|folder| Folder::Chronicle(Box::new(folder))),
         }
     }
+}
 
+impl<R, T> Folder<R, T> {
     /// Its kind.
     pub fn kind(&self) -> FolderKind {
         match self {
@@ -159,7 +180,9 @@ impl Folder {
             Folder::Chronicle(folder) => &folder.truncated_files,
         }
     }
+}
 
+impl<R: AsRewardFacts, T: AsTrajectoryFacts> Folder<R, T> {
     /// Adds its runs (and a Trajectory folder's tasks) to a builder; returns them in order.
     pub fn add_to(
         &self,
@@ -171,7 +194,9 @@ impl Folder {
             Folder::Chronicle(folder) => folder.add_to(builder, source),
         }
     }
+}
 
+impl Folder {
     /// Its files as pretty JSON, ready to write.
     pub fn to_files(&self) -> Result<Vec<FolderFile>, RunFolderError> {
         match self {
@@ -187,17 +212,61 @@ pub fn run_set_from_any_folders(
     folders: &[Folder],
     source: SourceKind,
 ) -> Result<RunSet, ModelError> {
-    let mut builder = RunSetBuilder::new();
+    run_set_from_any_folders_as(folders, source)
+}
+
+/// [`run_set_from_any_folders`] from folders read in either form (e.g. [`LeanFolder`]).
+pub fn run_set_from_any_folders_as<R: AsRewardFacts, T: AsTrajectoryFacts>(
+    folders: &[Folder<R, T>],
+    source: SourceKind,
+) -> Result<RunSet, ModelError> {
+    let mut builder = FolderSetBuilder::new();
     for folder in folders {
-        folder.add_to(&mut builder, source)?;
+        builder.add(folder, source)?;
     }
-    let mut set = builder.build();
-    attach_platform_series(
-        &mut set,
-        folders.iter().filter_map(|folder| match folder {
-            Folder::Trajectory(run) => Some(&**run),
-            Folder::Chronicle(_) => None,
-        }),
-    );
-    Ok(set)
+    Ok(builder.build())
+}
+
+/// Builds a run set from folders added one at a time, so that each folder (and the contents a
+/// lean one borrows from) can be dropped once added: what [`run_set_from_any_folders`] does,
+/// in the memory of one folder at a time.
+#[derive(Debug, Default)]
+pub struct FolderSetBuilder {
+    builder: RunSetBuilder,
+    /// The platform's progression each Trajectory folder held, by training run, in order.
+    platform_series: Vec<(String, PlatformSeries)>,
+}
+
+impl FolderSetBuilder {
+    /// No folder yet.
+    pub fn new() -> Self {
+        FolderSetBuilder::default()
+    }
+
+    /// Adds a folder's runs (see [`Folder::add_to`]); returns them in order.
+    pub fn add<R: AsRewardFacts, T: AsTrajectoryFacts>(
+        &mut self,
+        folder: &Folder<R, T>,
+        source: SourceKind,
+    ) -> Result<Vec<RunIdx>, ModelError> {
+        let runs = folder.add_to(&mut self.builder, source)?;
+        if let Folder::Trajectory(run) = folder {
+            if let (Some(series), Some(training_run_id)) =
+                (&run.platform_series, &run.run.training_run_id)
+            {
+                self.platform_series
+                    .push((training_run_id.clone(), series.clone()));
+            }
+        }
+        Ok(runs)
+    }
+
+    /// The run set, with the platform's progression of each folder's training run attached.
+    pub fn build(self) -> RunSet {
+        let mut set = self.builder.build();
+        for (training_run_id, series) in self.platform_series {
+            set.attach_platform_series(&training_run_id, Ok(series));
+        }
+        set
+    }
 }

@@ -1,10 +1,10 @@
 //! Reading one list file in any of the three layouts a run folder may use.
 
-use serde::de::{DeserializeOwned, IgnoredAny, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use crate::api::{decode, DecodeError};
+use crate::api::{decode, decode_seed, DecodeError};
 
 use super::RunFolderError;
 
@@ -47,9 +47,9 @@ struct FilePage<T> {
 }
 
 /// Parses a list file, detecting its layout from its contents. `file` names it in errors.
-pub fn parse_list<T: DeserializeOwned>(
+pub fn parse_list<'a, T: Deserialize<'a>>(
     file: &str,
-    bytes: &[u8],
+    bytes: &'a [u8],
 ) -> Result<ParsedList<T>, RunFolderError> {
     let body = strip_bom(bytes);
     let Some(&first) = body.iter().find(|byte| !byte.is_ascii_whitespace()) else {
@@ -64,8 +64,14 @@ pub fn parse_list<T: DeserializeOwned>(
     };
     if first == b'[' {
         if first_element_is_page(body) {
-            let pages: Vec<FilePage<T>> = decode(body).map_err(error)?;
-            Ok(from_pages(pages, ListLayout::PageArray))
+            // Every page's items appended to one list as read: no list per page to copy.
+            let mut items = Vec::new();
+            let truncated = decode_seed(body, PageArray { items: &mut items }).map_err(error)?;
+            Ok(ParsedList {
+                items,
+                layout: ListLayout::PageArray,
+                truncated,
+            })
         } else {
             let items: Vec<T> = decode(body).map_err(error)?;
             Ok(ParsedList {
@@ -81,9 +87,9 @@ pub fn parse_list<T: DeserializeOwned>(
 
 /// JSON values one after another (JSON Lines, or pretty objects back to back): each a page,
 /// or each an item, as the first value decides.
-fn parse_lines<T: DeserializeOwned>(
+fn parse_lines<'a, T: Deserialize<'a>>(
     file: &str,
-    body: &[u8],
+    body: &'a [u8],
 ) -> Result<ParsedList<T>, RunFolderError> {
     let mut pages: Option<Vec<FilePage<T>>> = None;
     let mut items: Vec<T> = Vec::new();
@@ -152,6 +158,132 @@ fn from_pages<T>(pages: Vec<FilePage<T>>, layout: ListLayout) -> ParsedList<T> {
     }
 }
 
+/// An array of pages ([`FilePage`]'s shape), every page's items appended to `items` as they are
+/// read; its value is whether the last page said more followed.
+struct PageArray<'v, T> {
+    items: &'v mut Vec<T>,
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for PageArray<'_, T> {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for PageArray<'_, T> {
+    type Value = bool;
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        let mut truncated = false;
+        while let Some(last) = seq.next_element_seed(PageInto {
+            items: &mut *self.items,
+        })? {
+            truncated = last;
+        }
+        Ok(truncated)
+    }
+}
+
+/// One page decoded as [`FilePage`] is (the same fields, defaults and errors), its items
+/// appended to `items`; its value is whether it says more followed.
+struct PageInto<'v, T> {
+    items: &'v mut Vec<T>,
+}
+
+/// [`FilePage`]'s fields.
+const PAGE_FIELDS: &[&str] = &["items", "has_more", "has_next_page"];
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for PageInto<'_, T> {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_struct("FilePage", PAGE_FIELDS, self)
+    }
+}
+
+fn more_follow(has_more: Option<bool>, has_next_page: Option<bool>) -> bool {
+    has_more == Some(true) || has_next_page == Some(true)
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for PageInto<'_, T> {
+    type Value = bool;
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("struct FilePage")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        if seq
+            .next_element_seed(Items { items: self.items })?
+            .is_none()
+        {
+            return Err(de::Error::invalid_length(
+                0,
+                &"struct FilePage with 3 elements",
+            ));
+        }
+        let has_more = seq.next_element::<Option<bool>>()?.flatten();
+        let has_next_page = seq.next_element::<Option<bool>>()?.flatten();
+        Ok(more_follow(has_more, has_next_page))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        let mut items_read = false;
+        let mut has_more: Option<Option<bool>> = None;
+        let mut has_next_page: Option<Option<bool>> = None;
+        while let Some(key) = map.next_key::<std::borrow::Cow<'_, str>>()? {
+            match &*key {
+                "items" if items_read => return Err(de::Error::duplicate_field("items")),
+                "items" => {
+                    map.next_value_seed(Items {
+                        items: &mut *self.items,
+                    })?;
+                    items_read = true;
+                }
+                "has_more" if has_more.is_some() => {
+                    return Err(de::Error::duplicate_field("has_more"))
+                }
+                "has_more" => has_more = Some(map.next_value()?),
+                "has_next_page" if has_next_page.is_some() => {
+                    return Err(de::Error::duplicate_field("has_next_page"))
+                }
+                "has_next_page" => has_next_page = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        if !items_read {
+            return Err(de::Error::missing_field("items"));
+        }
+        Ok(more_follow(has_more.flatten(), has_next_page.flatten()))
+    }
+}
+
+/// A page's `items`, appended to `items`.
+struct Items<'v, T> {
+    items: &'v mut Vec<T>,
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for Items<'_, T> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Items<'_, T> {
+    type Value = ();
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(item) = seq.next_element()? {
+            self.items.push(item);
+        }
+        Ok(())
+    }
+}
+
 /// Whether a JSON value looks like an API page: an object with an `items` array.
 fn is_page(value: &Value) -> bool {
     value
@@ -190,4 +322,45 @@ fn line_of(body: &[u8], offset: usize) -> usize {
     body.get(..offset)
         .map_or(0, |before| before.iter().filter(|&&b| b == b'\n').count())
         + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A page array read page by page into one list gives what decoding [`FilePage`]s gives:
+    /// the same items, the same truncation, the same errors.
+    #[test]
+    fn page_array_seed_decodes_as_file_pages() {
+        let cases = [
+            r#"[{"items":[1,2]},{"items":[3],"has_more":false}]"#,
+            r#"[{"items":[1]},{"items":[2],"has_more":true}]"#,
+            r#"[{"items":[1]},{"items":[2],"has_next_page":true,"x":{"y":[]}}]"#,
+            r#"[{"items":[1]},{"items":[2],"has_more":null}]"#,
+            r#"[{"items":[1]},[[2],true]]"#,
+            r#"[{"items":[1]},[[2]]]"#,
+            r#"[{"items":[1]},[]]"#,
+            r#"[{"items":[1]},{"items":[2],"items":[3]}]"#,
+            r#"[{"items":[1]},{"has_more":true,"has_more":true,"items":[]}]"#,
+            r#"[{"items":[1]},{"has_more":true}]"#,
+            r#"[{"items":[1]},{"items":[2],"has_more":"x"}]"#,
+            r#"[{"items":[1]},{"items":["a"]}]"#,
+            r#"[{"items":[1]},{"items":[2]}"#,
+            r#"[{"items":[1]},3]"#,
+        ];
+        for case in cases {
+            let expected = decode::<Vec<FilePage<u32>>>(case.as_bytes())
+                .map(|pages| from_pages(pages, ListLayout::PageArray));
+            let mut items = Vec::new();
+            let read =
+                decode_seed(case.as_bytes(), PageArray { items: &mut items }).map(|truncated| {
+                    ParsedList {
+                        items,
+                        layout: ListLayout::PageArray,
+                        truncated,
+                    }
+                });
+            assert_eq!(read, expected, "{case}");
+        }
+    }
 }

@@ -23,11 +23,12 @@ mod chronicle;
 mod folder;
 mod list;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::api::{
-    decode, BenchmarkSpecTask, DecodeError, EvalRun, EvalTrajectoryReward, RunOptionsResponse,
-    TrainingRun, TrajectoryMetadata,
+    decode, AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, DecodeError, EvalRun,
+    EvalTrajectoryReward, LeanReward, LeanTrajectory, RunOptionsResponse, TrainingRun,
+    TrajectoryMetadata,
 };
 use crate::model::{
     setting_inputs, ApiRun, Lookup, ModelError, PlatformSeries, RunIdx, RunSet, RunSetBuilder,
@@ -37,7 +38,10 @@ use crate::text::visible;
 use crate::view_state::check_id;
 
 pub use chronicle::{ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE};
-pub use folder::{is_folder_file, run_set_from_any_folders, Folder, FolderKind, FOLDER_FILES};
+pub use folder::{
+    is_folder_file, run_set_from_any_folders, run_set_from_any_folders_as, Folder, FolderKind,
+    FolderSetBuilder, LeanFolder, FOLDER_FILES,
+};
 pub use list::{parse_list, ListLayout, ParsedList};
 
 /// File name of the run.
@@ -148,15 +152,16 @@ pub struct RunFolderFiles<'a> {
     pub platform_series: Option<&'a [u8]>,
 }
 
-/// A parsed run folder.
+/// A parsed run folder: its lists in the full form (the defaults, what an export writes back)
+/// or the lean one ([`LeanRunFolder`], for a report).
 #[derive(Debug, Clone, PartialEq)]
-pub struct RunFolder {
+pub struct RunFolder<R = EvalTrajectoryReward, T = TrajectoryMetadata> {
     /// The run.
     pub run: EvalRun,
     /// Its trajectory rewards.
-    pub rewards: Vec<EvalTrajectoryReward>,
+    pub rewards: Vec<R>,
     /// Its trajectory metadata.
-    pub trajectories: Vec<TrajectoryMetadata>,
+    pub trajectories: Vec<T>,
     /// The benchmark's tasks, when the folder has them.
     pub tasks: Option<Vec<BenchmarkSpecTask>>,
     /// The training run of a checkpoint evaluation, when the folder has it.
@@ -171,6 +176,10 @@ pub struct RunFolder {
     pub truncated_files: Vec<String>,
 }
 
+/// A run folder decoded to what a report reads, borrowing from its files' contents: the same
+/// files accepted and refused as [`RunFolder`], in less memory and time.
+pub type LeanRunFolder<'a> = RunFolder<LeanReward<'a>, LeanTrajectory<'a>>;
+
 /// One file of a run folder, ready to write.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FolderFile {
@@ -182,6 +191,13 @@ pub struct FolderFile {
 
 /// Parses a run folder from its files' contents.
 pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolderError> {
+    parse_run_folder_as(files)
+}
+
+/// [`parse_run_folder`] with the lists in the form asked for (e.g. [`LeanRunFolder`]).
+pub fn parse_run_folder_as<'a, R: Deserialize<'a>, T: Deserialize<'a>>(
+    files: RunFolderFiles<'a>,
+) -> Result<RunFolder<R, T>, RunFolderError> {
     let run: EvalRun =
         decode(list::strip_bom(files.run)).map_err(|source| RunFolderError::Decode {
             file: RUN_FILE.to_owned(),
@@ -196,8 +212,8 @@ pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolde
             reason,
         });
     }
-    let rewards = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, files.rewards)?;
-    let trajectories = parse_list::<TrajectoryMetadata>(TRAJECTORIES_FILE, files.trajectories)?;
+    let rewards = parse_list::<R>(REWARDS_FILE, files.rewards)?;
+    let trajectories = parse_list::<T>(TRAJECTORIES_FILE, files.trajectories)?;
     let tasks = files
         .tasks
         .map(|bytes| parse_list::<BenchmarkSpecTask>(TASKS_FILE, bytes))
@@ -273,7 +289,9 @@ impl RunFolder {
         }
         Ok(files)
     }
+}
 
+impl<R: AsRewardFacts, T: AsTrajectoryFacts> RunFolder<R, T> {
     /// Adds the folder's tasks and run to a builder, its settings resolved with the folder's
     /// training run and evaluation defaults when it has them; a truncated file marks the run's
     /// load as incomplete. `source` labels where it came from (usually [`SourceKind::Files`]).
@@ -312,8 +330,8 @@ impl RunFolder {
 }
 
 /// Builds a run set from run folders, in order (the first is usually the baseline).
-pub fn run_set_from_folders(
-    folders: &[RunFolder],
+pub fn run_set_from_folders<R: AsRewardFacts, T: AsTrajectoryFacts>(
+    folders: &[RunFolder<R, T>],
     source: SourceKind,
 ) -> Result<RunSet, ModelError> {
     let mut builder = RunSetBuilder::new();
@@ -327,7 +345,10 @@ pub fn run_set_from_folders(
 
 /// Attaches the platform's progression each folder of a checkpoint evaluation holds to the
 /// run set, by its training run (as the load engine attaches what it read).
-pub fn attach_platform_series<'a>(set: &mut RunSet, folders: impl Iterator<Item = &'a RunFolder>) {
+pub fn attach_platform_series<'a, R: 'a, T: 'a>(
+    set: &mut RunSet,
+    folders: impl Iterator<Item = &'a RunFolder<R, T>>,
+) {
     for folder in folders {
         if let (Some(series), Some(training_run_id)) =
             (&folder.platform_series, &folder.run.training_run_id)
