@@ -263,20 +263,21 @@ mod tests {
         assert_eq!(v1.tasks.len(), 500);
         assert_eq!(v2.test_tasks().count(), 400 - 12 + 15);
         assert_eq!(v2.tasks.iter().filter(|t| t.split.is_none()).count(), 3);
-        let removed = v1
-            .tasks
-            .iter()
-            .filter(|t| v2.task_index(&t.task_id).is_none())
-            .count();
+        let (removed, relabelled) = changes(&v1, &v2);
         assert_eq!(removed, 12);
-        let relabelled = v1
-            .tasks
-            .iter()
-            .filter_map(|t| v2.task_index(&t.task_id).map(|i| (t, &v2.tasks[i])))
-            .filter(|(a, b)| a.label != b.label)
-            .count();
         assert_eq!(relabelled, 10);
         assert!(v2.tasks.windows(2).all(|w| w[0].task_id < w[1].task_id));
+    }
+
+    /// Tasks of `v1` that `v2` removed, and those it relabelled.
+    fn changes(v1: &Benchmark, v2: &Benchmark) -> (usize, usize) {
+        let kept = || {
+            v1.tasks
+                .iter()
+                .filter_map(|t| v2.task_index(&t.task_id).map(|i| (t, &v2.tasks[i])))
+        };
+        let relabelled = kept().filter(|(a, b)| a.label != b.label).count();
+        (v1.tasks.len() - kept().count(), relabelled)
     }
 
     #[test]
@@ -296,20 +297,10 @@ mod tests {
         let [v1, v2] = benchmarks(7, scale);
         assert_eq!(v1.test_tasks().count(), 20_000);
         assert_eq!(v1.tasks.len(), 25_000);
-        let removed = v1
-            .tasks
-            .iter()
-            .filter(|t| v2.task_index(&t.task_id).is_none())
-            .count();
+        let (removed, relabelled) = changes(&v1, &v2);
         assert_eq!(removed, 600);
         assert_eq!(v2.test_tasks().count(), 20_000 - 600 + 750);
         assert_eq!(v2.tasks.iter().filter(|t| t.split.is_none()).count(), 150);
-        let relabelled = v1
-            .tasks
-            .iter()
-            .filter_map(|t| v2.task_index(&t.task_id).map(|i| (t, &v2.tasks[i])))
-            .filter(|(a, b)| a.label != b.label)
-            .count();
         assert_eq!(relabelled, 500);
         assert_eq!(v1.tasks[0].task_id, "cf-00001");
         assert!(v2.tasks.windows(2).all(|w| w[0].task_id < w[1].task_id));
