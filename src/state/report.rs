@@ -234,6 +234,7 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
                 return;
             }
         };
+        #[cfg(debug_assertions)]
         let resamples = key.settings.resamples;
         let pending = !bootstraps.is_empty();
         let first = Shared::new(first);
