@@ -253,10 +253,16 @@ fn mount_report(
     chooser: Option<Route>,
 ) -> Option<impl IntoView> {
     let current_report = RwSignal::new(state.report.get_untracked()?.arc());
+    let current_base = RwSignal::new(state.without_bootstrap.get_untracked()?.arc());
     let current_set = RwSignal::new(state.run_set.get_untracked()?.arc());
     Effect::new(move |_| {
         if let Some(report) = state.report.get() {
             current_report.set(report.arc());
+        }
+        if let Some(report) = state.without_bootstrap.get() {
+            if !Arc::ptr_eq(&report.arc(), &current_base.get_untracked()) {
+                current_base.set(report.arc());
+            }
         }
         if let Some(set) = state.run_set.get() {
             current_set.set(set.arc());
@@ -265,6 +271,7 @@ fn mount_report(
     Some(view! {
         <ReportView
             report=current_report
+            without_bootstrap=current_base
             run_set=current_set
             view
             on_change
@@ -283,6 +290,10 @@ pub fn ReportView(
     /// The report.
     #[prop(into)]
     report: Signal<Arc<Report>>,
+    /// The same report as first shown, its bootstraps absent: what the charts, the coverage
+    /// ledger, the table and the task panel (none shows a bootstrap) render from.
+    #[prop(into)]
+    without_bootstrap: Signal<Arc<Report>>,
     /// The run set it was computed from (the task panel's trajectories).
     #[prop(into)]
     run_set: Signal<Arc<RunSet>>,
@@ -377,17 +388,18 @@ pub fn ReportView(
                 bootstrap_progress=state.bootstrap_progress
             />
             <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending/>
-            <WhereDelta report focus/>
+            <WhereDelta report=without_bootstrap focus/>
             <Show when=move || below_fold_ready.get()>
-                <FocusSelector report view on_change/>
-                <ReportCharts report focus/>
-                <PlatformProgressionPanel report/>
-                <ComponentDeltas report focus run_set client/>
-                <CoverageLedger report/>
-                <TaskTable report view on_change/>
+                <FocusSelector report=without_bootstrap view on_change/>
+                <ReportCharts report=without_bootstrap focus/>
+                <PlatformProgressionPanel report=without_bootstrap/>
+                <ComponentDeltas report=without_bootstrap focus run_set client/>
+                <CoverageLedger report=without_bootstrap/>
+                <TaskTable report=without_bootstrap view on_change/>
             </Show>
             <TaskPanel
-                report run_set task_id client org_key on_close=close_task attempts on_attempts focus
+                report=without_bootstrap run_set task_id client org_key on_close=close_task
+                attempts on_attempts focus
             />
         </div>
     }

@@ -158,6 +158,9 @@ pub struct ReportTimings {
 pub struct ReportState {
     /// The latest report (first with its bootstraps absent, then with them).
     pub report: RwSignal<Option<Shared<Report>>>,
+    /// The latest report as first shown, its bootstraps absent: the parts of the page that do
+    /// not show a bootstrap follow it, so filling the bootstrap in does not render them again.
+    pub without_bootstrap: RwSignal<Option<Shared<Report>>>,
     /// The run set that report was computed from.
     pub run_set: RwSignal<Option<Shared<RunSet>>>,
     /// Why the report cannot be built.
@@ -198,6 +201,7 @@ pub async fn after_paint() {
 pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
     let state = ReportState {
         report: RwSignal::new(None),
+        without_bootstrap: RwSignal::new(None),
         run_set: RwSignal::new(None),
         error: RwSignal::new(None),
         bootstrap_pending: RwSignal::new(false),
@@ -208,6 +212,7 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
     Effect::new(move |_| {
         let Some(key) = key.get() else {
             state.report.set(None);
+            state.without_bootstrap.set(None);
             state.run_set.set(None);
             state.error.set(None);
             state.bootstrap_pending.set(false);
@@ -228,6 +233,7 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
             Ok(deferred) => deferred,
             Err(error) => {
                 state.report.set(None);
+                state.without_bootstrap.set(None);
                 state.error.set(Some(error));
                 state.bootstrap_pending.set(false);
                 state.bootstrap_progress.set(None);
@@ -240,6 +246,7 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
         let first = Shared::new(first);
         state.error.set(None);
         state.run_set.set(Some(key.set.clone()));
+        state.without_bootstrap.set(Some(first.clone()));
         state.report.set(Some(first.clone()));
         state.bootstrap_pending.set(pending);
         state.bootstrap_progress.set(pending.then_some(0.0));
