@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used)]
 
 use eval_compare_core::load::{
-    component_targets, load_components, load_runs, LoadEvent, LoadStore,
+    component_target_count, component_targets, load_components, load_runs, LoadEvent, LoadStore,
 };
 use eval_compare_core::model::RunIdx;
 use eval_compare_core::report::{build_report, ComponentDelta, ReportSettings};
@@ -107,6 +107,11 @@ fn components_are_read_for_counted_trajectories_resumed_after_a_failure_and_atta
     assert_eq!(
         targets,
         ids(&["base_t1", "base_t2", "cand_t1", "cand_t2", "cand_t3"])
+    );
+    assert_eq!(
+        component_target_count(&set),
+        5,
+        "counted without listing them"
     );
 
     detail(&transport, "base_t1", "t1", 4.0, vec![200]);

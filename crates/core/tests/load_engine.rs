@@ -8,7 +8,8 @@
 use std::cell::RefCell;
 
 use eval_compare_core::load::{
-    load_runs, refresh_running, ListKind, LoadEvent, LoadFailure, LoadStore, Phase,
+    load_runs, refresh_running, BuildStep, ListKind, LoadEvent, LoadFailure, LoadStore, Phase,
+    RunSetBuild,
 };
 use eval_compare_core::model::{
     Resolution, RunIdx, SettingKey, SettingSource, SettingValue, SourceKind,
@@ -479,6 +480,122 @@ fn the_run_set_equals_the_one_built_from_the_same_data_as_run_folders() {
     assert_eq!(ours.sources, [SourceKind::Api]);
 }
 
+/// Drives `build` with steps of `budget` items to its end; the steps taken and the set.
+fn build_in_steps(
+    store: &LoadStore,
+    build: &mut RunSetBuild,
+    budget: usize,
+    mut between: impl FnMut(usize),
+) -> (usize, eval_compare_core::model::RunSet) {
+    let mut steps = 0;
+    loop {
+        steps += 1;
+        assert!(steps < 1_000, "the build never ends");
+        match build.advance(store, budget) {
+            BuildStep::Working => {}
+            BuildStep::Built(set) => return (steps, set.unwrap()),
+            BuildStep::NotReady => panic!("the runs are loaded"),
+        }
+        assert!(
+            (0.0..=1.0).contains(&build.progress()),
+            "progress {} out of range",
+            build.progress()
+        );
+        between(steps);
+    }
+}
+
+#[test]
+fn the_run_set_built_a_few_items_at_a_time_equals_the_one_built_at_once() {
+    let transport = ScriptedTransport::default();
+    for id in ["er_1", "er_2"] {
+        script_run(
+            &transport,
+            id,
+            vec![(200, page(id, &[reward_item("x3", "t3", 0.25)], None))],
+        );
+    }
+    script_tasks(&transport);
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let runs = ids(&["er_1", "er_2"]);
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    let settings = ReportSettings {
+        resamples: 200,
+        ..ReportSettings::default()
+    };
+    let report = |set: &eval_compare_core::model::RunSet| {
+        build_report(set, RunIdx(0), &[RunIdx(1)], &settings).unwrap()
+    };
+    let at_once = report(&store.run_set(&runs).unwrap().unwrap());
+    for budget in [1, 2, 5, 1_000] {
+        let mut build = store.start_run_set(&runs).unwrap();
+        assert_eq!(build.progress(), 0.0);
+        let (steps, set) = build_in_steps(&store, &mut build, budget, |_| {});
+        assert_eq!(build.progress(), 1.0);
+        if budget == 1 {
+            // 3 tasks, 3 rewards and 3 trajectories walked twice, per run, then the grouping.
+            assert!(steps > 20, "{steps} steps of one item");
+        }
+        assert_eq!(report(&set), at_once, "budget {budget}");
+    }
+
+    // A list that changes between steps (a refresh swapped it) starts the build over: the set
+    // is that of the store as it is now.
+    let mut build = store.start_run_set(&runs).unwrap();
+    let (_, set) = build_in_steps(&store, &mut build, 2, |step| {
+        if step == 6 {
+            let run = store.run("er_2");
+            run.rewards.borrow_mut().items.truncate(2);
+        }
+    });
+    let now = store.run_set(&runs).unwrap().unwrap();
+    assert_eq!(now.runs()[1].totals().trajectories, 3);
+    assert_eq!(report(&set), report(&now));
+    assert_ne!(report(&set), at_once, "the change shows");
+    assert!(
+        store.start_run_set(&ids(&["er_1", "er_9"])).is_none(),
+        "er_9 was never read"
+    );
+}
+
+#[test]
+fn releasing_the_other_runs_forgets_their_lists_and_they_are_read_again_when_asked() {
+    let transport = ScriptedTransport::default();
+    for id in ["er_1", "er_2"] {
+        script_run(
+            &transport,
+            id,
+            vec![(200, page(id, &[reward_item("x3", "t3", 0.25)], None))],
+        );
+    }
+    script_tasks(&transport);
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    let both = ids(&["er_1", "er_2"]);
+    block_on(load_runs(&client, &store, &both, &quiet));
+    // Per run 3 rewards and 3 trajectories; the benchmark's 3 tasks once.
+    assert_eq!(store.held_items(), 15);
+
+    let first = ids(&["er_1"]);
+    assert_eq!(store.release_except(&first, &[]), 6);
+    assert_eq!(store.held_items(), 9);
+    assert!(store.is_ready(&first), "the run kept is still loaded");
+    assert!(store.get("er_2").is_none());
+    assert!(!store.is_ready(&both));
+
+    // Nothing kept: the benchmark's tasks go too.
+    assert_eq!(store.release_except(&[], &[]), 9);
+    assert_eq!(store.held_items(), 0);
+
+    // Asked for again, a released run is read from the API again.
+    let requests = transport.requests().len();
+    block_on(load_runs(&client, &store, &both, &quiet));
+    assert!(transport.requests().len() > requests);
+    assert!(store.is_ready(&both));
+    assert_eq!(store.held_items(), 15);
+}
+
 /// Pages of 200 (the last one shorter) of `items` numbered items made by `item`, with a new
 /// cursor on each but the last; `forever` gives every page a next cursor.
 fn numbered_pages(
@@ -580,6 +697,10 @@ fn a_long_list_of_the_planned_length_ends_without_a_false_alarm() {
     let run = store.get("er_1").unwrap();
     assert_eq!(run.rewards.borrow().items.len(), 1_000);
     assert_eq!(run.rewards.borrow().pages_read, 5);
+    // Room for the 1,000 planned rollouts was made before the first page: the lists never
+    // grew by copying themselves (a doubling would have left 1,024 or more).
+    assert_eq!(run.rewards.borrow().items.capacity(), 1_000);
+    assert_eq!(run.trajectories.borrow().items.capacity(), 1_000);
 }
 
 #[test]

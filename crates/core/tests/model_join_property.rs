@@ -10,8 +10,8 @@ use eval_compare_core::api::{
     decode, EvalRun, EvalTrajectoryReward, LeanReward, LeanTrajectory, TrajectoryMetadata,
 };
 use eval_compare_core::model::{
-    ApiRun, DuplicateConflict, JoinReport, RunSet, RunSetBuilder, SourceKind, TaskConflict,
-    TrajectoryFlags, JOIN_EXAMPLES,
+    ApiRun, ApiRunJoin, DuplicateConflict, JoinReport, RunSet, RunSetBuilder, SourceKind,
+    TaskConflict, TrajectoryFlags, JOIN_EXAMPLES,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -209,6 +209,39 @@ where
     builder.build()
 }
 
+/// [`build`] a step at a time: the join advanced by at most `budget` items per step.
+fn build_stepwise<R, T>(rewards: &[R], trajectories: &[T], budget: usize) -> RunSet
+where
+    R: eval_compare_core::api::AsRewardFacts,
+    T: eval_compare_core::api::AsTrajectoryFacts,
+{
+    let run = eval_run();
+    let mut builder = RunSetBuilder::new();
+    let mut join = builder
+        .start_api_run(ApiRun {
+            run: &run,
+            rewards,
+            trajectories,
+            source: SourceKind::Api,
+            incomplete_load: None,
+        })
+        .unwrap();
+    let mut steps = 0;
+    while !join
+        .advance(&mut builder, rewards, trajectories, budget)
+        .unwrap()
+    {
+        steps += 1;
+        // Every step walks an item or moves on to the next stage.
+        assert!(
+            steps <= ApiRunJoin::work(rewards.len(), trajectories.len()) + 8,
+            "the join never ends"
+        );
+    }
+    join.finish(&mut builder).unwrap();
+    builder.build()
+}
+
 /// (id, task, reward) of a reward item.
 type RewardSpec = (u8, Option<u8>, u8);
 /// (id, task, reward, ending) of a metadata item.
@@ -234,7 +267,10 @@ const ENDINGS: [&str; 4] = ["ENV_DONE", "ERROR", "SOMETHING_NEW", ""];
 
 proptest! {
     #[test]
-    fn sort_merge_join_equals_the_hash_join((rewards, metadata, in_id_order) in listings()) {
+    fn sort_merge_join_equals_the_hash_join(
+        (rewards, metadata, in_id_order) in listings(),
+        budget in 1usize..8,
+    ) {
         let value = |index: u8| [0.0, 0.5, 1.0][index as usize];
         let mut reward_json: Vec<serde_json::Value> = rewards
             .iter()
@@ -284,5 +320,9 @@ proptest! {
             .map(|t| (t.class, t.ending.map(str::to_owned), t.created))
             .collect::<Vec<_>>();
         prop_assert_eq!(classes(&full), classes(&lean));
+        // Step by step, a few items at a time, the join adds the same.
+        let stepwise = build_stepwise(&lean_rewards, &lean_metadata, budget);
+        prop_assert_eq!(&stored(&stepwise), &expected);
+        prop_assert_eq!(classes(&stepwise), classes(&lean));
     }
 }

@@ -59,6 +59,16 @@ impl ComponentProgress {
     }
 }
 
+/// The trajectories of `set` whose components would be read, counted without listing them:
+/// [`component_targets`]' length when no trajectory id is in two runs (trajectory ids are
+/// unique across runs in the API), else an upper bound. Cheap at millions of trajectories.
+pub fn component_target_count(set: &RunSet) -> usize {
+    set.runs()
+        .iter()
+        .map(|run| run.component_target_count())
+        .sum()
+}
+
 /// The trajectories of `set` whose components would enter the report, every run in order,
 /// each id once (see [`crate::model::components_count`]): what reading components asks for.
 pub fn component_targets(set: &RunSet) -> Vec<String> {

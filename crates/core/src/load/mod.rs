@@ -38,13 +38,16 @@ mod engine;
 mod jobs;
 mod list;
 mod progress;
+mod run_set_build;
 mod store;
 
 pub use components::{
-    component_targets, load_components, ComponentProgress, ComponentReads, COMPONENT_CONCURRENCY,
+    component_target_count, component_targets, load_components, ComponentProgress, ComponentReads,
+    COMPONENT_CONCURRENCY,
 };
 pub use engine::{load_runs, read_list, refresh_running};
 pub use jobs::{jobs_of, load_jobs, refresh_jobs, JobLoad};
 pub use list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
 pub use progress::{ListProgress, LoadEvent, RunProgress, SettingsRead};
+pub use run_set_build::{BuildStep, RunSetBuild};
 pub use store::{LoadFailure, LoadStore, RunLoad};

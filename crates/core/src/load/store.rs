@@ -9,16 +9,14 @@ use crate::api::{
     RunOptionsResponse, TrainingRun, TrajectoryMetadata,
 };
 use crate::client::ApiError;
-use crate::model::{
-    setting_inputs, ApiRun, Lookup, ModelError, PlatformSeries, RunSet, RunSetBuilder,
-    SettingInputs, SourceKind,
-};
+use crate::model::{setting_inputs, Lookup, ModelError, PlatformSeries, RunSet, SettingInputs};
 use crate::run_folder::RunFolder;
 
 use super::components::ComponentReads;
 use super::jobs::JobLoad;
 use super::list::{ListKind, ListLoad, Phase};
 use super::progress::{ListProgress, RunProgress, SettingsRead};
+use super::run_set_build::BuildStep;
 
 /// One request read once (not a list): what arrived and where it stands.
 pub type SingleRead<T> = Rc<RefCell<(Option<T>, Phase)>>;
@@ -166,6 +164,49 @@ impl LoadStore {
         )
     }
 
+    /// Listed items held (rewards, trajectories, tasks and trials): what the store's memory
+    /// grows with.
+    pub fn held_items(&self) -> usize {
+        let runs: usize = self
+            .runs
+            .borrow()
+            .values()
+            .map(|run| run.rewards.borrow().items.len() + run.trajectories.borrow().items.len())
+            .sum();
+        let tasks: usize = self
+            .tasks
+            .borrow()
+            .values()
+            .map(|list| list.borrow().items.len())
+            .sum();
+        let trials: usize = self
+            .jobs
+            .borrow()
+            .values()
+            .map(|job| job.trials.borrow().items.len())
+            .sum();
+        runs + tasks + trials
+    }
+
+    /// Forgets every run and job but `run_ids` and `job_ids`, and the task lists of benchmarks
+    /// none of the runs kept is on, so another comparison's data do not pile up; what is
+    /// forgotten is read again when asked for. The listed items released.
+    pub fn release_except(&self, run_ids: &[String], job_ids: &[String]) -> usize {
+        let before = self.held_items();
+        self.runs.borrow_mut().retain(|id, _| run_ids.contains(id));
+        self.jobs.borrow_mut().retain(|id, _| job_ids.contains(id));
+        let benches: Vec<String> = self
+            .runs
+            .borrow()
+            .values()
+            .filter_map(|run| run.bench_id())
+            .collect();
+        self.tasks
+            .borrow_mut()
+            .retain(|bench, _| benches.contains(bench));
+        before - self.held_items()
+    }
+
     /// The run's entry, if it was ever asked for.
     pub fn get(&self, run_id: &str) -> Option<Rc<RunLoad>> {
         self.runs.borrow().get(run_id).cloned()
@@ -230,7 +271,7 @@ impl LoadStore {
     }
 
     /// What was read to resolve a run's settings, as the model takes it.
-    fn setting_inputs(&self, run: &EvalRun) -> SettingInputs {
+    pub(super) fn setting_inputs(&self, run: &EvalRun) -> SettingInputs {
         fn failed(phase: &Phase) -> String {
             match phase {
                 Phase::Failed(error) => error.to_string(),
@@ -452,46 +493,14 @@ impl LoadStore {
     /// tasks, then the run, labelled as read from the API, with the reward components read so
     /// far attached. `None` until [`Self::is_ready`].
     pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
-        if !self.is_ready(run_ids) {
-            return None;
-        }
-        let mut builder = RunSetBuilder::new();
-        for id in run_ids {
-            let run = self.run(id);
-            let record = run.record.borrow();
-            let eval_run = record.0.as_ref()?;
-            let tasks = self.tasks(&eval_run.bench_id);
-            let tasks = tasks.borrow();
-            if let Err(error) = builder.add_api_tasks(&tasks.items) {
-                return Some(Err(error));
-            }
-            let rewards = run.rewards.borrow();
-            let trajectories = run.trajectories.borrow();
-            let missing: Vec<String> = [
-                rewards.missing(ListKind::Rewards),
-                trajectories.missing(ListKind::Trajectories),
-                tasks.missing(ListKind::Tasks),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            let added = builder
-                .add_api_run(ApiRun {
-                    run: eval_run,
-                    rewards: &rewards.items,
-                    trajectories: &trajectories.items,
-                    source: SourceKind::Api,
-                    incomplete_load: (!missing.is_empty()).then(|| missing.join("; ")),
-                })
-                .and_then(|index| builder.set_setting_inputs(index, self.setting_inputs(eval_run)));
-            if let Err(error) = added {
-                return Some(Err(error));
+        let mut build = self.start_run_set(run_ids)?;
+        loop {
+            match build.advance(self, usize::MAX) {
+                BuildStep::Working => continue,
+                BuildStep::Built(built) => return Some(built),
+                BuildStep::NotReady => return None,
             }
         }
-        let mut set = builder.build();
-        self.attach_components(&mut set);
-        self.attach_platform_series(&mut set, run_ids);
-        Some(Ok(set))
     }
 
     /// What the read of `training_run_id`'s platform progression ended with: the series, or
@@ -515,7 +524,7 @@ impl LoadStore {
 
     /// Attaches the platform's progression of every training run among `run_ids`' records
     /// that was read, or why its read failed.
-    fn attach_platform_series(&self, set: &mut RunSet, run_ids: &[String]) {
+    pub(super) fn attach_platform_series(&self, set: &mut RunSet, run_ids: &[String]) {
         for id in run_ids {
             let run = self.run(id);
             let record = run.record.borrow();

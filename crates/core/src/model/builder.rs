@@ -167,22 +167,23 @@ impl RunSetBuilder {
     }
 
     /// Groups each run's trajectories by task and computes the per-task aggregates.
-    pub fn build(mut self) -> RunSet {
+    pub fn build(self) -> RunSet {
+        let mut finishing = self.finishing();
+        while !finishing.finish_next_run() {}
+        finishing.build()
+    }
+
+    /// [`Self::build`] a run at a time: names the runs, then each
+    /// [`RunSetFinish::finish_next_run`] groups one more run by task.
+    pub fn finishing(mut self) -> RunSetFinish {
         self.name_shared_agents();
         self.name_shared_names();
-        let task_count = self.tasks.len();
-        let runs = self
-            .runs
-            .into_iter()
-            .map(|pending| finish_run(pending, task_count))
-            .collect();
-        RunSet {
-            runs,
-            tasks: self.tasks,
-            task_index: self.task_index,
-            categories: self.categories,
-            task_conflicts: self.task_conflicts,
-            platform_series: std::collections::BTreeMap::new(),
+        let finished = Vec::with_capacity(self.runs.len());
+        RunSetFinish {
+            task_count: self.tasks.len(),
+            pending: std::mem::take(&mut self.runs).into_iter(),
+            finished,
+            builder: self,
         }
     }
 
@@ -302,6 +303,47 @@ impl PendingRun {
         };
         self.last_ending = Some(index);
         Ok(index)
+    }
+}
+
+/// A [`RunSetBuilder`] whose runs are being grouped by task, one at a time
+/// ([`RunSetBuilder::finishing`]).
+#[derive(Debug)]
+pub struct RunSetFinish {
+    /// The builder, its runs moved out.
+    builder: RunSetBuilder,
+    task_count: usize,
+    pending: std::vec::IntoIter<PendingRun>,
+    finished: Vec<Run>,
+}
+
+impl RunSetFinish {
+    /// Groups the next run; true once every run is.
+    pub fn finish_next_run(&mut self) -> bool {
+        if let Some(pending) = self.pending.next() {
+            self.finished.push(finish_run(pending, self.task_count));
+        }
+        self.pending.len() == 0
+    }
+
+    /// Runs grouped so far and in all.
+    pub fn progress(&self) -> (usize, usize) {
+        let done = self.finished.len();
+        (done, done + self.pending.len())
+    }
+
+    /// The run set; runs not grouped yet are grouped first.
+    pub fn build(mut self) -> RunSet {
+        while !self.finish_next_run() {}
+        let builder = self.builder;
+        RunSet {
+            runs: self.finished,
+            tasks: builder.tasks,
+            task_index: builder.task_index,
+            categories: builder.categories,
+            task_conflicts: builder.task_conflicts,
+            platform_series: std::collections::BTreeMap::new(),
+        }
     }
 }
 

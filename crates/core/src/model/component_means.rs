@@ -56,6 +56,17 @@ impl Run {
             .collect()
     }
 
+    /// How many [`Self::component_targets`] there are, counted without listing them.
+    pub fn component_target_count(&self) -> usize {
+        let columns = &self.columns;
+        columns
+            .task
+            .iter()
+            .zip(&columns.class)
+            .filter(|&(&task, &class)| components_count(task, class))
+            .count()
+    }
+
     /// Each component's per-task mean, components in the order first seen (tasks in order).
     ///
     /// A value counts when it is a finite number (the raw value, in the component's own units)

@@ -30,4 +30,10 @@ pub enum ModelError {
     /// More trajectories or tasks than the compact storage indexes (2³² − 1).
     #[error("too many {0} for one run set (at most 4,294,967,294)")]
     TooMany(&'static str),
+    /// A run's listings changed while its trajectories were being added a step at a time.
+    #[error("the run's listings changed while it was being built; build it again")]
+    ListingsChanged,
+    /// A step-by-step join was finished before every item was added.
+    #[error("the run's join was finished before every trajectory was added")]
+    JoinUnfinished,
 }

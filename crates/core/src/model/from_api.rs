@@ -9,7 +9,7 @@ use crate::api::{
 use super::builder::RunSetBuilder;
 use super::component::RewardComponent;
 use super::error::ModelError;
-use super::id_join::IdJoin;
+use super::id_join::{IdJoin, IdJoinBuild, IdList};
 use super::join::{JoinReport, TaskConflict, JOIN_EXAMPLES};
 use super::outcome::{
     classify_termination, classify_unended, rollout_status_is_active, trajectory_status_is_active,
@@ -78,39 +78,196 @@ impl RunSetBuilder {
         &mut self,
         source: ApiRun<'_, R, T>,
     ) -> Result<RunIdx, ModelError> {
+        let (rewards, trajectories) = (source.rewards, source.trajectories);
+        let mut join = self.start_api_run(source)?;
+        join.advance(self, rewards, trajectories, usize::MAX)?;
+        join.finish(self)
+    }
+
+    /// [`Self::add_api_run`] a step at a time: adds the run and matches the ids of its two
+    /// listings; [`ApiRunJoin::advance`] then adds its trajectories, a number at a time, and
+    /// [`ApiRunJoin::finish`] records what the join found. The result is the same.
+    pub fn start_api_run<R: AsRewardFacts, T: AsTrajectoryFacts>(
+        &mut self,
+        source: ApiRun<'_, R, T>,
+    ) -> Result<ApiRunJoin, ModelError> {
         let mut info = run_info_from_api(source.run, source.source);
         info.incomplete_load = source.incomplete_load;
         let run = self.add_run(info)?;
-        self.reserve_trajectories(run, source.trajectories.len().max(source.rewards.len()))?;
-        let report = join_into(self, run, source.rewards, source.trajectories)?;
-        self.set_join_report(run, report)?;
-        Ok(run)
+        let (rewards, trajectories) = (source.rewards, source.trajectories);
+        self.reserve_trajectories(run, trajectories.len().max(rewards.len()))?;
+        let matching = IdJoinBuild::new(trajectories.len(), rewards.len())
+            .ok_or(ModelError::TooMany("trajectories"))?;
+        Ok(ApiRunJoin {
+            run,
+            matching: Box::new(matching),
+            ids: IdJoin::default(),
+            report: JoinReport {
+                reward_items: rewards.len() as u64,
+                metadata_items: trajectories.len() as u64,
+                ..JoinReport::default()
+            },
+            matched: vec![false; trajectories.len()],
+            stage: JoinStage::Matching,
+            lengths: (rewards.len(), trajectories.len()),
+        })
     }
 }
 
-fn join_into<R: AsRewardFacts, T: AsTrajectoryFacts>(
-    builder: &mut RunSetBuilder,
+/// Where an [`ApiRunJoin`] stands: the index of the next item of the listing it walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum JoinStage {
+    /// Matching the ids of the two listings ([`IdJoinBuild`]).
+    Matching,
+    /// Counting the metadata items that repeat an id.
+    Repeats(usize),
+    /// Adding the reward items, each with its metadata when there is one.
+    Rewards(usize),
+    /// Adding the metadata items no reward item matched.
+    Unmatched(usize),
+    /// Every item added.
+    Done,
+}
+
+/// A run's join of rewards with metadata in progress ([`RunSetBuilder::start_api_run`]).
+#[derive(Debug)]
+pub struct ApiRunJoin {
     run: RunIdx,
-    rewards: &[R],
-    trajectories: &[T],
-) -> Result<JoinReport, ModelError> {
-    let mut report = JoinReport {
-        reward_items: rewards.len() as u64,
-        metadata_items: trajectories.len() as u64,
-        ..JoinReport::default()
-    };
-    let ids = IdJoin::new(
-        trajectories.iter().map(AsTrajectoryFacts::trajectory_id),
-        rewards.iter().map(AsRewardFacts::trajectory_id),
-    )
-    .ok_or(ModelError::TooMany("trajectories"))?;
-    for (index, metadata) in trajectories.iter().enumerate() {
-        if let Some(first) = ids.metadata_first(index) {
-            report.duplicate_metadata_items += 1;
+    /// The matching of ids in progress; its result is `ids`.
+    matching: Box<IdJoinBuild>,
+    ids: IdJoin,
+    report: JoinReport,
+    /// Whether each listed trajectory was joined with its (first) reward item.
+    matched: Vec<bool>,
+    stage: JoinStage,
+    /// The lengths of the listings it was started with (rewards, trajectories).
+    lengths: (usize, usize),
+}
+
+impl ApiRunJoin {
+    /// The run being joined.
+    pub fn run(&self) -> RunIdx {
+        self.run
+    }
+
+    /// Items walked so far and in all ([`Self::work`]).
+    pub fn progress(&self) -> (usize, usize) {
+        let (rewards, trajectories) = self.lengths;
+        // Matching passes each item twice (see `IdJoinBuild::progress`).
+        let matching = 2 * (rewards + trajectories);
+        let walked = match self.stage {
+            JoinStage::Matching => self.matching.progress().0,
+            JoinStage::Repeats(at) => matching + at,
+            JoinStage::Rewards(at) => matching + trajectories + at,
+            JoinStage::Unmatched(at) => matching + trajectories + rewards + at,
+            JoinStage::Done => Self::work(rewards, trajectories),
+        };
+        (walked, Self::work(rewards, trajectories))
+    }
+
+    /// The items a join of `rewards` and `trajectories` items walks: matching the ids passes
+    /// each item twice (hashing, then the walk), the join once more and the metadata again.
+    pub fn work(rewards: usize, trajectories: usize) -> usize {
+        3 * rewards + 4 * trajectories
+    }
+
+    /// Walks up to `budget` more items of the listings the join was started with (the same
+    /// slices, passed again); true once every item was added.
+    ///
+    /// Listings of other lengths than those it was started with are refused
+    /// ([`ModelError::ListingsChanged`]): the join must start again.
+    pub fn advance<R: AsRewardFacts, T: AsTrajectoryFacts>(
+        &mut self,
+        builder: &mut RunSetBuilder,
+        rewards: &[R],
+        trajectories: &[T],
+        budget: usize,
+    ) -> Result<bool, ModelError> {
+        if self.lengths != (rewards.len(), trajectories.len()) {
+            return Err(ModelError::ListingsChanged);
+        }
+        let mut left = budget;
+        while left > 0 {
+            let (next, walked) = match self.stage {
+                JoinStage::Matching => {
+                    let before = self.matching.progress().0;
+                    let done = self.matching.advance(
+                        &MetadataIds(trajectories),
+                        &RewardIds(rewards),
+                        left,
+                    );
+                    let walked = self.matching.progress().0 - before;
+                    match self.matching.take_join().filter(|_| done) {
+                        Some(ids) => {
+                            self.ids = ids;
+                            (JoinStage::Repeats(0), walked)
+                        }
+                        None => (JoinStage::Matching, walked),
+                    }
+                }
+                JoinStage::Repeats(at) => {
+                    let end = at.saturating_add(left).min(trajectories.len());
+                    self.count_repeats(trajectories, at..end);
+                    let stage = if end == trajectories.len() {
+                        JoinStage::Rewards(0)
+                    } else {
+                        JoinStage::Repeats(end)
+                    };
+                    (stage, end - at)
+                }
+                JoinStage::Rewards(at) => {
+                    let end = at.saturating_add(left).min(rewards.len());
+                    self.add_rewards(builder, rewards, trajectories, at..end)?;
+                    let stage = if end == rewards.len() {
+                        JoinStage::Unmatched(0)
+                    } else {
+                        JoinStage::Rewards(end)
+                    };
+                    (stage, end - at)
+                }
+                JoinStage::Unmatched(at) => {
+                    let end = at.saturating_add(left).min(trajectories.len());
+                    self.add_unmatched(builder, trajectories, at..end)?;
+                    let stage = if end == trajectories.len() {
+                        JoinStage::Done
+                    } else {
+                        JoinStage::Unmatched(end)
+                    };
+                    (stage, end - at)
+                }
+                JoinStage::Done => return Ok(true),
+            };
+            self.stage = next;
+            // A listing with no items left walks none: its stage still moves on.
+            left = left.saturating_sub(walked.max(1));
+        }
+        Ok(self.stage == JoinStage::Done)
+    }
+
+    /// Records what the join found; refused until [`Self::advance`] returned true.
+    pub fn finish(self, builder: &mut RunSetBuilder) -> Result<RunIdx, ModelError> {
+        if self.stage != JoinStage::Done {
+            return Err(ModelError::JoinUnfinished);
+        }
+        builder.set_join_report(self.run, self.report)?;
+        Ok(self.run)
+    }
+
+    fn count_repeats<T: AsTrajectoryFacts>(
+        &mut self,
+        trajectories: &[T],
+        range: std::ops::Range<usize>,
+    ) {
+        for index in range {
+            let Some(first) = self.ids.metadata_first(index) else {
+                continue;
+            };
+            self.report.duplicate_metadata_items += 1;
             let kept = trajectories
                 .get(first)
                 .and_then(|first| first.listed_reward());
-            report.repeated(
+            let metadata = &trajectories[index];
+            self.report.repeated(
                 metadata.trajectory_id(),
                 "trajectories",
                 kept,
@@ -118,70 +275,115 @@ fn join_into<R: AsRewardFacts, T: AsTrajectoryFacts>(
             );
         }
     }
-    // Whether each listed trajectory was joined with its (first) reward item.
-    let mut matched = vec![false; trajectories.len()];
-    for (index, reward) in rewards.iter().enumerate() {
-        let id = reward.trajectory_id();
-        if let Some(first) = ids.reward_first(index) {
-            report.duplicate_reward_items += 1;
-            let kept = rewards.get(first).map(|first| first.reward());
-            report.repeated(id, "trajectory-rewards", kept, Some(reward.reward()));
-            continue;
-        }
-        match ids
-            .reward_metadata(index)
-            .and_then(|index| Some((index, trajectories.get(index)?)))
-        {
-            Some((index, metadata)) => {
-                matched[index] = true;
-                report.matched += 1;
-                builder.add_trajectory(run, joined(reward, metadata.facts(), &mut report))?;
+
+    fn add_rewards<R: AsRewardFacts, T: AsTrajectoryFacts>(
+        &mut self,
+        builder: &mut RunSetBuilder,
+        rewards: &[R],
+        trajectories: &[T],
+        range: std::ops::Range<usize>,
+    ) -> Result<(), ModelError> {
+        let (run, report) = (self.run, &mut self.report);
+        for index in range {
+            let reward = &rewards[index];
+            let id = reward.trajectory_id();
+            if let Some(first) = self.ids.reward_first(index) {
+                report.duplicate_reward_items += 1;
+                let kept = rewards.get(first).map(|first| first.reward());
+                report.repeated(id, "trajectory-rewards", kept, Some(reward.reward()));
+                continue;
             }
-            None => {
-                report.rewards_without_metadata += 1;
-                builder.add_trajectory(
-                    run,
-                    TrajectoryInput {
-                        id,
-                        task: reward.task_id(),
-                        class: OutcomeClass::Other,
-                        reward: Some(reward.reward()),
-                        ending: None,
-                        flags: TrajectoryFlags::REWARD_WITHOUT_METADATA,
-                        created: None,
-                        components: None,
-                    },
-                )?;
+            match self
+                .ids
+                .reward_metadata(index)
+                .and_then(|index| Some((index, trajectories.get(index)?)))
+            {
+                Some((index, metadata)) => {
+                    self.matched[index] = true;
+                    report.matched += 1;
+                    builder.add_trajectory(run, joined(reward, metadata.facts(), report))?;
+                }
+                None => {
+                    report.rewards_without_metadata += 1;
+                    builder.add_trajectory(
+                        run,
+                        TrajectoryInput {
+                            id,
+                            task: reward.task_id(),
+                            class: OutcomeClass::Other,
+                            reward: Some(reward.reward()),
+                            ending: None,
+                            flags: TrajectoryFlags::REWARD_WITHOUT_METADATA,
+                            created: None,
+                            components: None,
+                        },
+                    )?;
+                }
             }
         }
+        Ok(())
     }
-    for (index, metadata) in trajectories.iter().enumerate() {
-        if matched[index] || ids.metadata_first(index).is_some() {
-            continue;
+
+    fn add_unmatched<T: AsTrajectoryFacts>(
+        &mut self,
+        builder: &mut RunSetBuilder,
+        trajectories: &[T],
+        range: std::ops::Range<usize>,
+    ) -> Result<(), ModelError> {
+        for index in range {
+            if self.matched[index] || self.ids.metadata_first(index).is_some() {
+                continue;
+            }
+            let metadata = trajectories[index].facts();
+            self.report.metadata_without_reward += 1;
+            let mut flags = TrajectoryFlags::NONE;
+            if metadata.reward.is_some() {
+                self.report.reward_from_metadata += 1;
+                flags.insert(TrajectoryFlags::REWARD_FROM_METADATA);
+            }
+            let (class, ending) = classify_facts(&metadata, metadata.reward.is_some());
+            builder.add_trajectory(
+                self.run,
+                TrajectoryInput {
+                    id: metadata.id,
+                    task: metadata.task,
+                    class,
+                    reward: metadata.reward,
+                    ending,
+                    flags,
+                    created: unix_seconds(metadata.created_at),
+                    components: None,
+                },
+            )?;
         }
-        let metadata = metadata.facts();
-        report.metadata_without_reward += 1;
-        let mut flags = TrajectoryFlags::NONE;
-        if metadata.reward.is_some() {
-            report.reward_from_metadata += 1;
-            flags.insert(TrajectoryFlags::REWARD_FROM_METADATA);
-        }
-        let (class, ending) = classify_facts(&metadata, metadata.reward.is_some());
-        builder.add_trajectory(
-            run,
-            TrajectoryInput {
-                id: metadata.id,
-                task: metadata.task,
-                class,
-                reward: metadata.reward,
-                ending,
-                flags,
-                created: unix_seconds(metadata.created_at),
-                components: None,
-            },
-        )?;
+        Ok(())
     }
-    Ok(report)
+}
+
+/// The trajectory ids of a metadata listing.
+struct MetadataIds<'a, T>(&'a [T]);
+
+impl<T: AsTrajectoryFacts> IdList for MetadataIds<'_, T> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn id(&self, index: usize) -> &str {
+        self.0[index].trajectory_id()
+    }
+}
+
+/// The trajectory ids of a reward listing.
+struct RewardIds<'a, R>(&'a [R]);
+
+impl<R: AsRewardFacts> IdList for RewardIds<'_, R> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn id(&self, index: usize) -> &str {
+        self.0[index].trajectory_id()
+    }
 }
 
 /// A trajectory listed in both: the reward item's reward and task, the metadata's ending.

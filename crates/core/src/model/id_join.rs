@@ -1,13 +1,21 @@
-//! Matching a run's two listings (trajectory metadata and trajectory rewards) on trajectory id
-//! by a sort-merge: linear when a listing is already in id order (the API lists both in order
-//! of task id, and ids usually follow their task), sorted once otherwise. No hash table: the
-//! join reads both listings front to back, which keeps it cache-friendly at millions of ids.
+//! Matching a run's two listings (trajectory metadata and trajectory rewards) on trajectory id.
+//!
+//! Each id is hashed once to 64 bits ([`IdHasher`]); both listings are sorted by (hash, listing
+//! index), which sorts integers, not strings, and then walked side by side, hash group by hash
+//! group. Within a group the ids themselves are compared, so two ids that share a hash are never
+//! taken for one. No hash table: the join reads both listings front to back, which keeps it
+//! cache-friendly at millions of ids, in whatever order the API lists them (real trajectory ids
+//! are random, so no listing is in id order).
+
+use std::hash::Hasher;
+
+use super::id_map::IdHasher;
 
 /// Marker for "none" in the index columns.
 const NONE: u32 = u32::MAX;
 
-/// Which items of the two listings share an id.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Which items of the two listings share an id (empty by default: two empty listings).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct IdJoin {
     /// Per metadata item: the index of the first metadata item with its id, when it repeats one.
     metadata_first: Vec<u32>,
@@ -17,51 +25,249 @@ pub(crate) struct IdJoin {
     reward_metadata: Vec<u32>,
 }
 
-impl IdJoin {
-    /// Matches the ids of `metadata` (in listing order) with those of `rewards`.
-    ///
-    /// Each listing may hold at most `u32::MAX - 1` items (the builder's limit too); beyond
-    /// that `None`.
-    pub(crate) fn new<'a>(
-        metadata: impl ExactSizeIterator<Item = &'a str>,
-        rewards: impl ExactSizeIterator<Item = &'a str>,
-    ) -> Option<IdJoin> {
-        let metadata = sorted_by_id(metadata)?;
-        let rewards = sorted_by_id(rewards)?;
-        let mut join = IdJoin {
-            metadata_first: vec![NONE; metadata.len()],
-            reward_first: vec![NONE; rewards.len()],
-            reward_metadata: vec![NONE; rewards.len()],
+/// The 64-bit hash an id is grouped by.
+fn id_hash(id: &str) -> u64 {
+    let mut hasher = IdHasher::default();
+    hasher.write(id.as_bytes());
+    hasher.finish()
+}
+
+/// A listing's ids by index.
+pub(crate) trait IdList {
+    /// How many items the listing has.
+    fn len(&self) -> usize;
+    /// The id of item `index` (< `len`).
+    fn id(&self, index: usize) -> &str;
+}
+
+impl IdList for [&str] {
+    fn len(&self) -> usize {
+        <[&str]>::len(self)
+    }
+
+    fn id(&self, index: usize) -> &str {
+        self[index]
+    }
+}
+
+/// Where an [`IdJoinBuild`] stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Hashing and sorting the metadata's ids.
+    MetadataKeys,
+    /// Hashing and sorting the rewards' ids.
+    RewardKeys,
+    /// Walking both sorted listings from these positions.
+    Walk { m: usize, r: usize },
+    /// Done.
+    Done,
+}
+
+/// An [`IdJoin`] being computed a step at a time: the keys of each listing are one step each,
+/// then the walk goes a number of items a step. The listings are passed to every step (the
+/// same ones: only indices are kept between steps).
+#[derive(Debug, Clone)]
+pub(crate) struct IdJoinBuild {
+    stage: Stage,
+    metadata_keys: Vec<(u64, u32)>,
+    reward_keys: Vec<(u64, u32)>,
+    join: IdJoin,
+    hash: fn(&str) -> u64,
+}
+
+impl IdJoinBuild {
+    /// A join of listings of `metadata` and `rewards` items; `None` when one holds
+    /// `u32::MAX - 1` items or more (the builder's limit too).
+    pub(crate) fn new(metadata: usize, rewards: usize) -> Option<Self> {
+        Self::with_hash(metadata, rewards, id_hash)
+    }
+
+    /// [`Self::new`] with `hash` grouping the ids (a test gives every id the same hash).
+    fn with_hash(metadata: usize, rewards: usize, hash: fn(&str) -> u64) -> Option<Self> {
+        if metadata >= NONE as usize || rewards >= NONE as usize {
+            return None;
+        }
+        Some(IdJoinBuild {
+            stage: Stage::MetadataKeys,
+            metadata_keys: Vec::new(),
+            reward_keys: Vec::new(),
+            join: IdJoin {
+                metadata_first: vec![NONE; metadata],
+                reward_first: vec![NONE; rewards],
+                reward_metadata: vec![NONE; rewards],
+            },
+            hash,
+        })
+    }
+
+    /// Items of the listings walked so far and in all (hashing passes each item once, the
+    /// walk once more).
+    pub(crate) fn progress(&self) -> (usize, usize) {
+        let (metadata, rewards) = (self.join.metadata_first.len(), self.join.reward_first.len());
+        let walked = match self.stage {
+            Stage::MetadataKeys => 0,
+            Stage::RewardKeys => metadata,
+            Stage::Walk { m, r } => metadata + rewards + m + r,
+            Stage::Done => 2 * (metadata + rewards),
         };
-        let (mut m, mut r) = (0, 0);
-        while m < metadata.len() || r < rewards.len() {
-            // The smallest id not yet passed, and its group in each listing.
-            let id = match (metadata.get(m), rewards.get(r)) {
+        (walked, 2 * (metadata + rewards))
+    }
+
+    /// One step: the keys of a listing, or the walk for about `budget` items; true once the
+    /// join is complete. `metadata` and `rewards` must be the listings it was made for.
+    pub(crate) fn advance(
+        &mut self,
+        metadata: &(impl IdList + ?Sized),
+        rewards: &(impl IdList + ?Sized),
+        budget: usize,
+    ) -> bool {
+        match self.stage {
+            Stage::MetadataKeys => {
+                self.metadata_keys = sorted_keys(metadata, self.hash);
+                self.stage = Stage::RewardKeys;
+            }
+            Stage::RewardKeys => {
+                self.reward_keys = sorted_keys(rewards, self.hash);
+                self.stage = Stage::Walk { m: 0, r: 0 };
+            }
+            Stage::Walk { m, r } => {
+                self.stage = match self.walk(metadata, rewards, m, r, budget) {
+                    Some((m, r)) => Stage::Walk { m, r },
+                    None => Stage::Done,
+                };
+            }
+            Stage::Done => {}
+        }
+        self.stage == Stage::Done
+    }
+
+    /// The join, taken out; `None` until [`Self::advance`] returned true, and after.
+    pub(crate) fn take_join(&mut self) -> Option<IdJoin> {
+        if self.stage != Stage::Done {
+            return None;
+        }
+        self.metadata_keys = Vec::new();
+        self.reward_keys = Vec::new();
+        Some(std::mem::take(&mut self.join))
+    }
+
+    /// Walks hash groups from `(m, r)` until about `budget` items are passed; where it stopped,
+    /// `None` at the end.
+    fn walk(
+        &mut self,
+        metadata: &(impl IdList + ?Sized),
+        rewards: &(impl IdList + ?Sized),
+        mut m: usize,
+        mut r: usize,
+        budget: usize,
+    ) -> Option<(usize, usize)> {
+        let (metadata_keys, reward_keys) = (&self.metadata_keys, &self.reward_keys);
+        let stop = (m + r).saturating_add(budget.max(1));
+        while m + r < stop {
+            // The smallest hash not yet passed, and its group in each listing.
+            let key = match (metadata_keys.get(m), reward_keys.get(r)) {
                 (Some(&(a, _)), Some(&(b, _))) => a.min(b),
                 (Some(&(a, _)), None) => a,
                 (None, Some(&(b, _))) => b,
-                (None, None) => break,
+                (None, None) => return None,
             };
-            let m_end = group_end(&metadata, m, id);
-            let r_end = group_end(&rewards, r, id);
-            let first_metadata = metadata.get(m).filter(|_| m < m_end).map(|&(_, i)| i);
-            if let Some(first) = first_metadata {
-                for &(_, index) in &metadata[m + 1..m_end] {
-                    join.metadata_first[index as usize] = first;
-                }
-            }
-            if let Some(&(_, first)) = rewards.get(r).filter(|_| r < r_end) {
-                for &(_, index) in &rewards[r + 1..r_end] {
-                    join.reward_first[index as usize] = first;
-                }
-                for &(_, index) in &rewards[r..r_end] {
-                    join.reward_metadata[index as usize] = first_metadata.unwrap_or(NONE);
-                }
+            let m_end = group_end(metadata_keys, m, key);
+            let r_end = group_end(reward_keys, r, key);
+            let group_metadata = &metadata_keys[m..m_end];
+            let group_rewards = &reward_keys[r..r_end];
+            let first_id = group_metadata
+                .first()
+                .map(|&(_, i)| metadata.id(i as usize))
+                .or_else(|| group_rewards.first().map(|&(_, i)| rewards.id(i as usize)));
+            let one_id = group_metadata
+                .iter()
+                .all(|&(_, i)| Some(metadata.id(i as usize)) == first_id)
+                && group_rewards
+                    .iter()
+                    .all(|&(_, i)| Some(rewards.id(i as usize)) == first_id);
+            if one_id {
+                self.join.record(group_metadata, group_rewards);
+            } else {
+                self.join
+                    .record_shared_hash(group_metadata, group_rewards, metadata, rewards);
             }
             m = m_end;
             r = r_end;
         }
-        Some(join)
+        (m < metadata_keys.len() || r < reward_keys.len()).then_some((m, r))
+    }
+}
+
+impl IdJoin {
+    /// Matches the ids of `metadata` (in listing order) with those of `rewards`, at once.
+    #[cfg(test)]
+    fn new(metadata: &[&str], rewards: &[&str]) -> Option<IdJoin> {
+        Self::with_hash(metadata, rewards, id_hash)
+    }
+
+    /// [`Self::new`] with `hash` grouping the ids, a few items a step.
+    #[cfg(test)]
+    fn with_hash(metadata: &[&str], rewards: &[&str], hash: fn(&str) -> u64) -> Option<IdJoin> {
+        let mut build = IdJoinBuild::with_hash(metadata.len(), rewards.len(), hash)?;
+        while !build.advance(metadata, rewards, 3) {}
+        build.take_join()
+    }
+
+    /// Records one id's items of each listing, each in listing order.
+    fn record(&mut self, metadata: &[(u64, u32)], rewards: &[(u64, u32)]) {
+        let first_metadata = metadata.first().map(|&(_, i)| i);
+        if let Some(first) = first_metadata {
+            for &(_, index) in &metadata[1..] {
+                self.metadata_first[index as usize] = first;
+            }
+        }
+        if let Some(&(_, first)) = rewards.first() {
+            for &(_, index) in &rewards[1..] {
+                self.reward_first[index as usize] = first;
+            }
+            for &(_, index) in rewards {
+                self.reward_metadata[index as usize] = first_metadata.unwrap_or(NONE);
+            }
+        }
+    }
+
+    /// Records a hash group that holds several ids (a repeated id beside another, or a hash
+    /// shared by different ids): split by id, each id's items kept in listing order.
+    fn record_shared_hash(
+        &mut self,
+        metadata_keys: &[(u64, u32)],
+        reward_keys: &[(u64, u32)],
+        metadata: &(impl IdList + ?Sized),
+        rewards: &(impl IdList + ?Sized),
+    ) {
+        fn by_id(keys: &[(u64, u32)], ids: &(impl IdList + ?Sized)) -> Vec<(u64, u32)> {
+            let mut sorted = keys.to_vec();
+            // Stable: within an id, listing order (the keys are already in it).
+            sorted.sort_by(|a, b| ids.id(a.1 as usize).cmp(ids.id(b.1 as usize)));
+            sorted
+        }
+        let metadata_keys = by_id(metadata_keys, metadata);
+        let reward_keys = by_id(reward_keys, rewards);
+        let (mut m, mut r) = (0, 0);
+        while m < metadata_keys.len() || r < reward_keys.len() {
+            let id = match (metadata_keys.get(m), reward_keys.get(r)) {
+                (Some(a), Some(b)) => metadata.id(a.1 as usize).min(rewards.id(b.1 as usize)),
+                (Some(a), None) => metadata.id(a.1 as usize),
+                (None, Some(b)) => rewards.id(b.1 as usize),
+                (None, None) => break,
+            };
+            let m_end = m + metadata_keys[m..]
+                .iter()
+                .take_while(|&&(_, i)| metadata.id(i as usize) == id)
+                .count();
+            let r_end = r + reward_keys[r..]
+                .iter()
+                .take_while(|&&(_, i)| rewards.id(i as usize) == id)
+                .count();
+            self.record(&metadata_keys[m..m_end], &reward_keys[r..r_end]);
+            m = m_end;
+            r = r_end;
+        }
     }
 
     /// The first metadata item with the id of metadata item `index`, when `index` repeats it.
@@ -87,25 +293,22 @@ fn some_index(value: Option<&u32>) -> Option<usize> {
         .map(|value| value as usize)
 }
 
-/// The ids with their listing index, ordered by id and, within an id, by index. A listing
-/// already in id order is only checked, not sorted.
-fn sorted_by_id<'a>(ids: impl ExactSizeIterator<Item = &'a str>) -> Option<Vec<(&'a str, u32)>> {
-    if ids.len() >= NONE as usize {
-        return None;
-    }
-    let mut sorted: Vec<(&str, u32)> = ids.zip(0u32..).collect();
-    if !sorted.is_sorted_by(|a, b| a.0 <= b.0) {
-        // Stable: equal ids keep their listing order.
-        sorted.sort_by(|a, b| a.0.cmp(b.0));
-    }
-    Some(sorted)
+/// Each id's hash with its listing index, ordered by hash and, within a hash, by index.
+fn sorted_keys(ids: &(impl IdList + ?Sized), hash: fn(&str) -> u64) -> Vec<(u64, u32)> {
+    let mut keys: Vec<(u64, u32)> = (0..ids.len())
+        .zip(0u32..)
+        .map(|(index, i)| (hash(ids.id(index)), i))
+        .collect();
+    // The pairs are distinct (the index is), so an unstable sort gives the one order.
+    keys.sort_unstable();
+    keys
 }
 
-/// The end of the run of `id` starting at `start` in `sorted` (`start` when it does not start
+/// The end of the run of `key` starting at `start` in `sorted` (`start` when it does not start
 /// there).
-fn group_end(sorted: &[(&str, u32)], start: usize, id: &str) -> usize {
+fn group_end(sorted: &[(u64, u32)], start: usize, key: u64) -> usize {
     let mut end = start;
-    while sorted.get(end).is_some_and(|&(other, _)| other == id) {
+    while sorted.get(end).is_some_and(|&(other, _)| other == key) {
         end += 1;
     }
     end
@@ -116,20 +319,38 @@ mod tests {
     use super::*;
 
     fn join(metadata: &[&str], rewards: &[&str]) -> IdJoin {
-        IdJoin::new(metadata.iter().copied(), rewards.iter().copied()).unwrap()
+        IdJoin::new(metadata, rewards).unwrap()
+    }
+
+    const METADATA: [&str; 4] = ["c", "a", "b", "a"];
+    const REWARDS: [&str; 5] = ["b", "x", "a", "b", "x"];
+
+    /// What joining [`METADATA`] with [`REWARDS`] must find, whatever the hash.
+    fn check(found: &IdJoin) {
+        assert_eq!(found.metadata_first(3), Some(1));
+        assert_eq!(found.metadata_first(1), None);
+        assert_eq!(found.metadata_first(0), None);
+        assert_eq!(found.reward_metadata(0), Some(2));
+        assert_eq!(found.reward_metadata(1), None);
+        assert_eq!(found.reward_metadata(2), Some(1));
+        assert_eq!(found.reward_metadata(3), Some(2));
+        assert_eq!(found.reward_first(3), Some(0));
+        assert_eq!(found.reward_first(4), Some(1));
+        assert_eq!(found.reward_first(0), None);
+        assert_eq!(found.reward_first(2), None);
     }
 
     #[test]
     fn matches_repeats_and_misses_in_any_order() {
-        let found = join(&["c", "a", "b", "a"], &["b", "x", "a", "b", "x"]);
-        assert_eq!(found.metadata_first(3), Some(1));
-        assert_eq!(found.metadata_first(1), None);
-        assert_eq!(found.reward_metadata(0), Some(2));
-        assert_eq!(found.reward_metadata(1), None);
-        assert_eq!(found.reward_metadata(2), Some(1));
-        assert_eq!(found.reward_first(3), Some(0));
-        assert_eq!(found.reward_first(4), Some(1));
-        assert_eq!(found.reward_first(0), None);
+        check(&join(&METADATA, &REWARDS));
+    }
+
+    #[test]
+    fn ids_sharing_a_hash_are_told_apart() {
+        let with = |hash: fn(&str) -> u64| IdJoin::with_hash(&METADATA, &REWARDS, hash).unwrap();
+        // Every id one hash; then some hashes shared, some not.
+        check(&with(|_| 7));
+        check(&with(|id| u64::from(id.as_bytes()[0] % 2)));
     }
 
     #[test]

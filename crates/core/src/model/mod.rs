@@ -30,7 +30,7 @@ mod trajectory;
 
 pub use aggregate::{ClassCounts, RunTotals, SampleStats, TaskStats};
 pub use as_of::AsOf;
-pub use builder::RunSetBuilder;
+pub use builder::{RunSetBuilder, RunSetFinish};
 pub use chronicle::{
     chronicle_agents, chronicle_run_id, error_text, guide_pass_rate, guide_task_results,
     split_chronicle_run_id, threshold_met, GuideTaskResult, PassState,
@@ -41,7 +41,7 @@ pub use component_means::{components_count, ComponentTaskMeans};
 pub use error::ModelError;
 pub use from_api::{
     classify_facts, classify_metadata, components_from_api, run_info_from_api, run_options,
-    setting_inputs, ApiRun,
+    setting_inputs, ApiRun, ApiRunJoin,
 };
 pub(crate) use id_map::IdMap;
 pub use join::{DuplicateConflict, JoinReport, TaskConflict, JOIN_EXAMPLES};
