@@ -6,7 +6,9 @@
 //! 3. a task-table filter survives a reload;
 //! 4. a 500 on one page names the run, and Retry completes the report;
 //! 5. a hostile or malformed query shows a clear message, never runs script, never crashes;
-//! 6. the API key never reaches the URL, a link, the copied link or an export.
+//! 6. the API key never reaches the URL, a link, the copied link or an export;
+//! 7. a comparison of 20,000 tasks × 4 samples (`--demo-scale`), its run set built and its
+//!    bootstrap drawn over many slices, is the CLI's report too.
 //!
 //! Every server runs with `--running-eval-secs 0`: the demo's running evaluation is finished
 //! from the start, so the browser and the CLI read the same data whenever they read it.
@@ -439,6 +441,43 @@ async fn the_default_comparison_renders_the_cli_report() -> Result<(), BoxError>
     let downloads = TempDir::new("default")?;
     let browser = driver.open_browser_downloading_to(downloads.path()).await?;
     let outcome = default_comparison_matches_cli(&browser, &server, downloads.path()).await;
+    finish(browser, outcome).await
+}
+
+/// Opens a comparison of two runs of 20,000 tasks × 4 samples and checks that its report is the
+/// CLI's: at that size the run set is built, and the bootstrap drawn, over many slices.
+async fn large_comparison_matches_cli(
+    browser: &Client,
+    server: &Server,
+    dir: &Path,
+) -> Result<(), BoxError> {
+    let (baseline, candidate) = ("eval_base_v2", "eval_ckpt_s400");
+    open_report(
+        browser,
+        server,
+        &format!("/compare?base={baseline}&cand={candidate}"),
+    )
+    .await?;
+    let (_, text, exported) = download_report_json(browser, dir).await?;
+    let candidates = vec![candidate.to_owned()];
+    let (cli, cli_text) = cli_report_json(server.base_url(), baseline, &candidates, &[], None)?;
+    let tasks = cli["tasks"].as_array().map_or(0, Vec::len);
+    check(tasks >= 20_000, || {
+        format!("the scaled demo's comparison has {tasks} tasks, not 20,000 or more")
+    })?;
+    check_same_report(&exported, &cli, "20,000 tasks × 4 samples")?;
+    check(text.trim_end() == cli_text.trim_end(), || {
+        "the large report's JSON export has the CLI's values but not its exact text".to_owned()
+    })
+}
+
+#[tokio::test]
+async fn a_comparison_of_20000_tasks_renders_the_cli_report() -> Result<(), BoxError> {
+    let server = Server::start_demo(&["--running-eval-secs", "0", "--demo-scale", "20000x4"])?;
+    let driver = ChromeDriver::start()?;
+    let downloads = TempDir::new("large")?;
+    let browser = driver.open_browser_downloading_to(downloads.path()).await?;
+    let outcome = large_comparison_matches_cli(&browser, &server, downloads.path()).await;
     finish(browser, outcome).await
 }
 

@@ -39,6 +39,7 @@ use crate::route::{ReportPage, Route, RunSource};
 use crate::state::async_load::spawn_scoped;
 use crate::state::loader::{use_loader, LoadPlan};
 use crate::state::report::{after_paint, use_report, ReportKey, ReportState};
+use crate::state::run_set_build::use_run_set;
 use crate::state::shared::Shared;
 use crate::state::source::use_source_settings;
 use crate::state::url::{href, use_url_state};
@@ -114,14 +115,9 @@ pub fn ComparePage(
         Some(LoadPlan::Jobs(ids)) => loader.jobs_without_trials(&ids),
         _ => Vec::new(),
     });
-    let run_set = Memo::new(move |_| {
-        let plan = load_plan.get()?;
-        if empty_jobs.with(|empty| !empty.is_empty()) {
-            return None;
-        }
-        let built = loader.run_set(&plan)?;
-        Some(built.map(Shared::new))
-    });
+    let hold = Memo::new(move |_| empty_jobs.with(|empty| !empty.is_empty()));
+    let run_set_state = use_run_set(loader, load_plan, hold);
+    let run_set = run_set_state.built;
     let base_url = Signal::derive(move || source.base_url());
     let client = Signal::derive(move || config.get().ok());
 
@@ -170,6 +166,7 @@ pub fn ComparePage(
             <JobsWithoutTrials jobs=empty_jobs/>
             <ReportBody
                 run_set
+                building=run_set_state.progress
                 view
                 on_change=url.replace_callback()
                 client
@@ -187,6 +184,9 @@ pub fn ReportBody(
     /// The loaded runs (`None` while loading; an error when they could not be combined).
     #[prop(into)]
     run_set: Signal<Option<Result<Shared<RunSet>, ModelError>>>,
+    /// The share of the run set's build done, while it is being built.
+    #[prop(optional, into)]
+    building: Signal<Option<f64>>,
     /// The view state.
     #[prop(into)]
     view: Signal<ViewState>,
@@ -232,6 +232,11 @@ pub fn ReportBody(
             })
     };
     let computing = move || {
+        let combining = building.get().filter(|_| run_set.with(Option::is_none));
+        if let Some(share) = combining {
+            let label = format!("Combining the runs: {}% joined…", (share * 100.0).floor());
+            return Some(view! { <Loading label/> });
+        }
         (run_set.with(|set| matches!(set, Some(Ok(_)))) && state.error.with(Option::is_none))
             .then(|| view! { <Loading label="Computing the report…"/> })
     };
@@ -264,8 +269,12 @@ fn mount_report(
                 current_base.set(report.arc());
             }
         }
+        // Filling the bootstrap in changes the report, not the run set: the task panel and
+        // the components, which read the run set, are not rendered again for it.
         if let Some(set) = state.run_set.get() {
-            current_set.set(set.arc());
+            if !Arc::ptr_eq(&set.arc(), &current_set.get_untracked()) {
+                current_set.set(set.arc());
+            }
         }
     });
     Some(view! {

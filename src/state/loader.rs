@@ -16,8 +16,9 @@ use std::rc::Rc;
 use eval_compare_core::api::{ChronicleJob, JobEvent, JobEventKind};
 use eval_compare_core::client::{ClientConfig, StreamEnd, TrajectoryClient};
 use eval_compare_core::load::{
-    jobs_of, load_components, load_jobs, load_runs, refresh_jobs, refresh_running,
-    ComponentProgress, LoadEvent, LoadStore, Phase, RunProgress, COMPONENT_CONCURRENCY,
+    jobs_of, load_components, load_jobs, load_runs, refresh_jobs, refresh_running, BuildStep,
+    ComponentProgress, LoadEvent, LoadStore, Phase, RunProgress, RunSetBuild,
+    COMPONENT_CONCURRENCY,
 };
 use eval_compare_core::model::{ModelError, RunSet};
 use futures::future::{join_all, select, AbortHandle, Abortable};
@@ -37,6 +38,11 @@ pub const PROGRESS_INTERVAL_MS: u64 = 100;
 pub const REFRESH_MS: u32 = 10_000;
 /// While a job's stream reports finished trials, its trials are read again at most this often.
 pub const STREAM_REFRESH_MS: u32 = 1_500;
+
+/// Listed items (rewards, trajectories, tasks, trials) the store may hold before opening a
+/// comparison forgets the others' ([`Loader::ensure`]): well above the demo's (about 10,000),
+/// below one run of 100,000 tasks × 8 samples (1.6 million).
+pub const RETAIN_ITEMS: usize = 1_000_000;
 
 /// How often a follower waiting for the first load looks again.
 const LOAD_WAIT_MS: u32 = 500;
@@ -70,6 +76,15 @@ impl LoadPlan {
     pub fn is_jobs(&self) -> bool {
         matches!(self, LoadPlan::Jobs(_))
     }
+}
+
+/// How a run set starts being built ([`Loader::start_run_set`]).
+#[derive(Debug)]
+pub enum RunSetStart {
+    /// A step at a time.
+    Steps(RunSetBuild),
+    /// Already built.
+    Built(Result<RunSet, ModelError>),
 }
 
 /// How running jobs are watched right now.
@@ -144,6 +159,7 @@ impl Loader {
             self.config.set_value(Some(config.clone()));
             self.bump();
         }
+        self.release_others(plan);
         let store = self.store.get_value();
         let settled = match plan {
             LoadPlan::Runs(ids) => store.progress(ids).iter().all(RunProgress::is_settled),
@@ -161,6 +177,36 @@ impl Loader {
         if !settled && !already_loading {
             self.start(config.clone(), plan.clone());
         }
+    }
+
+    /// Past [`RETAIN_ITEMS`] listed items in the store, forgets what other comparisons read
+    /// (stopping a load of another comparison still in flight): a tab that opens one large
+    /// comparison after another holds one at a time. Below that, going back to a comparison
+    /// shows it at once.
+    fn release_others(&self, plan: &LoadPlan) {
+        let store = self.store.get_value();
+        if store.held_items() <= RETAIN_ITEMS {
+            return;
+        }
+        let other_in_flight = self.loading.get_untracked()
+            && self
+                .loading_plan
+                .with_value(|loading| loading.as_ref() != Some(plan));
+        if other_in_flight {
+            self.abort();
+            store.mark_cancelled();
+            self.loading.set(false);
+        }
+        let released = match plan {
+            LoadPlan::Runs(ids) => store.release_except(ids, &[]),
+            LoadPlan::Jobs(ids) => store.release_except(&[], ids),
+        };
+        #[cfg(debug_assertions)]
+        leptos::logging::log!(
+            "eval-compare: released {released} listed items of other comparisons"
+        );
+        #[cfg(not(debug_assertions))]
+        let _ = released;
     }
 
     /// Loads what `plan` reads again from where each list stopped (Retry).
@@ -202,6 +248,24 @@ impl Loader {
             LoadPlan::Runs(ids) => store.run_set(ids),
             LoadPlan::Jobs(ids) => store.chronicle_run_set(ids),
         })
+    }
+
+    /// A build of the run set of `plan` to run a step at a time, or, for Chronicle jobs (a few
+    /// thousand trials at most), the run set built at once; `None` while not ready (tracked
+    /// like [`Self::run_set`]).
+    pub fn start_run_set(&self, plan: &LoadPlan) -> Option<RunSetStart> {
+        self.generation.track();
+        self.store.with_value(|store| match plan {
+            LoadPlan::Runs(ids) => store.start_run_set(ids).map(RunSetStart::Steps),
+            LoadPlan::Jobs(ids) => store.chronicle_run_set(ids).map(RunSetStart::Built),
+        })
+    }
+
+    /// One step of `build` over the current store (see [`RunSetBuild::advance`]); `None` once
+    /// the loader is gone.
+    pub fn advance_run_set(&self, build: &mut RunSetBuild, budget: usize) -> Option<BuildStep> {
+        self.store
+            .try_with_value(|store| build.advance(store, budget))
     }
 
     /// The jobs of `job_ids` whose trials were all read and are none: there is nothing to

@@ -9,8 +9,10 @@
 //!   partial results and resumable retries; running runs refreshed);
 //! - [`files`]: run folders opened from disk: read from the browser, grouped and parsed by the
 //!   core in its pure half ([`files::grouping`]);
-//! - [`report`]: the run set and the report as memos over the loaded data and the view, the
-//!   report first without and then with the bootstrap;
+//! - [`run_set_build`]: the run set of the comparison on screen, built from the loader's store
+//!   a slice at a time, with progress;
+//! - [`report`]: the report as a function of the run set and the view, first without and then
+//!   with the bootstrap;
 //! - [`history`]: the app's own history router (pushState, popstate, clicked links);
 //! - [`async_load`]: a component's one-off load as a signal, with Retry and cancellation;
 //! - [`shared`]: values compared by identity, so memos over big values stay cheap.
@@ -24,6 +26,7 @@ pub mod files;
 pub mod history;
 pub mod loader;
 pub mod report;
+pub mod run_set_build;
 pub mod shared;
 pub mod source;
 pub mod url;

@@ -7,11 +7,15 @@
 //! Trajectory runs' lists carry no components: for runs read from the Trajectory API the panel
 //! offers to read them, one request per counted trajectory of every run of the comparison
 //! ([`ComponentReads`]), with progress, Cancel and Resume; the table then covers what was read.
+//! Past [`COMPONENT_READ_LIMIT`] trajectories (a comparison of 100,000 tasks × 8 samples has
+//! 1.6 million) it says so and points to the CLI instead.
 
 use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
-use eval_compare_core::load::{component_targets, ComponentProgress, COMPONENT_CONCURRENCY};
+use eval_compare_core::load::{
+    component_target_count, component_targets, ComponentProgress, COMPONENT_CONCURRENCY,
+};
 use eval_compare_core::model::{RunSet, SourceKind};
 use eval_compare_core::report::{component_cells, ComponentDelta, Report, COMPONENT_COLUMNS};
 use eval_compare_core::text::{count, noun, visible};
@@ -38,7 +42,7 @@ pub fn ComponentDeltas(
     #[prop(into)]
     client: Signal<Option<ClientConfig>>,
 ) -> impl IntoView {
-    let targets = Memo::new(move |_| {
+    let offer = Memo::new(move |_| {
         let from_api = client.with(Option::is_some)
             && run_set.with(|set| {
                 !set.runs().is_empty()
@@ -47,14 +51,21 @@ pub fn ComponentDeltas(
                         .iter()
                         .all(|run| run.info().source == SourceKind::Api)
             });
-        if from_api {
-            Some(Arc::new(run_set.with(|set| component_targets(set))))
-        } else {
-            None
+        if !from_api {
+            return None;
+        }
+        // Counted first (a pass over the columns): the list of ids, and the hash set that
+        // keeps each once, are built only for a read the page would make.
+        match run_set.with(|set| component_target_count(set)) {
+            0 => None,
+            wanted if wanted > COMPONENT_READ_LIMIT => Some(ReadOffer::TooMany(wanted)),
+            _ => Some(ReadOffer::Read(Arc::new(
+                run_set.with(|set| component_targets(set)),
+            ))),
         }
     });
     move || {
-        let offer = targets.get().filter(|targets| !targets.is_empty());
+        let offer = offer.get();
         report.with(|report| {
             let candidate = report.candidates.get(focus.get())?;
             if candidate.components.is_empty() && offer.is_none() {
@@ -89,7 +100,17 @@ pub fn ComponentDeltas(
                     </table>
                 }
             });
-            let reads = offer.map(|targets| view! { <ComponentReadControl targets client/> });
+            let reads = offer.map(|offer| match offer {
+                ReadOffer::Read(targets) => {
+                    view! { <ComponentReadControl targets client/> }.into_any()
+                }
+                ReadOffer::TooMany(wanted) => view! {
+                    <div class="component-reads" role="status">
+                        <p class="component-reads-text">{too_many_to_read(wanted)}</p>
+                    </div>
+                }
+                .into_any(),
+            });
             Some(view! {
                 <section class="panel components" aria-labelledby="components-title">
                     <h3 id="components-title" class="panel-title">"Components: "{name}" against the baseline"</h3>
@@ -105,6 +126,30 @@ pub fn ComponentDeltas(
             })
         })
     }
+}
+
+/// The most trajectories whose components the page offers to read (one request each, six at
+/// a time: about ten minutes over a good connection); beyond, it points to the CLI.
+pub const COMPONENT_READ_LIMIT: usize = 20_000;
+
+/// What the panel offers for runs whose lists carry no components.
+#[derive(Debug, Clone, PartialEq)]
+enum ReadOffer {
+    /// To read the components of these trajectories.
+    Read(Arc<Vec<String>>),
+    /// Nothing: that many trajectories are more than [`COMPONENT_READ_LIMIT`].
+    TooMany(usize),
+}
+
+/// Why the page does not offer to read the components of `wanted` trajectories.
+pub fn too_many_to_read(wanted: usize) -> String {
+    format!(
+        "These runs' lists carry no reward components. Reading them takes one request per \
+         counted trajectory: {} requests for this comparison, more than this page reads (at \
+         most {}). `eval-compare report --components` reads them from the command line.",
+        count(wanted as u64),
+        count(COMPONENT_READ_LIMIT as u64)
+    )
 }
 
 /// Reading the components of `targets`: the offer with its cost, then progress with Cancel,
@@ -282,6 +327,17 @@ mod tests {
         assert_eq!(
             read_status(&standing(1, 1, 0), false),
             "Components read for all 1 counted trajectory of these runs."
+        );
+    }
+
+    #[test]
+    fn past_the_limit_the_page_points_to_the_cli() {
+        assert_eq!(
+            too_many_to_read(1_600_000),
+            "These runs' lists carry no reward components. Reading them takes one request per \
+             counted trajectory: 1,600,000 requests for this comparison, more than this page \
+             reads (at most 20,000). `eval-compare report --components` reads them from the \
+             command line."
         );
     }
 }
