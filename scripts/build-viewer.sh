@@ -37,9 +37,16 @@ fi
 WORK="$TARGET_DIR/viewer-build/$PROFILE"
 # RUSTFLAGS replaces the wasm32 rustflags of .cargo/config.toml, so it repeats them.
 RUSTFLAGS="--cfg erase_components --cfg lazy_report -C link-args=--emit-relocs"
-WASM_OPT_FLAGS=(-Oz --strip-debug --strip-producers --enable-bulk-memory --enable-sign-ext
+WASM_OPT_FLAGS=(-Oz --strip-producers --enable-bulk-memory --enable-sign-ext
   --enable-nontrapping-float-to-int --enable-mutable-globals --enable-reference-types
   --enable-multivalue)
+# EVAL_COMPARE_KEEP_NAMES=1 keeps the functions' names (a CPU profile then names them, see
+# bench-report --cpu-profile); the release served strips them.
+if [ "${EVAL_COMPARE_KEEP_NAMES:-}" = 1 ]; then
+  WASM_OPT_FLAGS+=(--debuginfo)
+else
+  WASM_OPT_FLAGS+=(--strip-debug)
+fi
 
 if [ "$PROFILE" = release ]; then
   log "cargo build (wasm32, release)"

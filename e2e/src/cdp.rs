@@ -44,3 +44,45 @@ pub async fn run_before_page_scripts(browser: &Client, source: &str) -> Result<(
         .await?;
     Ok(())
 }
+
+/// Starts the browser's sampling CPU profiler (a sample every `interval_us` microseconds).
+pub async fn start_cpu_profile(browser: &Client, interval_us: u32) -> Result<(), BoxError> {
+    for (cmd, params) in [
+        ("Profiler.enable", json!({})),
+        (
+            "Profiler.setSamplingInterval",
+            json!({ "interval": interval_us }),
+        ),
+        ("Profiler.start", json!({})),
+    ] {
+        browser.issue_cmd(Cdp { cmd, params }).await?;
+    }
+    Ok(())
+}
+
+/// Stops the profiler started by [`start_cpu_profile`] and returns its profile (the
+/// DevTools `.cpuprofile` format: nodes, samples, time deltas).
+pub async fn stop_cpu_profile(browser: &Client) -> Result<Value, BoxError> {
+    let stopped = browser
+        .issue_cmd(Cdp {
+            cmd: "Profiler.stop",
+            params: json!({}),
+        })
+        .await?;
+    stopped
+        .get("profile")
+        .cloned()
+        .ok_or_else(|| "Profiler.stop returned no profile".into())
+}
+
+/// Lets the page run what its Content-Security-Policy forbids (a benchmark's worker from a blob
+/// URL); never for a test of the page itself.
+pub async fn bypass_csp(browser: &Client) -> Result<(), BoxError> {
+    browser
+        .issue_cmd(Cdp {
+            cmd: "Page.setBypassCSP",
+            params: json!({ "enabled": true }),
+        })
+        .await?;
+    Ok(())
+}

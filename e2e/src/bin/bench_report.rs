@@ -20,7 +20,11 @@
 //! `--replay` then replays the iteration's API requests from plain JavaScript in the same page
 //! (same order and concurrency as the loader, bodies parsed with `JSON.parse`): the floor of the
 //! API phase without the viewer's work per page (column `replay`); `--replay-without SUBSTR`
-//! replays only the requests whose URL does not contain SUBSTR (what if a list were not read).
+//! replays only the requests whose URL does not contain SUBSTR (what if a list were not read);
+//! `--cpu-profile FILE` writes the CPU profile of the page from navigation to the full report
+//! (DevTools' `.cpuprofile`; `scripts/bench/profile_blocks.py FILE` names what fills each long
+//! main-thread block). Names of wasm functions need a build that keeps them: `scripts/build-viewer.sh`
+//! with `EVAL_COMPARE_KEEP_NAMES=1`.
 //!
 //! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
 //! eval-compare-server` that exists; `scripts/demo.sh` builds the `server` profile), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
@@ -37,7 +41,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use eval_compare_e2e::cdp::run_before_page_scripts;
+use eval_compare_e2e::cdp::{
+    bypass_csp, run_before_page_scripts, start_cpu_profile, stop_cpu_profile,
+};
 use eval_compare_e2e::page::{finish, poll, wait_js};
 use eval_compare_e2e::{viewer_dist, workspace_root, BoxError, ChromeDriver, Server};
 use fantoccini::{Client, Locator};
@@ -48,6 +54,9 @@ use serde_json::{json, Value};
 const TARGET_MS: f64 = 1500.0;
 /// How long one page may take before the iteration counts as failed.
 const PAGE_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The CPU profiler's sampling interval with `--cpu-profile`, in microseconds.
+const CPU_PROFILE_INTERVAL_US: u32 = 1000;
 
 /// Installed in every new document before its own scripts: records into `window.__bench`.
 const PROBE_JS: &str = r#"
@@ -161,6 +170,45 @@ for (const e of api) {
   lists.get(key).push(e.name);
 }
 const get = async (u) => JSON.parse(await (await fetch(u, { cache: 'no-store' })).text());
+const start = performance.now();
+Promise.all(records.map(get))
+  .then(() => Promise.all(Array.from(lists.values()).map(async (urls) => { for (const u of urls) await get(u); })))
+  .then(() => done(performance.now() - start), (e) => done(-1));
+"#;
+
+/// `--replay-in-worker`: the same replay, but a worker fetches each page and hands its body to
+/// the page (transferred, not copied), which parses it: the floor of the API phase with the
+/// requests off the main thread. Needs a worker from a blob URL (CSP bypassed for it).
+const REPLAY_WORKER_JS: &str = r#"
+const done = arguments[arguments.length - 1];
+const api = performance.getEntriesByType('resource')
+  .filter((e) => { const p = new URL(e.name).pathname; return p.startsWith('/api/') || p.startsWith('/v1/'); })
+  .sort((a, b) => a.startTime - b.startTime);
+const lists = new Map();
+const records = [];
+for (const e of api) {
+  const url = new URL(e.name);
+  if (!url.searchParams.has('limit')) { records.push(e.name); continue; }
+  url.searchParams.delete('cursor');
+  const key = url.toString();
+  if (!lists.has(key)) lists.set(key, []);
+  lists.get(key).push(e.name);
+}
+const source = `onmessage = async (m) => {
+  const r = await fetch(m.data.url, { cache: 'no-store' });
+  const body = await r.arrayBuffer();
+  postMessage({ id: m.data.id, body }, [body]);
+};`;
+const worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+const waiting = new Map();
+let next = 0;
+worker.onmessage = (m) => { const w = waiting.get(m.data.id); waiting.delete(m.data.id); w(m.data.body); };
+const decoder = new TextDecoder();
+const get = (url) => new Promise((resolve) => {
+  const id = next++;
+  waiting.set(id, (body) => resolve(JSON.parse(decoder.decode(body))));
+  worker.postMessage({ id, url });
+});
 const start = performance.now();
 Promise.all(records.map(get))
   .then(() => Promise.all(Array.from(lists.values()).map(async (urls) => { for (const u of urls) await get(u); })))
@@ -309,6 +357,10 @@ struct Options {
     json: bool,
     replay: bool,
     replay_without: Option<String>,
+    /// Replay from a worker instead (`--replay-in-worker`).
+    replay_in_worker: bool,
+    /// Where to write the last iteration's CPU profile (`--cpu-profile FILE`).
+    cpu_profile: Option<PathBuf>,
 }
 
 fn parse_options() -> Result<Options, BoxError> {
@@ -322,6 +374,8 @@ fn parse_options() -> Result<Options, BoxError> {
         json: false,
         replay: false,
         replay_without: None,
+        cpu_profile: None,
+        replay_in_worker: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -348,6 +402,11 @@ fn parse_options() -> Result<Options, BoxError> {
             "--settle-ms" => options.settle = Duration::from_millis(value()?.parse()?),
             "--json" => options.json = true,
             "--replay" => options.replay = true,
+            "--cpu-profile" => options.cpu_profile = Some(PathBuf::from(value()?)),
+            "--replay-in-worker" => {
+                options.replay = true;
+                options.replay_in_worker = true;
+            }
             "--replay-without" => {
                 options.replay = true;
                 options.replay_without = Some(value()?);
@@ -356,6 +415,7 @@ fn parse_options() -> Result<Options, BoxError> {
                 println!(
                     "bench-report [--runs N] [--warmup N] [--url-query Q] [--running-eval-secs S] \
                      [--server-arg ARG]... [--settle-ms MS] [--json] [--replay] [--replay-without SUBSTR]\n\
+                     [--cpu-profile FILE]\n\
                      env: EVAL_COMPARE_SERVER_BIN, EVAL_COMPARE_DIST, CHROMEDRIVER, CHROME_BIN"
                 );
                 std::process::exit(0);
@@ -549,8 +609,14 @@ async fn measure_in(
     options: &Options,
 ) -> Result<(Figures, Collected), BoxError> {
     run_before_page_scripts(browser, PROBE_JS).await?;
+    if options.replay_in_worker {
+        bypass_csp(browser).await?;
+    }
     tokio::time::sleep(options.settle).await;
     let load1 = load1();
+    if options.cpu_profile.is_some() {
+        start_cpu_profile(browser, CPU_PROFILE_INTERVAL_US).await?;
+    }
     browser.goto(link).await?;
     wait_js(
         browser,
@@ -564,6 +630,11 @@ async fn measure_in(
     if let Some(failure) = &collected.failure {
         return Err(format!("the page shows a failure: {failure}").into());
     }
+    if let Some(path) = &options.cpu_profile {
+        let profile = stop_cpu_profile(browser).await?;
+        std::fs::write(path, serde_json::to_vec(&profile)?)
+            .map_err(|error| format!("could not write {}: {error}", path.display()))?;
+    }
     let mut figures = figures_of(&collected);
     figures.load1 = load1;
     if options.replay {
@@ -572,7 +643,19 @@ async fn measure_in(
             .replay_without
             .clone()
             .map_or(Value::Null, Value::from);
-        let elapsed = browser.execute_async(REPLAY_JS, vec![without]).await?;
+        // Replaying 16,000 requests takes longer than WebDriver's default script timeout.
+        browser
+            .update_timeouts(fantoccini::wd::TimeoutConfiguration::new(
+                Some(PAGE_TIMEOUT),
+                None,
+                None,
+            ))
+            .await?;
+        let elapsed = if options.replay_in_worker {
+            browser.execute_async(REPLAY_WORKER_JS, vec![]).await?
+        } else {
+            browser.execute_async(REPLAY_JS, vec![without]).await?
+        };
         figures.replay = elapsed.as_f64().filter(|ms| *ms >= 0.0).unwrap_or(f64::NAN);
     }
     Ok((figures, collected))
