@@ -373,7 +373,7 @@ pub fn ReportView(
                     })
                 })/>
                 <a href=change_runs class="button button-secondary">"Change runs"</a>
-                <ExportButtons report bootstrap_pending=state.bootstrap_pending/>
+                <ExportButtons report bootstrap_pending=state.bootstrap_pending()/>
             </div>
             <LinkSnapshotNotice report view on_change/>
             {from_files
@@ -396,7 +396,7 @@ pub fn ReportView(
                 timings=state.timings
                 bootstrap_progress=state.bootstrap_progress
             />
-            <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending/>
+            <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending()/>
             <WhereDelta report=without_bootstrap focus/>
             <Show when=move || below_fold_ready.get()>
                 <FocusSelector report=without_bootstrap view on_change/>

@@ -165,12 +165,18 @@ pub struct ReportState {
     pub run_set: RwSignal<Option<Shared<RunSet>>>,
     /// Why the report cannot be built.
     pub error: RwSignal<Option<ComputeError>>,
-    /// True while the report shown lacks the bootstrap that is being computed.
-    pub bootstrap_pending: RwSignal<bool>,
     /// The share of the bootstrap's resamples drawn, while it is being computed.
     pub bootstrap_progress: RwSignal<Option<f64>>,
     /// Timings of the last computation.
     pub timings: RwSignal<Option<ReportTimings>>,
+}
+
+impl ReportState {
+    /// True while the report shown lacks the bootstrap that is being computed.
+    pub fn bootstrap_pending(&self) -> Signal<bool> {
+        let progress = self.bootstrap_progress;
+        Signal::derive(move || progress.with(Option::is_some))
+    }
 }
 
 /// `performance.now()`, or 0 where there is no clock.
@@ -204,7 +210,6 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
         without_bootstrap: RwSignal::new(None),
         run_set: RwSignal::new(None),
         error: RwSignal::new(None),
-        bootstrap_pending: RwSignal::new(false),
         bootstrap_progress: RwSignal::new(None),
         timings: RwSignal::new(None),
     };
@@ -215,7 +220,6 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
             state.without_bootstrap.set(None);
             state.run_set.set(None);
             state.error.set(None);
-            state.bootstrap_pending.set(false);
             state.bootstrap_progress.set(None);
             return;
         };
@@ -235,7 +239,6 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
                 state.report.set(None);
                 state.without_bootstrap.set(None);
                 state.error.set(Some(error));
-                state.bootstrap_pending.set(false);
                 state.bootstrap_progress.set(None);
                 return;
             }
@@ -248,7 +251,6 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
         state.run_set.set(Some(key.set.clone()));
         state.without_bootstrap.set(Some(first.clone()));
         state.report.set(Some(first.clone()));
-        state.bootstrap_pending.set(pending);
         state.bootstrap_progress.set(pending.then_some(0.0));
         let timings = ReportTimings {
             first_at_ms,
@@ -295,7 +297,6 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
             let done = now_ms();
             busy_ms += done - slice;
             state.report.try_set(Some(Shared::new(full)));
-            state.bootstrap_pending.try_set(false);
             state.bootstrap_progress.try_set(None);
             let timings = ReportTimings {
                 full_ms: Some(busy_ms),
