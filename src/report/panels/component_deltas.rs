@@ -106,7 +106,10 @@ pub fn ComponentDeltas(
                 }
                 ReadOffer::TooMany(wanted) => view! {
                     <div class="component-reads" role="status">
-                        <p class="component-reads-text">{too_many_to_read(wanted)}</p>
+                        <p class="component-reads-text">
+                            {too_many_to_read(wanted)}" "<code>"eval-compare report --components"</code>
+                            " reads them from the command line."
+                        </p>
                     </div>
                 }
                 .into_any(),
@@ -141,12 +144,13 @@ enum ReadOffer {
     TooMany(usize),
 }
 
-/// Why the page does not offer to read the components of `wanted` trajectories.
+/// Why the page does not offer to read the components of `wanted` trajectories (the panel
+/// then names the CLI's command that does).
 pub fn too_many_to_read(wanted: usize) -> String {
     format!(
         "These runs' lists carry no reward components. Reading them takes one request per \
          counted trajectory: {} requests for this comparison, more than this page reads (at \
-         most {}). `eval-compare report --components` reads them from the command line.",
+         most {}).",
         count(wanted as u64),
         count(COMPONENT_READ_LIMIT as u64)
     )
@@ -336,8 +340,7 @@ mod tests {
             too_many_to_read(1_600_000),
             "These runs' lists carry no reward components. Reading them takes one request per \
              counted trajectory: 1,600,000 requests for this comparison, more than this page \
-             reads (at most 20,000). `eval-compare report --components` reads them from the \
-             command line."
+             reads (at most 20,000)."
         );
     }
 }
