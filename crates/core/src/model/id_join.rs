@@ -1,11 +1,11 @@
 //! Matching a run's two listings (trajectory metadata and trajectory rewards) on trajectory id.
 //!
-//! Each id is hashed once to 64 bits ([`IdHasher`]); both listings are sorted by (hash, listing
-//! index), which sorts integers, not strings, and then walked side by side, hash group by hash
-//! group. Within a group the ids themselves are compared, so two ids that share a hash are never
-//! taken for one. No hash table: the join reads both listings front to back, which keeps it
-//! cache-friendly at millions of ids, in whatever order the API lists them (real trajectory ids
-//! are random, so no listing is in id order).
+//! Listings already in id order are walked side by side as listed, front to back. Otherwise
+//! (real trajectory ids are random, so a listing in task order is in no id order) each id is
+//! hashed once to 64 bits ([`IdHasher`]), both listings are sorted by (hash, listing index),
+//! which sorts integers, not strings, and walked side by side, hash group by hash group; within
+//! a group the ids themselves are compared, so two ids that share a hash are never taken for
+//! one. No hash table either way.
 
 use std::hash::Hasher;
 
@@ -53,12 +53,14 @@ impl IdList for [&str] {
 /// Where an [`IdJoinBuild`] stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
-    /// Hashing and sorting the metadata's ids.
+    /// Hashing and sorting the metadata's ids, unless both listings are in id order already.
     MetadataKeys,
     /// Hashing and sorting the rewards' ids.
     RewardKeys,
     /// Walking both sorted listings from these positions.
     Walk { m: usize, r: usize },
+    /// Walking both listings, in id order as listed, from these positions.
+    WalkListed { m: usize, r: usize },
     /// Done.
     Done,
 }
@@ -107,7 +109,7 @@ impl IdJoinBuild {
         let walked = match self.stage {
             Stage::MetadataKeys => 0,
             Stage::RewardKeys => metadata,
-            Stage::Walk { m, r } => metadata + rewards + m + r,
+            Stage::Walk { m, r } | Stage::WalkListed { m, r } => metadata + rewards + m + r,
             Stage::Done => 2 * (metadata + rewards),
         };
         (walked, 2 * (metadata + rewards))
@@ -123,8 +125,13 @@ impl IdJoinBuild {
     ) -> bool {
         match self.stage {
             Stage::MetadataKeys => {
-                self.metadata_keys = sorted_keys(metadata, self.hash);
-                self.stage = Stage::RewardKeys;
+                // Listings in id order are walked as listed: front to back, no keys.
+                if in_id_order(metadata) && in_id_order(rewards) {
+                    self.stage = Stage::WalkListed { m: 0, r: 0 };
+                } else {
+                    self.metadata_keys = sorted_keys(metadata, self.hash);
+                    self.stage = Stage::RewardKeys;
+                }
             }
             Stage::RewardKeys => {
                 self.reward_keys = sorted_keys(rewards, self.hash);
@@ -133,6 +140,12 @@ impl IdJoinBuild {
             Stage::Walk { m, r } => {
                 self.stage = match self.walk(metadata, rewards, m, r, budget) {
                     Some((m, r)) => Stage::Walk { m, r },
+                    None => Stage::Done,
+                };
+            }
+            Stage::WalkListed { m, r } => {
+                self.stage = match self.walk_listed(metadata, rewards, m, r, budget) {
+                    Some((m, r)) => Stage::WalkListed { m, r },
                     None => Stage::Done,
                 };
             }
@@ -149,6 +162,35 @@ impl IdJoinBuild {
         self.metadata_keys = Vec::new();
         self.reward_keys = Vec::new();
         Some(std::mem::take(&mut self.join))
+    }
+
+    /// Walks listings in id order from `(m, r)`, id by id, until about `budget` items are
+    /// passed; where it stopped, `None` at the end.
+    fn walk_listed(
+        &mut self,
+        metadata: &(impl IdList + ?Sized),
+        rewards: &(impl IdList + ?Sized),
+        mut m: usize,
+        mut r: usize,
+        budget: usize,
+    ) -> Option<(usize, usize)> {
+        let stop = (m + r).saturating_add(budget.max(1));
+        while m + r < stop {
+            // The smallest id not yet passed, and its run in each listing.
+            let id = match (m < metadata.len(), r < rewards.len()) {
+                (true, true) => metadata.id(m).min(rewards.id(r)),
+                (true, false) => metadata.id(m),
+                (false, true) => rewards.id(r),
+                (false, false) => return None,
+            };
+            let m_end = id_run_end(metadata, m, id);
+            let r_end = id_run_end(rewards, r, id);
+            self.join
+                .record(m as u32..m_end as u32, r as u32..r_end as u32);
+            m = m_end;
+            r = r_end;
+        }
+        (m < metadata.len() || r < rewards.len()).then_some((m, r))
     }
 
     /// Walks hash groups from `(m, r)` until about `budget` items are passed; where it stopped,
@@ -186,7 +228,8 @@ impl IdJoinBuild {
                     .iter()
                     .all(|&(_, i)| Some(rewards.id(i as usize)) == first_id);
             if one_id {
-                self.join.record(group_metadata, group_rewards);
+                self.join
+                    .record(indices(group_metadata), indices(group_rewards));
             } else {
                 self.join
                     .record_shared_hash(group_metadata, group_rewards, metadata, rewards);
@@ -214,18 +257,23 @@ impl IdJoin {
     }
 
     /// Records one id's items of each listing, each in listing order.
-    fn record(&mut self, metadata: &[(u64, u32)], rewards: &[(u64, u32)]) {
-        let first_metadata = metadata.first().map(|&(_, i)| i);
+    fn record(
+        &mut self,
+        mut metadata: impl Iterator<Item = u32>,
+        rewards: impl Iterator<Item = u32> + Clone,
+    ) {
+        let first_metadata = metadata.next();
         if let Some(first) = first_metadata {
-            for &(_, index) in &metadata[1..] {
+            for index in metadata {
                 self.metadata_first[index as usize] = first;
             }
         }
-        if let Some(&(_, first)) = rewards.first() {
-            for &(_, index) in &rewards[1..] {
+        let mut repeats = rewards.clone();
+        if let Some(first) = repeats.next() {
+            for index in repeats {
                 self.reward_first[index as usize] = first;
             }
-            for &(_, index) in rewards {
+            for index in rewards {
                 self.reward_metadata[index as usize] = first_metadata.unwrap_or(NONE);
             }
         }
@@ -264,7 +312,10 @@ impl IdJoin {
                 .iter()
                 .take_while(|&&(_, i)| rewards.id(i as usize) == id)
                 .count();
-            self.record(&metadata_keys[m..m_end], &reward_keys[r..r_end]);
+            self.record(
+                indices(&metadata_keys[m..m_end]),
+                indices(&reward_keys[r..r_end]),
+            );
             m = m_end;
             r = r_end;
         }
@@ -291,6 +342,26 @@ fn some_index(value: Option<&u32>) -> Option<usize> {
         .copied()
         .filter(|&value| value != NONE)
         .map(|value| value as usize)
+}
+
+/// The listing indices of `keys`, in order.
+fn indices(keys: &[(u64, u32)]) -> impl Iterator<Item = u32> + Clone + '_ {
+    keys.iter().map(|&(_, index)| index)
+}
+
+/// Whether `ids` are in ascending order (equal ones side by side); stops at the first that
+/// is not.
+fn in_id_order(ids: &(impl IdList + ?Sized)) -> bool {
+    (1..ids.len()).all(|index| ids.id(index - 1) <= ids.id(index))
+}
+
+/// The end of the run of `id` starting at `start` in a listing in id order.
+fn id_run_end(ids: &(impl IdList + ?Sized), start: usize, id: &str) -> usize {
+    let mut end = start;
+    while end < ids.len() && ids.id(end) == id {
+        end += 1;
+    }
+    end
 }
 
 /// Each id's hash with its listing index, ordered by hash and, within a hash, by index.
@@ -351,6 +422,25 @@ mod tests {
         // Every id one hash; then some hashes shared, some not.
         check(&with(|_| 7));
         check(&with(|id| u64::from(id.as_bytes()[0] % 2)));
+    }
+
+    #[test]
+    fn listings_in_id_order_are_walked_as_listed() {
+        let found = join(&["a", "a", "b", "c"], &["a", "b", "b", "x", "x"]);
+        let metadata_first: Vec<_> = (0..4).map(|i| found.metadata_first(i)).collect();
+        let reward_first: Vec<_> = (0..5).map(|i| found.reward_first(i)).collect();
+        let reward_metadata: Vec<_> = (0..5).map(|i| found.reward_metadata(i)).collect();
+        assert_eq!(metadata_first, [None, Some(0), None, None]);
+        assert_eq!(reward_first, [None, None, Some(1), None, Some(3)]);
+        assert_eq!(reward_metadata, [Some(0), Some(2), Some(2), None, None]);
+        // The same found through the hashes, the listings out of order.
+        let found = join(&["c", "b", "a", "a"], &["x", "b", "a", "b", "x"]);
+        assert_eq!(found.metadata_first(3), Some(2));
+        assert_eq!(found.reward_first(3), Some(1));
+        assert_eq!(found.reward_first(4), Some(0));
+        assert_eq!(found.reward_metadata(2), Some(2));
+        assert_eq!(found.reward_metadata(3), Some(1));
+        assert_eq!(found.reward_metadata(0), None);
     }
 
     #[test]
