@@ -553,6 +553,22 @@ fn the_run_set_built_a_few_items_at_a_time_equals_the_one_built_at_once() {
     assert_eq!(now.runs()[1].totals().trajectories, 3);
     assert_eq!(report(&set), report(&now));
     assert_ne!(report(&set), at_once, "the change shows");
+
+    // A list swapped for another of the same length (read again, one reward changed) starts
+    // it over too.
+    let before = report(&now);
+    let mut build = store.start_run_set(&runs).unwrap();
+    let (_, set) = build_in_steps(&store, &mut build, 2, |step| {
+        if step == 6 {
+            let run = store.run("er_1");
+            let mut items = run.rewards.borrow().items.clone();
+            items[0].reward = 0.5;
+            run.rewards.borrow_mut().items = items;
+        }
+    });
+    let now = store.run_set(&runs).unwrap().unwrap();
+    assert_eq!(report(&set), report(&now));
+    assert_ne!(report(&set), before, "the swapped list's reward shows");
     assert!(
         store.start_run_set(&ids(&["er_1", "er_9"])).is_none(),
         "er_9 was never read"

@@ -40,9 +40,9 @@ pub enum BuildStep {
 
 /// A run set of the store being built a step at a time ([`LoadStore::start_run_set`]).
 ///
-/// Each [`Self::advance`] reads the store's lists again. When a list changed in between (a
-/// refresh of a running run swapped it), the build starts over by itself, so what it returns
-/// is always the run set of one state of the store.
+/// Each [`Self::advance`] reads the store's lists again. When a run's list changed in between
+/// (a refresh of a running run swapped it, or it grew), the build starts over by itself, so
+/// what it returns is the run set of one state of the store.
 #[derive(Debug)]
 pub struct RunSetBuild {
     run_ids: Vec<String>,

@@ -110,6 +110,7 @@ impl RunSetBuilder {
             matched: vec![false; trajectories.len()],
             stage: JoinStage::Matching,
             lengths: (rewards.len(), trajectories.len()),
+            listings: (listing_of(rewards), listing_of(trajectories)),
         })
     }
 }
@@ -142,6 +143,8 @@ pub struct ApiRunJoin {
     stage: JoinStage,
     /// The lengths of the listings it was started with (rewards, trajectories).
     lengths: (usize, usize),
+    /// Which slices those were ([`listing_of`]).
+    listings: (Listing, Listing),
 }
 
 impl ApiRunJoin {
@@ -174,8 +177,9 @@ impl ApiRunJoin {
     /// Walks up to `budget` more items of the listings the join was started with (the same
     /// slices, passed again); true once every item was added.
     ///
-    /// Listings of other lengths than those it was started with are refused
-    /// ([`ModelError::ListingsChanged`]): the join must start again.
+    /// Other listings than those it was started with (another place or length: a list
+    /// swapped or grown in between) are refused ([`ModelError::ListingsChanged`]): the join
+    /// must start again.
     pub fn advance<R: AsRewardFacts, T: AsTrajectoryFacts>(
         &mut self,
         builder: &mut RunSetBuilder,
@@ -183,7 +187,7 @@ impl ApiRunJoin {
         trajectories: &[T],
         budget: usize,
     ) -> Result<bool, ModelError> {
-        if self.lengths != (rewards.len(), trajectories.len()) {
+        if self.listings != (listing_of(rewards), listing_of(trajectories)) {
             return Err(ModelError::ListingsChanged);
         }
         let mut left = budget;
@@ -358,6 +362,15 @@ impl ApiRunJoin {
         }
         Ok(())
     }
+}
+
+/// Where a listing is and how long: a list swapped for another (read again) is elsewhere in
+/// memory, since the new one was filled while the old one was still kept, and a list that
+/// grew is longer.
+type Listing = (usize, usize);
+
+fn listing_of<T>(items: &[T]) -> Listing {
+    (items.as_ptr() as usize, items.len())
 }
 
 /// The trajectory ids of a metadata listing.
