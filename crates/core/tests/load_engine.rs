@@ -61,6 +61,19 @@ fn script_run(transport: &ScriptedTransport, id: &str, second: Vec<(u16, String)
     );
 }
 
+/// Runs `er_1` and `er_2` on `b_1`, each with 3 rewards (in two pages) and 3 trajectories,
+/// and the benchmark's tasks.
+fn script_two_complete_runs(transport: &ScriptedTransport) {
+    for id in ["er_1", "er_2"] {
+        script_run(
+            transport,
+            id,
+            vec![(200, page(id, &[reward_item("x3", "t3", 0.25)], None))],
+        );
+    }
+    script_tasks(transport);
+}
+
 /// The tasks of `b_1`, and its evaluation defaults (temperature 1.0).
 fn script_tasks(transport: &ScriptedTransport) {
     transport.route(
@@ -440,14 +453,7 @@ fn a_running_run_is_read_again_only_when_its_progress_moved() {
 #[test]
 fn the_run_set_equals_the_one_built_from_the_same_data_as_run_folders() {
     let transport = ScriptedTransport::default();
-    for id in ["er_1", "er_2"] {
-        script_run(
-            &transport,
-            id,
-            vec![(200, page(id, &[reward_item("x3", "t3", 0.25)], None))],
-        );
-    }
-    script_tasks(&transport);
+    script_two_complete_runs(&transport);
     let client = client_over(&transport);
     let store = LoadStore::new();
     let runs = ids(&["er_1", "er_2"]);
@@ -508,14 +514,7 @@ fn build_in_steps(
 #[test]
 fn the_run_set_built_a_few_items_at_a_time_equals_the_one_built_at_once() {
     let transport = ScriptedTransport::default();
-    for id in ["er_1", "er_2"] {
-        script_run(
-            &transport,
-            id,
-            vec![(200, page(id, &[reward_item("x3", "t3", 0.25)], None))],
-        );
-    }
-    script_tasks(&transport);
+    script_two_complete_runs(&transport);
     let client = client_over(&transport);
     let store = LoadStore::new();
     let runs = ids(&["er_1", "er_2"]);
@@ -578,14 +577,7 @@ fn the_run_set_built_a_few_items_at_a_time_equals_the_one_built_at_once() {
 #[test]
 fn releasing_the_other_runs_forgets_their_lists_and_they_are_read_again_when_asked() {
     let transport = ScriptedTransport::default();
-    for id in ["er_1", "er_2"] {
-        script_run(
-            &transport,
-            id,
-            vec![(200, page(id, &[reward_item("x3", "t3", 0.25)], None))],
-        );
-    }
-    script_tasks(&transport);
+    script_two_complete_runs(&transport);
     let client = client_over(&transport);
     let store = LoadStore::new();
     let both = ids(&["er_1", "er_2"]);

@@ -24,7 +24,8 @@
 //! `--cpu-profile FILE` writes the CPU profile of the page from navigation to the full report
 //! (DevTools' `.cpuprofile`; `scripts/bench/profile_blocks.py FILE` names what fills each long
 //! main-thread block). Names of wasm functions need a build that keeps them: `scripts/build-viewer.sh`
-//! with `EVAL_COMPARE_KEEP_NAMES=1`.
+//! with `EVAL_COMPARE_KEEP_NAMES=1`. `--replay-in-worker` replays from a worker instead, the
+//! page parsing each body: the floor of the API phase with the requests off the main thread.
 //!
 //! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
 //! eval-compare-server` that exists; `scripts/demo.sh` builds the `server` profile), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
@@ -148,11 +149,10 @@ return {
 };
 "#;
 
-/// Replays the page's API requests from plain JavaScript in the loaded page: the run records
-/// first, then every list page after page (each list's pages in order, the lists concurrently),
-/// as the viewer's loader does, each body parsed with `JSON.parse`. Resolves to the elapsed ms:
-/// the floor of the API phase (network, server, browser) without the viewer's work per page.
-const REPLAY_JS: &str = r#"
+/// What both replays start with: the page's API requests as read (`records`, each once) and
+/// as lists of cursor pages (`lists`), in the order they were made, less those whose URL
+/// contains `arguments[0]` (`--replay-without`).
+const REPLAY_REQUESTS_JS: &str = r#"
 const done = arguments[arguments.length - 1];
 const without = arguments[0];
 const api = performance.getEntriesByType('resource')
@@ -169,6 +169,14 @@ for (const e of api) {
   if (!lists.has(key)) lists.set(key, []);
   lists.get(key).push(e.name);
 }
+"#;
+
+/// After [`REPLAY_REQUESTS_JS`], replays the page's API requests from plain JavaScript in the
+/// loaded page: the run records first, then every list page after page (each list's pages in
+/// order, the lists concurrently), as the viewer's loader does, each body parsed with
+/// `JSON.parse`. Resolves to the elapsed ms: the floor of the API phase (network, server,
+/// browser) without the viewer's work per page.
+const REPLAY_JS: &str = r#"
 const get = async (u) => JSON.parse(await (await fetch(u, { cache: 'no-store' })).text());
 const start = performance.now();
 Promise.all(records.map(get))
@@ -180,20 +188,6 @@ Promise.all(records.map(get))
 /// the page (transferred, not copied), which parses it: the floor of the API phase with the
 /// requests off the main thread. Needs a worker from a blob URL (CSP bypassed for it).
 const REPLAY_WORKER_JS: &str = r#"
-const done = arguments[arguments.length - 1];
-const api = performance.getEntriesByType('resource')
-  .filter((e) => { const p = new URL(e.name).pathname; return p.startsWith('/api/') || p.startsWith('/v1/'); })
-  .sort((a, b) => a.startTime - b.startTime);
-const lists = new Map();
-const records = [];
-for (const e of api) {
-  const url = new URL(e.name);
-  if (!url.searchParams.has('limit')) { records.push(e.name); continue; }
-  url.searchParams.delete('cursor');
-  const key = url.toString();
-  if (!lists.has(key)) lists.set(key, []);
-  lists.get(key).push(e.name);
-}
 const source = `onmessage = async (m) => {
   const r = await fetch(m.data.url, { cache: 'no-store' });
   const body = await r.arrayBuffer();
@@ -415,7 +409,7 @@ fn parse_options() -> Result<Options, BoxError> {
                 println!(
                     "bench-report [--runs N] [--warmup N] [--url-query Q] [--running-eval-secs S] \
                      [--server-arg ARG]... [--settle-ms MS] [--json] [--replay] [--replay-without SUBSTR]\n\
-                     [--cpu-profile FILE]\n\
+                     [--cpu-profile FILE] [--replay-in-worker]\n\
                      env: EVAL_COMPARE_SERVER_BIN, EVAL_COMPARE_DIST, CHROMEDRIVER, CHROME_BIN"
                 );
                 std::process::exit(0);
@@ -651,11 +645,13 @@ async fn measure_in(
                 None,
             ))
             .await?;
-        let elapsed = if options.replay_in_worker {
-            browser.execute_async(REPLAY_WORKER_JS, vec![]).await?
+        let replay = if options.replay_in_worker {
+            REPLAY_WORKER_JS
         } else {
-            browser.execute_async(REPLAY_JS, vec![without]).await?
+            REPLAY_JS
         };
+        let script = format!("{REPLAY_REQUESTS_JS}{replay}");
+        let elapsed = browser.execute_async(&script, vec![without]).await?;
         figures.replay = elapsed.as_f64().filter(|ms| *ms >= 0.0).unwrap_or(f64::NAN);
     }
     Ok((figures, collected))
