@@ -74,6 +74,17 @@ fn script_two_complete_runs(transport: &ScriptedTransport) {
     script_tasks(transport);
 }
 
+/// [`script_two_complete_runs`], read into a new store.
+fn two_complete_runs_loaded() -> (ScriptedTransport, LoadStore) {
+    let transport = ScriptedTransport::default();
+    script_two_complete_runs(&transport);
+    let store = LoadStore::new();
+    let client = client_over(&transport);
+    block_on(load_runs(&client, &store, &ids(&["er_1", "er_2"]), &quiet));
+    drop(client);
+    (transport, store)
+}
+
 /// The tasks of `b_1`, and its evaluation defaults (temperature 1.0).
 fn script_tasks(transport: &ScriptedTransport) {
     transport.route(
@@ -452,12 +463,8 @@ fn a_running_run_is_read_again_only_when_its_progress_moved() {
 
 #[test]
 fn the_run_set_equals_the_one_built_from_the_same_data_as_run_folders() {
-    let transport = ScriptedTransport::default();
-    script_two_complete_runs(&transport);
-    let client = client_over(&transport);
-    let store = LoadStore::new();
+    let (_transport, store) = two_complete_runs_loaded();
     let runs = ids(&["er_1", "er_2"]);
-    block_on(load_runs(&client, &store, &runs, &quiet));
     assert!(!store.needs_refresh(&runs), "nothing is running");
     let loaded = store.run_set(&runs).unwrap().unwrap();
 
@@ -513,12 +520,8 @@ fn build_in_steps(
 
 #[test]
 fn the_run_set_built_a_few_items_at_a_time_equals_the_one_built_at_once() {
-    let transport = ScriptedTransport::default();
-    script_two_complete_runs(&transport);
-    let client = client_over(&transport);
-    let store = LoadStore::new();
+    let (_transport, store) = two_complete_runs_loaded();
     let runs = ids(&["er_1", "er_2"]);
-    block_on(load_runs(&client, &store, &runs, &quiet));
     let settings = ReportSettings {
         resamples: 200,
         ..ReportSettings::default()
@@ -576,12 +579,9 @@ fn the_run_set_built_a_few_items_at_a_time_equals_the_one_built_at_once() {
 
 #[test]
 fn releasing_the_other_runs_forgets_their_lists_and_they_are_read_again_when_asked() {
-    let transport = ScriptedTransport::default();
-    script_two_complete_runs(&transport);
+    let (transport, store) = two_complete_runs_loaded();
     let client = client_over(&transport);
-    let store = LoadStore::new();
     let both = ids(&["er_1", "er_2"]);
-    block_on(load_runs(&client, &store, &both, &quiet));
     // Per run 3 rewards and 3 trajectories; the benchmark's 3 tasks once.
     assert_eq!(store.held_items(), 15);
 
