@@ -8,6 +8,7 @@
 //! one. No hash table either way.
 
 use std::hash::Hasher;
+use std::ops::Range;
 
 use super::id_map::IdHasher;
 
@@ -138,13 +139,13 @@ impl IdJoinBuild {
                 self.stage = Stage::Walk { m: 0, r: 0 };
             }
             Stage::Walk { m, r } => {
-                self.stage = match self.walk(metadata, rewards, m, r, budget) {
+                self.stage = match self.walk(metadata, rewards, (m, r), budget) {
                     Some((m, r)) => Stage::Walk { m, r },
                     None => Stage::Done,
                 };
             }
             Stage::WalkListed { m, r } => {
-                self.stage = match self.walk_listed(metadata, rewards, m, r, budget) {
+                self.stage = match self.walk_listed(metadata, rewards, (m, r), budget) {
                     Some((m, r)) => Stage::WalkListed { m, r },
                     None => Stage::Done,
                 };
@@ -164,80 +165,57 @@ impl IdJoinBuild {
         Some(std::mem::take(&mut self.join))
     }
 
-    /// Walks listings in id order from `(m, r)`, id by id, until about `budget` items are
-    /// passed; where it stopped, `None` at the end.
+    /// Walks listings in id order from `at`, id by id, for about `budget` items; where it
+    /// stopped, `None` at the end.
     fn walk_listed(
         &mut self,
         metadata: &(impl IdList + ?Sized),
         rewards: &(impl IdList + ?Sized),
-        mut m: usize,
-        mut r: usize,
+        at: (usize, usize),
         budget: usize,
     ) -> Option<(usize, usize)> {
-        let stop = (m + r).saturating_add(budget.max(1));
-        while m + r < stop {
-            // The smallest id not yet passed, and its run in each listing.
-            let id = match (m < metadata.len(), r < rewards.len()) {
-                (true, true) => metadata.id(m).min(rewards.id(r)),
-                (true, false) => metadata.id(m),
-                (false, true) => rewards.id(r),
-                (false, false) => return None,
-            };
-            let m_end = id_run_end(metadata, m, id);
-            let r_end = id_run_end(rewards, r, id);
-            self.join
-                .record(m as u32..m_end as u32, r as u32..r_end as u32);
-            m = m_end;
-            r = r_end;
-        }
-        (m < metadata.len() || r < rewards.len()).then_some((m, r))
+        let join = &mut self.join;
+        merge_runs(
+            (metadata.len(), rewards.len()),
+            (|i| metadata.id(i), |i| rewards.id(i)),
+            at,
+            budget,
+            |m, r| join.record(m.map(|i| i as u32), r.map(|i| i as u32)),
+        )
     }
 
-    /// Walks hash groups from `(m, r)` until about `budget` items are passed; where it stopped,
-    /// `None` at the end.
+    /// Walks the hash groups from `at` for about `budget` items; where it stopped, `None` at
+    /// the end.
     fn walk(
         &mut self,
         metadata: &(impl IdList + ?Sized),
         rewards: &(impl IdList + ?Sized),
-        mut m: usize,
-        mut r: usize,
+        at: (usize, usize),
         budget: usize,
     ) -> Option<(usize, usize)> {
-        let (metadata_keys, reward_keys) = (&self.metadata_keys, &self.reward_keys);
-        let stop = (m + r).saturating_add(budget.max(1));
-        while m + r < stop {
-            // The smallest hash not yet passed, and its group in each listing.
-            let key = match (metadata_keys.get(m), reward_keys.get(r)) {
-                (Some(&(a, _)), Some(&(b, _))) => a.min(b),
-                (Some(&(a, _)), None) => a,
-                (None, Some(&(b, _))) => b,
-                (None, None) => return None,
-            };
-            let m_end = group_end(metadata_keys, m, key);
-            let r_end = group_end(reward_keys, r, key);
-            let group_metadata = &metadata_keys[m..m_end];
-            let group_rewards = &reward_keys[r..r_end];
-            let first_id = group_metadata
-                .first()
-                .map(|&(_, i)| metadata.id(i as usize))
-                .or_else(|| group_rewards.first().map(|&(_, i)| rewards.id(i as usize)));
-            let one_id = group_metadata
-                .iter()
-                .all(|&(_, i)| Some(metadata.id(i as usize)) == first_id)
-                && group_rewards
-                    .iter()
-                    .all(|&(_, i)| Some(rewards.id(i as usize)) == first_id);
-            if one_id {
-                self.join
-                    .record(indices(group_metadata), indices(group_rewards));
-            } else {
-                self.join
-                    .record_shared_hash(group_metadata, group_rewards, metadata, rewards);
-            }
-            m = m_end;
-            r = r_end;
-        }
-        (m < metadata_keys.len() || r < reward_keys.len()).then_some((m, r))
+        let (metadata_keys, reward_keys, join) =
+            (&self.metadata_keys, &self.reward_keys, &mut self.join);
+        merge_runs(
+            (metadata_keys.len(), reward_keys.len()),
+            (|p| metadata_keys[p].0, |p| reward_keys[p].0),
+            at,
+            budget,
+            |m, r| {
+                let (group_metadata, group_rewards) = (&metadata_keys[m], &reward_keys[r]);
+                let first_id = group_metadata
+                    .first()
+                    .map(|&(_, i)| metadata.id(i as usize))
+                    .or_else(|| group_rewards.first().map(|&(_, i)| rewards.id(i as usize)));
+                let one_id = indices(group_metadata)
+                    .all(|i| Some(metadata.id(i as usize)) == first_id)
+                    && indices(group_rewards).all(|i| Some(rewards.id(i as usize)) == first_id);
+                if one_id {
+                    join.record(indices(group_metadata), indices(group_rewards));
+                } else {
+                    join.record_shared_hash(group_metadata, group_rewards, metadata, rewards);
+                }
+            },
+        )
     }
 }
 
@@ -296,29 +274,16 @@ impl IdJoin {
         }
         let metadata_keys = by_id(metadata_keys, metadata);
         let reward_keys = by_id(reward_keys, rewards);
-        let (mut m, mut r) = (0, 0);
-        while m < metadata_keys.len() || r < reward_keys.len() {
-            let id = match (metadata_keys.get(m), reward_keys.get(r)) {
-                (Some(a), Some(b)) => metadata.id(a.1 as usize).min(rewards.id(b.1 as usize)),
-                (Some(a), None) => metadata.id(a.1 as usize),
-                (None, Some(b)) => rewards.id(b.1 as usize),
-                (None, None) => break,
-            };
-            let m_end = m + metadata_keys[m..]
-                .iter()
-                .take_while(|&&(_, i)| metadata.id(i as usize) == id)
-                .count();
-            let r_end = r + reward_keys[r..]
-                .iter()
-                .take_while(|&&(_, i)| rewards.id(i as usize) == id)
-                .count();
-            self.record(
-                indices(&metadata_keys[m..m_end]),
-                indices(&reward_keys[r..r_end]),
-            );
-            m = m_end;
-            r = r_end;
-        }
+        merge_runs(
+            (metadata_keys.len(), reward_keys.len()),
+            (
+                |p| metadata.id(metadata_keys[p].1 as usize),
+                |p| rewards.id(reward_keys[p].1 as usize),
+            ),
+            (0, 0),
+            usize::MAX,
+            |m, r| self.record(indices(&metadata_keys[m]), indices(&reward_keys[r])),
+        );
     }
 
     /// The first metadata item with the id of metadata item `index`, when `index` repeats it.
@@ -355,15 +320,6 @@ fn in_id_order(ids: &(impl IdList + ?Sized)) -> bool {
     (1..ids.len()).all(|index| ids.id(index - 1) <= ids.id(index))
 }
 
-/// The end of the run of `id` starting at `start` in a listing in id order.
-fn id_run_end(ids: &(impl IdList + ?Sized), start: usize, id: &str) -> usize {
-    let mut end = start;
-    while end < ids.len() && ids.id(end) == id {
-        end += 1;
-    }
-    end
-}
-
 /// Each id's hash with its listing index, ordered by hash and, within a hash, by index.
 fn sorted_keys(ids: &(impl IdList + ?Sized), hash: fn(&str) -> u64) -> Vec<(u64, u32)> {
     let mut keys: Vec<(u64, u32)> = (0..ids.len())
@@ -375,14 +331,31 @@ fn sorted_keys(ids: &(impl IdList + ?Sized), hash: fn(&str) -> u64) -> Vec<(u64,
     keys
 }
 
-/// The end of the run of `key` starting at `start` in `sorted` (`start` when it does not start
-/// there).
-fn group_end(sorted: &[(u64, u32)], start: usize, key: u64) -> usize {
-    let mut end = start;
-    while sorted.get(end).is_some_and(|&(other, _)| other == key) {
-        end += 1;
+/// Walks two sequences of `lengths`, each in ascending order of its `keys`, side by side from
+/// `at`: for each key, smallest first, hands its run in each (either may be empty) to `group`,
+/// until about `budget` items are passed. Where it stopped; `None` once both are passed.
+fn merge_runs<K: Ord>(
+    lengths: (usize, usize),
+    keys: (impl Fn(usize) -> K, impl Fn(usize) -> K),
+    at: (usize, usize),
+    budget: usize,
+    mut group: impl FnMut(Range<usize>, Range<usize>),
+) -> Option<(usize, usize)> {
+    let ((a_len, b_len), (a_key, b_key), (mut a, mut b)) = (lengths, keys, at);
+    let stop = (a + b).saturating_add(budget.max(1));
+    while a + b < stop {
+        let key = match (a < a_len, b < b_len) {
+            (true, true) => a_key(a).min(b_key(b)),
+            (true, false) => a_key(a),
+            (false, true) => b_key(b),
+            (false, false) => return None,
+        };
+        let a_end = (a..a_len).find(|&i| a_key(i) != key).unwrap_or(a_len);
+        let b_end = (b..b_len).find(|&i| b_key(i) != key).unwrap_or(b_len);
+        group(a..a_end, b..b_end);
+        (a, b) = (a_end, b_end);
     }
-    end
+    (a < a_len || b < b_len).then_some((a, b))
 }
 
 #[cfg(test)]
