@@ -109,7 +109,6 @@ impl RunSetBuilder {
             },
             matched: vec![false; trajectories.len()],
             stage: JoinStage::Matching,
-            lengths: (rewards.len(), trajectories.len()),
             listings: (listing_of(rewards), listing_of(trajectories)),
         })
     }
@@ -141,9 +140,7 @@ pub struct ApiRunJoin {
     /// Whether each listed trajectory was joined with its (first) reward item.
     matched: Vec<bool>,
     stage: JoinStage,
-    /// The lengths of the listings it was started with (rewards, trajectories).
-    lengths: (usize, usize),
-    /// Which slices those were ([`listing_of`]).
+    /// The listings it was started with, rewards then trajectories ([`listing_of`]).
     listings: (Listing, Listing),
 }
 
@@ -155,7 +152,7 @@ impl ApiRunJoin {
 
     /// Items walked so far and in all ([`Self::work`]).
     pub fn progress(&self) -> (usize, usize) {
-        let (rewards, trajectories) = self.lengths;
+        let ((_, rewards), (_, trajectories)) = self.listings;
         // Matching passes each item twice (see `IdJoinBuild::progress`).
         let matching = 2 * (rewards + trajectories);
         let walked = match self.stage {
@@ -210,34 +207,34 @@ impl ApiRunJoin {
                     }
                 }
                 JoinStage::Repeats(at) => {
-                    let end = at.saturating_add(left).min(trajectories.len());
-                    self.count_repeats(trajectories, at..end);
-                    let stage = if end == trajectories.len() {
+                    let (chunk, last) = next_chunk(at, left, trajectories.len());
+                    self.count_repeats(trajectories, chunk.clone());
+                    let stage = if last {
                         JoinStage::Rewards(0)
                     } else {
-                        JoinStage::Repeats(end)
+                        JoinStage::Repeats(chunk.end)
                     };
-                    (stage, end - at)
+                    (stage, chunk.len())
                 }
                 JoinStage::Rewards(at) => {
-                    let end = at.saturating_add(left).min(rewards.len());
-                    self.add_rewards(builder, rewards, trajectories, at..end)?;
-                    let stage = if end == rewards.len() {
+                    let (chunk, last) = next_chunk(at, left, rewards.len());
+                    self.add_rewards(builder, rewards, trajectories, chunk.clone())?;
+                    let stage = if last {
                         JoinStage::Unmatched(0)
                     } else {
-                        JoinStage::Rewards(end)
+                        JoinStage::Rewards(chunk.end)
                     };
-                    (stage, end - at)
+                    (stage, chunk.len())
                 }
                 JoinStage::Unmatched(at) => {
-                    let end = at.saturating_add(left).min(trajectories.len());
-                    self.add_unmatched(builder, trajectories, at..end)?;
-                    let stage = if end == trajectories.len() {
+                    let (chunk, last) = next_chunk(at, left, trajectories.len());
+                    self.add_unmatched(builder, trajectories, chunk.clone())?;
+                    let stage = if last {
                         JoinStage::Done
                     } else {
-                        JoinStage::Unmatched(end)
+                        JoinStage::Unmatched(chunk.end)
                     };
-                    (stage, end - at)
+                    (stage, chunk.len())
                 }
                 JoinStage::Done => return Ok(true),
             };
@@ -362,6 +359,12 @@ impl ApiRunJoin {
         }
         Ok(())
     }
+}
+
+/// The next at most `left` items of a listing of `len` from `at`, and whether they end it.
+fn next_chunk(at: usize, left: usize, len: usize) -> (std::ops::Range<usize>, bool) {
+    let end = at.saturating_add(left).min(len);
+    (at..end, end == len)
 }
 
 /// Where a listing is and how long: a list swapped for another (read again) is elsewhere in
