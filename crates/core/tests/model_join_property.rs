@@ -1,6 +1,8 @@
-//! The sort-merge join of a run's two listings equals a plain hash join (the reference below),
-//! on random listings with repeated ids, missing ids, trajectories without a task, conflicting
-//! tasks and rewards, in listing order or in id order; and the lean form joins as the full one.
+//! The merge join of a run's two listings (walked as listed when in id order, else by hash)
+//! equals a plain hash join (the reference below), on random listings with repeated ids,
+//! missing ids, trajectories without a task, conflicting tasks and rewards, in listing order or
+//! in id order; the lean form joins as the full one, and a join a few items a step as one at
+//! once.
 
 #![allow(clippy::unwrap_used)]
 
@@ -267,7 +269,7 @@ const ENDINGS: [&str; 4] = ["ENV_DONE", "ERROR", "SOMETHING_NEW", ""];
 
 proptest! {
     #[test]
-    fn sort_merge_join_equals_the_hash_join(
+    fn merge_join_equals_the_hash_join(
         (rewards, metadata, in_id_order) in listings(),
         budget in 1usize..8,
     ) {
