@@ -6,7 +6,7 @@ use std::path::Path;
 
 use eval_compare_core::client::{TrajectoryClient, Transport};
 use eval_compare_core::model::{RunSet, SourceKind};
-use eval_compare_core::run_folder::{FolderSetBuilder, LeanFolder};
+use eval_compare_core::run_folder::FolderSetBuilder;
 
 use crate::api_load::{
     job_run_set, load_complete, load_components_complete, load_jobs_complete, run_set,
@@ -15,7 +15,9 @@ use crate::args::ReportArgs;
 use crate::connection;
 use crate::error::CliError;
 use crate::folder_io::read_folder_bytes;
+use crate::parallel;
 use crate::progress::Progress;
+use eval_compare_core::api::{LeanReward, LeanTrajectory};
 
 /// Reads every run the arguments name into one run set, refusing a run given twice.
 ///
@@ -50,24 +52,32 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
             run_set(&store, &run_ids)
         }
         None => {
-            // One folder at a time, decoded lean (only what the report reads, borrowed from
-            // the files' contents), added, then dropped with its contents.
+            // The folders read and decoded lean (only what the report reads, borrowed from
+            // the files' contents) as many at once as there are cores, then added in argument
+            // order and dropped with their contents before the next ones are read.
             let mut builder = FolderSetBuilder::new();
             let mut run_ids: Vec<(String, &str)> = Vec::new();
-            for dir in &arguments {
-                let bytes = read_folder_bytes(Path::new(dir))?;
-                let folder: LeanFolder<'_> = bytes.parse()?;
-                if !folder.truncated_files().is_empty() {
-                    progress.warn(&format!(
-                        "run folder {dir}: {} ended with a page saying more followed; the run is marked incomplete",
-                        folder.truncated_files().join(", ")
-                    ));
+            for group in arguments.chunks(parallel::cores()) {
+                let contents =
+                    parallel::map_in_parallel(group, |dir| read_folder_bytes(Path::new(dir)));
+                let contents = contents.into_iter().collect::<Result<Vec<_>, _>>()?;
+                let folders = parallel::map_in_parallel(&contents, |bytes| {
+                    bytes.parse::<LeanReward<'_>, LeanTrajectory<'_>>()
+                });
+                for (folder, dir) in folders.into_iter().zip(group) {
+                    let folder = folder?;
+                    if !folder.truncated_files().is_empty() {
+                        progress.warn(&format!(
+                            "run folder {dir}: {} ended with a page saying more followed; the run is marked incomplete",
+                            folder.truncated_files().join(", ")
+                        ));
+                    }
+                    run_ids.extend(folder.run_ids().into_iter().map(|id| (id, *dir)));
+                    check_distinct("run", run_ids.iter().map(|(id, dir)| (id.as_str(), *dir)))?;
+                    builder
+                        .add(&folder, SourceKind::Files)
+                        .map_err(CliError::Model)?;
                 }
-                run_ids.extend(folder.run_ids().into_iter().map(|id| (id, *dir)));
-                check_distinct("run", run_ids.iter().map(|(id, dir)| (id.as_str(), *dir)))?;
-                builder
-                    .add(&folder, SourceKind::Files)
-                    .map_err(CliError::Model)?;
             }
             let set = builder.build();
             if set.runs().len() < 2 {

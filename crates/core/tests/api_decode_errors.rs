@@ -74,6 +74,28 @@ fn truncated_body_is_reported_as_such() {
 }
 
 #[test]
+fn a_body_that_is_not_utf8_is_a_syntax_error_at_the_first_bad_byte() {
+    let body = b"{\"items\": [{\"trajectory_id\": \"a\", \"reward\": 1, \"task_id\": \"t\"},\n {\"trajectory_id\": \"b\xff\"}]}";
+    let error = decode::<EvalTrajectoryRewardsPage>(body).unwrap_err();
+    assert_eq!(error.kind, DecodeErrorKind::Syntax);
+    assert_eq!((error.line, error.column), (2, 22));
+    assert_eq!(error.path, "items[1].trajectory_id");
+    assert!(error.to_string().contains("not UTF-8"), "{error}");
+    // Cut inside a character: the body ended early.
+    let cut = "{\"organization_id\": \"Zürich".as_bytes();
+    let error = decode::<Organization>(&cut[..cut.len() - 5]).unwrap_err();
+    assert_eq!(error.kind, DecodeErrorKind::Eof);
+    assert!(error.to_string().contains("truncated"), "{error}");
+}
+
+#[test]
+fn text_beyond_ascii_is_decoded_as_written() {
+    let organization: Organization =
+        decode("{\"organization_id\": \"Zürich ✓ 東京\"}".as_bytes()).unwrap();
+    assert_eq!(organization.organization_id(), Some("Zürich ✓ 東京"));
+}
+
+#[test]
 fn html_instead_of_json_is_a_syntax_error_at_the_start() {
     let error = decode::<EvalRun>(b"<html><body>502 Bad Gateway</body></html>").unwrap_err();
     assert_eq!(error.kind, DecodeErrorKind::Syntax);

@@ -1,5 +1,7 @@
 //! Reading one list file in any of the three layouts a run folder may use.
 
+use std::cell::Cell;
+
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -292,24 +294,27 @@ fn is_page(value: &Value) -> bool {
         .is_some_and(Value::is_array)
 }
 
-/// Whether the first element of a JSON array is a page. Only the first element is kept in
-/// memory; the rest is skipped. A malformed array answers `false`, so that decoding it as
+/// Whether the first element of a JSON array is a page. Only the first element is read: the
+/// visitor answers, then stops the decoder with an error, so the rest of the file is not
+/// scanned. An array whose first element is malformed answers `false`, so that decoding it as
 /// items reports the error with its path.
 fn first_element_is_page(body: &[u8]) -> bool {
-    struct FirstIsPage;
-    impl<'de> Visitor<'de> for FirstIsPage {
-        type Value = bool;
+    struct FirstIsPage<'a>(&'a Cell<bool>);
+    impl<'de> Visitor<'de> for FirstIsPage<'_> {
+        type Value = ();
         fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             formatter.write_str("a JSON array")
         }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
             let first: Option<Value> = seq.next_element()?;
-            while seq.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(first.as_ref().is_some_and(is_page))
+            self.0.set(first.as_ref().is_some_and(is_page));
+            Err(serde::de::Error::custom("answered after the first element"))
         }
     }
+    let answer = Cell::new(false);
     let mut deserializer = serde_json::Deserializer::from_slice(body);
-    deserializer.deserialize_seq(FirstIsPage).unwrap_or(false)
+    let _stopped = deserializer.deserialize_seq(FirstIsPage(&answer));
+    answer.get()
 }
 
 /// `bytes` without a leading UTF-8 byte order mark.
