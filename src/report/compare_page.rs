@@ -237,8 +237,12 @@ pub fn ReportBody(
             let label = format!("Combining the runs: {}% joined…", (share * 100.0).floor());
             return Some(view! { <Loading label/> });
         }
+        let label = match state.build_progress.get() {
+            Some(share) => format!("Computing the report: {}% done…", (share * 100.0).floor()),
+            None => "Computing the report…".to_owned(),
+        };
         (run_set.with(|set| matches!(set, Some(Ok(_)))) && state.error.with(Option::is_none))
-            .then(|| view! { <Loading label="Computing the report…"/> })
+            .then(|| view! { <Loading label/> })
     };
     view! {
         {errors}

@@ -2,15 +2,16 @@
 //!
 //! The report is keyed on (run set, baseline, candidates, [`ReportSettings`]): a filter, the
 //! sort, the search, the focus or the selected task are not part of the key, so changing them
-//! never recomputes it (they only feed the table). To show the page fast, each new key is
-//! computed with its bootstraps left to draw ([`build_report_deferred`]) and shown; after the
-//! browser had a chance to paint, the bootstraps are drawn a slice at a time (about
+//! never recomputes it (they only feed the table). To show the page fast, each new key's report
+//! is built with its bootstraps left to draw ([`ReportBuild`], a step at a time for about
+//! [`SLICE_MS`] at a time, so a 100,000-task comparison does not freeze the page) and shown;
+//! after the browser had a chance to paint, the bootstraps are drawn a slice at a time (about
 //! [`SLICE_MS`] each, the page handling input and painting between slices) and put in the
 //! report: the final numbers are those of `eval-compare report` with the same inputs.
 
 use eval_compare_core::model::{RunIdx, RunSet};
 use eval_compare_core::report::{
-    build_report_deferred, DeferredReport, PendingBootstrap, Report, ReportError, ReportSettings,
+    DeferredReport, PendingBootstrap, Report, ReportBuild, ReportError, ReportSettings,
 };
 use eval_compare_core::view_state::ViewState;
 use futures::channel::oneshot;
@@ -80,28 +81,38 @@ pub enum ComputeError {
     Report(#[from] ReportError),
 }
 
-/// Builds the report of `key` with its bootstraps still to draw.
-pub fn compute(key: &ReportKey) -> Result<DeferredReport, ComputeError> {
+/// Starts the report of `key` (built with [`ReportBuild::advance`], its bootstraps left to
+/// draw); `key` must have no `as_of` left ([`ReportKey::as_of_applied`]).
+pub fn start(key: &ReportKey) -> Result<ReportBuild<'_>, ComputeError> {
     let index = |id: &str| -> Result<RunIdx, ComputeError> {
         key.set
             .find_run(id)
             .ok_or_else(|| ComputeError::RunNotLoaded(id.to_owned()))
     };
-    if key.as_of.is_some() {
-        return compute(&key.as_of_applied());
-    }
     let baseline = index(&key.baseline)?;
     let candidates = key
         .candidates
         .iter()
         .map(|id| index(id))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(build_report_deferred(
+    Ok(ReportBuild::start(
         &key.set,
         baseline,
         &candidates,
         &key.settings,
     )?)
+}
+
+/// Steps `build` for up to about [`SLICE_MS`]; true once it is built.
+fn build_slice(build: &mut ReportBuild<'_>) -> Result<bool, ComputeError> {
+    let started = now_ms();
+    while !build.is_built() {
+        if now_ms() - started >= SLICE_MS {
+            return Ok(false);
+        }
+        build.advance()?;
+    }
+    Ok(true)
 }
 
 /// About how long one slice of bootstrap draws keeps the page busy, in milliseconds.
@@ -165,6 +176,8 @@ pub struct ReportState {
     pub run_set: RwSignal<Option<Shared<RunSet>>>,
     /// Why the report cannot be built.
     pub error: RwSignal<Option<ComputeError>>,
+    /// The share of the report's steps done, while a report is being built in slices.
+    pub build_progress: RwSignal<Option<f64>>,
     /// The share of the bootstrap's resamples drawn, while it is being computed.
     pub bootstrap_progress: RwSignal<Option<f64>>,
     /// Timings of the last computation.
@@ -202,116 +215,145 @@ pub async fn after_paint() {
     let _ = select(frame, TimeoutFuture::new(250)).await;
 }
 
-/// Computes the report of `key` whenever it changes: first without the bootstrap, then, after
-/// a paint and a slice at a time, with it. A newer key stops the bootstrap of the older one.
+/// Computes the report of `key` whenever it changes: first without the bootstrap, built a
+/// step at a time (about [`SLICE_MS`] at a time, the page painting between; a small report
+/// within its first slice, before the page paints), then, after a paint and a slice at a time,
+/// with the bootstrap. Until a new key's report is ready the previous one stays; a newer key
+/// stops the work of the older one.
 pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
     let state = ReportState {
         report: RwSignal::new(None),
         without_bootstrap: RwSignal::new(None),
         run_set: RwSignal::new(None),
         error: RwSignal::new(None),
+        build_progress: RwSignal::new(None),
         bootstrap_progress: RwSignal::new(None),
         timings: RwSignal::new(None),
     };
     let latest = StoredValue::new(0u64);
     Effect::new(move |_| {
+        latest.update_value(|count| *count += 1);
+        let this = latest.get_value();
         let Some(key) = key.get() else {
             state.report.set(None);
             state.without_bootstrap.set(None);
             state.run_set.set(None);
             state.error.set(None);
+            state.build_progress.set(None);
             state.bootstrap_progress.set(None);
             return;
         };
-        // Shown as of a link: the report and the task panel both read the runs as of then.
-        let key = key.as_of_applied();
-        latest.update_value(|count| *count += 1);
-        let this = latest.get_value();
-        let started = now_ms();
-        let first = compute(&key);
-        let first_at_ms = now_ms();
-        let DeferredReport {
-            report: first,
-            mut bootstraps,
-        } = match first {
-            Ok(deferred) => deferred,
-            Err(error) => {
-                state.report.set(None);
-                state.without_bootstrap.set(None);
-                state.error.set(Some(error));
-                state.bootstrap_progress.set(None);
-                return;
-            }
-        };
-        #[cfg(debug_assertions)]
-        let resamples = key.settings.resamples;
-        let pending = !bootstraps.is_empty();
-        let first = Shared::new(first);
-        state.error.set(None);
-        state.run_set.set(Some(key.set.clone()));
-        state.without_bootstrap.set(Some(first.clone()));
-        state.report.set(Some(first.clone()));
-        state.bootstrap_progress.set(pending.then_some(0.0));
-        let timings = ReportTimings {
-            first_at_ms,
-            first_ms: first_at_ms - started,
-            full_ms: None,
-            full_at_ms: None,
-        };
-        state.timings.set(Some(timings));
-        #[cfg(debug_assertions)]
-        leptos::logging::log!(
-            "eval-compare: report without the bootstrap ready at performance.now() = {:.0} ms (computed in {:.0} ms)",
-            timings.first_at_ms,
-            timings.first_ms
-        );
-        if !pending {
-            return;
-        }
-        spawn_local(async move {
-            after_paint().await;
-            let current = move || latest.try_get_value() == Some(this);
-            let mut busy_ms = 0.0;
-            loop {
-                if !current() {
-                    return;
-                }
-                let slice = now_ms();
-                let done = draw_slice(&mut bootstraps);
-                busy_ms += now_ms() - slice;
-                if done {
-                    break;
-                }
-                state
-                    .bootstrap_progress
-                    .try_set(Some(share_drawn(&bootstraps)));
-                // Let the page paint and handle input before the next slice.
-                TimeoutFuture::new(0).await;
-            }
-            let slice = now_ms();
-            let mut full = Report::clone(&first);
-            for pending in bootstraps {
-                let (slot, result) = pending.complete();
-                full.fill_bootstrap(slot, result);
-            }
-            let done = now_ms();
-            busy_ms += done - slice;
-            state.report.try_set(Some(Shared::new(full)));
-            state.bootstrap_progress.try_set(None);
-            let timings = ReportTimings {
-                full_ms: Some(busy_ms),
-                full_at_ms: Some(done),
-                ..timings
-            };
-            state.timings.try_set(Some(timings));
-            #[cfg(debug_assertions)]
-            leptos::logging::log!(
-                "eval-compare: report with the bootstrap (B = {}) ready at performance.now() = {:.0} ms (computed in {:.0} ms)",
-                resamples,
-                done,
-                busy_ms
-            );
-        });
+        spawn_local(compute(key, this, latest, state));
     });
     state
+}
+
+/// Computes the report of `key` into `state` while `latest` holds `this`.
+async fn compute(key: ReportKey, this: u64, latest: StoredValue<u64>, state: ReportState) {
+    let current = move || latest.try_get_value() == Some(this);
+    let fail = move |error: ComputeError| {
+        state.report.try_set(None);
+        state.without_bootstrap.try_set(None);
+        state.error.try_set(Some(error));
+        state.build_progress.try_set(None);
+        state.bootstrap_progress.try_set(None);
+    };
+    // Shown as of a link: the report and the task panel both read the runs as of then.
+    let key = key.as_of_applied();
+    let mut build = match start(&key) {
+        Ok(build) => build,
+        Err(error) => return fail(error),
+    };
+    let mut busy_ms = 0.0;
+    loop {
+        let slice = now_ms();
+        let built = build_slice(&mut build);
+        busy_ms += now_ms() - slice;
+        match built {
+            Ok(true) => break,
+            Ok(false) => {}
+            Err(error) => return fail(error),
+        }
+        state.build_progress.try_set(Some(build.progress()));
+        // Let the page paint and handle input before the next slice.
+        TimeoutFuture::new(0).await;
+        if !current() {
+            return;
+        }
+    }
+    let DeferredReport {
+        report: first,
+        mut bootstraps,
+    } = match build.finish() {
+        Ok(deferred) => deferred,
+        Err(error) => return fail(error.into()),
+    };
+    let first_at_ms = now_ms();
+    #[cfg(debug_assertions)]
+    let resamples = key.settings.resamples;
+    let pending = !bootstraps.is_empty();
+    let first = Shared::new(first);
+    state.error.try_set(None);
+    state.run_set.try_set(Some(key.set.clone()));
+    state.without_bootstrap.try_set(Some(first.clone()));
+    state.report.try_set(Some(first.clone()));
+    state.build_progress.try_set(None);
+    state.bootstrap_progress.try_set(pending.then_some(0.0));
+    let timings = ReportTimings {
+        first_at_ms,
+        first_ms: busy_ms,
+        full_ms: None,
+        full_at_ms: None,
+    };
+    state.timings.try_set(Some(timings));
+    #[cfg(debug_assertions)]
+    leptos::logging::log!(
+        "eval-compare: report without the bootstrap ready at performance.now() = {:.0} ms (computed in {:.0} ms)",
+        timings.first_at_ms,
+        timings.first_ms
+    );
+    if !pending {
+        return;
+    }
+    after_paint().await;
+    let mut busy_ms = 0.0;
+    loop {
+        if !current() {
+            return;
+        }
+        let slice = now_ms();
+        let done = draw_slice(&mut bootstraps);
+        busy_ms += now_ms() - slice;
+        if done {
+            break;
+        }
+        state
+            .bootstrap_progress
+            .try_set(Some(share_drawn(&bootstraps)));
+        // Let the page paint and handle input before the next slice.
+        TimeoutFuture::new(0).await;
+    }
+    let slice = now_ms();
+    let mut full = Report::clone(&first);
+    for pending in bootstraps {
+        let (slot, result) = pending.complete();
+        full.fill_bootstrap(slot, result);
+    }
+    let done = now_ms();
+    busy_ms += done - slice;
+    state.report.try_set(Some(Shared::new(full)));
+    state.bootstrap_progress.try_set(None);
+    let timings = ReportTimings {
+        full_ms: Some(busy_ms),
+        full_at_ms: Some(done),
+        ..timings
+    };
+    state.timings.try_set(Some(timings));
+    #[cfg(debug_assertions)]
+    leptos::logging::log!(
+        "eval-compare: report with the bootstrap (B = {}) ready at performance.now() = {:.0} ms (computed in {:.0} ms)",
+        resamples,
+        done,
+        busy_ms
+    );
 }

@@ -1,7 +1,7 @@
 //! Fuzzing the report: random run sets (a few runs, tasks and samples; rewards in and out of
 //! [0, 1], null, NaN and infinite; every outcome class; checkpoints, components, hostile text)
 //! and random settings, valid or not. Properties: `build_report` never panics and is
-//! deterministic; its JSON parses back to the same report and writes the same JSON again; the
+//! deterministic, and built a step at a time (`ReportBuild`) it is the same; its JSON parses back to the same report and writes the same JSON again; the
 //! markdown, the CSV, the table's visible rows and the detail rows never panic.
 //! Each case runs a small bootstrap (at most 64 resamples) to stay fast; `PROPTEST_CASES` sets
 //! the number of cases (README.md, "Fuzzing").
@@ -9,12 +9,12 @@
 
 use eval_compare_core::audit::{Lifecycle, Severity};
 use eval_compare_core::model::{
-    Category, CheckpointInfo, OutcomeClass, RewardComponent, RunIdx, RunInfo, RunSetBuilder,
-    SourceKind, TaskInput, TaskSelection, TrajectoryFlags, TrajectoryInput,
+    Category, CheckpointInfo, OutcomeClass, RewardComponent, RunIdx, RunInfo, RunSet,
+    RunSetBuilder, SourceKind, TaskInput, TaskSelection, TrajectoryFlags, TrajectoryInput,
 };
 use eval_compare_core::report::{
-    build_report, detail_rows, to_csv, visible_rows, CandidateResult, Decision, Report,
-    ReportSettings,
+    build_report, detail_rows, to_csv, visible_rows, CandidateResult, Decision, DeferredReport,
+    Report, ReportBuild, ReportError, ReportSettings,
 };
 use eval_compare_core::testing::json_close::json_close;
 use eval_compare_core::view_state::{RowFilter, Sort, SortKey, ViewState};
@@ -490,6 +490,34 @@ fn check_verdict(report: &Report, candidate: &CandidateResult) -> Result<(), Tes
     Ok(())
 }
 
+/// The report built by [`ReportBuild`] one step at a time, its progress checked to rise
+/// from 0 to 1 and the build to end within a step per candidate plus the fixed ones.
+fn stepwise_report(
+    set: &RunSet,
+    baseline: RunIdx,
+    candidates: &[RunIdx],
+    settings: &ReportSettings,
+) -> Result<Result<Report, ReportError>, TestCaseError> {
+    let mut build = match ReportBuild::start(set, baseline, candidates, settings) {
+        Ok(build) => build,
+        Err(error) => return Ok(Err(error)),
+    };
+    let mut progress = build.progress();
+    prop_assert_eq!(progress, 0.0);
+    let mut steps = 0;
+    while !build.is_built() {
+        if let Err(error) = build.advance() {
+            return Ok(Err(error));
+        }
+        steps += 1;
+        prop_assert!(steps <= candidates.len() + 5, "{} steps", steps);
+        prop_assert!(build.progress() > progress && build.progress() <= 1.0);
+        progress = build.progress();
+    }
+    prop_assert_eq!(progress, 1.0);
+    Ok(build.finish().map(DeferredReport::complete))
+}
+
 proptest! {
     #[test]
     fn random_run_sets_report_without_panic(case in case()) {
@@ -511,6 +539,9 @@ proptest! {
         let [first_json, second_json] = [&first, &second]
             .map(|report| report.as_ref().map(Report::to_json).map_err(ToString::to_string));
         prop_assert!(first_json == second_json, "built twice, the report differs");
+        let stepwise = stepwise_report(&set, baseline, &candidates, &case.settings)?;
+        let stepwise_json = stepwise.as_ref().map(Report::to_json).map_err(ToString::to_string);
+        prop_assert!(first_json == stepwise_json, "built a step at a time, the report differs");
         if let Ok(report) = first {
             check_report(&report, &case)?;
         }

@@ -19,6 +19,7 @@ mod markdown;
 mod paired_analysis;
 mod pass_k;
 mod progression;
+mod report_build;
 mod sentence;
 mod settings;
 mod table;
@@ -52,6 +53,7 @@ pub use progression::{
     platform_cells, platform_progression, platform_sentence, PlatformProgression, PlatformStep,
     Progression, ProgressionPoint, PLATFORM_COLUMNS,
 };
+pub use report_build::ReportBuild;
 pub use sentence::headline_sentence;
 pub use settings::{automatic_samples_per_task, ReportSettings, MIN_AUTOMATIC_SAMPLES_PER_TASK};
 pub use table::{to_csv, visible_rows};
@@ -63,11 +65,9 @@ pub use verdict::{
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::{self, Audit, Lifecycle, PlatformCheck, Severity};
-use crate::coverage::{self, Coverage};
-use crate::model::{
-    self, Analysis, ModelError, PairedScores, Run, RunIdx, RunSet, SourceKind, TaskScoring,
-};
+use crate::audit::{Audit, Lifecycle, PlatformCheck, Severity};
+use crate::coverage::Coverage;
+use crate::model::{Analysis, ModelError, Run, RunIdx, RunSet, SourceKind, TaskScoring};
 use crate::stats::{self, Stat};
 
 /// Version of the report's JSON shape; bumped on any incompatible change.
@@ -278,146 +278,7 @@ pub fn build_report_deferred(
     candidates: &[RunIdx],
     settings: &ReportSettings,
 ) -> Result<DeferredReport, ReportError> {
-    validate(set, baseline, candidates, settings)?;
-    let base_run = set.run(baseline)?;
-    let cand_runs = candidates
-        .iter()
-        .map(|&c| set.run(c))
-        .collect::<Result<Vec<_>, _>>()?;
-
-    let mut runs = vec![summarize_run(
-        set,
-        baseline,
-        base_run,
-        Role::Baseline,
-        settings.level,
-    )];
-    for (&index, run) in candidates.iter().zip(&cand_runs) {
-        runs.push(summarize_run(
-            set,
-            index,
-            run,
-            Role::Candidate,
-            settings.level,
-        ));
-    }
-
-    let category_labels: Vec<String> = set.categories().iter().map(|c| c.label.clone()).collect();
-    let mut results = Vec::with_capacity(candidates.len());
-    let mut bootstraps = Vec::new();
-    for (i, (&cand, cand_run)) in candidates.iter().zip(&cand_runs).enumerate() {
-        let primary_scores = set.paired(baseline, cand, Analysis::Primary)?;
-        let sensitivity_scores = set.paired(baseline, cand, Analysis::Sensitivity)?;
-        let (mut primary, primary_bootstraps) =
-            analyse_pair(&primary_scores, Analysis::Primary, settings);
-        let (mut sensitivity, sensitivity_bootstraps) =
-            analyse_pair(&sensitivity_scores, Analysis::Sensitivity, settings);
-        bootstraps.extend(bootstrap_slots::pending(
-            i,
-            Analysis::Primary,
-            primary_bootstraps,
-        ));
-        bootstraps.extend(bootstrap_slots::pending(
-            i,
-            Analysis::Sensitivity,
-            sensitivity_bootstraps,
-        ));
-        // While a compared run runs (the verdict's `provisional`, same rule as
-        // `verdict_context`), each analysis carries its anytime-valid confidence sequence.
-        let running = [&runs[0], &runs[i + 1]]
-            .iter()
-            .any(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished);
-        if running {
-            let times = |scores: &PairedScores, analysis| {
-                model::paired_task_times(set, baseline, cand, scores, analysis)
-            };
-            let primary_times = times(&primary_scores, Analysis::Primary)?;
-            let sensitivity_times = times(&sensitivity_scores, Analysis::Sensitivity)?;
-            primary.confidence_sequence = Some(anytime_interval(
-                &primary_scores,
-                &primary_times,
-                settings.level,
-            ));
-            sensitivity.confidence_sequence = Some(anytime_interval(
-                &sensitivity_scores,
-                &sensitivity_times,
-                settings.level,
-            ));
-        }
-        let excluded = Exclusions::count(&primary_scores.left_out, base_run, cand_run);
-        let headline_scores = match settings.headline {
-            Analysis::Primary => &primary_scores,
-            Analysis::Sensitivity => &sensitivity_scores,
-        };
-        results.push(CandidateResult {
-            run: i + 1,
-            primary,
-            sensitivity,
-            excluded,
-            components: component_deltas(base_run, cand_run, settings.level),
-            by_category: category_breakdown(
-                headline_scores,
-                settings.headline,
-                &category_labels,
-                settings.level,
-                settings.alpha,
-            ),
-            flaky: flaky_tasks(headline_scores, settings.headline),
-            p_holm: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
-            p_bh: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
-            verdict: placeholder_verdict(),
-            sentence: String::new(),
-        });
-    }
-    adjust_p_values(&mut results, settings);
-    let audit = audit::audit(set, baseline, candidates)?;
-    for (result, &cand) in results.iter_mut().zip(candidates) {
-        let context = verdict_context(&audit, &runs, cand, result);
-        result.verdict = candidate_verdict(result, &context, settings);
-    }
-    for result in &mut results {
-        let name = &runs[result.run].name;
-        let headline = match settings.headline {
-            Analysis::Primary => &result.primary,
-            Analysis::Sensitivity => &result.sensitivity,
-        };
-        result.sentence =
-            headline_sentence(name, headline, &result.excluded, settings, &result.verdict);
-    }
-
-    let all_runs: Vec<&Run> = std::iter::once(base_run)
-        .chain(cand_runs.iter().copied())
-        .collect();
-    let mut sources: Vec<SourceKind> = Vec::new();
-    for run in &all_runs {
-        if !sources.contains(&run.info().source) {
-            sources.push(run.info().source);
-        }
-    }
-    let report = Report {
-        format_version: REPORT_FORMAT_VERSION,
-        settings: settings.clone(),
-        sources,
-        coverage: coverage::coverage(set, baseline, candidates)?,
-        audit,
-        platform: audit::platform_checks(
-            set,
-            &std::iter::once(baseline)
-                .chain(candidates.iter().copied())
-                .collect::<Vec<_>>(),
-        )?,
-        progression: progression::progression(&runs, &results, settings).map(|mut progression| {
-            progression.platform = set
-                .platform_series(&progression.training_run_id)
-                .map(|series| platform_progression(&progression.points, series));
-            progression
-        }),
-        categories: category_labels,
-        tasks: task_rows(set, &all_runs),
-        runs,
-        candidates: results,
-    };
-    Ok(DeferredReport { report, bootstraps })
+    ReportBuild::start(set, baseline, candidates, settings)?.finish()
 }
 
 fn validate(
