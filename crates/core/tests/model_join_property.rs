@@ -234,9 +234,10 @@ where
         .unwrap()
     {
         steps += 1;
-        // Every step walks an item or moves on to the next stage.
+        // Every step walks an item, moves on to the next stage, or sorts a listing's keys by
+        // one byte of their hash (a start and 8 radix passes for each of the two listings).
         assert!(
-            steps <= ApiRunJoin::work(rewards.len(), trajectories.len()) + 8,
+            steps <= ApiRunJoin::work(rewards.len(), trajectories.len()) + 8 + 2 * 9,
             "the join never ends"
         );
     }

@@ -194,11 +194,11 @@ impl RunSetBuild {
                     self.stage = Stage::Grouping(Box::new(finishing));
                 }
                 Stage::Grouping(finishing) => {
-                    // One run a step, however much budget is left: grouping one run by task
-                    // cannot be split.
+                    // Half a run a step (its rows put in task order, or its statistics),
+                    // however much budget is left: neither half is split further.
                     let (done, _) = finishing.progress();
-                    let grouped = finishing.finish_next_run();
-                    self.walked += FINISH_WEIGHT * self.sizes.get(done).copied().unwrap_or(0);
+                    let grouped = finishing.finish_step();
+                    self.walked += FINISH_WEIGHT * self.sizes.get(done).copied().unwrap_or(0) / 2;
                     left = 0;
                     if !grouped {
                         continue;

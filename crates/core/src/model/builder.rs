@@ -169,12 +169,12 @@ impl RunSetBuilder {
     /// Groups each run's trajectories by task and computes the per-task aggregates.
     pub fn build(self) -> RunSet {
         let mut finishing = self.finishing();
-        while !finishing.finish_next_run() {}
+        while !finishing.finish_step() {}
         finishing.build()
     }
 
     /// [`Self::build`] a run at a time: names the runs, then each
-    /// [`RunSetFinish::finish_next_run`] groups one more run by task.
+    /// [`RunSetFinish::finish_step`] does the next half of grouping a run by task.
     pub fn finishing(mut self) -> RunSetFinish {
         self.name_shared_agents();
         self.name_shared_names();
@@ -182,6 +182,7 @@ impl RunSetBuilder {
         RunSetFinish {
             task_count: self.tasks.len(),
             pending: std::mem::take(&mut self.runs).into_iter(),
+            grouped: None,
             finished,
             builder: self,
         }
@@ -306,7 +307,7 @@ impl PendingRun {
     }
 }
 
-/// A [`RunSetBuilder`] whose runs are being grouped by task, one at a time
+/// A [`RunSetBuilder`] whose runs are being grouped by task, one at a time, in two steps each
 /// ([`RunSetBuilder::finishing`]).
 #[derive(Debug)]
 pub struct RunSetFinish {
@@ -314,27 +315,36 @@ pub struct RunSetFinish {
     builder: RunSetBuilder,
     task_count: usize,
     pending: std::vec::IntoIter<PendingRun>,
+    /// The run whose rows are in task order, its statistics still to compute.
+    grouped: Option<GroupedRun>,
     finished: Vec<Run>,
 }
 
 impl RunSetFinish {
-    /// Groups the next run; true once every run is.
-    pub fn finish_next_run(&mut self) -> bool {
-        if let Some(pending) = self.pending.next() {
-            self.finished.push(finish_run(pending, self.task_count));
+    /// Does the next step: the next run's rows put in task order, or that run's per-task
+    /// statistics and totals. True once every run is done.
+    pub fn finish_step(&mut self) -> bool {
+        if let Some(grouped) = self.grouped.take() {
+            self.finished
+                .push(summarize_grouped(grouped, self.task_count));
+        } else if let Some(pending) = self.pending.next() {
+            self.grouped = Some(group_run(pending, self.task_count));
         }
-        self.pending.len() == 0
+        self.grouped.is_none() && self.pending.len() == 0
     }
 
-    /// Runs grouped so far and in all.
+    /// Runs done so far and in all.
     pub fn progress(&self) -> (usize, usize) {
         let done = self.finished.len();
-        (done, done + self.pending.len())
+        (
+            done,
+            done + usize::from(self.grouped.is_some()) + self.pending.len(),
+        )
     }
 
     /// The run set; runs not grouped yet are grouped first.
     pub fn build(mut self) -> RunSet {
-        while !self.finish_next_run() {}
+        while !self.finish_step() {}
         let builder = self.builder;
         RunSet {
             runs: self.finished,
@@ -380,8 +390,41 @@ pub(crate) fn rebuild_run(run: &Run, keep: impl Fn(usize) -> bool, task_count: u
     )
 }
 
+/// A run whose rows are in task order ([`group_run`]), its statistics still to compute.
+#[derive(Debug)]
+struct GroupedRun {
+    info: RunInfo,
+    join: Option<JoinReport>,
+    columns: TrajectoryColumns,
+    endings: Vec<String>,
+    offsets: Vec<u32>,
+}
+
 fn finish_run(pending: PendingRun, task_count: usize) -> Run {
+    summarize_grouped(group_run(pending, task_count), task_count)
+}
+
+/// `pending`'s rows put in task order.
+fn group_run(pending: PendingRun, task_count: usize) -> GroupedRun {
     let (columns, offsets) = pending.columns.grouped_by_task(task_count);
+    GroupedRun {
+        info: pending.info,
+        join: pending.join,
+        columns,
+        endings: pending.endings,
+        offsets,
+    }
+}
+
+/// The run of `grouped`, with its per-task statistics and totals.
+fn summarize_grouped(grouped: GroupedRun, task_count: usize) -> Run {
+    let GroupedRun {
+        info,
+        join,
+        columns,
+        endings,
+        offsets,
+    } = grouped;
     let mut task_stats = vec![TaskStats::new(); task_count];
     let mut totals = RunTotals {
         trajectories: columns.len() as u64,
@@ -404,7 +447,7 @@ fn finish_run(pending: PendingRun, task_count: usize) -> Run {
         }
     }
     let mut mean_sum = 0.0;
-    let all_pass = pending.info.task_scoring == TaskScoring::AllSamplesPass;
+    let all_pass = info.task_scoring == TaskScoring::AllSamplesPass;
     for stats in &mut task_stats {
         if all_pass {
             stats.collapse_to_all_passed();
@@ -421,10 +464,10 @@ fn finish_run(pending: PendingRun, task_count: usize) -> Run {
     totals.binary = binary && totals.included > 0;
     totals.task_mean = (totals.tasks_scored > 0).then(|| mean_sum / totals.tasks_scored as f64);
     Run {
-        info: pending.info,
-        join: pending.join,
+        info,
+        join,
         columns,
-        endings: pending.endings,
+        endings,
         offsets,
         task_stats,
         totals,

@@ -11,6 +11,7 @@ use std::hash::Hasher;
 use std::ops::Range;
 
 use super::id_map::IdHasher;
+use super::key_sort::KeySort;
 
 /// Marker for "none" in the index columns.
 const NONE: u32 = u32::MAX;
@@ -66,14 +67,17 @@ enum Stage {
     Done,
 }
 
-/// An [`IdJoin`] being computed a step at a time: the keys of each listing are one step each,
-/// then the walk goes a number of items a step. The listings are passed to every step (the
+/// An [`IdJoin`] being computed a step at a time: the keys of each listing are hashed a number
+/// of items a step and sorted a radix pass a step ([`KeySort`]), then the walk goes a number
+/// of items a step. The listings are passed to every step (the
 /// same ones: only indices are kept between steps).
 #[derive(Debug, Clone)]
 pub(crate) struct IdJoinBuild {
     stage: Stage,
     metadata_keys: Vec<(u64, u32)>,
     reward_keys: Vec<(u64, u32)>,
+    /// The keys of the listing being sorted; `None` before the first step.
+    sorting: Option<KeySort>,
     join: IdJoin,
     hash: fn(&str) -> u64,
 }
@@ -94,6 +98,7 @@ impl IdJoinBuild {
             stage: Stage::MetadataKeys,
             metadata_keys: Vec::new(),
             reward_keys: Vec::new(),
+            sorting: None,
             join: IdJoin {
                 metadata_first: vec![NONE; metadata],
                 reward_first: vec![NONE; rewards],
@@ -107,17 +112,18 @@ impl IdJoinBuild {
     /// walk once more).
     pub(crate) fn progress(&self) -> (usize, usize) {
         let (metadata, rewards) = (self.join.metadata_first.len(), self.join.reward_first.len());
+        let hashed = self.sorting.as_ref().map_or(0, KeySort::hashed);
         let walked = match self.stage {
-            Stage::MetadataKeys => 0,
-            Stage::RewardKeys => metadata,
+            Stage::MetadataKeys => hashed,
+            Stage::RewardKeys => metadata + hashed,
             Stage::Walk { m, r } | Stage::WalkListed { m, r } => metadata + rewards + m + r,
             Stage::Done => 2 * (metadata + rewards),
         };
         (walked, 2 * (metadata + rewards))
     }
 
-    /// One step: the keys of a listing, or the walk for about `budget` items; true once the
-    /// join is complete. `metadata` and `rewards` must be the listings it was made for.
+    /// One step: about `budget` ids hashed or a radix pass over a listing's keys, or the walk
+    /// for about `budget` items; true once the join is complete. `metadata` and `rewards` must be the listings it was made for.
     pub(crate) fn advance(
         &mut self,
         metadata: &(impl IdList + ?Sized),
@@ -125,18 +131,26 @@ impl IdJoinBuild {
         budget: usize,
     ) -> bool {
         match self.stage {
-            Stage::MetadataKeys => {
+            Stage::MetadataKeys => match &mut self.sorting {
                 // Listings in id order are walked as listed: front to back, no keys.
-                if in_id_order(metadata) && in_id_order(rewards) {
+                None if in_id_order(metadata) && in_id_order(rewards) => {
                     self.stage = Stage::WalkListed { m: 0, r: 0 };
-                } else {
-                    self.metadata_keys = sorted_keys(metadata, self.hash);
-                    self.stage = Stage::RewardKeys;
                 }
-            }
+                None => self.sorting = Some(KeySort::default()),
+                Some(sorting) => {
+                    if sorting.advance(metadata, self.hash, budget) {
+                        self.metadata_keys = self.sorting.take().unwrap_or_default().into_keys();
+                        self.sorting = Some(KeySort::default());
+                        self.stage = Stage::RewardKeys;
+                    }
+                }
+            },
             Stage::RewardKeys => {
-                self.reward_keys = sorted_keys(rewards, self.hash);
-                self.stage = Stage::Walk { m: 0, r: 0 };
+                let sorting = self.sorting.get_or_insert_with(KeySort::default);
+                if sorting.advance(rewards, self.hash, budget) {
+                    self.reward_keys = self.sorting.take().unwrap_or_default().into_keys();
+                    self.stage = Stage::Walk { m: 0, r: 0 };
+                }
             }
             Stage::Walk { m, r } => {
                 self.stage = match self.walk(metadata, rewards, (m, r), budget) {
@@ -318,17 +332,6 @@ fn indices(keys: &[(u64, u32)]) -> impl Iterator<Item = u32> + Clone + '_ {
 /// is not.
 fn in_id_order(ids: &(impl IdList + ?Sized)) -> bool {
     (1..ids.len()).all(|index| ids.id(index - 1) <= ids.id(index))
-}
-
-/// Each id's hash with its listing index, ordered by hash and, within a hash, by index.
-fn sorted_keys(ids: &(impl IdList + ?Sized), hash: fn(&str) -> u64) -> Vec<(u64, u32)> {
-    let mut keys: Vec<(u64, u32)> = (0..ids.len())
-        .zip(0u32..)
-        .map(|(index, i)| (hash(ids.id(index)), i))
-        .collect();
-    // The pairs are distinct (the index is), so an unstable sort gives the one order.
-    keys.sort_unstable();
-    keys
 }
 
 /// Walks two sequences of `lengths`, each in ascending order of its `keys`, side by side from

@@ -17,6 +17,7 @@ mod from_api;
 mod id_join;
 mod id_map;
 mod join;
+mod key_sort;
 mod outcome;
 mod paired;
 mod platform_series;
