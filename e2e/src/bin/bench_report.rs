@@ -26,6 +26,10 @@
 //! main-thread block). Names of wasm functions need a build that keeps them: `scripts/build-viewer.sh`
 //! with `EVAL_COMPARE_KEEP_NAMES=1`. `--replay-in-worker` replays from a worker instead, the
 //! page parsing each body: the floor of the API phase with the requests off the main thread.
+//! `--then-url-query Q` (repeatable), after the first report, opens comparison Q in the same
+//! tab as a link inside the app does, and prints how long its report took, the wasm memory's
+//! peak so far and the longest main-thread task since: whether switching comparisons grows
+//! the memory.
 //!
 //! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
 //! eval-compare-server` that exists; `scripts/demo.sh` builds the `server` profile), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
@@ -111,7 +115,9 @@ const PROBE_JS: &str = r#"
     if (document.querySelector('.task-table tbody tr')) mark('table');
     sample();
     const status = document.querySelector('.settings-status');
-    if (status && /drawing it \(B =/.test(status.textContent) && !('bootstrap' in b.marks)) {
+    // After an in-app switch (--then-url-query), the previous report's status must go first.
+    if (b.await_gone && !status) b.await_gone = false;
+    if (!b.await_gone && status && /drawing it \(B =/.test(status.textContent) && !('bootstrap' in b.marks)) {
       mark('bootstrap');
       b.status = status.textContent.replace(/\s+/g, ' ').trim();
     }
@@ -130,6 +136,29 @@ const DONE_JS: &str = r#"
 const b = window.__bench;
 if (!b) return null;
 return ('bootstrap' in b.marks && 'cards_frame' in b.marks) || 'failure' in b.marks;
+"#;
+
+/// `--then-url-query`: opens another comparison in the same tab, as a link inside the app
+/// does (the router follows `popstate`), and forgets the previous report's bootstrap mark.
+const OPEN_IN_APP_JS: &str = r#"
+const b = window.__bench;
+delete b.marks.bootstrap;
+b.status = null;
+b.await_gone = true;
+b.opened_at = performance.now();
+history.pushState(null, '', arguments[0]);
+dispatchEvent(new PopStateEvent('popstate', { state: null }));
+"#;
+
+/// After [`OPEN_IN_APP_JS`]: the comparison's report with its bootstrap, how long it took, the
+/// wasm memory's peak and the longest main-thread task since the switch; `null` until done.
+const OPENED_JS: &str = r#"
+const b = window.__bench;
+if (b.failure) return { failure: b.failure };
+if (!('bootstrap' in b.marks)) return null;
+const since = b.longtasks.filter(([start]) => start >= b.opened_at).map(([, d]) => d);
+return { ms: b.marks.bootstrap - b.opened_at, wasm_mb: b.wasm_peak / 1e6,
+  long_max: since.length ? Math.max(...since) : 0 };
 "#;
 
 /// Everything the page recorded.
@@ -355,6 +384,9 @@ struct Options {
     replay_in_worker: bool,
     /// Where to write the last iteration's CPU profile (`--cpu-profile FILE`).
     cpu_profile: Option<PathBuf>,
+    /// Comparisons opened in the same tab after the first report, in order
+    /// (`--then-url-query Q`, repeatable): their time and the wasm memory after each.
+    then_queries: Vec<String>,
 }
 
 fn parse_options() -> Result<Options, BoxError> {
@@ -370,6 +402,7 @@ fn parse_options() -> Result<Options, BoxError> {
         replay_without: None,
         cpu_profile: None,
         replay_in_worker: false,
+        then_queries: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -397,6 +430,9 @@ fn parse_options() -> Result<Options, BoxError> {
             "--json" => options.json = true,
             "--replay" => options.replay = true,
             "--cpu-profile" => options.cpu_profile = Some(PathBuf::from(value()?)),
+            "--then-url-query" => options
+                .then_queries
+                .push(value()?.trim_start_matches('?').to_owned()),
             "--replay-in-worker" => {
                 options.replay = true;
                 options.replay_in_worker = true;
@@ -409,7 +445,7 @@ fn parse_options() -> Result<Options, BoxError> {
                 println!(
                     "bench-report [--runs N] [--warmup N] [--url-query Q] [--running-eval-secs S] \
                      [--server-arg ARG]... [--settle-ms MS] [--json] [--replay] [--replay-without SUBSTR]\n\
-                     [--cpu-profile FILE] [--replay-in-worker]\n\
+                     [--cpu-profile FILE] [--replay-in-worker] [--then-url-query Q]...\n\
                      env: EVAL_COMPARE_SERVER_BIN, EVAL_COMPARE_DIST, CHROMEDRIVER, CHROME_BIN"
                 );
                 std::process::exit(0);
@@ -631,6 +667,25 @@ async fn measure_in(
     }
     let mut figures = figures_of(&collected);
     figures.load1 = load1;
+    for query in &options.then_queries {
+        let path = format!("/compare?{query}");
+        browser.execute(OPEN_IN_APP_JS, vec![json!(path)]).await?;
+        let opened = poll(&format!("{path} to complete"), PAGE_TIMEOUT, || async {
+            let value = browser.execute(OPENED_JS, vec![]).await?;
+            Ok((!value.is_null()).then_some(value))
+        })
+        .await?;
+        if let Some(failure) = opened.get("failure") {
+            return Err(format!("{path}: the page shows a failure: {failure}").into());
+        }
+        let number = |key: &str| opened.get(key).and_then(Value::as_f64).unwrap_or(f64::NAN);
+        println!(
+            "  then {path}: report with the bootstrap {:.0} ms after the switch; wasm memory peak so far {:.0} MB; longest task since {:.0} ms",
+            number("ms"),
+            number("wasm_mb"),
+            number("long_max")
+        );
+    }
     if options.replay {
         // After the bootstrap; the page is idle but for the running run's 10 s refresh.
         let without = options

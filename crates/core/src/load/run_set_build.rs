@@ -51,8 +51,6 @@ pub struct RunSetBuild {
     /// Items walked so far and in all, for progress.
     walked: usize,
     total: usize,
-    /// Each run's trajectory items (the larger listing), what grouping it costs.
-    sizes: Vec<usize>,
 }
 
 impl LoadStore {
@@ -62,7 +60,6 @@ impl LoadStore {
         if !self.is_ready(run_ids) {
             return None;
         }
-        let mut sizes = Vec::with_capacity(run_ids.len());
         let total = run_ids
             .iter()
             .map(|id| {
@@ -71,7 +68,6 @@ impl LoadStore {
                 let tasks = self.tasks(&bench_id).borrow().items.len();
                 let rewards = run.rewards.borrow().items.len();
                 let trajectories = run.trajectories.borrow().items.len();
-                sizes.push(rewards.max(trajectories));
                 tasks
                     + ApiRunJoin::work(rewards, trajectories)
                     + FINISH_WEIGHT * rewards.max(trajectories)
@@ -83,7 +79,6 @@ impl LoadStore {
             stage: Stage::Tasks { run: 0, at: 0 },
             walked: 0,
             total,
-            sizes,
         })
     }
 }
@@ -194,11 +189,11 @@ impl RunSetBuild {
                     self.stage = Stage::Grouping(Box::new(finishing));
                 }
                 Stage::Grouping(finishing) => {
-                    // Half a run a step (its rows put in task order, or its statistics),
-                    // however much budget is left: neither half is split further.
-                    let (done, _) = finishing.progress();
-                    let grouped = finishing.finish_step();
-                    self.walked += FINISH_WEIGHT * self.sizes.get(done).copied().unwrap_or(0) / 2;
+                    // About `left` rows of a run put in task order a step, or a run's
+                    // statistics; then the step ends.
+                    let before = finishing.rows_done();
+                    let grouped = finishing.finish_step(left);
+                    self.walked += FINISH_WEIGHT * finishing.rows_done().saturating_sub(before);
                     left = 0;
                     if !grouped {
                         continue;

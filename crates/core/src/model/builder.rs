@@ -9,7 +9,7 @@ use super::run::{RunIdx, RunInfo, TaskScoring};
 use super::run_set::{Run, RunSet};
 use super::settings::SettingInputs;
 use super::task::{Category, CategoryIdx, Task, TaskIdx, TaskInput, TaskListConflicts};
-use super::trajectory::{TrajectoryColumns, TrajectoryInput, NONE_U32};
+use super::trajectory::{TaskGrouping, TrajectoryColumns, TrajectoryInput, NONE_U32};
 
 /// Collects runs, tasks and trajectories, then computes per-task aggregates in [`Self::build`].
 ///
@@ -169,12 +169,12 @@ impl RunSetBuilder {
     /// Groups each run's trajectories by task and computes the per-task aggregates.
     pub fn build(self) -> RunSet {
         let mut finishing = self.finishing();
-        while !finishing.finish_step() {}
+        while !finishing.finish_step(usize::MAX) {}
         finishing.build()
     }
 
     /// [`Self::build`] a run at a time: names the runs, then each
-    /// [`RunSetFinish::finish_step`] does the next half of grouping a run by task.
+    /// [`RunSetFinish::finish_step`] does the next step of grouping a run by task.
     pub fn finishing(mut self) -> RunSetFinish {
         self.name_shared_agents();
         self.name_shared_names();
@@ -182,8 +182,9 @@ impl RunSetBuilder {
         RunSetFinish {
             task_count: self.tasks.len(),
             pending: std::mem::take(&mut self.runs).into_iter(),
-            grouped: None,
+            current: None,
             finished,
+            rows_finished: 0,
             builder: self,
         }
     }
@@ -307,7 +308,7 @@ impl PendingRun {
     }
 }
 
-/// A [`RunSetBuilder`] whose runs are being grouped by task, one at a time, in two steps each
+/// A [`RunSetBuilder`] whose runs are being grouped by task, one at a time, in steps
 /// ([`RunSetBuilder::finishing`]).
 #[derive(Debug)]
 pub struct RunSetFinish {
@@ -315,36 +316,62 @@ pub struct RunSetFinish {
     builder: RunSetBuilder,
     task_count: usize,
     pending: std::vec::IntoIter<PendingRun>,
-    /// The run whose rows are in task order, its statistics still to compute.
-    grouped: Option<GroupedRun>,
+    /// The run being grouped.
+    current: Option<Grouping>,
     finished: Vec<Run>,
+    /// Rows of the finished runs.
+    rows_finished: usize,
+}
+
+/// Where the run being grouped stands.
+#[derive(Debug)]
+enum Grouping {
+    /// Its rows being put in task order.
+    Rows(Box<GroupingRun>),
+    /// Its rows in task order, its statistics still to compute.
+    Grouped(Box<GroupedRun>),
 }
 
 impl RunSetFinish {
-    /// Does the next step: the next run's rows put in task order, or that run's per-task
-    /// statistics and totals. True once every run is done.
-    pub fn finish_step(&mut self) -> bool {
-        if let Some(grouped) = self.grouped.take() {
-            self.finished
-                .push(summarize_grouped(grouped, self.task_count));
-        } else if let Some(pending) = self.pending.next() {
-            self.grouped = Some(group_run(pending, self.task_count));
-        }
-        self.grouped.is_none() && self.pending.len() == 0
+    /// Does the next step: about `rows` more rows of the current run put in task order (the
+    /// first step of a run also finds that order), or that run's per-task statistics and
+    /// totals. True once every run is done.
+    pub fn finish_step(&mut self, rows: usize) -> bool {
+        self.current = match self.current.take() {
+            Some(Grouping::Rows(mut run)) => {
+                if run.grouping.advance(rows) {
+                    Some(Grouping::Grouped(Box::new(run.grouped())))
+                } else {
+                    Some(Grouping::Rows(run))
+                }
+            }
+            Some(Grouping::Grouped(grouped)) => {
+                self.rows_finished += grouped.columns.len();
+                self.finished
+                    .push(summarize_grouped(*grouped, self.task_count));
+                None
+            }
+            None => self
+                .pending
+                .next()
+                .map(|pending| Grouping::Rows(Box::new(start_grouping(pending, self.task_count)))),
+        };
+        self.current.is_none() && self.pending.len() == 0
     }
 
-    /// Runs done so far and in all.
-    pub fn progress(&self) -> (usize, usize) {
-        let done = self.finished.len();
-        (
-            done,
-            done + usize::from(self.grouped.is_some()) + self.pending.len(),
-        )
+    /// Rows grouped so far: those of the runs done and of the current run.
+    pub fn rows_done(&self) -> usize {
+        self.rows_finished
+            + match &self.current {
+                Some(Grouping::Rows(run)) => run.grouping.progress().0,
+                Some(Grouping::Grouped(grouped)) => grouped.columns.len(),
+                None => 0,
+            }
     }
 
     /// The run set; runs not grouped yet are grouped first.
     pub fn build(mut self) -> RunSet {
-        while !self.finish_step() {}
+        while !self.finish_step(usize::MAX) {}
         let builder = self.builder;
         RunSet {
             runs: self.finished,
@@ -390,7 +417,29 @@ pub(crate) fn rebuild_run(run: &Run, keep: impl Fn(usize) -> bool, task_count: u
     )
 }
 
-/// A run whose rows are in task order ([`group_run`]), its statistics still to compute.
+/// A run whose rows are being put in task order ([`start_grouping`]).
+#[derive(Debug)]
+struct GroupingRun {
+    info: RunInfo,
+    join: Option<JoinReport>,
+    endings: Vec<String>,
+    grouping: TaskGrouping,
+}
+
+impl GroupingRun {
+    fn grouped(self) -> GroupedRun {
+        let (columns, offsets) = self.grouping.finish();
+        GroupedRun {
+            info: self.info,
+            join: self.join,
+            columns,
+            endings: self.endings,
+            offsets,
+        }
+    }
+}
+
+/// A run whose rows are in task order, its statistics still to compute.
 #[derive(Debug)]
 struct GroupedRun {
     info: RunInfo,
@@ -401,18 +450,16 @@ struct GroupedRun {
 }
 
 fn finish_run(pending: PendingRun, task_count: usize) -> Run {
-    summarize_grouped(group_run(pending, task_count), task_count)
+    summarize_grouped(start_grouping(pending, task_count).grouped(), task_count)
 }
 
-/// `pending`'s rows put in task order.
-fn group_run(pending: PendingRun, task_count: usize) -> GroupedRun {
-    let (columns, offsets) = pending.columns.grouped_by_task(task_count);
-    GroupedRun {
+/// `pending` to put in task order.
+fn start_grouping(pending: PendingRun, task_count: usize) -> GroupingRun {
+    GroupingRun {
         info: pending.info,
         join: pending.join,
-        columns,
         endings: pending.endings,
-        offsets,
+        grouping: pending.columns.grouping_by_task(task_count),
     }
 }
 

@@ -66,7 +66,7 @@ impl KeySort {
         for key in &self.keys {
             starts[digit(key)] += 1;
         }
-        if starts.iter().any(|&count| count == self.keys.len()) {
+        if starts.contains(&self.keys.len()) {
             return;
         }
         let mut running = 0;
@@ -93,7 +93,7 @@ mod tests {
     /// A hash that spreads ids over all 64 bits and collides on purpose for some.
     fn hash(id: &str) -> u64 {
         let n: u64 = id.parse().unwrap_or(0);
-        if n % 7 == 0 {
+        if n.is_multiple_of(7) {
             42
         } else {
             n.wrapping_mul(0x9E37_79B9_7F4A_7C15)

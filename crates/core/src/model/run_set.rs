@@ -34,7 +34,7 @@ pub struct Run {
     pub(crate) join: Option<JoinReport>,
     pub(crate) columns: TrajectoryColumns,
     pub(crate) endings: Vec<String>,
-    /// `task_count + 2` offsets into the rows: see `TrajectoryColumns::grouped_by_task`.
+    /// `task_count + 2` offsets into the rows: see `TaskGrouping::finish`.
     pub(crate) offsets: Vec<u32>,
     pub(crate) task_stats: Vec<TaskStats>,
     pub(crate) totals: RunTotals,

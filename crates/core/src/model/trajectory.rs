@@ -170,19 +170,21 @@ impl TrajectoryColumns {
         self.task.len()
     }
 
-    /// Reorders the trajectories so that each task's are contiguous, tasks in index order and
-    /// trajectories without a task last; keeps the source order within a task. Returns the
-    /// reordered columns and `task_count + 2` offsets: task `t` holds rows
-    /// `offsets[t]..offsets[t + 1]`, and rows `offsets[task_count]..` have no task.
-    pub(crate) fn grouped_by_task(self, task_count: usize) -> (TrajectoryColumns, Vec<u32>) {
-        let mut counts = vec![0u32; task_count + 1];
-        for &task in &self.task {
-            let slot = if task == NONE_U32 {
+    /// The trajectories to reorder so that each task's are contiguous, tasks in index order
+    /// and trajectories without a task last, the source order kept within a task; a number of
+    /// rows a step ([`TaskGrouping::advance`]). The new order is found here (two passes over
+    /// the task column); the steps copy the rows in that order.
+    pub(crate) fn grouping_by_task(self, task_count: usize) -> TaskGrouping {
+        let slot_of = |task: u32| {
+            if task == NONE_U32 {
                 task_count
             } else {
                 task as usize
-            };
-            if let Some(count) = counts.get_mut(slot) {
+            }
+        };
+        let mut counts = vec![0u32; task_count + 1];
+        for &task in &self.task {
+            if let Some(count) = counts.get_mut(slot_of(task)) {
                 *count += 1;
             }
         }
@@ -197,12 +199,7 @@ impl TrajectoryColumns {
         let len = self.len();
         let mut order = vec![0u32; len];
         for (row, &task) in self.task.iter().enumerate() {
-            let slot = if task == NONE_U32 {
-                task_count
-            } else {
-                task as usize
-            };
-            if let Some(position) = next.get_mut(slot) {
+            if let Some(position) = next.get_mut(slot_of(task)) {
                 if let Some(target) = order.get_mut(*position as usize) {
                     *target = row as u32;
                 }
@@ -210,7 +207,7 @@ impl TrajectoryColumns {
             }
         }
         let id_bytes = self.ids.buffer.len();
-        let mut sorted = TrajectoryColumns {
+        let sorted = TrajectoryColumns {
             ids: PackedStrings::with_capacity(len, id_bytes),
             task: Vec::with_capacity(len),
             class: Vec::with_capacity(len),
@@ -220,22 +217,60 @@ impl TrajectoryColumns {
             created: Vec::with_capacity(len),
             components: IdMap::default(),
         };
-        let mut components = self.components;
-        for (new_row, &old_row) in order.iter().enumerate() {
+        TaskGrouping {
+            source: self,
+            order,
+            offsets,
+            sorted,
+        }
+    }
+}
+
+/// Trajectories being put in task order, a number of rows a step
+/// ([`TrajectoryColumns::grouping_by_task`]).
+#[derive(Debug, Clone)]
+pub(crate) struct TaskGrouping {
+    source: TrajectoryColumns,
+    /// The source row of each new row.
+    order: Vec<u32>,
+    offsets: Vec<u32>,
+    sorted: TrajectoryColumns,
+}
+
+impl TaskGrouping {
+    /// Rows copied so far and in all.
+    pub(crate) fn progress(&self) -> (usize, usize) {
+        (self.sorted.len(), self.order.len())
+    }
+
+    /// Copies up to `rows` more rows (at least one) in task order; true once all are.
+    pub(crate) fn advance(&mut self, rows: usize) -> bool {
+        let start = self.sorted.len();
+        let end = self.order.len().min(start.saturating_add(rows.max(1)));
+        let (source, sorted) = (&mut self.source, &mut self.sorted);
+        for (new_row, &old_row) in self.order.iter().enumerate().take(end).skip(start) {
             let old = old_row as usize;
-            sorted.ids.push(self.ids.get(old));
-            sorted.task.push(self.task[old]);
-            sorted.class.push(self.class[old]);
-            sorted.reward.push(self.reward[old]);
-            sorted.ending.push(self.ending[old]);
-            sorted.flags.push(self.flags[old]);
+            sorted.ids.push(source.ids.get(old));
+            sorted.task.push(source.task[old]);
+            sorted.class.push(source.class[old]);
+            sorted.reward.push(source.reward[old]);
+            sorted.ending.push(source.ending[old]);
+            sorted.flags.push(source.flags[old]);
             sorted
                 .created
-                .push(self.created.get(old).copied().flatten());
-            if let Some(parts) = components.remove(&old_row) {
+                .push(source.created.get(old).copied().flatten());
+            if let Some(parts) = source.components.remove(&old_row) {
                 sorted.components.insert(new_row as u32, parts);
             }
         }
-        (sorted, offsets)
+        end == self.order.len()
+    }
+
+    /// The reordered columns and `task_count + 2` offsets: task `t` holds rows
+    /// `offsets[t]..offsets[t + 1]`, and rows `offsets[task_count]..` have no task. The rows
+    /// not copied yet are copied first.
+    pub(crate) fn finish(mut self) -> (TrajectoryColumns, Vec<u32>) {
+        while !self.advance(usize::MAX) {}
+        (self.sorted, self.offsets)
     }
 }
