@@ -38,7 +38,7 @@ use crate::report::task_panel::TaskPanel;
 use crate::route::{ReportPage, Route, RunSource};
 use crate::state::async_load::spawn_scoped;
 use crate::state::loader::{use_loader, LoadPlan};
-use crate::state::report::{after_paint, use_report, ReportKey, ReportState};
+use crate::state::report::{after_paint, use_report, ReportKey, ReportState, BELOW_FOLD_STAGES};
 use crate::state::run_set_build::use_run_set;
 use crate::state::shared::Shared;
 use crate::state::source::use_source_settings;
@@ -348,12 +348,15 @@ pub fn ReportView(
             on_change.run(next);
         }
     });
-    // The header, audit and headline cards are painted first; the charts, the coverage ledger
-    // and the task table (most of the rendering work) follow right after that paint.
-    let below_fold_ready = RwSignal::new(false);
+    // The header, audit and headline cards are painted first; the charts follow right after
+    // that paint, the coverage ledger and the task table after the next (each of the three is
+    // a fair share of the rendering of a 100,000-task report).
+    let below_fold = RwSignal::new(0u8);
     spawn_scoped(async move {
-        after_paint().await;
-        below_fold_ready.try_set(true);
+        for stage in 1..=BELOW_FOLD_STAGES {
+            after_paint().await;
+            below_fold.try_set(stage);
+        }
     });
     let change_runs = move || {
         let chooser = chooser.unwrap_or(if from_files {
@@ -402,11 +405,13 @@ pub fn ReportView(
             />
             <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending()/>
             <WhereDelta report=without_bootstrap focus/>
-            <Show when=move || below_fold_ready.get()>
+            <Show when=move || { below_fold.get() >= 1 }>
                 <FocusSelector report=without_bootstrap view on_change/>
                 <ReportCharts report=without_bootstrap focus/>
                 <PlatformProgressionPanel report=without_bootstrap/>
                 <ComponentDeltas report=without_bootstrap focus run_set client/>
+            </Show>
+            <Show when=move || { below_fold.get() >= 2 }>
                 <CoverageLedger report=without_bootstrap/>
                 <TaskTable report=without_bootstrap view on_change/>
             </Show>

@@ -115,6 +115,10 @@ fn build_slice(build: &mut ReportBuild<'_>) -> Result<bool, ComputeError> {
     Ok(true)
 }
 
+/// The report page mounts what lies below the headline in this many stages, one after each
+/// paint; the bootstrap starts after the last.
+pub const BELOW_FOLD_STAGES: u8 = 2;
+
 /// About how long one slice of bootstrap draws keeps the page busy, in milliseconds.
 pub const SLICE_MS: f64 = 40.0;
 
@@ -315,7 +319,11 @@ async fn compute(key: ReportKey, this: u64, latest: StoredValue<u64>, state: Rep
     if !pending {
         return;
     }
-    after_paint().await;
+    // The headline is painted, then the rest of the page (mounted in stages, one after each
+    // paint), and only then does the bootstrap take its first slice.
+    for _ in 0..=BELOW_FOLD_STAGES {
+        after_paint().await;
+    }
     let mut busy_ms = 0.0;
     loop {
         if !current() {

@@ -105,7 +105,15 @@ pub fn use_run_set(loader: Loader, plan: Memo<Option<LoadPlan>>, hold: Memo<bool
                     Slice::Paused => {
                         state.progress.try_set(Some(build.progress()));
                     }
-                    Slice::Ended(result) => return finish(result, plan),
+                    Slice::Ended(result) => {
+                        // Shown in a task of its own: what follows it (the report's first
+                        // slice) does not lengthen the build's last slice.
+                        TimeoutFuture::new(0).await;
+                        if latest.try_get_value() == Some(this) {
+                            finish(result, plan);
+                        }
+                        return;
+                    }
                 }
             }
         });
