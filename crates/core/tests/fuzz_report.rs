@@ -358,6 +358,53 @@ fn view(case: &Case) -> ViewState {
     }
 }
 
+/// `rows` sorted as the table's order is defined, comparing the task rows themselves: by the
+/// sort key's value (a number missing after present ones, a text missing before), reversed
+/// when descending, ties in task order.
+fn sorted_by_comparison(report: &Report, rows: &[usize], view: &ViewState) -> Vec<usize> {
+    let focus = view.focus.min(report.candidates.len().saturating_sub(1));
+    let number = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    };
+    let mean = |row: &eval_compare_core::report::TaskRow, run: usize| {
+        row.cells.get(run).and_then(|cell| cell.mean)
+    };
+    let category = |row: &eval_compare_core::report::TaskRow| {
+        row.categories
+            .first()
+            .and_then(|&c| report.categories.get(c as usize))
+            .map(String::as_str)
+    };
+    let mut sorted = rows.to_vec();
+    sorted.sort_by(|&i, &j| {
+        let (a, b) = (&report.tasks[i], &report.tasks[j]);
+        let ordering = match view.sort.key {
+            SortKey::Delta => number(
+                a.deltas.get(focus).copied().flatten(),
+                b.deltas.get(focus).copied().flatten(),
+            ),
+            SortKey::Task => a
+                .label
+                .as_deref()
+                .unwrap_or(&a.task_id)
+                .cmp(b.label.as_deref().unwrap_or(&b.task_id)),
+            SortKey::Category => category(a).cmp(&category(b)),
+            SortKey::Baseline => number(mean(a, 0), mean(b, 0)),
+            SortKey::Candidate => number(mean(a, focus + 1), mean(b, focus + 1)),
+        };
+        let ordering = if view.sort.descending {
+            ordering.reverse()
+        } else {
+            ordering
+        };
+        ordering.then(i.cmp(&j))
+    });
+    sorted
+}
+
 fn check_report(report: &Report, case: &Case) -> Result<(), TestCaseError> {
     let json = report.to_json();
     let parsed: Report = match serde_json::from_str(&json) {
@@ -380,8 +427,10 @@ fn check_report(report: &Report, case: &Case) -> Result<(), TestCaseError> {
     let markdown = report.to_markdown();
     prop_assert!(!markdown.is_empty());
     let _ = to_csv(report);
-    let rows = visible_rows(report, &view(case));
+    let shown = view(case);
+    let rows = visible_rows(report, &shown);
     prop_assert!(rows.iter().all(|&row| row < report.tasks.len()));
+    prop_assert_eq!(&rows, &sorted_by_comparison(report, &rows, &shown));
     for candidate in &report.candidates {
         let _ = detail_rows(report, candidate, false);
         check_verdict(report, candidate)?;

@@ -29,7 +29,8 @@
 //! `--then-url-query Q` (repeatable), after the first report, opens comparison Q in the same
 //! tab as a link inside the app does, and prints how long its report took, the wasm memory's
 //! peak so far and the longest main-thread task since: whether switching comparisons grows
-//! the memory.
+//! the memory. `--interactions` then times the table's filters, sort, search and scrolling,
+//! each from the input to the next paint.
 //!
 //! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
 //! eval-compare-server` that exists; `scripts/demo.sh` builds the `server` profile), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
@@ -159,6 +160,48 @@ if (!('bootstrap' in b.marks)) return null;
 const since = b.longtasks.filter(([start]) => start >= b.opened_at).map(([, d]) => d);
 return { ms: b.marks.bootstrap - b.opened_at, wasm_mb: b.wasm_peak / 1e6,
   long_max: since.length ? Math.max(...since) : 0 };
+"#;
+
+/// `--interactions`: each table interaction a reader makes, timed from the input to the next
+/// paint after it (an animation frame, then a task), as Interaction to Next Paint counts it;
+/// `arguments[0]` is called with `[[name, ms], …]`. Each waits for its change to show (the
+/// task count, the sort attribute, the first row drawn) before the next.
+const INTERACTIONS_JS: &str = r#"
+const done = arguments[arguments.length - 1];
+const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+const count = () => (document.querySelector('.task-table .task-count') || {}).textContent;
+const firstRow = () => { const row = document.querySelector('.task-table tbody tr[data-task-id]'); return row && row.getAttribute('data-task-id'); };
+const results = [];
+const timed = async (name, act, changed) => {
+  await painted();
+  const before = { count: count(), row: firstRow() };
+  const start = performance.now();
+  act();
+  await painted();
+  let ms = performance.now() - start;
+  for (let i = 0; i < 200 && !changed(before); i++) { await painted(); ms = performance.now() - start; }
+  results.push([name, changed(before) ? ms : -1]);
+};
+const click = (selector) => () => document.querySelector(selector).click();
+const search = (text) => () => {
+  const input = document.querySelector('.task-table .filter-input');
+  input.value = text;
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  // Enter applies the search at once (typing alone waits for the debounce).
+  input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+};
+const scroller = () => document.querySelector('.task-table .task-scroll');
+(async () => {
+  await timed('filter regressions', click('.task-table .filter-button[data-filter="regressions"]'), (b) => count() !== b.count);
+  await timed('filter all', click('.task-table .filter-button[data-filter="all"]'), (b) => count() !== b.count);
+  await timed('sort by task', click('.task-table th[data-sort-key="task"] .sort-button'), (b) => firstRow() !== b.row);
+  await timed('sort by task again', click('.task-table th[data-sort-key="task"] .sort-button'), (b) => firstRow() !== b.row);
+  await timed('search (Enter)', search('task-01234'), (b) => count() !== b.count);
+  await timed('search cleared (Enter)', search(''), (b) => count() !== b.count);
+  await timed('scroll 40,000 px', () => { scroller().scrollTop += 40000; }, (b) => firstRow() !== b.row);
+  await timed('scroll to the end', () => { scroller().scrollTop = scroller().scrollHeight; }, (b) => firstRow() !== b.row);
+  done(results);
+})().catch((e) => done([['failed: ' + e, -1]]));
 "#;
 
 /// Everything the page recorded.
@@ -387,6 +430,8 @@ struct Options {
     /// Comparisons opened in the same tab after the first report, in order
     /// (`--then-url-query Q`, repeatable): their time and the wasm memory after each.
     then_queries: Vec<String>,
+    /// Time the table's interactions after the first report (`--interactions`).
+    interactions: bool,
 }
 
 fn parse_options() -> Result<Options, BoxError> {
@@ -403,6 +448,7 @@ fn parse_options() -> Result<Options, BoxError> {
         cpu_profile: None,
         replay_in_worker: false,
         then_queries: Vec::new(),
+        interactions: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -430,6 +476,7 @@ fn parse_options() -> Result<Options, BoxError> {
             "--json" => options.json = true,
             "--replay" => options.replay = true,
             "--cpu-profile" => options.cpu_profile = Some(PathBuf::from(value()?)),
+            "--interactions" => options.interactions = true,
             "--then-url-query" => options
                 .then_queries
                 .push(value()?.trim_start_matches('?').to_owned()),
@@ -445,7 +492,7 @@ fn parse_options() -> Result<Options, BoxError> {
                 println!(
                     "bench-report [--runs N] [--warmup N] [--url-query Q] [--running-eval-secs S] \
                      [--server-arg ARG]... [--settle-ms MS] [--json] [--replay] [--replay-without SUBSTR]\n\
-                     [--cpu-profile FILE] [--replay-in-worker] [--then-url-query Q]...\n\
+                     [--cpu-profile FILE] [--replay-in-worker] [--then-url-query Q]... [--interactions]\n\
                      env: EVAL_COMPARE_SERVER_BIN, EVAL_COMPARE_DIST, CHROMEDRIVER, CHROME_BIN"
                 );
                 std::process::exit(0);
@@ -667,6 +714,21 @@ async fn measure_in(
     }
     let mut figures = figures_of(&collected);
     figures.load1 = load1;
+    if options.interactions {
+        let timed = browser.execute_async(INTERACTIONS_JS, vec![]).await?;
+        let timed: Vec<(String, f64)> = serde_json::from_value(timed)?;
+        let shown: Vec<String> = timed
+            .iter()
+            .map(|(name, ms)| {
+                if *ms < 0.0 {
+                    format!("{name}: no change seen")
+                } else {
+                    format!("{name} {ms:.0} ms")
+                }
+            })
+            .collect();
+        println!("  interactions (input to next paint): {}", shown.join(", "));
+    }
     for query in &options.then_queries {
         let path = format!("/compare?{query}");
         browser.execute(OPEN_IN_APP_JS, vec![json!(path)]).await?;

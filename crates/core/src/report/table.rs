@@ -19,7 +19,7 @@ pub fn visible_rows(report: &Report, view: &ViewState) -> Vec<usize> {
         .and_then(|label| report.categories.iter().position(|c| c == label))
         .map(|i| i as u32);
     let needle = view.search.as_deref();
-    let mut rows: Vec<usize> = report
+    let rows: Vec<usize> = report
         .tasks
         .iter()
         .enumerate()
@@ -42,18 +42,63 @@ pub fn visible_rows(report: &Report, view: &ViewState) -> Vec<usize> {
         })
         .map(|(i, _)| i)
         .collect();
-    let key = |i: &usize| &report.tasks[*i];
-    rows.sort_by(|a, b| {
-        let ordering = compare(report, key(a), key(b), view.sort.key, focus);
+    // Each row's sort value is read once, then the compact (value, row) pairs are sorted: the
+    // comparisons do not reach into 100,000 task rows at random.
+    let mut keyed: Vec<(SortValue<'_>, usize)> = rows
+        .into_iter()
+        .map(|i| {
+            (
+                sort_value(report, &report.tasks[i], view.sort.key, focus),
+                i,
+            )
+        })
+        .collect();
+    keyed.sort_unstable_by(|(a, i), (b, j)| {
+        let ordering = a.compare(b);
         let ordering = if view.sort.descending {
             ordering.reverse()
         } else {
             ordering
         };
-        // Ties keep task order, so the order is total and stable across renders.
-        ordering.then(a.cmp(b))
+        // Ties keep task order, so the order is total (an unstable sort gives the one order)
+        // and stable across renders.
+        ordering.then(i.cmp(j))
     });
-    rows
+    keyed.into_iter().map(|(_, i)| i).collect()
+}
+
+/// What a row is sorted by, for one sort key.
+enum SortValue<'a> {
+    /// A number, missing ones after present ones in ascending order.
+    Number(Option<f64>),
+    /// A text, missing ones before present ones in ascending order.
+    Text(Option<&'a str>),
+}
+
+impl SortValue<'_> {
+    fn compare(&self, other: &Self) -> Ordering {
+        match (self, other) {
+            (SortValue::Number(a), SortValue::Number(b)) => compare_opt(*a, *b),
+            (SortValue::Text(a), SortValue::Text(b)) => a.cmp(b),
+            // One key gives every row the same kind of value.
+            _ => Ordering::Equal,
+        }
+    }
+}
+
+fn sort_value<'a>(
+    report: &'a Report,
+    row: &'a TaskRow,
+    key: SortKey,
+    focus: usize,
+) -> SortValue<'a> {
+    match key {
+        SortKey::Delta => SortValue::Number(row.deltas.get(focus).copied().flatten()),
+        SortKey::Task => SortValue::Text(Some(task_name(row))),
+        SortKey::Category => SortValue::Text(category_name(report, row)),
+        SortKey::Baseline => SortValue::Number(cell_mean(row, 0)),
+        SortKey::Candidate => SortValue::Number(cell_mean(row, focus + 1)),
+    }
 }
 
 fn keeps(row: &TaskRow, filter: RowFilter, focus: usize) -> bool {
@@ -77,19 +122,6 @@ fn compare_opt(a: Option<f64>, b: Option<f64>) -> Ordering {
         (Some(_), None) => Ordering::Less,
         (None, Some(_)) => Ordering::Greater,
         (None, None) => Ordering::Equal,
-    }
-}
-
-fn compare(report: &Report, a: &TaskRow, b: &TaskRow, key: SortKey, focus: usize) -> Ordering {
-    match key {
-        SortKey::Delta => compare_opt(
-            a.deltas.get(focus).copied().flatten(),
-            b.deltas.get(focus).copied().flatten(),
-        ),
-        SortKey::Task => task_name(a).cmp(task_name(b)),
-        SortKey::Category => category_name(report, a).cmp(&category_name(report, b)),
-        SortKey::Baseline => compare_opt(cell_mean(a, 0), cell_mean(b, 0)),
-        SortKey::Candidate => compare_opt(cell_mean(a, focus + 1), cell_mean(b, focus + 1)),
     }
 }
 
