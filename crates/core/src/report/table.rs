@@ -1,8 +1,7 @@
 //! The per-task table's rows as the view state asks for them (filter, category, search, sort),
 //! and its CSV export. Pure, so the viewer's table, its export and the tests all agree.
 
-use std::cmp::Ordering;
-
+use crate::model::IdMap;
 use crate::view_state::{RowFilter, SortKey, ViewState};
 
 use super::{Report, TaskRow};
@@ -42,63 +41,78 @@ pub fn visible_rows(report: &Report, view: &ViewState) -> Vec<usize> {
         })
         .map(|(i, _)| i)
         .collect();
-    // Each row's sort value is read once, then the compact (value, row) pairs are sorted: the
-    // comparisons do not reach into 100,000 task rows at random.
-    let mut keyed: Vec<(SortValue<'_>, usize)> = rows
+    // Each row's sort value is read once as an integer key that orders as the value does, and
+    // the (key, row) pairs are sorted: the comparisons compare integers, not task rows reached
+    // at random or texts byte by byte.
+    let keys = sort_keys(report, &rows, view.sort.key, focus);
+    let mut keyed: Vec<(u128, usize)> = keys
         .into_iter()
-        .map(|i| {
-            (
-                sort_value(report, &report.tasks[i], view.sort.key, focus),
-                i,
-            )
-        })
+        .map(|key| if view.sort.descending { !key } else { key })
+        .zip(rows)
         .collect();
-    keyed.sort_unstable_by(|(a, i), (b, j)| {
-        let ordering = a.compare(b);
-        let ordering = if view.sort.descending {
-            ordering.reverse()
-        } else {
-            ordering
-        };
-        // Ties keep task order, so the order is total (an unstable sort gives the one order)
-        // and stable across renders.
-        ordering.then(i.cmp(j))
-    });
+    // Ties keep task order, so the order is total (an unstable sort gives the one order) and
+    // stable across renders.
+    keyed.sort_unstable();
     keyed.into_iter().map(|(_, i)| i).collect()
 }
 
-/// What a row is sorted by, for one sort key.
-enum SortValue<'a> {
-    /// A number, missing ones after present ones in ascending order.
-    Number(Option<f64>),
-    /// A text, missing ones before present ones in ascending order.
-    Text(Option<&'a str>),
-}
-
-impl SortValue<'_> {
-    fn compare(&self, other: &Self) -> Ordering {
-        match (self, other) {
-            (SortValue::Number(a), SortValue::Number(b)) => compare_opt(*a, *b),
-            (SortValue::Text(a), SortValue::Text(b)) => a.cmp(b),
-            // One key gives every row the same kind of value.
-            _ => Ordering::Equal,
-        }
-    }
-}
-
-fn sort_value<'a>(
-    report: &'a Report,
-    row: &'a TaskRow,
-    key: SortKey,
-    focus: usize,
-) -> SortValue<'a> {
+/// Each of `rows`' sort key for `key`, as an integer: numbers in `f64::total_cmp` order with
+/// missing ones after present ones, texts by their rank among the distinct texts (byte order)
+/// with missing ones first.
+fn sort_keys(report: &Report, rows: &[usize], key: SortKey, focus: usize) -> Vec<u128> {
+    let row = |i: usize| &report.tasks[i];
     match key {
-        SortKey::Delta => SortValue::Number(row.deltas.get(focus).copied().flatten()),
-        SortKey::Task => SortValue::Text(Some(task_name(row))),
-        SortKey::Category => SortValue::Text(category_name(report, row)),
-        SortKey::Baseline => SortValue::Number(cell_mean(row, 0)),
-        SortKey::Candidate => SortValue::Number(cell_mean(row, focus + 1)),
+        SortKey::Delta => rows
+            .iter()
+            .map(|&i| number_key(row(i).deltas.get(focus).copied().flatten()))
+            .collect(),
+        SortKey::Baseline => rows
+            .iter()
+            .map(|&i| number_key(cell_mean(row(i), 0)))
+            .collect(),
+        SortKey::Candidate => rows
+            .iter()
+            .map(|&i| number_key(cell_mean(row(i), focus + 1)))
+            .collect(),
+        SortKey::Task => text_ranks(rows.iter().map(|&i| Some(task_name(row(i))))),
+        SortKey::Category => text_ranks(rows.iter().map(|&i| category_name(report, row(i)))),
     }
+}
+
+/// A number's key: present ones in `f64::total_cmp` order, then missing ones.
+fn number_key(value: Option<f64>) -> u128 {
+    match value {
+        Some(x) => {
+            let bits = x.to_bits();
+            // Negative numbers' bits reversed, positive ones' sign set: unsigned order is
+            // then total_cmp's.
+            let ordered = if bits >> 63 == 1 {
+                !bits
+            } else {
+                bits | 1 << 63
+            };
+            u128::from(ordered)
+        }
+        None => 1 << 64,
+    }
+}
+
+/// Each text's key: 0 when missing, else 1 + its rank among the distinct texts in byte order.
+/// Only the distinct texts (few, next to 100,000 rows) are sorted by comparing bytes.
+fn text_ranks<'a>(texts: impl Iterator<Item = Option<&'a str>> + Clone) -> Vec<u128> {
+    let mut distinct: Vec<&str> = {
+        let mut seen: IdMap<&str, ()> = IdMap::default();
+        texts
+            .clone()
+            .flatten()
+            .filter(|t| seen.insert(t, ()).is_none())
+            .collect()
+    };
+    distinct.sort_unstable();
+    let rank: IdMap<&str, u128> = distinct.into_iter().zip(1..).collect();
+    texts
+        .map(|text| text.and_then(|t| rank.get(t).copied()).unwrap_or(0))
+        .collect()
 }
 
 fn keeps(row: &TaskRow, filter: RowFilter, focus: usize) -> bool {
@@ -112,16 +126,6 @@ fn keeps(row: &TaskRow, filter: RowFilter, focus: usize) -> bool {
         RowFilter::Flaky => [0, focus + 1]
             .iter()
             .any(|&run| row.cells.get(run).is_some_and(|cell| cell.flaky)),
-    }
-}
-
-/// Missing values sort after present ones in ascending order.
-fn compare_opt(a: Option<f64>, b: Option<f64>) -> Ordering {
-    match (a, b) {
-        (Some(x), Some(y)) => x.total_cmp(&y),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => Ordering::Equal,
     }
 }
 
@@ -227,6 +231,54 @@ fn contains_ignoring_ascii_case(haystack: &str, needle: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::contains_ignoring_ascii_case as contains;
+    use super::{number_key, text_ranks};
+
+    #[test]
+    fn number_keys_order_as_total_cmp_with_missing_last() {
+        let values = [
+            f64::NEG_INFINITY,
+            -1e308,
+            -2.5,
+            -0.0,
+            0.0,
+            f64::MIN_POSITIVE,
+            1.0,
+            1e308,
+            f64::INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        for a in values {
+            for b in values {
+                assert_eq!(
+                    number_key(Some(a)).cmp(&number_key(Some(b))),
+                    a.total_cmp(&b),
+                    "{a} against {b}"
+                );
+            }
+            assert!(number_key(Some(a)) < number_key(None));
+        }
+    }
+
+    #[test]
+    fn text_ranks_order_as_bytes_with_missing_first() {
+        let texts = [
+            Some("b"),
+            None,
+            Some("a"),
+            Some("ab"),
+            Some("a"),
+            Some(""),
+            Some("é"),
+            Some("e\u{301}"),
+        ];
+        let ranks = text_ranks(texts.iter().copied());
+        for (i, a) in texts.iter().enumerate() {
+            for (j, b) in texts.iter().enumerate() {
+                assert_eq!(ranks[i].cmp(&ranks[j]), a.cmp(b), "{a:?} against {b:?}");
+            }
+        }
+    }
 
     #[test]
     fn search_ignores_ascii_case_only() {
