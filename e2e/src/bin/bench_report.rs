@@ -21,9 +21,9 @@
 //! (same order and concurrency as the loader, bodies parsed with `JSON.parse`): the floor of the
 //! API phase without the viewer's work per page (column `replay`); `--replay-without SUBSTR`
 //! replays only the requests whose URL does not contain SUBSTR (what if a list were not read);
-//! `--cpu-profile FILE` writes the CPU profile of the page from navigation to the full report
-//! (DevTools' `.cpuprofile`; `scripts/bench/profile_blocks.py FILE` names what fills each long
-//! main-thread block). Names of wasm functions need a build that keeps them: `scripts/build-viewer.sh`
+//! `--cpu-profile FILE` writes the CPU profile of the page from navigation to the full report,
+//! and through `--interactions` and `--then-url-query` when given (DevTools' `.cpuprofile`;
+//! `scripts/bench/profile_blocks.py FILE` names what fills each long main-thread block). Names of wasm functions need a build that keeps them: `scripts/build-viewer.sh`
 //! with `EVAL_COMPARE_KEEP_NAMES=1`. `--replay-in-worker` replays from a worker instead, the
 //! page parsing each body: the floor of the API phase with the requests off the main thread.
 //! `--then-url-query Q` (repeatable), after the first report, opens comparison Q in the same
@@ -707,11 +707,6 @@ async fn measure_in(
     if let Some(failure) = &collected.failure {
         return Err(format!("the page shows a failure: {failure}").into());
     }
-    if let Some(path) = &options.cpu_profile {
-        let profile = stop_cpu_profile(browser).await?;
-        std::fs::write(path, serde_json::to_vec(&profile)?)
-            .map_err(|error| format!("could not write {}: {error}", path.display()))?;
-    }
     let mut figures = figures_of(&collected);
     figures.load1 = load1;
     if options.interactions {
@@ -747,6 +742,11 @@ async fn measure_in(
             number("wasm_mb"),
             number("long_max")
         );
+    }
+    if let Some(path) = &options.cpu_profile {
+        let profile = stop_cpu_profile(browser).await?;
+        std::fs::write(path, serde_json::to_vec(&profile)?)
+            .map_err(|error| format!("could not write {}: {error}", path.display()))?;
     }
     if options.replay {
         // After the bootstrap; the page is idle but for the running run's 10 s refresh.

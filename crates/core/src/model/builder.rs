@@ -391,15 +391,7 @@ pub(crate) fn rebuild_run(run: &Run, keep: impl Fn(usize) -> bool, task_count: u
     let mut columns = TrajectoryColumns::default();
     for row in (0..old.len()).filter(|&row| keep(row)) {
         let new_row = columns.len() as u32;
-        columns.ids.push(old.ids.get(row));
-        columns.task.push(old.task[row]);
-        columns.class.push(old.class[row]);
-        columns.reward.push(old.reward[row]);
-        columns.ending.push(old.ending[row]);
-        columns.flags.push(old.flags[row]);
-        columns
-            .created
-            .push(old.created.get(row).copied().flatten());
+        columns.push_row_of(old, row);
         if let Some(parts) = old.components.get(&(row as u32)) {
             columns.components.insert(new_row, parts.clone());
         }

@@ -170,6 +170,18 @@ impl TrajectoryColumns {
         self.task.len()
     }
 
+    /// Appends row `row` of `other`, all but its reward components (the caller moves or
+    /// copies those, keyed by the new row).
+    pub(crate) fn push_row_of(&mut self, other: &TrajectoryColumns, row: usize) {
+        self.ids.push(other.ids.get(row));
+        self.task.push(other.task[row]);
+        self.class.push(other.class[row]);
+        self.reward.push(other.reward[row]);
+        self.ending.push(other.ending[row]);
+        self.flags.push(other.flags[row]);
+        self.created.push(other.created.get(row).copied().flatten());
+    }
+
     /// The trajectories to reorder so that each task's are contiguous, tasks in index order
     /// and trajectories without a task last, the source order kept within a task; a number of
     /// rows a step ([`TaskGrouping::advance`]). The new order is found here (two passes over
@@ -249,16 +261,7 @@ impl TaskGrouping {
         let end = self.order.len().min(start.saturating_add(rows.max(1)));
         let (source, sorted) = (&mut self.source, &mut self.sorted);
         for (new_row, &old_row) in self.order.iter().enumerate().take(end).skip(start) {
-            let old = old_row as usize;
-            sorted.ids.push(source.ids.get(old));
-            sorted.task.push(source.task[old]);
-            sorted.class.push(source.class[old]);
-            sorted.reward.push(source.reward[old]);
-            sorted.ending.push(source.ending[old]);
-            sorted.flags.push(source.flags[old]);
-            sorted
-                .created
-                .push(source.created.get(old).copied().flatten());
+            sorted.push_row_of(source, old_row as usize);
             if let Some(parts) = source.components.remove(&old_row) {
                 sorted.components.insert(new_row as u32, parts);
             }
