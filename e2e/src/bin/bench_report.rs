@@ -29,8 +29,8 @@
 //! `--then-url-query Q` (repeatable), after the first report, opens comparison Q in the same
 //! tab as a link inside the app does, and prints how long its report took, the wasm memory's
 //! peak so far and the longest main-thread task since: whether switching comparisons grows
-//! the memory. `--interactions` then times the table's filters, sort, search and scrolling,
-//! each from the input to the next paint.
+//! the memory. `--interactions` then times the table's filters, sort, search, focus switch
+//! (with several candidates) and scrolling, each from the input to the next paint.
 //!
 //! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
 //! eval-compare-server` that exists; `scripts/demo.sh` builds the `server` profile), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
@@ -198,6 +198,14 @@ const scroller = () => document.querySelector('.task-table .task-scroll');
   await timed('sort by task again', click('.task-table th[data-sort-key="task"] .sort-button'), (b) => firstRow() !== b.row);
   await timed('search (Enter)', search('task-01234'), (b) => count() !== b.count);
   await timed('search cleared (Enter)', search(''), (b) => count() !== b.count);
+  // With several candidates: the table and per-task charts switched to the next one.
+  const focusChoices = document.querySelectorAll('.focus-selector input[type="radio"]');
+  const deltaHead = () => (document.querySelector('.task-table th.col-head-delta .head-name') || {}).textContent;
+  if (focusChoices.length > 1) {
+    const other = Array.from(focusChoices).find((input) => !input.checked);
+    const before = deltaHead();
+    await timed('focus switch', () => other.click(), () => deltaHead() !== before);
+  }
   await timed('scroll 40,000 px', () => { scroller().scrollTop += 40000; }, (b) => firstRow() !== b.row);
   await timed('scroll to the end', () => { scroller().scrollTop = scroller().scrollHeight; }, (b) => firstRow() !== b.row);
   done(results);
