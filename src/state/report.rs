@@ -255,6 +255,10 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
 /// Computes the report of `key` into `state` while `latest` holds `this`.
 async fn compute(key: ReportKey, this: u64, latest: StoredValue<u64>, state: ReportState) {
     let current = move || latest.try_get_value() == Some(this);
+    // A newer key came before this task ran: its report replaces this one.
+    if !current() {
+        return;
+    }
     let fail = move |error: ComputeError| {
         state.report.try_set(None);
         state.without_bootstrap.try_set(None);

@@ -316,57 +316,44 @@ pub struct RunSetFinish {
     builder: RunSetBuilder,
     task_count: usize,
     pending: std::vec::IntoIter<PendingRun>,
-    /// The run being grouped.
-    current: Option<Grouping>,
+    /// The run being grouped: its rows put in task order, then its statistics.
+    current: Option<GroupingRun>,
     finished: Vec<Run>,
     /// Rows of the finished runs.
     rows_finished: usize,
 }
 
-/// Where the run being grouped stands.
-#[derive(Debug)]
-enum Grouping {
-    /// Its rows being put in task order.
-    Rows(Box<GroupingRun>),
-    /// Its rows in task order, its statistics still to compute.
-    Grouped(Box<GroupedRun>),
-}
-
 impl RunSetFinish {
     /// Does the next step: about `rows` more rows of the current run put in task order (the
-    /// first step of a run also finds that order), or that run's per-task statistics and
-    /// totals. True once every run is done.
+    /// first step of a run also finds that order), or, once they all are, that run's per-task
+    /// statistics and totals. True once every run is done.
     pub fn finish_step(&mut self, rows: usize) -> bool {
-        self.current = match self.current.take() {
-            Some(Grouping::Rows(mut run)) => {
-                if run.grouping.advance(rows) {
-                    Some(Grouping::Grouped(Box::new(run.grouped())))
-                } else {
-                    Some(Grouping::Rows(run))
-                }
+        match self.current.take() {
+            Some(mut run) if !run.grouping.is_done() => {
+                run.grouping.advance(rows);
+                self.current = Some(run);
             }
-            Some(Grouping::Grouped(grouped)) => {
-                self.rows_finished += grouped.columns.len();
-                self.finished
-                    .push(summarize_grouped(*grouped, self.task_count));
-                None
+            Some(run) => {
+                self.rows_finished += run.grouping.progress().1;
+                self.finished.push(summarize_grouped(run, self.task_count));
             }
-            None => self
-                .pending
-                .next()
-                .map(|pending| Grouping::Rows(Box::new(start_grouping(pending, self.task_count)))),
-        };
+            None => {
+                self.current = self
+                    .pending
+                    .next()
+                    .map(|pending| start_grouping(pending, self.task_count));
+            }
+        }
         self.current.is_none() && self.pending.len() == 0
     }
 
     /// Rows grouped so far: those of the runs done and of the current run.
     pub fn rows_done(&self) -> usize {
         self.rows_finished
-            + match &self.current {
-                Some(Grouping::Rows(run)) => run.grouping.progress().0,
-                Some(Grouping::Grouped(grouped)) => grouped.columns.len(),
-                None => 0,
-            }
+            + self
+                .current
+                .as_ref()
+                .map_or(0, |run| run.grouping.progress().0)
     }
 
     /// The run set; runs not grouped yet are grouped first.
@@ -418,31 +405,8 @@ struct GroupingRun {
     grouping: TaskGrouping,
 }
 
-impl GroupingRun {
-    fn grouped(self) -> GroupedRun {
-        let (columns, offsets) = self.grouping.finish();
-        GroupedRun {
-            info: self.info,
-            join: self.join,
-            columns,
-            endings: self.endings,
-            offsets,
-        }
-    }
-}
-
-/// A run whose rows are in task order, its statistics still to compute.
-#[derive(Debug)]
-struct GroupedRun {
-    info: RunInfo,
-    join: Option<JoinReport>,
-    columns: TrajectoryColumns,
-    endings: Vec<String>,
-    offsets: Vec<u32>,
-}
-
 fn finish_run(pending: PendingRun, task_count: usize) -> Run {
-    summarize_grouped(start_grouping(pending, task_count).grouped(), task_count)
+    summarize_grouped(start_grouping(pending, task_count), task_count)
 }
 
 /// `pending` to put in task order.
@@ -455,15 +419,16 @@ fn start_grouping(pending: PendingRun, task_count: usize) -> GroupingRun {
     }
 }
 
-/// The run of `grouped`, with its per-task statistics and totals.
-fn summarize_grouped(grouped: GroupedRun, task_count: usize) -> Run {
-    let GroupedRun {
+/// The run of `grouped`, with its per-task statistics and totals; rows not yet in task order
+/// are put there first.
+fn summarize_grouped(grouped: GroupingRun, task_count: usize) -> Run {
+    let GroupingRun {
         info,
         join,
-        columns,
         endings,
-        offsets,
+        grouping,
     } = grouped;
+    let (columns, offsets) = grouping.finish();
     let mut task_stats = vec![TaskStats::new(); task_count];
     let mut totals = RunTotals {
         trajectories: columns.len() as u64,

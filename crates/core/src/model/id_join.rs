@@ -55,7 +55,9 @@ impl IdList for [&str] {
 /// Where an [`IdJoinBuild`] stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stage {
-    /// Hashing and sorting the metadata's ids, unless both listings are in id order already.
+    /// Checking whether both listings are in id order already (then walked as listed).
+    Order,
+    /// Hashing and sorting the metadata's ids.
     MetadataKeys,
     /// Hashing and sorting the rewards' ids.
     RewardKeys,
@@ -76,8 +78,8 @@ pub(crate) struct IdJoinBuild {
     stage: Stage,
     metadata_keys: Vec<(u64, u32)>,
     reward_keys: Vec<(u64, u32)>,
-    /// The keys of the listing being sorted; `None` before the first step.
-    sorting: Option<KeySort>,
+    /// The keys of the listing being sorted.
+    sorting: KeySort,
     join: IdJoin,
     hash: fn(&str) -> u64,
 }
@@ -95,10 +97,10 @@ impl IdJoinBuild {
             return None;
         }
         Some(IdJoinBuild {
-            stage: Stage::MetadataKeys,
+            stage: Stage::Order,
             metadata_keys: Vec::new(),
             reward_keys: Vec::new(),
-            sorting: None,
+            sorting: KeySort::default(),
             join: IdJoin {
                 metadata_first: vec![NONE; metadata],
                 reward_first: vec![NONE; rewards],
@@ -112,8 +114,9 @@ impl IdJoinBuild {
     /// walk once more).
     pub(crate) fn progress(&self) -> (usize, usize) {
         let (metadata, rewards) = (self.join.metadata_first.len(), self.join.reward_first.len());
-        let hashed = self.sorting.as_ref().map_or(0, KeySort::hashed);
+        let hashed = self.sorting.hashed();
         let walked = match self.stage {
+            Stage::Order => 0,
             Stage::MetadataKeys => hashed,
             Stage::RewardKeys => metadata + hashed,
             Stage::Walk { m, r } | Stage::WalkListed { m, r } => metadata + rewards + m + r,
@@ -122,8 +125,9 @@ impl IdJoinBuild {
         (walked, 2 * (metadata + rewards))
     }
 
-    /// One step: about `budget` ids hashed or a radix pass over a listing's keys, or the walk
-    /// for about `budget` items; true once the join is complete. `metadata` and `rewards` must be the listings it was made for.
+    /// One step: the check of the listings' order, about `budget` ids hashed or a radix pass
+    /// over a listing's keys, or the walk for about `budget` items; true once the join is
+    /// complete. `metadata` and `rewards` must be the listings it was made for.
     pub(crate) fn advance(
         &mut self,
         metadata: &(impl IdList + ?Sized),
@@ -131,24 +135,23 @@ impl IdJoinBuild {
         budget: usize,
     ) -> bool {
         match self.stage {
-            Stage::MetadataKeys => match &mut self.sorting {
+            Stage::Order => {
                 // Listings in id order are walked as listed: front to back, no keys.
-                None if in_id_order(metadata) && in_id_order(rewards) => {
-                    self.stage = Stage::WalkListed { m: 0, r: 0 };
+                self.stage = if in_id_order(metadata) && in_id_order(rewards) {
+                    Stage::WalkListed { m: 0, r: 0 }
+                } else {
+                    Stage::MetadataKeys
+                };
+            }
+            Stage::MetadataKeys => {
+                if self.sorting.advance(metadata, self.hash, budget) {
+                    self.metadata_keys = std::mem::take(&mut self.sorting).into_keys();
+                    self.stage = Stage::RewardKeys;
                 }
-                None => self.sorting = Some(KeySort::default()),
-                Some(sorting) => {
-                    if sorting.advance(metadata, self.hash, budget) {
-                        self.metadata_keys = self.sorting.take().unwrap_or_default().into_keys();
-                        self.sorting = Some(KeySort::default());
-                        self.stage = Stage::RewardKeys;
-                    }
-                }
-            },
+            }
             Stage::RewardKeys => {
-                let sorting = self.sorting.get_or_insert_with(KeySort::default);
-                if sorting.advance(rewards, self.hash, budget) {
-                    self.reward_keys = self.sorting.take().unwrap_or_default().into_keys();
+                if self.sorting.advance(rewards, self.hash, budget) {
+                    self.reward_keys = std::mem::take(&mut self.sorting).into_keys();
                     self.stage = Stage::Walk { m: 0, r: 0 };
                 }
             }

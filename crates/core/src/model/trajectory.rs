@@ -255,6 +255,11 @@ impl TaskGrouping {
         (self.sorted.len(), self.order.len())
     }
 
+    /// Whether every row is copied.
+    pub(crate) fn is_done(&self) -> bool {
+        self.sorted.len() == self.order.len()
+    }
+
     /// Copies up to `rows` more rows (at least one) in task order; true once all are.
     pub(crate) fn advance(&mut self, rows: usize) -> bool {
         let start = self.sorted.len();
@@ -266,7 +271,7 @@ impl TaskGrouping {
                 sorted.components.insert(new_row as u32, parts);
             }
         }
-        end == self.order.len()
+        self.is_done()
     }
 
     /// The reordered columns and `task_count + 2` offsets: task `t` holds rows

@@ -61,19 +61,13 @@ pub fn visible_rows(report: &Report, view: &ViewState) -> Vec<usize> {
 /// with missing ones first.
 fn sort_keys(report: &Report, rows: &[usize], key: SortKey, focus: usize) -> Vec<u128> {
     let row = |i: usize| &report.tasks[i];
+    let numbers = |value: &dyn Fn(&TaskRow) -> Option<f64>| -> Vec<u128> {
+        rows.iter().map(|&i| number_key(value(row(i)))).collect()
+    };
     match key {
-        SortKey::Delta => rows
-            .iter()
-            .map(|&i| number_key(row(i).deltas.get(focus).copied().flatten()))
-            .collect(),
-        SortKey::Baseline => rows
-            .iter()
-            .map(|&i| number_key(cell_mean(row(i), 0)))
-            .collect(),
-        SortKey::Candidate => rows
-            .iter()
-            .map(|&i| number_key(cell_mean(row(i), focus + 1)))
-            .collect(),
+        SortKey::Delta => numbers(&|row| row.deltas.get(focus).copied().flatten()),
+        SortKey::Baseline => numbers(&|row| cell_mean(row, 0)),
+        SortKey::Candidate => numbers(&|row| cell_mean(row, focus + 1)),
         SortKey::Task => text_ranks(rows.iter().map(|&i| Some(task_name(row(i))))),
         SortKey::Category => text_ranks(rows.iter().map(|&i| category_name(report, row(i)))),
     }
