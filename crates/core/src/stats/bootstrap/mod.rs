@@ -301,16 +301,11 @@ fn compact_sums(
     draws: &mut HalfDraws,
     resamples: usize,
 ) -> Vec<Resample> {
+    let steps = &steps[..bound as usize];
     (0..resamples)
-        .map(|_| {
-            let mut sum: i64 = 0;
-            for _ in 0..bound {
-                sum += i64::from(steps[draws.below(bound) as usize]);
-            }
-            Resample {
-                sum: sum as f64,
-                size: u64::from(bound),
-            }
+        .map(|_| Resample {
+            sum: draws.sum_of_draws(steps, steps.len()) as f64,
+            size: u64::from(bound),
         })
         .collect()
 }

@@ -7,8 +7,9 @@
 //! but where resample k starts in the raw stream depends on how many halves were rejected
 //! before it. With T segments of resamples, segment t starts no earlier than raw half
 //! Pₜ = firstₜ·n. Two parallel passes:
-//! 1. each segment counts the rejected halves in its raw range [Pₜ, Pₜ₊₁) (no table lookups:
-//!    a fraction of a draw's cost);
+//! 1. the rejected halves in each segment's raw range [Pₜ, Pₜ₊₁) are counted (no table
+//!    lookups: a fraction of a draw's cost), every range cut in as many pieces as there are
+//!    threads, so all of them count;
 //! 2. segment t jumps the generator to Pₜ ([`Xoshiro256::jumped`](super::Xoshiro256::jumped)),
 //!    skips as many accepted halves as were rejected before Pₜ, and draws its resamples.
 
@@ -50,12 +51,22 @@ fn split_sums(
     }
     let firsts: Vec<usize> = (0..=segments).map(|t| t * resamples / segments).collect();
     let n = u64::from(bound);
-    // Pass 1: the rejected halves in each segment's raw range but the last's.
+    // Pass 1: the rejected halves in each segment's raw range but the last's, every range cut
+    // in `threads` pieces, thread j counting the j-th piece of each (all threads busy).
     let rejected: Vec<u64> = std::thread::scope(|scope| {
-        let counts: Vec<_> = (0..segments - 1)
-            .map(|t| {
-                let (start, end) = (firsts[t] as u64 * n, firsts[t + 1] as u64 * n);
-                scope.spawn(move || HalfDraws::at(seed, start).count_rejections(end - start, bound))
+        let firsts = &firsts;
+        let counts: Vec<_> = (0..threads)
+            .map(|j| {
+                scope.spawn(move || {
+                    (0..segments - 1)
+                        .map(|t| {
+                            let (start, end) = (firsts[t] as u64 * n, firsts[t + 1] as u64 * n);
+                            let piece = |k: u64| start + (end - start) * k / threads as u64;
+                            let (from, to) = (piece(j as u64), piece(j as u64 + 1));
+                            HalfDraws::at(seed, from).count_rejections(to - from, bound)
+                        })
+                        .collect::<Vec<u64>>()
+                })
             })
             .collect();
         counts
@@ -65,7 +76,10 @@ fn split_sums(
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
             })
-            .collect()
+            .fold(vec![0; segments - 1], |mut total, counts| {
+                total.iter_mut().zip(counts).for_each(|(sum, c)| *sum += c);
+                total
+            })
     });
     // Pass 2: each segment from its exact place in the stream.
     let parts: Vec<Vec<Resample>> = std::thread::scope(|scope| {
