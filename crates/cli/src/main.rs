@@ -25,7 +25,6 @@ mod gate_command;
 mod http_transport;
 mod job_folder;
 mod job_gate;
-mod parallel;
 mod progress;
 mod report_command;
 mod report_inputs;

@@ -15,9 +15,9 @@ use crate::args::ReportArgs;
 use crate::connection;
 use crate::error::CliError;
 use crate::folder_io::read_folder_bytes;
-use crate::parallel;
 use crate::progress::Progress;
 use eval_compare_core::api::{LeanReward, LeanTrajectory};
+use eval_compare_core::parallel;
 
 /// Reads every run the arguments name into one run set, refusing a run given twice.
 ///
@@ -53,8 +53,9 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
         }
         None => {
             // The folders read and decoded lean (only what the report reads, borrowed from
-            // the files' contents) as many at once as there are cores, then added in argument
-            // order and dropped with their contents before the next ones are read.
+            // the files' contents) as many at once as there are cores, their runs' ids matched
+            // at once too, then added in argument order and dropped with their contents before
+            // the next ones are read.
             let mut builder = FolderSetBuilder::new();
             let mut run_ids: Vec<(String, &str)> = Vec::new();
             for group in arguments.chunks(parallel::cores()) {
@@ -64,8 +65,8 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
                 let folders = parallel::map_in_parallel(&contents, |bytes| {
                     bytes.parse::<LeanReward<'_>, LeanTrajectory<'_>>()
                 });
-                for (folder, dir) in folders.into_iter().zip(group) {
-                    let folder = folder?;
+                let folders = folders.into_iter().collect::<Result<Vec<_>, _>>()?;
+                for (folder, dir) in folders.iter().zip(group) {
                     if !folder.truncated_files().is_empty() {
                         progress.warn(&format!(
                             "run folder {dir}: {} ended with a page saying more followed; the run is marked incomplete",
@@ -74,10 +75,10 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
                     }
                     run_ids.extend(folder.run_ids().into_iter().map(|id| (id, *dir)));
                     check_distinct("run", run_ids.iter().map(|(id, dir)| (id.as_str(), *dir)))?;
-                    builder
-                        .add(&folder, SourceKind::Files)
-                        .map_err(CliError::Model)?;
                 }
+                builder
+                    .add_all(&folders, SourceKind::Files)
+                    .map_err(CliError::Model)?;
             }
             let set = builder.build();
             if set.runs().len() < 2 {

@@ -2,7 +2,9 @@
 //! decoding the API's JSON pages (into the full types, as the load engine keeps them, and into
 //! the lean ones, as a report from run folders reads them), building the RunSet (the join on
 //! trajectory id) from each form, the report without bootstrap, and the paired bootstrap with
-//! B = 2000.
+//! B = 2000; then the whole pipeline without bootstrap as the CLI runs it on the machine's cores
+//! (run folders held in memory: decoded lean side by side, the runs' ids matched side by side,
+//! built, reported).
 //!
 //! Run: `cargo bench -p eval-compare-core --bench report_pipeline`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -12,8 +14,12 @@ use eval_compare_core::api::{
     decode, AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, EvalRun,
     EvalTrajectoryRewardsPage, LeanReward, LeanTrajectory, Page, TrajectoryMetadata,
 };
-use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder};
+use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder, SourceKind};
+use eval_compare_core::parallel::map_in_parallel;
 use eval_compare_core::report::{build_report, ReportSettings};
+use eval_compare_core::run_folder::{
+    parse_run_folder_as, Folder, FolderSetBuilder, RunFolderFiles,
+};
 use eval_compare_core::stats::{paired_bootstrap, BootstrapSettings};
 use std::fmt::Write;
 
@@ -158,7 +164,52 @@ fn build<R: AsRewardFacts, T: AsTrajectoryFacts>(
     builder.build()
 }
 
-fn benchmark_tasks() -> Vec<BenchmarkSpecTask> {
+/// One run's folder files as `eval-compare export` writes them (lists as arrays of pages), the
+/// first run's with the benchmark's `tasks.json`.
+struct FolderContents {
+    run: Vec<u8>,
+    rewards: Vec<u8>,
+    trajectories: Vec<u8>,
+    tasks: Option<Vec<u8>>,
+}
+
+fn folder_contents(pages: &RunPages, tasks: Option<Vec<u8>>) -> FolderContents {
+    let array = |pages: &[Vec<u8>]| [&b"["[..], &pages.join(&b","[..]), b"]"].concat();
+    FolderContents {
+        run: pages.run.clone(),
+        rewards: array(&pages.rewards),
+        trajectories: array(&pages.trajectories),
+        tasks,
+    }
+}
+
+/// The CLI's report from run folders without the bootstrap: the folders decoded lean on the
+/// machine's cores, their runs joined (ids matched side by side), the report built.
+fn report_from_folders(folders: &[FolderContents], settings: &ReportSettings) -> usize {
+    let parsed = map_in_parallel(folders, |files| {
+        parse_run_folder_as::<LeanReward<'_>, LeanTrajectory<'_>>(RunFolderFiles {
+            run: &files.run,
+            rewards: &files.rewards,
+            trajectories: &files.trajectories,
+            tasks: files.tasks.as_deref(),
+            training_run: None,
+            eval_options: None,
+            platform_series: None,
+        })
+        .unwrap()
+    });
+    let folders: Vec<Folder<_, _>> = parsed
+        .into_iter()
+        .map(|run| Folder::Trajectory(Box::new(run)))
+        .collect();
+    let mut builder = FolderSetBuilder::new();
+    builder.add_all(&folders, SourceKind::Files).unwrap();
+    let set = builder.build();
+    let report = build_report(&set, RunIdx(0), &[RunIdx(1)], settings).unwrap();
+    report.tasks.len()
+}
+
+fn benchmark_tasks_json() -> String {
     let json: Vec<String> = (0..TASKS)
         .map(|t| {
             format!(
@@ -168,7 +219,11 @@ fn benchmark_tasks() -> Vec<BenchmarkSpecTask> {
             )
         })
         .collect();
-    decode(format!("[{}]", json.join(",")).as_bytes()).unwrap()
+    format!("[{}]", json.join(","))
+}
+
+fn benchmark_tasks() -> Vec<BenchmarkSpecTask> {
+    decode(benchmark_tasks_json().as_bytes()).unwrap()
 }
 
 fn pipeline(c: &mut Criterion) {
@@ -239,6 +294,16 @@ fn pipeline(c: &mut Criterion) {
             |d| paired_bootstrap(&d, &settings).unwrap(),
             BatchSize::LargeInput,
         )
+    });
+
+    let folders = [
+        folder_contents(&pages[0], Some(benchmark_tasks_json().into_bytes())),
+        folder_contents(&pages[1], None),
+    ];
+    drop((decoded, lean, set));
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("pipeline_without_bootstrap_on_cores", |b| {
+        b.iter(|| report_from_folders(&folders, &no_bootstrap))
     });
     group.finish();
 }

@@ -20,6 +20,7 @@ pub mod coverage;
 pub mod load;
 mod math;
 pub mod model;
+pub mod parallel;
 pub mod report;
 pub mod run_folder;
 pub mod share_link;

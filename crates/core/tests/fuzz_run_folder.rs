@@ -3,7 +3,7 @@
 //! structurally and byte by byte, and arbitrary bytes in every file.
 //! Properties: a valid list reads back the same items in any layout; nothing panics; a folder
 //! that parses builds a run set, writes its files and reads them back to the same folder, and
-//! compares with a copy of itself. `PROPTEST_CASES` sets the number of cases (README.md, "Fuzzing").
+//! compares with a copy of itself, added one folder at a time or both at once. `PROPTEST_CASES` sets the number of cases (README.md, "Fuzzing").
 #![allow(clippy::unwrap_used)]
 
 mod fuzz_common;
@@ -12,8 +12,9 @@ use eval_compare_core::api::{decode, BenchmarkSpecTask, EvalTrajectoryReward, Tr
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{
-    parse_list, parse_run_folder, run_set_from_folders, ListLayout, RunFolder, RunFolderError,
-    RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
+    parse_list, parse_run_folder, run_set_from_folders, Folder, FolderSetBuilder, ListLayout,
+    RunFolder, RunFolderError, RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE,
+    TRAJECTORIES_FILE,
 };
 use eval_compare_core::testing::json_close::json_close;
 use fuzz_common::{apply_bytes, byte_ops, fixture_value, mutate, ops, ByteOp, Mutated, Op};
@@ -282,6 +283,7 @@ fn check_parsed_folder(folder: &RunFolder) -> Result<(), TestCaseError> {
     }
     let mut copy = folder.clone();
     copy.run.eval_run_id.push_str("-copy");
+    check_folders_added_at_once(folder, &copy)?;
     if let Ok(set) = run_set_from_folders(&[folder.clone(), copy], SourceKind::Files) {
         let settings = ReportSettings {
             resamples: 0,
@@ -289,6 +291,33 @@ fn check_parsed_folder(folder: &RunFolder) -> Result<(), TestCaseError> {
         };
         let _ = build_report(&set, RunIdx(0), &[RunIdx(1)], &settings);
     }
+    Ok(())
+}
+
+/// Folders added at once (their runs' ids matched side by side) make the run set they make
+/// added one by one, tasks in the same order: the first folder here without its task list, so
+/// its trajectories' tasks come before those only the second folder lists.
+fn check_folders_added_at_once(folder: &RunFolder, copy: &RunFolder) -> Result<(), TestCaseError> {
+    let mut first = folder.clone();
+    first.tasks = None;
+    let folders = [
+        Folder::Trajectory(Box::new(first)),
+        Folder::Trajectory(Box::new(copy.clone())),
+    ];
+    let one_by_one = {
+        let mut builder = FolderSetBuilder::new();
+        folders
+            .iter()
+            .try_for_each(|folder| builder.add(folder, SourceKind::Files).map(drop))
+            .map(|()| builder.build())
+    };
+    let at_once = {
+        let mut builder = FolderSetBuilder::new();
+        builder
+            .add_all(&folders, SourceKind::Files)
+            .map(|_| builder.build())
+    };
+    prop_assert_eq!(format!("{one_by_one:?}"), format!("{at_once:?}"));
     Ok(())
 }
 

@@ -245,6 +245,29 @@ impl ApiRunJoin {
         Ok(self.stage == JoinStage::Done)
     }
 
+    /// Matches the ids of the listings it was started with (the same slices) to the end, when
+    /// not done yet: the part of the join that needs no builder, and most of its time, so
+    /// several runs' can be matched at once, each on its own thread
+    /// ([`crate::run_folder::FolderSetBuilder::add_all`]). [`Self::advance`] goes on from
+    /// there; other listings are left to it to refuse.
+    pub fn match_ids<R: AsRewardFacts, T: AsTrajectoryFacts>(
+        &mut self,
+        rewards: &[R],
+        trajectories: &[T],
+    ) {
+        if self.stage != JoinStage::Matching
+            || self.listings != (listing_of(rewards), listing_of(trajectories))
+        {
+            return;
+        }
+        let (metadata, rewards) = (MetadataIds(trajectories), RewardIds(rewards));
+        while !self.matching.advance(&metadata, &rewards, usize::MAX) {}
+        if let Some(ids) = self.matching.take_join() {
+            self.ids = ids;
+            self.stage = JoinStage::Repeats(0);
+        }
+    }
+
     /// Records what the join found; refused until [`Self::advance`] returned true.
     pub fn finish(self, builder: &mut RunSetBuilder) -> Result<RunIdx, ModelError> {
         if self.stage != JoinStage::Done {

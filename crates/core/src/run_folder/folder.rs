@@ -251,14 +251,57 @@ impl FolderSetBuilder {
     ) -> Result<Vec<RunIdx>, ModelError> {
         let runs = folder.add_to(&mut self.builder, source)?;
         if let Folder::Trajectory(run) = folder {
-            if let (Some(series), Some(training_run_id)) =
-                (&run.platform_series, &run.run.training_run_id)
-            {
-                self.platform_series
-                    .push((training_run_id.clone(), series.clone()));
-            }
+            self.keep_platform_series(run);
         }
         Ok(runs)
+    }
+
+    /// [`Self::add`] for each of `folders`, in order, with the same result. When all are
+    /// Trajectory folders, their runs' ids are matched at once on the machine's cores
+    /// ([`crate::parallel`], [`ApiRunJoin::match_ids`]) before their tasks and trajectories
+    /// are added in order.
+    pub fn add_all<R: AsRewardFacts + Sync, T: AsTrajectoryFacts + Sync>(
+        &mut self,
+        folders: &[Folder<R, T>],
+        source: SourceKind,
+    ) -> Result<Vec<RunIdx>, ModelError> {
+        let runs: Option<Vec<&RunFolder<R, T>>> = folders
+            .iter()
+            .map(|folder| match folder {
+                Folder::Trajectory(run) => Some(&**run),
+                Folder::Chronicle(_) => None,
+            })
+            .collect();
+        let Some(runs) = runs.filter(|runs| runs.len() > 1) else {
+            let mut added = Vec::new();
+            for folder in folders {
+                added.extend(self.add(folder, source)?);
+            }
+            return Ok(added);
+        };
+        let mut joins = Vec::with_capacity(runs.len());
+        for run in &runs {
+            joins.push((run.start_join(&mut self.builder, source)?, *run));
+        }
+        crate::parallel::for_each_in_parallel(&mut joins, |(join, run)| {
+            join.match_ids(&run.rewards, &run.trajectories);
+        });
+        let mut added = Vec::with_capacity(joins.len());
+        for (join, run) in joins {
+            added.push(run.finish_join(&mut self.builder, join)?);
+            self.keep_platform_series(run);
+        }
+        Ok(added)
+    }
+
+    /// Keeps the platform's progression a Trajectory folder holds, by its training run.
+    fn keep_platform_series<R, T>(&mut self, run: &RunFolder<R, T>) {
+        if let (Some(series), Some(training_run_id)) =
+            (&run.platform_series, &run.run.training_run_id)
+        {
+            self.platform_series
+                .push((training_run_id.clone(), series.clone()));
+        }
     }
 
     /// The run set, with the platform's progression of each folder's training run attached.

@@ -31,8 +31,8 @@ use crate::api::{
     TrajectoryMetadata,
 };
 use crate::model::{
-    setting_inputs, ApiRun, Lookup, ModelError, PlatformSeries, RunIdx, RunSet, RunSetBuilder,
-    SourceKind,
+    setting_inputs, ApiRun, ApiRunJoin, Lookup, ModelError, PlatformSeries, RunIdx, RunSet,
+    RunSetBuilder, SourceKind,
 };
 use crate::text::visible;
 use crate::view_state::check_id;
@@ -300,22 +300,45 @@ impl<R: AsRewardFacts, T: AsTrajectoryFacts> RunFolder<R, T> {
         builder: &mut RunSetBuilder,
         source: SourceKind,
     ) -> Result<RunIdx, ModelError> {
-        if let Some(tasks) = &self.tasks {
-            builder.add_api_tasks(tasks)?;
-        }
+        let join = self.start_join(builder, source)?;
+        self.finish_join(builder, join)
+    }
+
+    /// [`Self::add_to`] in two parts: this adds the run and starts the join of its listings,
+    /// whose ids can then be matched on another thread ([`ApiRunJoin::match_ids`]);
+    /// [`Self::finish_join`] adds the tasks and trajectories.
+    pub(crate) fn start_join(
+        &self,
+        builder: &mut RunSetBuilder,
+        source: SourceKind,
+    ) -> Result<ApiRunJoin, ModelError> {
         let incomplete_load = (!self.truncated_files.is_empty()).then(|| {
             format!(
                 "{} ended with a page saying more followed",
                 self.truncated_files.join(", ")
             )
         });
-        let run = builder.add_api_run(ApiRun {
+        builder.start_api_run(ApiRun {
             run: &self.run,
             rewards: &self.rewards,
             trajectories: &self.trajectories,
             source,
             incomplete_load,
-        })?;
+        })
+    }
+
+    /// Adds the folder's tasks, then the trajectories of the join [`Self::start_join`]
+    /// started, and the run's settings.
+    pub(crate) fn finish_join(
+        &self,
+        builder: &mut RunSetBuilder,
+        mut join: ApiRunJoin,
+    ) -> Result<RunIdx, ModelError> {
+        if let Some(tasks) = &self.tasks {
+            builder.add_api_tasks(tasks)?;
+        }
+        join.advance(builder, &self.rewards, &self.trajectories, usize::MAX)?;
+        let run = join.finish(builder)?;
         let training = self
             .training_run
             .as_ref()
