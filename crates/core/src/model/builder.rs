@@ -10,6 +10,7 @@ use super::run_set::{Run, RunSet};
 use super::settings::SettingInputs;
 use super::task::{Category, CategoryIdx, Task, TaskIdx, TaskInput, TaskListConflicts};
 use super::trajectory::{TaskGrouping, TrajectoryColumns, TrajectoryInput, NONE_U32};
+use super::word_cmp::same_text;
 
 /// Collects runs, tasks and trajectories, then computes per-task aggregates in [`Self::build`].
 ///
@@ -242,7 +243,7 @@ impl RunSetBuilder {
             if self
                 .tasks
                 .get(last as usize)
-                .is_some_and(|task| task.id == id)
+                .is_some_and(|task| same_text(&task.id, id))
             {
                 return Ok(last);
             }
@@ -286,7 +287,7 @@ impl PendingRun {
             if self
                 .endings
                 .get(last as usize)
-                .is_some_and(|known| known == name)
+                .is_some_and(|known| same_text(known, name))
             {
                 return Ok(last);
             }

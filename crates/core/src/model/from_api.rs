@@ -21,6 +21,7 @@ use super::source::SourceKind;
 use super::task::{Category, TaskInput};
 use super::timestamp::unix_seconds;
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
+use super::word_cmp::same_text;
 
 /// Rewards closer than this are the same number (metadata and trajectory-rewards agree).
 pub(super) const REWARD_AGREEMENT: f64 = 1e-9;
@@ -433,7 +434,7 @@ fn joined<'a, R: AsRewardFacts>(
 ) -> TrajectoryInput<'a> {
     let mut flags = TrajectoryFlags::NONE;
     let task = match (reward.task_id(), metadata.task) {
-        (Some(from_reward), Some(from_metadata)) if from_reward != from_metadata => {
+        (Some(from_reward), Some(from_metadata)) if !same_text(from_reward, from_metadata) => {
             flags.insert(TrajectoryFlags::TASK_CONFLICT);
             report.task_conflicts += 1;
             if report.task_conflict_examples.len() < JOIN_EXAMPLES {

@@ -12,6 +12,7 @@ use std::ops::Range;
 
 use super::id_map::IdHasher;
 use super::key_sort::KeySort;
+use super::word_cmp::{same_text, text_order, WordKey};
 
 /// Marker for "none" in the index columns.
 const NONE: u32 = u32::MAX;
@@ -194,7 +195,7 @@ impl IdJoinBuild {
         let join = &mut self.join;
         merge_runs(
             (metadata.len(), rewards.len()),
-            (|i| metadata.id(i), |i| rewards.id(i)),
+            (|i| WordKey(metadata.id(i)), |i| WordKey(rewards.id(i))),
             at,
             budget,
             |m, r| join.record(m.map(|i| i as u32), r.map(|i| i as u32)),
@@ -223,9 +224,9 @@ impl IdJoinBuild {
                     .first()
                     .map(|&(_, i)| metadata.id(i as usize))
                     .or_else(|| group_rewards.first().map(|&(_, i)| rewards.id(i as usize)));
-                let one_id = indices(group_metadata)
-                    .all(|i| Some(metadata.id(i as usize)) == first_id)
-                    && indices(group_rewards).all(|i| Some(rewards.id(i as usize)) == first_id);
+                let same = |id: &str| first_id.is_some_and(|first| same_text(id, first));
+                let one_id = indices(group_metadata).all(|i| same(metadata.id(i as usize)))
+                    && indices(group_rewards).all(|i| same(rewards.id(i as usize)));
                 if one_id {
                     join.record(indices(group_metadata), indices(group_rewards));
                 } else {
@@ -334,7 +335,7 @@ fn indices(keys: &[(u64, u32)]) -> impl Iterator<Item = u32> + Clone + '_ {
 /// Whether `ids` are in ascending order (equal ones side by side); stops at the first that
 /// is not.
 fn in_id_order(ids: &(impl IdList + ?Sized)) -> bool {
-    (1..ids.len()).all(|index| ids.id(index - 1) <= ids.id(index))
+    (1..ids.len()).all(|index| text_order(ids.id(index - 1), ids.id(index)).is_le())
 }
 
 /// Walks two sequences of `lengths`, each in ascending order of its `keys`, side by side from

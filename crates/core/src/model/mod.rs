@@ -28,6 +28,7 @@ mod source;
 mod task;
 mod timestamp;
 mod trajectory;
+mod word_cmp;
 
 pub use aggregate::{ClassCounts, RunTotals, SampleStats, TaskStats};
 pub use as_of::AsOf;
