@@ -26,6 +26,8 @@
 //! `scripts/bench/profile_blocks.py FILE` names what fills each long main-thread block). Names of wasm functions need a build that keeps them: `scripts/build-viewer.sh`
 //! with `EVAL_COMPARE_KEEP_NAMES=1`. `--replay-in-worker` replays from a worker instead, the
 //! page parsing each body: the floor of the API phase with the requests off the main thread.
+//! `--replay-bytes` replays reading each body as bytes, none parsed: the floor the requests
+//! alone set (the browser's work per request and the server's).
 //! `--then-url-query Q` (repeatable), after the first report, opens comparison Q in the same
 //! tab as a link inside the app does, and prints how long its report took, the wasm memory's
 //! peak so far and the longest main-thread task since: whether switching comparisons grows
@@ -264,6 +266,17 @@ Promise.all(records.map(get))
   .then(() => done(performance.now() - start), (e) => done(-1));
 "#;
 
+/// `--replay-bytes`: the same replay with each body read as bytes and not parsed: the floor
+/// of the API phase set by the requests alone (the browser's work per request and the
+/// server's), whatever any page does with the pages.
+const REPLAY_BYTES_JS: &str = r#"
+const get = async (u) => (await (await fetch(u, { cache: 'no-store' })).arrayBuffer()).byteLength;
+const start = performance.now();
+Promise.all(records.map(get))
+  .then(() => Promise.all(Array.from(lists.values()).map(async (urls) => { for (const u of urls) await get(u); })))
+  .then(() => done(performance.now() - start), (e) => done(-1));
+"#;
+
 /// `--replay-in-worker`: the same replay, but a worker fetches each page and hands its body to
 /// the page (transferred, not copied), which parses it: the floor of the API phase with the
 /// requests off the main thread. Needs a worker from a blob URL (CSP bypassed for it).
@@ -433,6 +446,8 @@ struct Options {
     replay_without: Option<String>,
     /// Replay from a worker instead (`--replay-in-worker`).
     replay_in_worker: bool,
+    /// Replay reading the bodies as bytes, none parsed (`--replay-bytes`).
+    replay_bytes: bool,
     /// Where to write the last iteration's CPU profile (`--cpu-profile FILE`).
     cpu_profile: Option<PathBuf>,
     /// Comparisons opened in the same tab after the first report, in order
@@ -455,6 +470,7 @@ fn parse_options() -> Result<Options, BoxError> {
         replay_without: None,
         cpu_profile: None,
         replay_in_worker: false,
+        replay_bytes: false,
         then_queries: Vec::new(),
         interactions: false,
     };
@@ -492,6 +508,10 @@ fn parse_options() -> Result<Options, BoxError> {
                 options.replay = true;
                 options.replay_in_worker = true;
             }
+            "--replay-bytes" => {
+                options.replay = true;
+                options.replay_bytes = true;
+            }
             "--replay-without" => {
                 options.replay = true;
                 options.replay_without = Some(value()?);
@@ -500,7 +520,7 @@ fn parse_options() -> Result<Options, BoxError> {
                 println!(
                     "bench-report [--runs N] [--warmup N] [--url-query Q] [--running-eval-secs S] \
                      [--server-arg ARG]... [--settle-ms MS] [--json] [--replay] [--replay-without SUBSTR]\n\
-                     [--cpu-profile FILE] [--replay-in-worker] [--then-url-query Q]... [--interactions]\n\
+                     [--cpu-profile FILE] [--replay-in-worker] [--replay-bytes] [--then-url-query Q]... [--interactions]\n\
                      env: EVAL_COMPARE_SERVER_BIN, EVAL_COMPARE_DIST, CHROMEDRIVER, CHROME_BIN"
                 );
                 std::process::exit(0);
@@ -772,6 +792,8 @@ async fn measure_in(
             .await?;
         let replay = if options.replay_in_worker {
             REPLAY_WORKER_JS
+        } else if options.replay_bytes {
+            REPLAY_BYTES_JS
         } else {
             REPLAY_JS
         };
