@@ -19,24 +19,10 @@ pub fn map_in_parallel<'a, I: Sync, O: Send>(
     inputs: &'a [I],
     work: impl Fn(&'a I) -> O + Sync,
 ) -> Vec<O> {
-    if inputs.len() < 2 || cores() < 2 {
-        return inputs.iter().map(work).collect();
-    }
-    std::thread::scope(|scope| {
-        let work = &work;
-        let running: Vec<_> = inputs
-            .iter()
-            .map(|input| scope.spawn(move || work(input)))
-            .collect();
-        running
-            .into_iter()
-            .map(|thread| {
-                thread
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
+    let mut slots: Vec<(&'a I, Option<O>)> = inputs.iter().map(|input| (input, None)).collect();
+    for_each_in_parallel(&mut slots, |(input, output)| *output = Some(work(input)));
+    // Every slot was filled: `for_each_in_parallel` works on each item or raises its panic.
+    slots.into_iter().filter_map(|(_, output)| output).collect()
 }
 
 /// `work` applied to each of `items` in place, each on its own thread (the caller's for a
