@@ -77,7 +77,7 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
                     check_distinct("run", run_ids.iter().map(|(id, dir)| (id.as_str(), *dir)))?;
                 }
                 builder
-                    .add_all(&folders, SourceKind::Files)
+                    .add_all(folders, SourceKind::Files)
                     .map_err(CliError::Model)?;
             }
             let set = builder.build();

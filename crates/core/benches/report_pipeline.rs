@@ -203,7 +203,7 @@ fn report_from_folders(folders: &[FolderContents], settings: &ReportSettings) ->
         .map(|run| Folder::Trajectory(Box::new(run)))
         .collect();
     let mut builder = FolderSetBuilder::new();
-    builder.add_all(&folders, SourceKind::Files).unwrap();
+    builder.add_all(folders, SourceKind::Files).unwrap();
     let set = builder.build();
     let report = build_report(&set, RunIdx(0), &[RunIdx(1)], settings).unwrap();
     report.tasks.len()

@@ -314,7 +314,7 @@ fn check_folders_added_at_once(folder: &RunFolder, copy: &RunFolder) -> Result<(
     let at_once = {
         let mut builder = FolderSetBuilder::new();
         builder
-            .add_all(&folders, SourceKind::Files)
+            .add_all(folders.to_vec(), SourceKind::Files)
             .map(|_| builder.build())
     };
     prop_assert_eq!(format!("{one_by_one:?}"), format!("{at_once:?}"));

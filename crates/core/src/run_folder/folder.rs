@@ -256,40 +256,39 @@ impl FolderSetBuilder {
         Ok(runs)
     }
 
-    /// [`Self::add`] for each of `folders`, in order, with the same result. When all are
-    /// Trajectory folders, their runs' ids are matched at once on the machine's cores
-    /// ([`crate::parallel`], [`ApiRunJoin::match_ids`]) before their tasks and trajectories
-    /// are added in order.
-    pub fn add_all<R: AsRewardFacts + Sync, T: AsTrajectoryFacts + Sync>(
+    /// [`Self::add`] for each of `folders`, in order, with the same result, each folder
+    /// dropped once added (with the lists it decoded). When all are Trajectory folders, their
+    /// runs' ids are matched at once on the machine's cores ([`crate::parallel`],
+    /// [`ApiRunJoin::match_ids`]) before their tasks and trajectories are added in order.
+    pub fn add_all<R: AsRewardFacts + Send + Sync, T: AsTrajectoryFacts + Send + Sync>(
         &mut self,
-        folders: &[Folder<R, T>],
+        folders: Vec<Folder<R, T>>,
         source: SourceKind,
     ) -> Result<Vec<RunIdx>, ModelError> {
-        let runs: Option<Vec<&RunFolder<R, T>>> = folders
-            .iter()
-            .map(|folder| match folder {
-                Folder::Trajectory(run) => Some(&**run),
-                Folder::Chronicle(_) => None,
-            })
-            .collect();
-        let Some(runs) = runs.filter(|runs| runs.len() > 1) else {
-            let mut added = Vec::new();
+        let all_runs = folders.len() > 1
+            && folders
+                .iter()
+                .all(|folder| matches!(folder, Folder::Trajectory(_)));
+        let mut added = Vec::with_capacity(folders.len());
+        if !all_runs {
             for folder in folders {
-                added.extend(self.add(folder, source)?);
+                added.extend(self.add(&folder, source)?);
             }
             return Ok(added);
-        };
-        let mut joins = Vec::with_capacity(runs.len());
-        for run in &runs {
-            joins.push((run.start_join(&mut self.builder, source)?, *run));
+        }
+        let mut joins = Vec::with_capacity(folders.len());
+        for folder in folders {
+            if let Folder::Trajectory(run) = folder {
+                joins.push((run.start_join(&mut self.builder, source)?, run));
+            }
         }
         crate::parallel::for_each_in_parallel(&mut joins, |(join, run)| {
             join.match_ids(&run.rewards, &run.trajectories);
         });
-        let mut added = Vec::with_capacity(joins.len());
         for (join, run) in joins {
+            run.add_tasks(&mut self.builder)?;
             added.push(run.finish_join(&mut self.builder, join)?);
-            self.keep_platform_series(run);
+            self.keep_platform_series(&run);
         }
         Ok(added)
     }

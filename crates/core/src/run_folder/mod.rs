@@ -300,13 +300,22 @@ impl<R: AsRewardFacts, T: AsTrajectoryFacts> RunFolder<R, T> {
         builder: &mut RunSetBuilder,
         source: SourceKind,
     ) -> Result<RunIdx, ModelError> {
+        self.add_tasks(builder)?;
         let join = self.start_join(builder, source)?;
         self.finish_join(builder, join)
     }
 
+    /// Adds the folder's task list, when it has one.
+    pub(crate) fn add_tasks(&self, builder: &mut RunSetBuilder) -> Result<(), ModelError> {
+        match &self.tasks {
+            Some(tasks) => builder.add_api_tasks(tasks),
+            None => Ok(()),
+        }
+    }
+
     /// [`Self::add_to`] in two parts: this adds the run and starts the join of its listings,
     /// whose ids can then be matched on another thread ([`ApiRunJoin::match_ids`]);
-    /// [`Self::finish_join`] adds the tasks and trajectories.
+    /// [`Self::add_tasks`] and [`Self::finish_join`] add the tasks and trajectories.
     pub(crate) fn start_join(
         &self,
         builder: &mut RunSetBuilder,
@@ -327,16 +336,13 @@ impl<R: AsRewardFacts, T: AsTrajectoryFacts> RunFolder<R, T> {
         })
     }
 
-    /// Adds the folder's tasks, then the trajectories of the join [`Self::start_join`]
-    /// started, and the run's settings.
+    /// Adds the trajectories of the join [`Self::start_join`] started (after the folder's
+    /// tasks, [`Self::add_tasks`]), and the run's settings.
     pub(crate) fn finish_join(
         &self,
         builder: &mut RunSetBuilder,
         mut join: ApiRunJoin,
     ) -> Result<RunIdx, ModelError> {
-        if let Some(tasks) = &self.tasks {
-            builder.add_api_tasks(tasks)?;
-        }
         join.advance(builder, &self.rewards, &self.trajectories, usize::MAX)?;
         let run = join.finish(builder)?;
         let training = self
