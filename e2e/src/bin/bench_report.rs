@@ -253,17 +253,21 @@ for (const e of api) {
 }
 "#;
 
-/// After [`REPLAY_REQUESTS_JS`], replays the page's API requests from plain JavaScript in the
-/// loaded page: the run records first, then every list page after page (each list's pages in
-/// order, the lists concurrently), as the viewer's loader does, each body parsed with
-/// `JSON.parse`. Resolves to the elapsed ms: the floor of the API phase (network, server,
-/// browser) without the viewer's work per page.
-const REPLAY_JS: &str = r#"
-const get = async (u) => JSON.parse(await (await fetch(u, { cache: 'no-store' })).text());
+/// After [`REPLAY_REQUESTS_JS`] and a replay's `get` (one of the three below): the run
+/// records first, then every list page after page (each list's pages in order, the lists
+/// concurrently), as the viewer's loader does; resolves to the elapsed ms.
+const REPLAY_RUN_JS: &str = r#"
 const start = performance.now();
 Promise.all(records.map(get))
   .then(() => Promise.all(Array.from(lists.values()).map(async (urls) => { for (const u of urls) await get(u); })))
   .then(() => done(performance.now() - start), (e) => done(-1));
+"#;
+
+/// `--replay`: the page's API requests replayed from plain JavaScript in the loaded page
+/// ([`REPLAY_RUN_JS`]), each body parsed with `JSON.parse`: the floor of the API phase
+/// (network, server, browser) without the viewer's work per page.
+const REPLAY_JS: &str = r#"
+const get = async (u) => JSON.parse(await (await fetch(u, { cache: 'no-store' })).text());
 "#;
 
 /// `--replay-bytes`: the same replay with each body read as bytes and not parsed: the floor
@@ -271,10 +275,6 @@ Promise.all(records.map(get))
 /// server's), whatever any page does with the pages.
 const REPLAY_BYTES_JS: &str = r#"
 const get = async (u) => (await (await fetch(u, { cache: 'no-store' })).arrayBuffer()).byteLength;
-const start = performance.now();
-Promise.all(records.map(get))
-  .then(() => Promise.all(Array.from(lists.values()).map(async (urls) => { for (const u of urls) await get(u); })))
-  .then(() => done(performance.now() - start), (e) => done(-1));
 "#;
 
 /// `--replay-in-worker`: the same replay, but a worker fetches each page and hands its body to
@@ -296,10 +296,6 @@ const get = (url) => new Promise((resolve) => {
   waiting.set(id, (body) => resolve(JSON.parse(decoder.decode(body))));
   worker.postMessage({ id, url });
 });
-const start = performance.now();
-Promise.all(records.map(get))
-  .then(() => Promise.all(Array.from(lists.values()).map(async (urls) => { for (const u of urls) await get(u); })))
-  .then(() => done(performance.now() - start), (e) => done(-1));
 "#;
 
 #[derive(Debug, Clone, Deserialize)]
@@ -797,7 +793,7 @@ async fn measure_in(
         } else {
             REPLAY_JS
         };
-        let script = format!("{REPLAY_REQUESTS_JS}{replay}");
+        let script = format!("{REPLAY_REQUESTS_JS}{replay}{REPLAY_RUN_JS}");
         let elapsed = browser.execute_async(&script, vec![without]).await?;
         figures.replay = elapsed.as_f64().filter(|ms| *ms >= 0.0).unwrap_or(f64::NAN);
     }

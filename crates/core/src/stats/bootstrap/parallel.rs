@@ -15,6 +15,7 @@
 
 use super::rng::HalfDraws;
 use super::{compact_sums, Resample};
+use crate::parallel::{cores, map_in_parallel};
 
 /// Below this many draws (B · n) one thread is quicker than starting others.
 const PARALLEL_MIN_DRAWS: u64 = 2_000_000;
@@ -30,11 +31,10 @@ pub(super) fn resample_sums(
     resamples: usize,
     seed: u64,
 ) -> Option<Vec<Resample>> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if (resamples as u64).saturating_mul(u64::from(bound)) < PARALLEL_MIN_DRAWS {
         return None;
     }
-    split_sums(steps, bound, resamples, seed, cores.min(MAX_THREADS))
+    split_sums(steps, bound, resamples, seed, cores().min(MAX_THREADS))
 }
 
 /// [`resample_sums`] over `threads` segments; `None` for fewer than two.
@@ -53,60 +53,39 @@ fn split_sums(
     let n = u64::from(bound);
     // Pass 1: the rejected halves in each segment's raw range but the last's, every range cut
     // in `threads` pieces, thread j counting the j-th piece of each (all threads busy).
-    let rejected: Vec<u64> = std::thread::scope(|scope| {
-        let firsts = &firsts;
-        let counts: Vec<_> = (0..threads)
-            .map(|j| {
-                scope.spawn(move || {
-                    (0..segments - 1)
-                        .map(|t| {
-                            let (start, end) = (firsts[t] as u64 * n, firsts[t + 1] as u64 * n);
-                            let piece = |k: u64| start + (end - start) * k / threads as u64;
-                            let (from, to) = (piece(j as u64), piece(j as u64 + 1));
-                            HalfDraws::at(seed, from).count_rejections(to - from, bound)
-                        })
-                        .collect::<Vec<u64>>()
-                })
-            })
-            .collect();
-        counts
-            .into_iter()
-            .map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .fold(vec![0; segments - 1], |mut total, counts| {
-                total.iter_mut().zip(counts).for_each(|(sum, c)| *sum += c);
-                total
-            })
-    });
-    // Pass 2: each segment from its exact place in the stream.
-    let parts: Vec<Vec<Resample>> = std::thread::scope(|scope| {
-        let mut before = 0u64;
-        let handles: Vec<_> = (0..segments)
+    let pieces: Vec<usize> = (0..threads).collect();
+    let counts = map_in_parallel(&pieces, |&j| {
+        (0..segments - 1)
             .map(|t| {
-                let skip = before;
-                before += rejected.get(t).copied().unwrap_or(0);
-                let start = firsts[t] as u64 * n;
-                let count = firsts[t + 1] - firsts[t];
-                scope.spawn(move || {
-                    let mut draws = HalfDraws::at(seed, start);
-                    for _ in 0..skip {
-                        draws.below(bound);
-                    }
-                    compact_sums(steps, bound, &mut draws, count)
-                })
+                let (start, end) = (firsts[t] as u64 * n, firsts[t + 1] as u64 * n);
+                let piece = |k: u64| start + (end - start) * k / threads as u64;
+                let (from, to) = (piece(j as u64), piece(j as u64 + 1));
+                HalfDraws::at(seed, from).count_rejections(to - from, bound)
             })
-            .collect();
-        handles
-            .into_iter()
-            .map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
+            .collect::<Vec<u64>>()
+    });
+    let mut rejected = vec![0u64; segments - 1];
+    for piece in counts {
+        rejected
+            .iter_mut()
+            .zip(piece)
+            .for_each(|(sum, count)| *sum += count);
+    }
+    // Pass 2: each segment from its exact place in the stream, after the accepted halves that
+    // make up for those rejected before it.
+    let segment_starts: Vec<(usize, u64)> = (0..segments)
+        .scan(0u64, |before, t| {
+            let skip = *before;
+            *before += rejected.get(t).copied().unwrap_or(0);
+            Some((t, skip))
+        })
+        .collect();
+    let parts = map_in_parallel(&segment_starts, |&(t, skip)| {
+        let mut draws = HalfDraws::at(seed, firsts[t] as u64 * n);
+        for _ in 0..skip {
+            draws.below(bound);
+        }
+        compact_sums(steps, bound, &mut draws, firsts[t + 1] - firsts[t])
     });
     Some(parts.into_iter().flatten().collect())
 }
