@@ -7,8 +7,8 @@
 use eval_compare_core::api::{ChronicleJob, ChronicleTrial, JobStatus, SuiteEvalRun};
 use eval_compare_core::client::{ApiError, PageProgress, TrajectoryClient, Transport};
 use eval_compare_core::load::{
-    component_targets, load_components, load_jobs, load_runs, ListKind, LoadEvent, LoadFailure,
-    LoadStore, Phase, COMPONENT_CONCURRENCY,
+    component_targets, load_components, load_jobs, load_runs, FullRecords, ListForm, ListKind,
+    LoadEvent, LoadFailure, LoadStore, Phase, COMPONENT_CONCURRENCY,
 };
 use eval_compare_core::model::RunSet;
 use eval_compare_core::run_folder::RunFolder;
@@ -60,13 +60,14 @@ fn check_ids(noun: &str, ids: &[String]) -> Result<(), CliError> {
 /// Reads the runs `run_ids` completely into a store, or fails on the first record or list (in
 /// argument order) that could not be read: nothing partial is returned. A run id that breaks
 /// the rule every compared id follows ([`check_id`]) is a usage error, before any request.
-pub async fn load_complete<T: Transport>(
+/// The store keeps the lists in the form `F`: packed for a report, whole for run folders.
+pub async fn load_complete<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
     run_ids: &[String],
     progress: &Progress,
-) -> Result<LoadStore, CliError> {
+) -> Result<LoadStore<F>, CliError> {
     check_ids("run", run_ids)?;
-    let store = LoadStore::new();
+    let store = LoadStore::<F>::default();
     let notify = |event: LoadEvent<'_>| report_event(progress, Records::Runs, event);
     load_runs(client, &store, run_ids, &notify).await;
     match store.first_failure(run_ids) {
@@ -209,7 +210,7 @@ pub fn job_run_set(store: &LoadStore, job_ids: &[String]) -> Result<RunSet, CliE
 }
 
 /// One run read completely by [`load_complete`], as a run folder (moved out of the store).
-pub fn run_folder(store: &LoadStore, run_id: &str) -> Result<RunFolder, CliError> {
+pub fn run_folder(store: &LoadStore<FullRecords>, run_id: &str) -> Result<RunFolder, CliError> {
     store
         .take_run_folder(run_id)
         .ok_or_else(|| CliError::Usage(format!("run {run_id} was not read; nothing to write")))
@@ -396,6 +397,7 @@ fn failure_error<T>(
 mod tests {
     use super::*;
 
+    use eval_compare_core::load::Packed;
     use eval_compare_core::testing::bodies::{page, reward_item, task_item, NOT_FOUND};
     use eval_compare_core::testing::scripted::client_over;
     use eval_compare_core::testing::ScriptedTransport;
@@ -543,7 +545,12 @@ mod tests {
             .route("/eval/er_1", vec![(200, RUN.to_owned())]);
         let client = client_over(&transport);
         let progress = Progress::silent();
-        let error = block_on(load_complete(&client, &ids(&["er_1"]), &progress)).unwrap_err();
+        let error = block_on(load_complete::<_, Packed>(
+            &client,
+            &ids(&["er_1"]),
+            &progress,
+        ))
+        .unwrap_err();
         let text = error.to_string();
         assert!(
             text.starts_with("could not read trajectory-rewards of run er_1 (GET /api/v1/eval/er_1/trajectory-rewards): page 2 failed (1 page with 2 items read before it): "),
@@ -575,7 +582,12 @@ mod tests {
             .route("/eval/er_1", vec![(200, RUN.to_owned())]);
         let client = client_over(&transport);
         let progress = Progress::silent();
-        let error = block_on(load_complete(&client, &ids(&["er_1"]), &progress)).unwrap_err();
+        let error = block_on(load_complete::<_, Packed>(
+            &client,
+            &ids(&["er_1"]),
+            &progress,
+        ))
+        .unwrap_err();
         let text = error.to_string();
         assert!(
             text.starts_with("could not read trajectory-rewards of run er_1 (GET /api/v1/eval/er_1/trajectory-rewards): page 3 failed (2 pages with 4 items read before it): the API's answer broke the contract: the list /api/v1/eval/er_1/trajectory-rewards does not end: page 3 gives as next_cursor \"A\", the cursor page 2 was read with (a cycle); stopped after 2 pages and 4 items read"),
@@ -591,9 +603,13 @@ mod tests {
         transport.route("/eval/er_9", vec![(404, NOT_FOUND.to_owned())]);
         let client = client_over(&transport);
         let progress = Progress::silent();
-        let text = block_on(load_complete(&client, &ids(&["er_9"]), &progress))
-            .unwrap_err()
-            .to_string();
+        let text = block_on(load_complete::<_, Packed>(
+            &client,
+            &ids(&["er_9"]),
+            &progress,
+        ))
+        .unwrap_err()
+        .to_string();
         assert!(
             text.starts_with("could not read run er_9 (GET /api/v1/eval/er_9): not found;"),
             "{text}"

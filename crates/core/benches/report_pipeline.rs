@@ -12,7 +12,8 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use eval_compare_core::api::{
     decode, AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, EvalRun,
-    EvalTrajectoryRewardsPage, LeanReward, LeanTrajectory, Page, TrajectoryMetadata,
+    EvalTrajectoryRewardsPage, LeanReward, LeanTrajectory, PackedReward, PackedTrajectory, Page,
+    TrajectoryMetadata,
 };
 use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder, SourceKind};
 use eval_compare_core::parallel::map_in_parallel;
@@ -112,19 +113,29 @@ struct Decoded<R = eval_compare_core::api::EvalTrajectoryReward, T = TrajectoryM
     trajectories: Vec<T>,
 }
 
+/// The items of a list's pages, decoded as `T`.
+fn page_items<'a, T: serde::Deserialize<'a>>(pages: &'a [Vec<u8>]) -> Vec<T> {
+    let mut items = Vec::with_capacity(TASKS * SAMPLES);
+    for page in pages {
+        items.extend(decode::<Page<T>>(page).unwrap().items);
+    }
+    items
+}
+
 fn decode_run_lean(pages: &RunPages) -> Decoded<LeanReward<'_>, LeanTrajectory<'_>> {
-    let mut rewards = Vec::with_capacity(TASKS * SAMPLES);
-    for page in &pages.rewards {
-        rewards.extend(decode::<Page<LeanReward<'_>>>(page).unwrap().items);
-    }
-    let mut trajectories = Vec::with_capacity(TASKS * SAMPLES);
-    for page in &pages.trajectories {
-        trajectories.extend(decode::<Page<LeanTrajectory<'_>>>(page).unwrap().items);
-    }
     Decoded {
         run: decode(&pages.run).unwrap(),
-        rewards,
-        trajectories,
+        rewards: page_items(&pages.rewards),
+        trajectories: page_items(&pages.trajectories),
+    }
+}
+
+/// Decoded as the load engine keeps them.
+fn decode_run_packed(pages: &RunPages) -> Decoded<PackedReward, PackedTrajectory> {
+    Decoded {
+        run: decode(&pages.run).unwrap(),
+        rewards: page_items(&pages.rewards),
+        trajectories: page_items(&pages.trajectories),
     }
 }
 
@@ -251,13 +262,21 @@ fn pipeline(c: &mut Criterion) {
         b.iter(|| pages.iter().map(decode_run_lean).collect::<Vec<_>>())
     });
 
+    group.bench_function("decode_api_pages_packed", |b| {
+        b.iter(|| pages.iter().map(decode_run_packed).collect::<Vec<_>>())
+    });
+
     let decoded: Vec<Decoded> = pages.iter().map(decode_run).collect();
     let lean: Vec<Decoded<_, _>> = pages.iter().map(decode_run_lean).collect();
+    let packed: Vec<Decoded<_, _>> = pages.iter().map(decode_run_packed).collect();
     let tasks = benchmark_tasks();
     group.throughput(Throughput::Elements(items));
     group.bench_function("build_run_set_join", |b| b.iter(|| build(&decoded, &tasks)));
     group.bench_function("build_run_set_join_lean", |b| {
         b.iter(|| build(&lean, &tasks))
+    });
+    group.bench_function("build_run_set_join_packed", |b| {
+        b.iter(|| build(&packed, &tasks))
     });
 
     let set = build(&lean, &tasks);

@@ -1,15 +1,17 @@
 //! The load engine against a scripted API: pages kept when one fails, Retry resuming from the
 //! cursor without reading anything twice, an expired cursor starting over, tasks read once per
 //! benchmark, Cancel, the refresh of a running run, the first failure for a caller that refuses
-//! partial data, and a run set equal to the one built from the same data as run folders.
+//! partial data, and a run set equal to the one built from the same data as run folders (the
+//! store keeping packed items, the folders the API's records whole).
 
 #![allow(clippy::unwrap_used)]
 
 use std::cell::RefCell;
 
+use eval_compare_core::api::{AsRewardFacts, PackedReward};
 use eval_compare_core::load::{
-    load_runs, refresh_running, BuildStep, ListKind, LoadEvent, LoadFailure, LoadStore, Phase,
-    RunSetBuild,
+    load_runs, refresh_running, BuildStep, ListForm, ListKind, LoadEvent, LoadFailure, LoadStore,
+    Phase, RunSetBuild,
 };
 use eval_compare_core::model::{
     Resolution, RunIdx, SettingKey, SettingSource, SettingValue, SourceKind,
@@ -76,9 +78,15 @@ fn script_two_complete_runs(transport: &ScriptedTransport) {
 
 /// [`script_two_complete_runs`], read into a new store.
 fn two_complete_runs_loaded() -> (ScriptedTransport, LoadStore) {
+    two_complete_runs_loaded_into(LoadStore::new())
+}
+
+/// [`two_complete_runs_loaded`] into `store`, which keeps its lists in its own form.
+fn two_complete_runs_loaded_into<F: ListForm>(
+    store: LoadStore<F>,
+) -> (ScriptedTransport, LoadStore<F>) {
     let transport = ScriptedTransport::default();
     script_two_complete_runs(&transport);
-    let store = LoadStore::new();
     let client = client_over(&transport);
     block_on(load_runs(&client, &store, &ids(&["er_1", "er_2"]), &quiet));
     drop(client);
@@ -181,11 +189,7 @@ fn a_failed_page_keeps_what_was_read_and_retry_resumes_from_its_cursor() {
     );
     let rewards = store.get("er_1").unwrap().rewards.borrow().clone();
     assert_eq!(rewards.phase, Phase::Complete);
-    let read: Vec<&str> = rewards
-        .items
-        .iter()
-        .map(|r| r.trajectory_id.as_str())
-        .collect();
+    let read: Vec<&str> = rewards.items.iter().map(|r| r.trajectory_id()).collect();
     assert_eq!(read, ["x1", "x2", "x3"]);
     let set = store.run_set(&runs).unwrap().unwrap();
     assert_eq!(set.runs()[0].info().incomplete_load, None);
@@ -468,9 +472,10 @@ fn the_run_set_equals_the_one_built_from_the_same_data_as_run_folders() {
     assert!(!store.needs_refresh(&runs), "nothing is running");
     let loaded = store.run_set(&runs).unwrap().unwrap();
 
+    let (_transport, whole) = two_complete_runs_loaded_into(LoadStore::with_full_records());
     let folders: Vec<_> = runs
         .iter()
-        .map(|id| store.take_run_folder(id).unwrap())
+        .map(|id| whole.take_run_folder(id).unwrap())
         .collect();
     assert_eq!(folders[1].rewards.len(), 3);
     assert_eq!(folders[1].tasks.as_ref().map(Vec::len), Some(3));
@@ -564,7 +569,9 @@ fn the_run_set_built_a_few_items_at_a_time_equals_the_one_built_at_once() {
         if step == 6 {
             let run = store.run("er_1");
             let mut items = run.rewards.borrow().items.clone();
-            items[0].reward = 0.5;
+            let (id, task) = (items[0].trajectory_id(), items[0].task_id());
+            let changed = serde_json::json!({"trajectory_id": id, "reward": 0.5, "task_id": task});
+            items[0] = serde_json::from_value::<PackedReward>(changed).unwrap();
             run.rewards.borrow_mut().items = items;
         }
     });

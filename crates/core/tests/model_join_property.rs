@@ -9,7 +9,8 @@
 use std::collections::HashMap;
 
 use eval_compare_core::api::{
-    decode, EvalRun, EvalTrajectoryReward, LeanReward, LeanTrajectory, TrajectoryMetadata,
+    decode, EvalRun, EvalTrajectoryReward, LeanReward, LeanTrajectory, PackedReward,
+    PackedTrajectory, TrajectoryMetadata,
 };
 use eval_compare_core::model::{
     ApiRun, ApiRunJoin, DuplicateConflict, JoinReport, RunSet, RunSetBuilder, SourceKind,
@@ -312,6 +313,8 @@ proptest! {
         let full_metadata: Vec<TrajectoryMetadata> = decode(&metadata_text).unwrap();
         let lean_rewards: Vec<LeanReward<'_>> = decode(&reward_text).unwrap();
         let lean_metadata: Vec<LeanTrajectory<'_>> = decode(&metadata_text).unwrap();
+        let packed_rewards: Vec<PackedReward> = decode(&reward_text).unwrap();
+        let packed_metadata: Vec<PackedTrajectory> = decode(&metadata_text).unwrap();
 
         let (rows, report) = reference(&full_rewards, &full_metadata);
         let expected = (grouped(rows), report);
@@ -324,8 +327,13 @@ proptest! {
             .map(|t| (t.class, t.ending.map(str::to_owned), t.created))
             .collect::<Vec<_>>();
         prop_assert_eq!(classes(&full), classes(&lean));
-        // Step by step, a few items at a time, the join adds the same.
-        let stepwise = build_stepwise(&lean_rewards, &lean_metadata, budget);
+        // Packed as the load engine keeps them, the same.
+        let packed = build(&packed_rewards, &packed_metadata);
+        prop_assert_eq!(&stored(&packed), &expected);
+        prop_assert_eq!(classes(&full), classes(&packed));
+        // Step by step, a few items at a time (as the viewer builds from its store), the join
+        // adds the same.
+        let stepwise = build_stepwise(&packed_rewards, &packed_metadata, budget);
         prop_assert_eq!(&stored(&stepwise), &expected);
         prop_assert_eq!(classes(&stepwise), classes(&lean));
     }

@@ -226,7 +226,7 @@ pub struct LeanReward<'a> {
 }
 
 /// What the comparison model reads of a listed trajectory, borrowed from either form.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct TrajectoryFacts<'a> {
     /// Trajectory id.
     pub id: &'a str,

@@ -13,6 +13,7 @@ mod eval_run;
 mod lean;
 mod open_enum;
 mod organization;
+mod packed;
 mod page;
 mod progress;
 mod rewards;
@@ -44,6 +45,7 @@ pub use lean::{
     TrajectoryFacts,
 };
 pub use organization::Organization;
+pub use packed::{PackedReward, PackedRewardsPage, PackedTrajectory, PackedTrajectoryPage};
 pub use page::{page_fingerprint, CursorPage, Page};
 pub use progress::{
     EvalAttemptStatus, EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRemainingWorkPage,

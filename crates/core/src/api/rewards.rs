@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::page::impl_cursor_page;
+use super::page::{page_fingerprint, CursorPage};
 
 /// The effective reward of one trajectory (`EvalTrajectoryReward`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -17,13 +17,14 @@ pub struct EvalTrajectoryReward {
 }
 
 /// A page of trajectory rewards (`EvalTrajectoryRewardsPage`): ascending task id,
-/// trajectories without a task first.
+/// trajectories without a task first. `R` is the form its items are decoded in (the full one,
+/// or [`super::PackedReward`] as the load engine keeps them).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EvalTrajectoryRewardsPage {
+pub struct EvalTrajectoryRewardsPage<R = EvalTrajectoryReward> {
     /// Evaluation run whose rewards these are.
     pub eval_run_id: String,
     /// Rewards of this page.
-    pub items: Vec<EvalTrajectoryReward>,
+    pub items: Vec<R>,
     /// Cursor of the next page; null on the last page.
     #[serde(default)]
     pub next_cursor: Option<String>,
@@ -31,4 +32,21 @@ pub struct EvalTrajectoryRewardsPage {
     pub has_more: bool,
 }
 
-impl_cursor_page!(EvalTrajectoryRewardsPage, EvalTrajectoryReward);
+impl<R: Serialize> CursorPage for EvalTrajectoryRewardsPage<R> {
+    type Item = R;
+    fn items(&self) -> &[R] {
+        &self.items
+    }
+    fn into_items(self) -> Vec<R> {
+        self.items
+    }
+    fn next_cursor(&self) -> Option<&str> {
+        self.next_cursor.as_deref()
+    }
+    fn has_more(&self) -> bool {
+        self.has_more
+    }
+    fn fingerprint(&self) -> Option<u64> {
+        page_fingerprint(&self.items)
+    }
+}

@@ -124,6 +124,27 @@ impl<'c, T, P> Paginator<'c, T, P> {
         }
     }
 
+    /// The same list with its pages decoded as `Q` (the same page in another form, such as
+    /// the packed one the load engine keeps).
+    pub fn decoding<Q>(self) -> Paginator<'c, T, Q> {
+        Paginator {
+            client: self.client,
+            path: self.path,
+            query: self.query,
+            first_page_query: self.first_page_query,
+            limit: self.limit,
+            max_limit: self.max_limit,
+            cursor: self.cursor,
+            finished: self.finished,
+            pages_read: self.pages_read,
+            pages_before: self.pages_before,
+            items_read: self.items_read,
+            cap: self.cap,
+            guard: self.guard,
+            page: PhantomData,
+        }
+    }
+
     /// Caps the pages this list may take (by default [`PageCap::unknown`]); the cap counts the
     /// pages read before a resumed read too (see [`Paginator::continuing`]).
     pub fn with_cap(mut self, cap: PageCap) -> Self {

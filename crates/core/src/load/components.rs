@@ -14,6 +14,7 @@ use futures::StreamExt;
 use crate::client::{ApiError, TrajectoryClient, Transport};
 use crate::model::{components_from_api, RewardComponent, RunSet};
 
+use super::forms::ListForm;
 use super::progress::LoadEvent;
 use super::store::LoadStore;
 
@@ -81,7 +82,7 @@ pub fn component_targets(set: &RunSet) -> Vec<String> {
         .collect()
 }
 
-impl LoadStore {
+impl<F: ListForm> LoadStore<F> {
     /// Where reading the components of `trajectory_ids` stands.
     pub fn component_progress(&self, trajectory_ids: &[String]) -> ComponentProgress {
         let reads = &self.components;
@@ -124,9 +125,9 @@ impl LoadStore {
 /// Reads the components of the trajectories `trajectory_ids` not read yet (again those that
 /// failed), at most `concurrency` requests at a time; tells `notify` after each read. Ids being read by
 /// another call are left to it.
-pub async fn load_components<T: Transport>(
+pub async fn load_components<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
-    store: &LoadStore,
+    store: &LoadStore<F>,
     trajectory_ids: &[String],
     concurrency: usize,
     notify: &dyn Fn(LoadEvent<'_>),

@@ -11,6 +11,7 @@ use crate::api::{CursorPage, EvalRun, EvalTaskSplit};
 use crate::client::{ApiError, PageCap, Paginator, TrajectoryClient, Transport};
 use crate::model::PlatformSeries;
 
+use super::forms::ListForm;
 use super::list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
 use super::progress::{LoadEvent, SettingsRead};
 use super::store::{defaults_key, defaults_owner, LoadStore, RunLoad, SingleRead};
@@ -130,18 +131,18 @@ fn ended<T>(
 
 /// Loads the runs `run_ids` concurrently into `store`, resuming whatever stopped and leaving
 /// alone what is complete; tells `notify` whenever something arrived.
-pub async fn load_runs<T: Transport>(
+pub async fn load_runs<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
-    store: &LoadStore,
+    store: &LoadStore<F>,
     run_ids: &[String],
     notify: &dyn Fn(LoadEvent<'_>),
 ) {
     join_all(run_ids.iter().map(|id| load_run(client, store, id, notify))).await;
 }
 
-async fn load_run<T: Transport>(
+async fn load_run<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
-    store: &LoadStore,
+    store: &LoadStore<F>,
     run_id: &str,
     notify: &dyn Fn(LoadEvent<'_>),
 ) {
@@ -231,7 +232,9 @@ async fn load_run<T: Transport>(
             read_list(
                 ListKind::Rewards,
                 run_id,
-                client.trajectory_rewards(run_id),
+                client
+                    .trajectory_rewards(run_id)
+                    .map(Paginator::decoding::<F::RewardsPage>),
                 rollouts_cap(&record),
                 &run.rewards,
                 notify,
@@ -239,7 +242,9 @@ async fn load_run<T: Transport>(
             read_list(
                 ListKind::Trajectories,
                 run_id,
-                client.trajectories_of_run(run_id),
+                client
+                    .trajectories_of_run(run_id)
+                    .map(Paginator::decoding::<F::TrajectoryPage>),
                 rollouts_cap(&record),
                 &run.trajectories,
                 notify,
@@ -322,9 +327,9 @@ async fn read_once<R>(
 /// Reads the progress of each complete running run of `run_ids`; when it moved, reads the run
 /// and its lists again and swaps them in once complete (a failure keeps the previous data and
 /// is kept as the run's `refresh_error`). Returns whether any run changed.
-pub async fn refresh_running<T: Transport>(
+pub async fn refresh_running<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
-    store: &LoadStore,
+    store: &LoadStore<F>,
     run_ids: &[String],
 ) -> bool {
     let mut changed = false;
@@ -346,9 +351,9 @@ pub async fn refresh_running<T: Transport>(
     changed
 }
 
-async fn refresh_run<T: Transport>(
+async fn refresh_run<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
-    run: &RunLoad,
+    run: &RunLoad<F>,
 ) -> Result<bool, ApiError> {
     let progress = client.eval_progress(&run.run_id).await?;
     let moved = run.progress.borrow().as_ref().is_none_or(|known| {
@@ -365,7 +370,9 @@ async fn refresh_run<T: Transport>(
         read_list(
             ListKind::Rewards,
             &run.run_id,
-            client.trajectory_rewards(&run.run_id),
+            client
+                .trajectory_rewards(&run.run_id)
+                .map(Paginator::decoding::<F::RewardsPage>),
             rollouts_cap(&record),
             &rewards,
             &quiet,
@@ -373,7 +380,9 @@ async fn refresh_run<T: Transport>(
         read_list(
             ListKind::Trajectories,
             &run.run_id,
-            client.trajectories_of_run(&run.run_id),
+            client
+                .trajectories_of_run(&run.run_id)
+                .map(Paginator::decoding::<F::TrajectoryPage>),
             rollouts_cap(&record),
             &trajectories,
             &quiet,

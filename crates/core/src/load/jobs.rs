@@ -14,6 +14,7 @@ use crate::model::{split_chronicle_run_id, ModelError, RunSet, RunSetBuilder, So
 use crate::text::visible;
 
 use super::engine::read_list;
+use super::forms::ListForm;
 use super::list::{ListKind, ListLoad, Phase};
 use super::progress::{ListProgress, LoadEvent, RunProgress};
 use super::store::{LoadFailure, LoadStore};
@@ -77,18 +78,18 @@ pub fn jobs_of(run_ids: &[String]) -> Vec<String> {
 
 /// Loads the jobs `job_ids` concurrently into `store`, resuming whatever stopped and leaving
 /// alone what is complete; tells `notify` whenever something arrived.
-pub async fn load_jobs<T: Transport>(
+pub async fn load_jobs<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
-    store: &LoadStore,
+    store: &LoadStore<F>,
     job_ids: &[String],
     notify: &dyn Fn(LoadEvent<'_>),
 ) {
     join_all(job_ids.iter().map(|id| load_job(client, store, id, notify))).await;
 }
 
-async fn load_job<T: Transport>(
+async fn load_job<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
-    store: &LoadStore,
+    store: &LoadStore<F>,
     job_id: &str,
     notify: &dyn Fn(LoadEvent<'_>),
 ) {
@@ -159,9 +160,9 @@ fn trials_cap(job: &ChronicleJob) -> PageCap {
 /// Retrieves each complete running job of `job_ids`; when its progress or status moved, reads
 /// its trials and results again and swaps them in once complete (a failure keeps the previous
 /// data and is kept as the job's `refresh_error`). Returns whether any job changed.
-pub async fn refresh_jobs<T: Transport>(
+pub async fn refresh_jobs<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
-    store: &LoadStore,
+    store: &LoadStore<F>,
     job_ids: &[String],
 ) -> bool {
     let mut changed = false;
@@ -225,7 +226,7 @@ async fn refresh_job<T: Transport>(
     Ok(true)
 }
 
-impl LoadStore {
+impl<F: ListForm> LoadStore<F> {
     /// Progress of the jobs `job_ids`, in order (a job's trials are its one list; `rollouts`
     /// are its finished and scheduled trials while it runs).
     pub fn job_progress(&self, job_ids: &[String]) -> Vec<RunProgress> {

@@ -35,6 +35,7 @@
 
 mod components;
 mod engine;
+mod forms;
 mod jobs;
 mod list;
 mod progress;
@@ -46,6 +47,7 @@ pub use components::{
     COMPONENT_CONCURRENCY,
 };
 pub use engine::{load_runs, read_list, refresh_running};
+pub use forms::{FullRecords, ListForm, Packed};
 pub use jobs::{jobs_of, load_jobs, refresh_jobs, JobLoad};
 pub use list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
 pub use progress::{ListProgress, LoadEvent, RunProgress, SettingsRead};

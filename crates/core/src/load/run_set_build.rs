@@ -6,6 +6,7 @@ use crate::model::{
     ApiRun, ApiRunJoin, ModelError, RunSet, RunSetBuilder, RunSetFinish, SourceKind,
 };
 
+use super::forms::ListForm;
 use super::list::ListKind;
 use super::store::LoadStore;
 
@@ -53,7 +54,7 @@ pub struct RunSetBuild {
     total: usize,
 }
 
-impl LoadStore {
+impl<F: ListForm> LoadStore<F> {
     /// A build of the run set of `run_ids` (see [`Self::run_set`]); `None` until
     /// [`Self::is_ready`].
     pub fn start_run_set(&self, run_ids: &[String]) -> Option<RunSetBuild> {
@@ -95,7 +96,7 @@ impl RunSetBuild {
 
     /// Goes on for about `budget` items (tasks added, trajectory items walked); grouping a
     /// run by task, at the end, is one step per run.
-    pub fn advance(&mut self, store: &LoadStore, budget: usize) -> BuildStep {
+    pub fn advance<F: ListForm>(&mut self, store: &LoadStore<F>, budget: usize) -> BuildStep {
         match self.step(store, budget.max(1)) {
             Ok(Some(set)) => BuildStep::Built(Ok(set)),
             Ok(None) => BuildStep::Working,
@@ -113,7 +114,11 @@ impl RunSetBuild {
         }
     }
 
-    fn step(&mut self, store: &LoadStore, budget: usize) -> Result<Option<RunSet>, StepError> {
+    fn step<F: ListForm>(
+        &mut self,
+        store: &LoadStore<F>,
+        budget: usize,
+    ) -> Result<Option<RunSet>, StepError> {
         let mut left = budget;
         while left > 0 {
             match &mut self.stage {

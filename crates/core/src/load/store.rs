@@ -5,14 +5,14 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::api::{
-    BenchmarkSpecTask, EvalProgress, EvalRun, EvalRunStatus, EvalTrajectoryReward,
-    RunOptionsResponse, TrainingRun, TrajectoryMetadata,
+    BenchmarkSpecTask, EvalProgress, EvalRun, EvalRunStatus, RunOptionsResponse, TrainingRun,
 };
 use crate::client::ApiError;
 use crate::model::{setting_inputs, Lookup, ModelError, PlatformSeries, RunSet, SettingInputs};
 use crate::run_folder::RunFolder;
 
 use super::components::ComponentReads;
+use super::forms::{FullRecords, ListForm, Packed};
 use super::jobs::JobLoad;
 use super::list::{ListKind, ListLoad, Phase};
 use super::progress::{ListProgress, RunProgress, SettingsRead};
@@ -37,9 +37,9 @@ pub fn defaults_owner(key: &DefaultsKey) -> String {
     }
 }
 
-/// One run of the comparison as far as it was read.
+/// One run of the comparison as far as it was read, its lists in the form `F`.
 #[derive(Debug)]
-pub struct RunLoad {
+pub struct RunLoad<F: ListForm = Packed> {
     /// The run's id.
     pub run_id: String,
     /// The run record and where its request stands.
@@ -47,14 +47,14 @@ pub struct RunLoad {
     /// Latest progress of a running run (its planned and finished rollouts).
     pub progress: RefCell<Option<EvalProgress>>,
     /// Its trajectory rewards.
-    pub rewards: RefCell<ListLoad<EvalTrajectoryReward>>,
+    pub rewards: RefCell<ListLoad<F::Reward>>,
     /// Its trajectories.
-    pub trajectories: RefCell<ListLoad<TrajectoryMetadata>>,
+    pub trajectories: RefCell<ListLoad<F::Trajectory>>,
     /// The last refresh of a running run that failed (the data shown stay the previous ones).
     pub refresh_error: RefCell<Option<ApiError>>,
 }
 
-impl RunLoad {
+impl<F: ListForm> RunLoad<F> {
     fn new(run_id: &str) -> Self {
         Self {
             run_id: run_id.to_owned(),
@@ -135,9 +135,11 @@ pub enum LoadFailure {
 
 /// Everything read from the API, by run and benchmark. Runs are loaded into it by
 /// [`load_runs`](super::load_runs); it is shared by reference (`Rc`), never across threads.
+/// It keeps the runs' lists in the form `F`: packed by default ([`LoadStore::new`]), whole
+/// for writing run folders ([`LoadStore::with_full_records`]).
 #[derive(Debug, Default)]
-pub struct LoadStore {
-    runs: RefCell<HashMap<String, Rc<RunLoad>>>,
+pub struct LoadStore<F: ListForm = Packed> {
+    runs: RefCell<HashMap<String, Rc<RunLoad<F>>>>,
     /// Chronicle jobs, by id (see [`super::jobs`]).
     pub(super) jobs: RefCell<HashMap<String, Rc<JobLoad>>>,
     tasks: RefCell<HashMap<String, Rc<RefCell<ListLoad<BenchmarkSpecTask>>>>>,
@@ -149,13 +151,22 @@ pub struct LoadStore {
 }
 
 impl LoadStore {
-    /// An empty store.
+    /// An empty store keeping what a comparison reads of each listed item.
     pub fn new() -> Self {
         Self::default()
     }
+}
 
+impl LoadStore<FullRecords> {
+    /// An empty store keeping the API's records whole (to write run folders).
+    pub fn with_full_records() -> Self {
+        Self::default()
+    }
+}
+
+impl<F: ListForm> LoadStore<F> {
     /// The run's entry, created when new.
-    pub fn run(&self, run_id: &str) -> Rc<RunLoad> {
+    pub fn run(&self, run_id: &str) -> Rc<RunLoad<F>> {
         Rc::clone(
             self.runs
                 .borrow_mut()
@@ -208,7 +219,7 @@ impl LoadStore {
     }
 
     /// The run's entry, if it was ever asked for.
-    pub fn get(&self, run_id: &str) -> Option<Rc<RunLoad>> {
+    pub fn get(&self, run_id: &str) -> Option<Rc<RunLoad<F>>> {
         self.runs.borrow().get(run_id).cloned()
     }
 
@@ -424,7 +435,7 @@ impl LoadStore {
     /// Whether any of `run_ids` still needs watching for new results: a record not read yet,
     /// or a run still executing.
     pub fn needs_refresh(&self, run_ids: &[String]) -> bool {
-        let runs: Vec<Option<Rc<RunLoad>>> = run_ids.iter().map(|id| self.get(id)).collect();
+        let runs: Vec<Option<Rc<RunLoad<F>>>> = run_ids.iter().map(|id| self.get(id)).collect();
         let all_read = runs.iter().all(|run| {
             run.as_ref()
                 .is_some_and(|run| run.record.borrow().1 == Phase::Complete)
@@ -537,7 +548,9 @@ impl LoadStore {
             }
         }
     }
+}
 
+impl LoadStore<FullRecords> {
     /// The run as a run folder (to write it to disk), when its record was read, with the
     /// training run and evaluation defaults read to resolve its settings; its lists are moved
     /// out of the store. Check [`Self::first_failure`] first: a folder of a list that

@@ -308,42 +308,65 @@ impl ApiRunJoin {
         trajectories: &[T],
         range: std::ops::Range<usize>,
     ) -> Result<(), ModelError> {
-        let (run, report) = (self.run, &mut self.report);
-        for index in range {
-            let reward = &rewards[index];
-            let id = reward.trajectory_id();
-            if let Some(first) = self.ids.reward_first(index) {
-                report.duplicate_reward_items += 1;
-                let kept = rewards.get(first).map(|first| first.reward());
-                report.repeated(id, "trajectory-rewards", kept, Some(reward.reward()));
-                continue;
+        let metadata_ids = MetadataIds(trajectories);
+        let mut found = [None; CONFIRM_BLOCK];
+        let mut start = range.start;
+        while start < range.end {
+            let block = start..range.end.min(start + CONFIRM_BLOCK);
+            // A block's pairs confirmed first, in a short loop: it reads the block's
+            // trajectories, at random places of their listing, many at once rather than one at
+            // a time between the builder's work; they are then at hand to add.
+            for (slot, index) in found.iter_mut().zip(block.clone()) {
+                let id = rewards[index].trajectory_id();
+                *slot = self.ids.reward_metadata(index, id, &metadata_ids);
             }
-            match self
-                .ids
-                .reward_metadata(index)
-                .and_then(|index| Some((index, trajectories.get(index)?)))
-            {
-                Some((index, metadata)) => {
-                    self.matched[index] = true;
-                    report.matched += 1;
-                    builder.add_trajectory(run, joined(reward, metadata.facts(), report))?;
-                }
-                None => {
-                    report.rewards_without_metadata += 1;
-                    builder.add_trajectory(
-                        run,
-                        TrajectoryInput {
-                            id,
-                            task: reward.task_id(),
-                            class: OutcomeClass::Other,
-                            reward: Some(reward.reward()),
-                            ending: None,
-                            flags: TrajectoryFlags::REWARD_WITHOUT_METADATA,
-                            created: None,
-                            components: None,
-                        },
-                    )?;
-                }
+            for (&metadata, index) in found.iter().zip(block.clone()) {
+                self.add_reward(builder, rewards, trajectories, index, metadata)?;
+            }
+            start = block.end;
+        }
+        Ok(())
+    }
+
+    /// Adds reward item `index`, matched to metadata item `metadata` when it has one.
+    fn add_reward<R: AsRewardFacts, T: AsTrajectoryFacts>(
+        &mut self,
+        builder: &mut RunSetBuilder,
+        rewards: &[R],
+        trajectories: &[T],
+        index: usize,
+        metadata: Option<usize>,
+    ) -> Result<(), ModelError> {
+        let (run, report) = (self.run, &mut self.report);
+        let reward = &rewards[index];
+        let id = reward.trajectory_id();
+        if let Some(first) = self.ids.reward_first(index) {
+            report.duplicate_reward_items += 1;
+            let kept = rewards.get(first).map(|first| first.reward());
+            report.repeated(id, "trajectory-rewards", kept, Some(reward.reward()));
+            return Ok(());
+        }
+        match metadata.and_then(|index| Some((index, trajectories.get(index)?))) {
+            Some((index, metadata)) => {
+                self.matched[index] = true;
+                report.matched += 1;
+                builder.add_trajectory(run, joined(reward, metadata.facts(), report))?;
+            }
+            None => {
+                report.rewards_without_metadata += 1;
+                builder.add_trajectory(
+                    run,
+                    TrajectoryInput {
+                        id,
+                        task: reward.task_id(),
+                        class: OutcomeClass::Other,
+                        reward: Some(reward.reward()),
+                        ending: None,
+                        flags: TrajectoryFlags::REWARD_WITHOUT_METADATA,
+                        created: None,
+                        components: None,
+                    },
+                )?;
             }
         }
         Ok(())
@@ -384,6 +407,11 @@ impl ApiRunJoin {
         Ok(())
     }
 }
+
+/// Rewards whose matches are confirmed together before they are added (see
+/// [`ApiRunJoin::add_rewards`]): their trajectories, a few hundred bytes each, stay in the
+/// cache until added.
+const CONFIRM_BLOCK: usize = 256;
 
 /// The next at most `left` items of a listing of `len` from `at`, and whether they end it.
 fn next_chunk(at: usize, left: usize, len: usize) -> (std::ops::Range<usize>, bool) {

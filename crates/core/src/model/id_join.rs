@@ -4,8 +4,11 @@
 //! (real trajectory ids are random, so a listing in task order is in no id order) each id is
 //! hashed once to 64 bits ([`IdHasher`]), both listings are sorted by (hash, listing index),
 //! which sorts integers, not strings, and walked side by side, hash group by hash group; within
-//! a group the ids themselves are compared, so two ids that share a hash are never taken for
-//! one. No hash table either way.
+//! a group of several items the ids themselves are compared, so two ids that share a hash are
+//! never taken for one. A group of one reward and one metadata item (nearly every group) is
+//! paired without reading the ids, which were most of the join's time (each read is a cache
+//! miss at a random place of both listings); [`IdJoin::reward_metadata`] compares the pair's
+//! ids when asked for it, by a caller that reads both items anyway. No hash table either way.
 
 use std::hash::Hasher;
 use std::ops::Range;
@@ -220,6 +223,11 @@ impl IdJoinBuild {
             budget,
             |m, r| {
                 let (group_metadata, group_rewards) = (&metadata_keys[m], &reward_keys[r]);
+                if group_metadata.len() <= 1 && group_rewards.len() <= 1 {
+                    // One item, or a pair whose ids `reward_metadata` compares.
+                    join.record(indices(group_metadata), indices(group_rewards));
+                    return;
+                }
                 let first_id = group_metadata
                     .first()
                     .map(|&(_, i)| metadata.id(i as usize))
@@ -314,9 +322,18 @@ impl IdJoin {
         some_index(self.reward_first.get(index))
     }
 
-    /// The first metadata item with the id of reward item `index`, when there is one.
-    pub(crate) fn reward_metadata(&self, index: usize) -> Option<usize> {
+    /// The first metadata item of `metadata` (the listing joined) with the id of reward item
+    /// `index`, whose id is `reward_id`, when there is one. A pair alone in its hash group is
+    /// confirmed here, by comparing its ids: two ids sharing a hash are then neither's match,
+    /// as a walk comparing them would have found.
+    pub(crate) fn reward_metadata(
+        &self,
+        index: usize,
+        reward_id: &str,
+        metadata: &(impl IdList + ?Sized),
+    ) -> Option<usize> {
         some_index(self.reward_metadata.get(index))
+            .filter(|&first| first < metadata.len() && same_text(metadata.id(first), reward_id))
     }
 }
 
@@ -376,15 +393,22 @@ mod tests {
     const METADATA: [&str; 4] = ["c", "a", "b", "a"];
     const REWARDS: [&str; 5] = ["b", "x", "a", "b", "x"];
 
+    /// The metadata item matching each reward of `rewards`.
+    fn matches(found: &IdJoin, metadata: &[&str], rewards: &[&str]) -> Vec<Option<usize>> {
+        (0..rewards.len())
+            .map(|i| found.reward_metadata(i, rewards[i], metadata))
+            .collect()
+    }
+
     /// What joining [`METADATA`] with [`REWARDS`] must find, whatever the hash.
     fn check(found: &IdJoin) {
         assert_eq!(found.metadata_first(3), Some(1));
         assert_eq!(found.metadata_first(1), None);
         assert_eq!(found.metadata_first(0), None);
-        assert_eq!(found.reward_metadata(0), Some(2));
-        assert_eq!(found.reward_metadata(1), None);
-        assert_eq!(found.reward_metadata(2), Some(1));
-        assert_eq!(found.reward_metadata(3), Some(2));
+        assert_eq!(
+            matches(found, &METADATA, &REWARDS),
+            [Some(2), None, Some(1), Some(2), None]
+        );
         assert_eq!(found.reward_first(3), Some(0));
         assert_eq!(found.reward_first(4), Some(1));
         assert_eq!(found.reward_first(0), None);
@@ -405,11 +429,22 @@ mod tests {
     }
 
     #[test]
+    fn a_pair_alone_in_its_hash_group_matches_only_when_its_ids_are_the_same() {
+        // "p" and "q" share a hash, and each is alone on its side: paired unread, then told
+        // apart when the match is asked for; "r" (another hash) matches itself.
+        let hash = |id: &str| u64::from(id == "r");
+        let found = IdJoin::with_hash(&["p", "r"], &["r", "q"], hash).unwrap();
+        assert_eq!(matches(&found, &["p", "r"], &["r", "q"]), [Some(1), None]);
+        assert_eq!(found.metadata_first(0), None);
+        assert_eq!(found.reward_first(1), None);
+    }
+
+    #[test]
     fn listings_in_id_order_are_walked_as_listed() {
         let found = join(&["a", "a", "b", "c"], &["a", "b", "b", "x", "x"]);
         let metadata_first: Vec<_> = (0..4).map(|i| found.metadata_first(i)).collect();
         let reward_first: Vec<_> = (0..5).map(|i| found.reward_first(i)).collect();
-        let reward_metadata: Vec<_> = (0..5).map(|i| found.reward_metadata(i)).collect();
+        let reward_metadata = matches(&found, &["a", "a", "b", "c"], &["a", "b", "b", "x", "x"]);
         assert_eq!(metadata_first, [None, Some(0), None, None]);
         assert_eq!(reward_first, [None, None, Some(1), None, Some(3)]);
         assert_eq!(reward_metadata, [Some(0), Some(2), Some(2), None, None]);
@@ -418,15 +453,14 @@ mod tests {
         assert_eq!(found.metadata_first(3), Some(2));
         assert_eq!(found.reward_first(3), Some(1));
         assert_eq!(found.reward_first(4), Some(0));
-        assert_eq!(found.reward_metadata(2), Some(2));
-        assert_eq!(found.reward_metadata(3), Some(1));
-        assert_eq!(found.reward_metadata(0), None);
+        let reward_metadata = matches(&found, &["c", "b", "a", "a"], &["x", "b", "a", "b", "x"]);
+        assert_eq!(reward_metadata, [None, Some(1), Some(2), Some(1), None]);
     }
 
     #[test]
     fn empty_listings_join() {
         let found = join(&[], &["a"]);
-        assert_eq!(found.reward_metadata(0), None);
+        assert_eq!(found.reward_metadata(0, "a", &[][..]), None);
         assert_eq!(join(&["a"], &[]).metadata_first(0), None);
     }
 }
