@@ -38,12 +38,26 @@ impl FetchTransport {
     }
 }
 
-/// Aborts its fetch when dropped; aborting a finished fetch has no effect.
-struct AbortOnDrop(AbortController);
+/// Aborts its fetch when dropped, unless told the fetch ended ([`AbortOnDrop::ended`]).
+struct AbortOnDrop {
+    controller: AbortController,
+    armed: bool,
+}
+
+impl AbortOnDrop {
+    /// The fetch ended (answered, body read, or failed): nothing to abort. Aborting it anyway
+    /// would change nothing but still cost the page an abort event per request (3% of its main
+    /// thread while reading 16,000 pages).
+    fn ended(mut self) {
+        self.armed = false;
+    }
+}
 
 impl Drop for AbortOnDrop {
     fn drop(&mut self) {
-        self.0.abort();
+        if self.armed {
+            self.controller.abort();
+        }
     }
 }
 
@@ -53,8 +67,11 @@ fn build_request(
 ) -> Result<(gloo_net::http::RequestBuilder, AbortOnDrop), TransportError> {
     let controller = AbortController::new()
         .map_err(|_| TransportError::Other("the browser cannot cancel requests".to_owned()))?;
-    let abort = AbortOnDrop(controller);
-    let signal = abort.0.signal();
+    let abort = AbortOnDrop {
+        controller,
+        armed: true,
+    };
+    let signal = abort.controller.signal();
     let builder = request
         .headers
         .iter()
@@ -67,7 +84,7 @@ fn build_request(
 
 impl Transport for FetchTransport {
     async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
-        let (builder, _abort) = build_request(&request)?;
+        let (builder, abort) = build_request(&request)?;
         let exchange = pin!(async move {
             let response = builder.send().await.map_err(fetch_error)?;
             let body = response.binary().await.map_err(fetch_error)?;
@@ -77,9 +94,13 @@ impl Transport for FetchTransport {
                 body,
             })
         });
-        // On timeout the exchange is dropped here and `abort` cancels the fetch on return.
+        // On timeout the exchange is dropped here and `abort` cancels the fetch on return (so
+        // does dropping this future before the fetch ended).
         match select(exchange, TimeoutFuture::new(self.timeout_ms)).await {
-            Either::Left((result, _)) => result,
+            Either::Left((result, _)) => {
+                abort.ended();
+                result
+            }
             Either::Right(((), _)) => Err(TransportError::Timeout),
         }
     }

@@ -68,3 +68,4 @@ pub use task::{
 };
 pub use timestamp::{rfc3339_utc, unix_seconds};
 pub use trajectory::{Trajectory, TrajectoryFlags, TrajectoryInput};
+pub(crate) use word_cmp::{same_text, text_order};

@@ -1,7 +1,7 @@
 //! The per-task table's rows as the view state asks for them (filter, category, search, sort),
 //! and its CSV export. Pure, so the viewer's table, its export and the tests all agree.
 
-use crate::model::IdMap;
+use crate::model::{same_text, text_order};
 use crate::view_state::{RowFilter, SortKey, ViewState};
 
 use super::{Report, TaskRow};
@@ -93,20 +93,28 @@ fn number_key(value: Option<f64>) -> u128 {
 
 /// Each text's key: 0 when missing, else 1 + its rank among the distinct texts in byte order.
 /// Only the distinct texts (few, next to 100,000 rows) are sorted by comparing bytes.
-fn text_ranks<'a>(texts: impl Iterator<Item = Option<&'a str>> + Clone) -> Vec<u128> {
-    let mut distinct: Vec<&str> = {
-        let mut seen: IdMap<&str, ()> = IdMap::default();
-        texts
-            .clone()
-            .flatten()
-            .filter(|t| seen.insert(t, ()).is_none())
-            .collect()
-    };
-    distinct.sort_unstable();
-    let rank: IdMap<&str, u128> = distinct.into_iter().zip(1..).collect();
-    texts
-        .map(|text| text.and_then(|t| rank.get(t).copied()).unwrap_or(0))
-        .collect()
+fn text_ranks<'a>(texts: impl Iterator<Item = Option<&'a str>>) -> Vec<u128> {
+    // The present texts sorted with their positions, then ranked in that order, equal texts
+    // equal ranks: one sort, no table of the distinct texts (task ids are all distinct).
+    let mut ranks = Vec::new();
+    let mut present: Vec<(&str, usize)> = Vec::new();
+    for (position, text) in texts.enumerate() {
+        ranks.push(0);
+        if let Some(text) = text {
+            present.push((text, position));
+        }
+    }
+    present.sort_unstable_by(|a, b| text_order(a.0, b.0));
+    let mut rank = 0;
+    let mut previous: Option<&str> = None;
+    for (text, position) in present {
+        if previous.is_none_or(|previous| !same_text(previous, text)) {
+            rank += 1;
+            previous = Some(text);
+        }
+        ranks[position] = rank;
+    }
+    ranks
 }
 
 fn keeps(row: &TaskRow, filter: RowFilter, focus: usize) -> bool {
