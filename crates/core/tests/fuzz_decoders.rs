@@ -2,7 +2,8 @@
 //! Chronicle), fed arbitrary bytes, real fixtures mutated structurally and byte by byte.
 //! Properties: no panic; a failure names a JSON path (one that exists in the document when the
 //! body is valid JSON of the wrong shape, without repeated keys); a success serializes back and
-//! decodes to the same value. `PROPTEST_CASES` sets the number of cases (README.md, "Fuzzing").
+//! decodes to the same value; the packed pages the load engine keeps accept and refuse what the
+//! full ones do, with the same facts. `PROPTEST_CASES` sets the number of cases (README.md, "Fuzzing").
 #![allow(clippy::unwrap_used)]
 
 mod fuzz_common;
@@ -176,6 +177,27 @@ fn the_path_check_catches_a_wrong_path() {
     ));
 }
 
+/// What the model reads of each listed trajectory, in either form.
+fn trajectory_facts<T: AsTrajectoryFacts>(items: &[T]) -> Vec<String> {
+    items
+        .iter()
+        .map(|item| format!("{:?}", item.facts()))
+        .collect()
+}
+
+/// What the model reads of each trajectory reward, in either form.
+fn reward_facts<R: AsRewardFacts>(items: &[R]) -> Vec<String> {
+    let facts = |r: &R| format!("{:?}", (r.trajectory_id(), r.reward(), r.task_id()));
+    items.iter().map(facts).collect()
+}
+
+/// A decode's result as compared across forms: the facts, or where and how it failed.
+type Outcome = Result<Vec<String>, (String, DecodeErrorKind)>;
+
+fn outcome(result: Result<Vec<String>, DecodeError>) -> Outcome {
+    result.map_err(|error| (error.path, error.kind))
+}
+
 proptest! {
     /// Arbitrary bytes, and bytes drawn from JSON's own punctuation.
     #[test]
@@ -207,6 +229,31 @@ proptest! {
         }
         // The same body through every other decoder: a page where a run is expected, etc.
         run_all(&body)?;
+    }
+
+    /// The packed pages the load engine keeps accept exactly the pages the full types accept
+    /// (a failure at the same path, of the same kind) and keep the same facts of each item.
+    #[test]
+    fn packed_pages_decode_as_the_full_pages(
+        trajectories in any::<bool>(),
+        structural in ops(6),
+        bytes in byte_ops(2),
+    ) {
+        let seed = if trajectories { "trajectories_page.json" } else { "trajectory_rewards_page.json" };
+        let seed: Value = serde_json::from_slice(&fixture(seed)).unwrap();
+        let body = apply_bytes(apply(seed, &structural, false), &bytes);
+        let (full, packed) = if trajectories {
+            (
+                outcome(decode::<TrajectoryPage>(&body).map(|page| trajectory_facts(&page.items))),
+                outcome(decode::<PackedTrajectoryPage>(&body).map(|page| trajectory_facts(&page.items))),
+            )
+        } else {
+            (
+                outcome(decode::<EvalTrajectoryRewardsPage>(&body).map(|page| reward_facts(&page.items))),
+                outcome(decode::<PackedRewardsPage>(&body).map(|page| reward_facts(&page.items))),
+            )
+        };
+        prop_assert_eq!(full, packed, "{}", String::from_utf8_lossy(&body));
     }
 
     /// Chronicle trials that decode also go into a run set without panicking.

@@ -47,10 +47,11 @@ pub fn page_fingerprint<I: Serialize>(items: &[I]) -> Option<u64> {
     Some(hasher.finish())
 }
 
-/// Implements [`CursorPage`] for a page struct with `items`, `next_cursor` and `has_more` fields.
+/// Implements [`CursorPage`] for a page struct with `items`, `next_cursor` and `has_more` fields;
+/// `[T]` before the page names its type parameters (each a serializable item).
 macro_rules! impl_cursor_page {
-    ($page:ty, $item:ty) => {
-        impl $crate::api::page::CursorPage for $page {
+    ([$($param:ident),*] $page:ty, $item:ty) => {
+        impl<$($param: serde::Serialize),*> $crate::api::page::CursorPage for $page {
             type Item = $item;
             fn items(&self) -> &[$item] {
                 &self.items
@@ -69,24 +70,10 @@ macro_rules! impl_cursor_page {
             }
         }
     };
+    ($page:ty, $item:ty) => {
+        $crate::api::page::impl_cursor_page!([] $page, $item);
+    };
 }
 pub(crate) use impl_cursor_page;
 
-impl<T: Serialize> CursorPage for Page<T> {
-    type Item = T;
-    fn items(&self) -> &[T] {
-        &self.items
-    }
-    fn into_items(self) -> Vec<T> {
-        self.items
-    }
-    fn next_cursor(&self) -> Option<&str> {
-        self.next_cursor.as_deref()
-    }
-    fn has_more(&self) -> bool {
-        self.has_more
-    }
-    fn fingerprint(&self) -> Option<u64> {
-        page_fingerprint(&self.items)
-    }
-}
+impl_cursor_page!([T] Page<T>, T);

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::page::{page_fingerprint, CursorPage};
+use super::page::impl_cursor_page;
 
 /// The effective reward of one trajectory (`EvalTrajectoryReward`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,21 +32,4 @@ pub struct EvalTrajectoryRewardsPage<R = EvalTrajectoryReward> {
     pub has_more: bool,
 }
 
-impl<R: Serialize> CursorPage for EvalTrajectoryRewardsPage<R> {
-    type Item = R;
-    fn items(&self) -> &[R] {
-        &self.items
-    }
-    fn into_items(self) -> Vec<R> {
-        self.items
-    }
-    fn next_cursor(&self) -> Option<&str> {
-        self.next_cursor.as_deref()
-    }
-    fn has_more(&self) -> bool {
-        self.has_more
-    }
-    fn fingerprint(&self) -> Option<u64> {
-        page_fingerprint(&self.items)
-    }
-}
+impl_cursor_page!([R] EvalTrajectoryRewardsPage<R>, R);
