@@ -122,7 +122,10 @@ fn page_items<'a, T: serde::Deserialize<'a>>(pages: &'a [Vec<u8>]) -> Vec<T> {
     items
 }
 
-fn decode_run_lean(pages: &RunPages) -> Decoded<LeanReward<'_>, LeanTrajectory<'_>> {
+/// One run's pages decoded with the list items as `R` and `T` (lean, packed).
+fn decode_run_as<'a, R: serde::Deserialize<'a>, T: serde::Deserialize<'a>>(
+    pages: &'a RunPages,
+) -> Decoded<R, T> {
     Decoded {
         run: decode(&pages.run).unwrap(),
         rewards: page_items(&pages.rewards),
@@ -130,13 +133,13 @@ fn decode_run_lean(pages: &RunPages) -> Decoded<LeanReward<'_>, LeanTrajectory<'
     }
 }
 
+fn decode_run_lean(pages: &RunPages) -> Decoded<LeanReward<'_>, LeanTrajectory<'_>> {
+    decode_run_as(pages)
+}
+
 /// Decoded as the load engine keeps them.
 fn decode_run_packed(pages: &RunPages) -> Decoded<PackedReward, PackedTrajectory> {
-    Decoded {
-        run: decode(&pages.run).unwrap(),
-        rewards: page_items(&pages.rewards),
-        trajectories: page_items(&pages.trajectories),
-    }
+    decode_run_as(pages)
 }
 
 fn decode_run(pages: &RunPages) -> Decoded {

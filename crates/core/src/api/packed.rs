@@ -100,7 +100,7 @@ pub struct PackedTrajectory {
 
 impl PackedTrajectory {
     /// Packs a lean trajectory.
-    pub fn from_lean<E: de::Error>(lean: &LeanTrajectory<'_>) -> Result<Self, E> {
+    fn from_lean<E: de::Error>(lean: &LeanTrajectory<'_>) -> Result<Self, E> {
         let facts = lean.facts();
         let mut parts = [None; slot::COUNT];
         parts[slot::ID] = Some(facts.id);
@@ -162,7 +162,7 @@ pub struct PackedReward {
 
 impl PackedReward {
     /// Packs a lean reward.
-    pub fn from_lean<E: de::Error>(lean: &LeanReward<'_>) -> Result<Self, E> {
+    fn from_lean<E: de::Error>(lean: &LeanReward<'_>) -> Result<Self, E> {
         Ok(Self {
             texts: PackedText::pack([
                 Some(lean.trajectory_id.as_str()),

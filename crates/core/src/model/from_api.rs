@@ -328,7 +328,8 @@ impl ApiRunJoin {
         Ok(())
     }
 
-    /// Adds reward item `index`, matched to metadata item `metadata` when it has one.
+    /// Adds reward item `index`, matched to metadata item `metadata` (an index into
+    /// `trajectories`, confirmed by [`IdJoin::reward_metadata`]) when it has one.
     fn add_reward<R: AsRewardFacts, T: AsTrajectoryFacts>(
         &mut self,
         builder: &mut RunSetBuilder,
@@ -346,11 +347,12 @@ impl ApiRunJoin {
             report.repeated(id, "trajectory-rewards", kept, Some(reward.reward()));
             return Ok(());
         }
-        match metadata.and_then(|index| Some((index, trajectories.get(index)?))) {
-            Some((index, metadata)) => {
+        match metadata {
+            Some(index) => {
                 self.matched[index] = true;
                 report.matched += 1;
-                builder.add_trajectory(run, joined(reward, metadata.facts(), report))?;
+                let facts = trajectories[index].facts();
+                builder.add_trajectory(run, joined(reward, facts, report))?;
             }
             None => {
                 report.rewards_without_metadata += 1;

@@ -92,10 +92,9 @@ fn number_key(value: Option<f64>) -> u128 {
 }
 
 /// Each text's key: 0 when missing, else 1 + its rank among the distinct texts in byte order.
-/// Only the distinct texts (few, next to 100,000 rows) are sorted by comparing bytes.
+/// The present texts are sorted once with their positions and ranked in that order, equal texts
+/// equal ranks: no table of the distinct texts (task ids are all distinct).
 fn text_ranks<'a>(texts: impl Iterator<Item = Option<&'a str>>) -> Vec<u128> {
-    // The present texts sorted with their positions, then ranked in that order, equal texts
-    // equal ranks: one sort, no table of the distinct texts (task ids are all distinct).
     let mut ranks = Vec::new();
     let mut present: Vec<(&str, usize)> = Vec::new();
     for (position, text) in texts.enumerate() {
