@@ -102,6 +102,14 @@ impl HalfDraws {
     /// `bound` (Lemire's method rejects a half by its own value alone, whatever came before),
     /// consuming them.
     pub fn count_rejections(&mut self, halves: u64, bound: u32) -> u64 {
+        let mut local = self.clone();
+        let count = local.count_rejections_here(halves, bound);
+        *self = local;
+        count
+    }
+
+    #[inline(always)]
+    fn count_rejections_here(&mut self, halves: u64, bound: u32) -> u64 {
         let threshold = bound.wrapping_neg() % bound;
         let rejected =
             |half: u32| u64::from(((u64::from(half) * u64::from(bound)) as u32) < threshold);
@@ -136,31 +144,47 @@ impl HalfDraws {
     /// bound is always accepted), which is all but a few in 10⁴ of them.
     #[inline]
     pub(super) fn sum_of_draws(&mut self, steps: &[i32], count: usize) -> i64 {
+        // A local copy of the generator stays in registers; through `self` every step would
+        // store the state and load it back (a store-to-load wait per output, in the chain).
+        let mut local = self.clone();
+        let sum = local.sum_of_draws_here(steps, count);
+        *self = local;
+        sum
+    }
+
+    #[inline(always)]
+    fn sum_of_draws_here(&mut self, steps: &[i32], count: usize) -> i64 {
         let bound = steps.len() as u32;
         let wide = u64::from(bound);
         let mut sum = 0i64;
         let mut left = count;
-        while left > 0 {
-            if left == 1 || self.spare.is_some() {
+        loop {
+            // One draw at a time while a spare half waits, or for the last draw.
+            while left > 0 && (left == 1 || self.spare.is_some()) {
                 sum += i64::from(steps[self.below(bound) as usize]);
                 left -= 1;
-                continue;
             }
-            let bits = self.rng.next_u64();
-            let low = u64::from(bits as u32) * wide;
-            let high = (bits >> 32) * wide;
-            if low as u32 >= bound && high as u32 >= bound {
+            if left == 0 {
+                return sum;
+            }
+            // Both halves of each output, until either could be rejected.
+            while left >= 2 {
+                let bits = self.rng.next_u64();
+                let low = u64::from(bits as u32) * wide;
+                let high = (bits >> 32) * wide;
+                if ((low as u32) < bound) | ((high as u32) < bound) {
+                    // The slow path, from this output's low half, the high half kept for
+                    // later.
+                    self.spare = Some((bits >> 32) as u32);
+                    sum += i64::from(steps[self.below_from(bits as u32, bound) as usize]);
+                    left -= 1;
+                    break;
+                }
                 sum += i64::from(steps[(low >> 32) as usize])
                     + i64::from(steps[(high >> 32) as usize]);
                 left -= 2;
-            } else {
-                // The slow path, from this output's low half, the high half kept for later.
-                self.spare = Some((bits >> 32) as u32);
-                sum += i64::from(steps[self.below_from(bits as u32, bound) as usize]);
-                left -= 1;
             }
         }
-        sum
     }
 
     /// [`below`](Self::below) whose first half, already taken from the stream, is `first`.
