@@ -6,10 +6,10 @@
 //! After an intended change of a chart, rewrite the snapshots and review them as pictures:
 //! `UPDATE_SNAPSHOTS=1 cargo test -p eval-compare-viewer --test chart_snapshots`.
 //!
-//! Native only: natively plotters estimates text widths from the character count, the same on
-//! every machine; in the browser it measures them with the page's fonts, which vary with the
-//! browser and the installed fonts. So these SVGs are the charts' drawing code on fixed inputs,
-//! not byte for byte what a given browser shows (`charts.rs` checks the browser's).
+//! Native only: the legends are laid out by an estimate of the text widths (the same natively
+//! and in the browser), but the browser draws the text with the page's fonts, which vary with
+//! the browser and the installed fonts. So these SVGs are the charts' drawing code on fixed
+//! inputs, not pixel for pixel what a given browser shows (`charts.rs` checks the browser's).
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

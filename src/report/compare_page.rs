@@ -327,8 +327,12 @@ pub fn ReportView(
     chooser: Option<Route>,
 ) -> impl IntoView {
     let source = use_source_settings();
-    let focus = Signal::derive(move || view.with(|view| view.focus));
-    let task_id = Signal::derive(move || view.with(|view| view.task.clone()));
+    // Memos, not derived signals: a filter, sort or search changes the view state too, and must
+    // not make the cards, charts and task panel read their parts of it again (at 100,000 tasks
+    // the charts' data alone is tens of milliseconds).
+    let focus: Signal<usize> = Memo::new(move |_| view.with(|view| view.focus)).into();
+    let task_id: Signal<Option<String>> =
+        Memo::new(move |_| view.with(|view| view.task.clone())).into();
     let org_key = Signal::derive(move || source.org_key());
     let close_task = Callback::new(move |()| {
         let mut next = view.get_untracked();
@@ -340,7 +344,8 @@ pub fn ReportView(
             request_animation_frame(move || focus_task_row(&task));
         }
     });
-    let attempts = Signal::derive(move || view.with(|view| view.attempts.clone()));
+    let attempts: Signal<Vec<String>> =
+        Memo::new(move |_| view.with(|view| view.attempts.clone())).into();
     let on_attempts = Callback::new(move |ids: Vec<String>| {
         let mut next = view.get_untracked();
         if next.attempts != ids {

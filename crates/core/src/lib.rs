@@ -21,6 +21,7 @@ pub mod load;
 mod math;
 pub mod model;
 pub mod parallel;
+pub mod radix;
 pub mod report;
 pub mod run_folder;
 pub mod share_link;

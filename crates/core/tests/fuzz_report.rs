@@ -13,8 +13,8 @@ use eval_compare_core::model::{
     RunSetBuilder, SourceKind, TaskInput, TaskSelection, TrajectoryFlags, TrajectoryInput,
 };
 use eval_compare_core::report::{
-    build_report, detail_rows, to_csv, visible_rows, CandidateResult, Decision, DeferredReport,
-    Report, ReportBuild, ReportError, ReportSettings,
+    build_report, detail_rows, to_csv, visible_rows, visible_rows_ranked, CandidateResult,
+    Decision, DeferredReport, Report, ReportBuild, ReportError, ReportSettings, TextRanks,
 };
 use eval_compare_core::testing::json_close::json_close;
 use eval_compare_core::view_state::{RowFilter, Sort, SortKey, ViewState};
@@ -431,6 +431,39 @@ fn check_report(report: &Report, case: &Case) -> Result<(), TestCaseError> {
     let rows = visible_rows(report, &shown);
     prop_assert!(rows.iter().all(|&row| row < report.tasks.len()));
     prop_assert_eq!(&rows, &sorted_by_comparison(report, &rows, &shown));
+    // Text ranks kept for the report, first used by other views (all rows sorted by task, then
+    // by category, other filter), order this view's rows as its own do.
+    let kept = TextRanks::for_report(report);
+    for (key, filter) in [
+        (SortKey::Task, RowFilter::All),
+        (SortKey::Category, RowFilter::Failed),
+    ] {
+        let other = ViewState {
+            filter,
+            sort: Sort {
+                key,
+                descending: false,
+            },
+            ..ViewState::default()
+        };
+        let _ = visible_rows_ranked(report, &other, &kept);
+    }
+    prop_assert_eq!(&visible_rows_ranked(report, &shown, &kept), &rows);
+    // Ranks kept for another report with as many rows (the rows reversed) are not used.
+    let mut reversed = report.clone();
+    reversed.tasks.reverse();
+    let foreign = TextRanks::for_report(&reversed);
+    for key in [SortKey::Task, SortKey::Category] {
+        let other = ViewState {
+            sort: Sort {
+                key,
+                descending: false,
+            },
+            ..ViewState::default()
+        };
+        let _ = visible_rows_ranked(&reversed, &other, &foreign);
+    }
+    prop_assert_eq!(&visible_rows_ranked(report, &shown, &foreign), &rows);
     for candidate in &report.candidates {
         let _ = detail_rows(report, candidate, false);
         check_verdict(report, candidate)?;

@@ -1,8 +1,8 @@
 //! Native check of the drawing code on synthetic reports, and a way to look at the charts without
 //! a browser: with `EVAL_COMPARE_CHART_DIR=DIR cargo test -p eval-compare-viewer --lib charts`,
 //! every chart is written to DIR in both themes, with an `index.html` showing them side by side
-//! (open it, or `chromium --screenshot` it). Text is measured by plotters' native estimate here;
-//! in the browser plotters measures it with the page's fonts.
+//! (open it, or `chromium --screenshot` it). The legends are laid out by the charts' own text
+//! width estimate, here as in the browser; the text itself is drawn by whatever shows the SVG.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fmt::Write as _;

@@ -2,7 +2,9 @@
 //! counts and outcome badges, and the focused candidate's delta.
 //!
 //! The rows, their order and every number come from the core [`Report`] through
-//! [`visible_rows`]; the viewer never filters, sorts or recomputes them. Filters, sort and the
+//! [`visible_rows_ranked`]; the viewer never filters, sorts or recomputes them. The text sorts'
+//! ranks are kept per report ([`TextRanks`], those by task computed while the page is idle), so
+//! a filter, search or focus switch under a sort by task does not sort the texts again. Filters, sort and the
 //! selected task are parts of the [`ViewState`] and change only through `on_change`, so they live
 //! in the URL. Only the rows in the scroll viewport (plus some overscan) are in the DOM: rows
 //! have a fixed height and spacer rows stand in for the others, so 100,000 tasks scroll smoothly.
@@ -23,7 +25,7 @@ pub mod window;
 
 use std::sync::Arc;
 
-use eval_compare_core::report::{visible_rows, Report};
+use eval_compare_core::report::{visible_rows_ranked, Report, TextRanks};
 use eval_compare_core::view_state::ViewState;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -35,6 +37,10 @@ use header::{header_cells, min_width_style, ColumnGroup};
 use keys::RowKeys;
 use scroll::TableScroll;
 use window::page_rows;
+
+/// How long after a report is shown its ranks by task are computed: past the first paints of
+/// the report's cards, charts and table.
+const IDLE_RANKS_DELAY_MS: u64 = 500;
 
 /// The per-task table with its filter bar.
 ///
@@ -51,9 +57,23 @@ pub fn TaskTable(
 ) -> impl IntoView {
     // Only what decides the rows, so selecting a task does not recompute them.
     let query = Memo::new(move |_| view.with(row_query));
+    // New ranks for each report (never equal: a new report's rows must be ranked again).
+    let ranks: Memo<Arc<TextRanks>> = Memo::new_with_compare(
+        move |_| report.with(|report| Arc::new(TextRanks::for_report(report))),
+        |_, _| true,
+    );
     let rows: Memo<Arc<Vec<usize>>> = Memo::new(move |_| {
         let report = report.get();
-        query.with(|query| Arc::new(visible_rows(&report, query)))
+        let ranks = ranks.get();
+        query.with(|query| Arc::new(visible_rows_ranked(&report, query, &ranks)))
+    });
+    // The ranks by task once the page is idle: the first sort by task then only sorts numbers.
+    Effect::new(move |_| {
+        let (report, ranks) = (report.get(), ranks.get());
+        set_timeout(
+            move || ranks.prepare_task(&report),
+            std::time::Duration::from_millis(IDLE_RANKS_DELAY_MS),
+        );
     });
     let focus = Memo::new(move |_| {
         let candidates = report.with(|r| r.candidates.len());

@@ -6,12 +6,10 @@
 //! 800,000 keys.
 
 use super::id_join::IdList;
-
-/// The bits of the hash one radix pass orders by.
-const DIGIT_BITS: u32 = 8;
+use crate::radix::{radix_pass, RadixKey};
 
 /// Radix passes to order 64-bit hashes.
-const PASSES: u32 = u64::BITS / DIGIT_BITS;
+const PASSES: u32 = <(u64, u32)>::DIGITS;
 
 /// Keys being computed: hashed so far, then sorted by the first `pass` digits.
 #[derive(Debug, Clone, Default)]
@@ -46,7 +44,7 @@ impl KeySort {
             return len < 2 && self.keys.len() == len;
         }
         if self.pass < PASSES {
-            self.radix_pass();
+            radix_pass(&mut self.keys, &mut self.spare, self.pass);
             self.pass += 1;
         }
         self.pass == PASSES || len < 2
@@ -55,34 +53,6 @@ impl KeySort {
     /// The keys, in order once [`Self::advance`] returned true.
     pub(crate) fn into_keys(self) -> Vec<(u64, u32)> {
         self.keys
-    }
-
-    /// Orders the keys stably by digit `pass` of their hash (a pass where every key has the
-    /// same digit leaves them as they are).
-    fn radix_pass(&mut self) {
-        let shift = self.pass * DIGIT_BITS;
-        let digit = |key: &(u64, u32)| ((key.0 >> shift) & ((1 << DIGIT_BITS) - 1)) as usize;
-        let mut starts = [0usize; 1 << DIGIT_BITS];
-        for key in &self.keys {
-            starts[digit(key)] += 1;
-        }
-        if starts.contains(&self.keys.len()) {
-            return;
-        }
-        let mut running = 0;
-        for start in &mut starts {
-            let count = *start;
-            *start = running;
-            running += count;
-        }
-        self.spare.clear();
-        self.spare.resize(self.keys.len(), (0, 0));
-        for key in &self.keys {
-            let slot = &mut starts[digit(key)];
-            self.spare[*slot] = *key;
-            *slot += 1;
-        }
-        std::mem::swap(&mut self.keys, &mut self.spare);
     }
 }
 

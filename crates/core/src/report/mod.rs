@@ -56,7 +56,7 @@ pub use progression::{
 pub use report_build::ReportBuild;
 pub use sentence::headline_sentence;
 pub use settings::{automatic_samples_per_task, ReportSettings, MIN_AUTOMATIC_SAMPLES_PER_TASK};
-pub use table::{to_csv, visible_rows};
+pub use table::{to_csv, visible_rows, visible_rows_ranked, TextRanks};
 pub use task_rows::{task_rows, TaskCell, TaskRow};
 pub use verdict::{
     decide, within_phrase, AnalysisFacts, Decision, Thresholds, Verdict, VerdictContext,

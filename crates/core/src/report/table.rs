@@ -1,16 +1,78 @@
 //! The per-task table's rows as the view state asks for them (filter, category, search, sort),
 //! and its CSV export. Pure, so the viewer's table, its export and the tests all agree.
 
+use std::sync::OnceLock;
+
 use crate::model::{same_text, text_order};
+use crate::radix;
 use crate::view_state::{RowFilter, SortKey, ViewState};
 
 use super::{Report, TaskRow};
+
+/// Each task row's rank by the table's text sorts (task name, first category) among all of a
+/// report's rows, each computed on its first use. Ranks among all rows order any subset of
+/// them, so a viewer that keeps these per report sorts by task after a filter, a search or a
+/// focus switch without sorting texts again.
+#[derive(Debug)]
+pub struct TextRanks {
+    /// Where the report's rows are and how many: ranks of another report's rows are not used.
+    rows: (usize, usize),
+    task: OnceLock<Vec<u32>>,
+    category: OnceLock<Vec<u32>>,
+}
+
+impl TextRanks {
+    /// Ranks for `report`'s rows, none computed yet.
+    pub fn for_report(report: &Report) -> Self {
+        Self {
+            rows: rows_of(report),
+            task: OnceLock::new(),
+            category: OnceLock::new(),
+        }
+    }
+
+    /// Computes the ranks by task name now, unless done (e.g. while the page is idle, so the
+    /// first sort by task does not wait for it).
+    pub fn prepare_task(&self, report: &Report) {
+        self.task(report);
+    }
+
+    /// The ranks by task name ([`text_ranks`]).
+    fn task(&self, report: &Report) -> &[u32] {
+        self.task
+            .get_or_init(|| text_ranks(report.tasks.iter().map(|row| Some(task_name(row)))))
+    }
+
+    /// The ranks by first category ([`text_ranks`]).
+    fn category(&self, report: &Report) -> &[u32] {
+        self.category
+            .get_or_init(|| text_ranks(report.tasks.iter().map(|row| category_name(report, row))))
+    }
+}
+
+/// Where a report's rows are and how many.
+fn rows_of(report: &Report) -> (usize, usize) {
+    (report.tasks.as_ptr() as usize, report.tasks.len())
+}
 
 /// Indices into [`Report::tasks`] of the rows to show, in display order.
 ///
 /// `focus` is the candidate (index into [`Report::candidates`]) whose deltas drive the
 /// regression/improvement filters and the delta and candidate sorts.
 pub fn visible_rows(report: &Report, view: &ViewState) -> Vec<usize> {
+    visible_rows_ranked(report, view, &TextRanks::for_report(report))
+}
+
+/// [`visible_rows`] with the text sorts' ranks from `ranks`, kept for this report (ranks made
+/// for another report's rows are not used: these rows' own are computed).
+pub fn visible_rows_ranked(report: &Report, view: &ViewState, ranks: &TextRanks) -> Vec<usize> {
+    let own;
+    let ranks = if ranks.rows == rows_of(report) {
+        ranks
+    } else {
+        own = TextRanks::for_report(report);
+        &own
+    };
     let focus = view.focus.min(report.candidates.len().saturating_sub(1));
     let category = view
         .category
@@ -42,59 +104,77 @@ pub fn visible_rows(report: &Report, view: &ViewState) -> Vec<usize> {
         .map(|(i, _)| i)
         .collect();
     // Each row's sort value is read once as an integer key that orders as the value does, and
-    // the (key, row) pairs are sorted: the comparisons compare integers, not task rows reached
-    // at random or texts byte by byte.
-    let keys = sort_keys(report, &rows, view.sort.key, focus);
-    let mut keyed: Vec<(u128, usize)> = keys
+    // the (key, row) pairs are radix sorted: no comparisons of task rows reached at random, of
+    // texts byte by byte, or of u128 keys (several instructions each in wasm).
+    let descending = view.sort.descending;
+    let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(rows.len());
+    let mut missing: Vec<usize> = Vec::new();
+    for (key, row) in sort_keys(report, &rows, view.sort.key, focus, ranks)
         .into_iter()
-        .map(|key| if view.sort.descending { !key } else { key })
         .zip(rows)
-        .collect();
-    // Ties keep task order, so the order is total (an unstable sort gives the one order) and
-    // stable across renders.
-    keyed.sort_unstable();
-    keyed.into_iter().map(|(_, i)| i).collect()
+    {
+        match key {
+            // Rows are task indices, which fit in u32 (the model's task index).
+            Some(key) => keyed.push((if descending { !key } else { key }, row as u32)),
+            None => missing.push(row),
+        }
+    }
+    // Ties keep task order (the sort is stable and the rows come in task order), so the order
+    // is total and stable across renders.
+    radix::sort(&mut keyed);
+    let present = keyed.into_iter().map(|(_, row)| row as usize);
+    // Missing numbers go after present ones, reversed with them when descending.
+    if descending {
+        missing.into_iter().chain(present).collect()
+    } else {
+        present.chain(missing).collect()
+    }
 }
 
-/// Each of `rows`' sort key for `key`, as an integer: numbers in `f64::total_cmp` order with
-/// missing ones after present ones, texts by their rank among the distinct texts (byte order)
-/// with missing ones first.
-fn sort_keys(report: &Report, rows: &[usize], key: SortKey, focus: usize) -> Vec<u128> {
+/// Each of `rows`' sort key for `key`, as an integer that orders as the value does: numbers in
+/// `f64::total_cmp` order (`None` when missing), texts by their rank ([`TextRanks`]; a missing
+/// text is rank 0, before the others).
+fn sort_keys(
+    report: &Report,
+    rows: &[usize],
+    key: SortKey,
+    focus: usize,
+    ranks: &TextRanks,
+) -> Vec<Option<u64>> {
     let row = |i: usize| &report.tasks[i];
-    let numbers = |value: &dyn Fn(&TaskRow) -> Option<f64>| -> Vec<u128> {
-        rows.iter().map(|&i| number_key(value(row(i)))).collect()
+    let numbers = |value: &dyn Fn(&TaskRow) -> Option<f64>| -> Vec<Option<u64>> {
+        rows.iter()
+            .map(|&i| value(row(i)).map(number_key))
+            .collect()
+    };
+    let texts = |ranks: &[u32]| -> Vec<Option<u64>> {
+        rows.iter().map(|&i| Some(u64::from(ranks[i]))).collect()
     };
     match key {
         SortKey::Delta => numbers(&|row| row.deltas.get(focus).copied().flatten()),
         SortKey::Baseline => numbers(&|row| cell_mean(row, 0)),
         SortKey::Candidate => numbers(&|row| cell_mean(row, focus + 1)),
-        SortKey::Task => text_ranks(rows.iter().map(|&i| Some(task_name(row(i))))),
-        SortKey::Category => text_ranks(rows.iter().map(|&i| category_name(report, row(i)))),
+        SortKey::Task => texts(ranks.task(report)),
+        SortKey::Category => texts(ranks.category(report)),
     }
 }
 
-/// A number's key: present ones in `f64::total_cmp` order, then missing ones.
-fn number_key(value: Option<f64>) -> u128 {
-    match value {
-        Some(x) => {
-            let bits = x.to_bits();
-            // Negative numbers' bits reversed, positive ones' sign set: unsigned order is
-            // then total_cmp's.
-            let ordered = if bits >> 63 == 1 {
-                !bits
-            } else {
-                bits | 1 << 63
-            };
-            u128::from(ordered)
-        }
-        None => 1 << 64,
+/// A number's key, in `f64::total_cmp` order.
+fn number_key(x: f64) -> u64 {
+    let bits = x.to_bits();
+    // Negative numbers' bits reversed, positive ones' sign set: unsigned order is then
+    // total_cmp's.
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
     }
 }
 
-/// Each text's key: 0 when missing, else 1 + its rank among the distinct texts in byte order.
+/// Each text's rank: 0 when missing, else 1 + its rank among the distinct texts in byte order.
 /// The present texts are sorted once with their positions and ranked in that order, equal texts
 /// equal ranks: no table of the distinct texts (task ids are all distinct).
-fn text_ranks<'a>(texts: impl Iterator<Item = Option<&'a str>>) -> Vec<u128> {
+fn text_ranks<'a>(texts: impl Iterator<Item = Option<&'a str>>) -> Vec<u32> {
     let mut ranks = Vec::new();
     let mut present: Vec<(&str, usize)> = Vec::new();
     for (position, text) in texts.enumerate() {
@@ -235,7 +315,7 @@ mod tests {
     use super::{number_key, text_ranks};
 
     #[test]
-    fn number_keys_order_as_total_cmp_with_missing_last() {
+    fn number_keys_order_as_total_cmp() {
         let values = [
             f64::NEG_INFINITY,
             -1e308,
@@ -252,12 +332,11 @@ mod tests {
         for a in values {
             for b in values {
                 assert_eq!(
-                    number_key(Some(a)).cmp(&number_key(Some(b))),
+                    number_key(a).cmp(&number_key(b)),
                     a.total_cmp(&b),
                     "{a} against {b}"
                 );
             }
-            assert!(number_key(Some(a)) < number_key(None));
         }
     }
 
