@@ -54,8 +54,8 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
         None => {
             // The folders read and decoded lean (only what the report reads, borrowed from
             // the files' contents) as many at once as there are cores, their runs' ids matched
-            // at once too, then added in argument order and dropped with their contents before
-            // the next ones are read.
+            // at once too, then added in argument order and dropped, their contents on another
+            // thread.
             let mut builder = FolderSetBuilder::new();
             let mut run_ids: Vec<(String, &str)> = Vec::new();
             for group in arguments.chunks(parallel::cores()) {
@@ -79,6 +79,9 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
                 builder
                     .add_all(folders, SourceKind::Files)
                     .map_err(CliError::Model)?;
+                // The files' contents, no longer read, handed back while the next ones are read
+                // or the report is made.
+                parallel::drop_aside(contents);
             }
             let set = builder.build();
             if set.runs().len() < 2 {

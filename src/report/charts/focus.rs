@@ -2,7 +2,7 @@
 
 use eval_compare_core::report::{CandidateResult, Report, RunSummary};
 
-use super::common::NoChart;
+use super::common::{sort_numbers, NoChart};
 
 /// The candidate a chart is about, with the runs it is compared against.
 #[derive(Debug, Clone, Copy)]
@@ -60,5 +60,36 @@ impl<'a> Focused<'a> {
                 delta,
             })
         })
+    }
+}
+
+/// The focused candidate's paired tasks, read once for all the per-task charts (a pass over
+/// 100,000 task rows each is most of a chart's time): each task's means in task order, and the
+/// deltas in points sorted ascending.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PairedTasks {
+    /// The tasks both runs scored ([`Focused::paired`]), in task order.
+    pub tasks: Vec<PairedTask>,
+    /// Each of those tasks' Δ in points, ascending.
+    pub sorted_points: Vec<f64>,
+}
+
+impl PairedTasks {
+    /// The paired tasks of `focused`.
+    pub fn of(focused: &Focused<'_>) -> Self {
+        let tasks: Vec<PairedTask> = focused.paired().collect();
+        let mut sorted_points: Vec<f64> = tasks.iter().map(|task| task.delta * 100.0).collect();
+        sort_numbers(&mut sorted_points);
+        PairedTasks {
+            tasks,
+            sorted_points,
+        }
+    }
+
+    /// The paired tasks of the candidate at `focus` (none when there is no such candidate).
+    pub fn at(report: &Report, focus: usize) -> Self {
+        Focused::of(report, focus)
+            .map(|focused| Self::of(&focused))
+            .unwrap_or_default()
     }
 }

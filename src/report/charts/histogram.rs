@@ -11,10 +11,9 @@ use plotters::prelude::*;
 
 use super::common::{
     count_tick, dashed, file_safe, frame, line, plot_axes, points_tick, rectangle, short_name,
-    signed_points, sort_numbers, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart,
-    Swatch,
+    signed_points, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
 };
-use super::focus::Focused;
+use super::focus::{Focused, PairedTasks};
 use super::theme::Theme;
 
 /// Most distinct delta values drawn one bar each.
@@ -98,13 +97,21 @@ pub struct DeltaHistogram {
 
 /// The histogram of the per-task deltas of the candidate at `focus`.
 pub fn delta_histogram(report: &Report, focus: usize) -> Result<DeltaHistogram, NoChart> {
+    delta_histogram_of(report, focus, &PairedTasks::at(report, focus))
+}
+
+/// [`delta_histogram`] from the candidate's paired tasks, read already.
+pub fn delta_histogram_of(
+    report: &Report,
+    focus: usize,
+    paired: &PairedTasks,
+) -> Result<DeltaHistogram, NoChart> {
     let focused = Focused::of(report, focus)?;
-    let mut values: Vec<f64> = focused.paired().map(|task| task.delta * 100.0).collect();
+    let values = &paired.sorted_points;
     let tasks = values.len();
     if tasks < 2 {
         return Err(NoChart::TooFewTasks { tasks });
     }
-    sort_numbers(&mut values);
     let (min, max) = (values[0], values[tasks - 1]);
     if max - min < SAME_VALUE {
         return Err(NoChart::AllDeltasEqual {
@@ -112,9 +119,9 @@ pub fn delta_histogram(report: &Report, focus: usize) -> Result<DeltaHistogram, 
             delta: min / 100.0,
         });
     }
-    let (bins, discrete) = match lattice_step(&values) {
-        Some(step) => (lattice_bins(&values, step), true),
-        None => (range_bins(&values), false),
+    let (bins, discrete) = match lattice_step(values) {
+        Some(step) => (lattice_bins(values, step), true),
+        None => (range_bins(values), false),
     };
     let max_count = bins.iter().map(|bin| bin.count).max().unwrap_or(0);
     let primary = &focused.candidate.primary;

@@ -36,11 +36,12 @@ pub use theme::{use_theme, Theme};
 
 use coverage::{coverage_bars, CoverageBars};
 use download::download_svg;
-use histogram::{delta_histogram, DeltaHistogram};
+use focus::PairedTasks;
+use histogram::{delta_histogram_of, DeltaHistogram};
 use progression::{progression_series, ProgressionSeries};
 use progression_delta::{progression_deltas, ProgressionDeltas};
-use scatter::{scatter_points, ScatterData};
-use sorted::{sorted_deltas, SortedDeltas};
+use scatter::{scatter_points_of, ScatterData};
+use sorted::{sorted_deltas_of, SortedDeltas};
 
 /// Any of the report's charts. [`ChartFigure`] takes this one type, so the component and its
 /// reactive plumbing are compiled once rather than once per chart.
@@ -101,14 +102,26 @@ pub fn ReportCharts(
     focus: Signal<usize>,
 ) -> impl IntoView {
     let theme = use_theme();
-    let scatter: Memo<ChartData> = Memo::new(move |_| {
-        report.with(|report| scatter_points(report, focus.get()).map(AnyChart::Scatter))
+    // The focused candidate's paired tasks, read once for the three per-task charts (new for
+    // each report and focus: never compared).
+    let paired: Memo<Arc<PairedTasks>> = Memo::new_with_compare(
+        move |_| report.with(|report| Arc::new(PairedTasks::at(report, focus.get()))),
+        |_, _| true,
+    );
+    let per_task = move |chart: fn(&Report, usize, &PairedTasks) -> ChartData| {
+        Memo::new(move |_| {
+            let paired = paired.get();
+            report.with(|report| chart(report, focus.get_untracked(), &paired))
+        })
+    };
+    let scatter: Memo<ChartData> = per_task(|report, focus, paired| {
+        scatter_points_of(report, focus, paired).map(AnyChart::Scatter)
     });
-    let histogram: Memo<ChartData> = Memo::new(move |_| {
-        report.with(|report| delta_histogram(report, focus.get()).map(AnyChart::Histogram))
+    let histogram: Memo<ChartData> = per_task(|report, focus, paired| {
+        delta_histogram_of(report, focus, paired).map(AnyChart::Histogram)
     });
-    let sorted: Memo<ChartData> = Memo::new(move |_| {
-        report.with(|report| sorted_deltas(report, focus.get()).map(AnyChart::Sorted))
+    let sorted: Memo<ChartData> = per_task(|report, focus, paired| {
+        sorted_deltas_of(report, focus, paired).map(AnyChart::Sorted)
     });
     let coverage: Memo<ChartData> =
         Memo::new(move |_| report.with(|report| coverage_bars(report).map(AnyChart::Coverage)));

@@ -15,7 +15,7 @@ use super::common::{
     count_label, dashed, file_safe, frame, plot_axes, rectangle, reward_tick, short_name,
     sort_keys, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
 };
-use super::focus::Focused;
+use super::focus::{Focused, PairedTasks};
 use super::theme::Theme;
 
 /// Most distinct points drawn one marker each; above it the tasks are counted in a grid.
@@ -66,11 +66,21 @@ pub fn scatter_points(
     report: &eval_compare_core::report::Report,
     focus: usize,
 ) -> Result<ScatterData, NoChart> {
+    scatter_points_of(report, focus, &PairedTasks::at(report, focus))
+}
+
+/// [`scatter_points`] from the candidate's paired tasks, read already.
+pub fn scatter_points_of(
+    report: &eval_compare_core::report::Report,
+    focus: usize,
+    paired: &PairedTasks,
+) -> Result<ScatterData, NoChart> {
     let focused = Focused::of(report, focus)?;
     // Each task as one sortable key: the bits of its two means (non-negative after `+ 0.0`, which
     // also turns -0.0 into 0.0), so equal points end up adjacent.
-    let mut keys: Vec<u128> = focused
-        .paired()
+    let mut keys: Vec<u128> = paired
+        .tasks
+        .iter()
         .map(|task| {
             let x = (task.baseline + 0.0).max(0.0).to_bits();
             let y = (task.candidate + 0.0).max(0.0).to_bits();

@@ -12,10 +12,9 @@ use plotters::prelude::*;
 
 use super::common::{
     count_label, count_tick, dashed, file_safe, frame, line, plot_axes, points_tick, short_name,
-    signed_points, sort_numbers, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart,
-    Swatch,
+    signed_points, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
 };
-use super::focus::Focused;
+use super::focus::{Focused, PairedTasks};
 use super::theme::Theme;
 
 /// Most bars drawn: one per task up to this many tasks, quantile bins beyond.
@@ -59,13 +58,21 @@ pub struct SortedDeltas {
 
 /// The sorted per-task deltas of the candidate at `focus`.
 pub fn sorted_deltas(report: &Report, focus: usize) -> Result<SortedDeltas, NoChart> {
+    sorted_deltas_of(report, focus, &PairedTasks::at(report, focus))
+}
+
+/// [`sorted_deltas`] from the candidate's paired tasks, read already.
+pub fn sorted_deltas_of(
+    report: &Report,
+    focus: usize,
+    paired: &PairedTasks,
+) -> Result<SortedDeltas, NoChart> {
     let focused = Focused::of(report, focus)?;
-    let mut values: Vec<f64> = focused.paired().map(|task| task.delta * 100.0).collect();
+    let values = &paired.sorted_points;
     let tasks = values.len();
     if tasks < 2 {
         return Err(NoChart::TooFewTasks { tasks });
     }
-    sort_numbers(&mut values);
     let (min, max) = (values[0], values[tasks - 1]);
     if max - min < 1e-6 {
         return Err(NoChart::AllDeltasEqual {
