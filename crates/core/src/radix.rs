@@ -98,6 +98,35 @@ fn scatter<T: RadixKey>(
     std::mem::swap(items, spare);
 }
 
+/// A number's key: unsigned order of the keys is `f64::total_cmp`'s order of the numbers
+/// (negative numbers' bits reversed, non-negative ones' sign bit set).
+pub fn number_key(x: f64) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
+}
+
+/// The number whose [`number_key`] is `key`.
+pub fn number_of_key(key: u64) -> f64 {
+    f64::from_bits(if key >> 63 == 1 {
+        key & !(1 << 63)
+    } else {
+        !key
+    })
+}
+
+/// Sorts numbers ascending in `f64::total_cmp` order (-0.0 before 0.0), by their keys.
+pub fn sort_numbers(values: &mut [f64]) {
+    let mut keys: Vec<u64> = values.iter().map(|&value| number_key(value)).collect();
+    sort(&mut keys);
+    for (value, key) in values.iter_mut().zip(keys) {
+        *value = number_of_key(key);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +172,39 @@ mod tests {
             sort(&mut wide);
             prop_assert_eq!(wide, expected);
         }
+    }
+
+    #[test]
+    fn number_keys_order_as_total_cmp_and_give_the_numbers_back() {
+        let values = [
+            f64::NEG_INFINITY,
+            -1e308,
+            -2.5,
+            -0.0,
+            0.0,
+            f64::MIN_POSITIVE,
+            1.0,
+            1e308,
+            f64::INFINITY,
+            f64::NAN,
+            -f64::NAN,
+        ];
+        for a in values {
+            assert_eq!(number_of_key(number_key(a)).to_bits(), a.to_bits());
+            for b in values {
+                assert_eq!(
+                    number_key(a).cmp(&number_key(b)),
+                    a.total_cmp(&b),
+                    "{a} against {b}"
+                );
+            }
+        }
+        let mut sorted = values;
+        sorted.reverse();
+        sort_numbers(&mut sorted);
+        let mut expected = values;
+        expected.sort_by(f64::total_cmp);
+        assert_eq!(sorted.map(f64::to_bits), expected.map(f64::to_bits));
     }
 
     #[test]

@@ -505,32 +505,6 @@ pub fn sort_keys(keys: &mut Vec<u128>) {
     radix::sort(keys);
 }
 
-/// Sorts numbers ascending (total order: -0.0 before 0.0), by the core's radix sort.
-pub fn sort_numbers(values: &mut [f64]) {
-    // Flipping the sign bit of non-negative numbers and every bit of negative ones maps f64's
-    // total order onto u64's.
-    let mut keys: Vec<u64> = values
-        .iter()
-        .map(|value| {
-            let bits = value.to_bits();
-            if bits >> 63 == 1 {
-                !bits
-            } else {
-                bits | 1 << 63
-            }
-        })
-        .collect();
-    radix::sort(&mut keys);
-    for (value, key) in values.iter_mut().zip(keys) {
-        let bits = if key >> 63 == 1 {
-            key & !(1 << 63)
-        } else {
-            !key
-        };
-        *value = f64::from_bits(bits);
-    }
-}
-
 /// A tick label for a value in points: integers without decimals, others with one.
 pub fn points_tick(value: f64) -> String {
     let rounded = (value * 10.0).round() / 10.0;

@@ -1,8 +1,9 @@
 //! The focused candidate of a report and its paired tasks, as the per-task charts read them.
 
+use eval_compare_core::radix::sort_numbers;
 use eval_compare_core::report::{CandidateResult, Report, RunSummary};
 
-use super::common::{sort_numbers, NoChart};
+use super::common::NoChart;
 
 /// The candidate a chart is about, with the runs it is compared against.
 #[derive(Debug, Clone, Copy)]

@@ -144,7 +144,7 @@ fn sort_keys(
     let row = |i: usize| &report.tasks[i];
     let numbers = |value: &dyn Fn(&TaskRow) -> Option<f64>| -> Vec<Option<u64>> {
         rows.iter()
-            .map(|&i| value(row(i)).map(number_key))
+            .map(|&i| value(row(i)).map(radix::number_key))
             .collect()
     };
     let texts = |ranks: &[u32]| -> Vec<Option<u64>> {
@@ -156,18 +156,6 @@ fn sort_keys(
         SortKey::Candidate => numbers(&|row| cell_mean(row, focus + 1)),
         SortKey::Task => texts(ranks.task(report)),
         SortKey::Category => texts(ranks.category(report)),
-    }
-}
-
-/// A number's key, in `f64::total_cmp` order.
-fn number_key(x: f64) -> u64 {
-    let bits = x.to_bits();
-    // Negative numbers' bits reversed, positive ones' sign set: unsigned order is then
-    // total_cmp's.
-    if bits >> 63 == 1 {
-        !bits
-    } else {
-        bits | 1 << 63
     }
 }
 
@@ -312,33 +300,7 @@ fn contains_ignoring_ascii_case(haystack: &str, needle: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::contains_ignoring_ascii_case as contains;
-    use super::{number_key, text_ranks};
-
-    #[test]
-    fn number_keys_order_as_total_cmp() {
-        let values = [
-            f64::NEG_INFINITY,
-            -1e308,
-            -2.5,
-            -0.0,
-            0.0,
-            f64::MIN_POSITIVE,
-            1.0,
-            1e308,
-            f64::INFINITY,
-            f64::NAN,
-            -f64::NAN,
-        ];
-        for a in values {
-            for b in values {
-                assert_eq!(
-                    number_key(a).cmp(&number_key(b)),
-                    a.total_cmp(&b),
-                    "{a} against {b}"
-                );
-            }
-        }
-    }
+    use super::text_ranks;
 
     #[test]
     fn text_ranks_order_as_bytes_with_missing_first() {
