@@ -4,9 +4,9 @@
 //! The rows, their order and every number come from the core [`Report`] through
 //! [`visible_rows_ranked`]; the viewer never filters, sorts or recomputes them. The text sorts'
 //! ranks are kept per report ([`TextRanks`], those by task computed while the page is idle), so
-//! a filter, search or focus switch under a sort by task does not sort the texts again. Filters, sort and the
-//! selected task are parts of the [`ViewState`] and change only through `on_change`, so they live
-//! in the URL. Only the rows in the scroll viewport (plus some overscan) are in the DOM: rows
+//! a filter, search or focus switch under a sort by task does not sort the texts again.
+//! Filters, sort and the selected task are parts of the [`ViewState`] and change only through
+//! `on_change`, so they live in the URL. Only the rows in the scroll viewport (plus some overscan) are in the DOM: rows
 //! have a fixed height and spacer rows stand in for the others, so 100,000 tasks scroll smoothly.
 //!
 //! [`TaskTable`] puts the parts together: [`filters`] (the bar above), [`header`] (columns and
