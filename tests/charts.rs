@@ -1,6 +1,7 @@
 //! The report's charts in a real browser: data extraction from reports built with the core,
-//! SVG rendering (text measured by the browser), aggregation at 100,000 tasks, the "not enough
-//! data" cases, and the mounted `ReportCharts` component.
+//! SVG rendering (legends laid out by the charts' width estimate), aggregation at 100,000
+//! tasks, the core's radix sort of numbers in wasm, the "not enough data" cases, and the
+//! mounted `ReportCharts` component.
 #![cfg(target_arch = "wasm32")]
 
 mod chart_fixture;
@@ -10,9 +11,8 @@ use std::sync::Arc;
 
 use chart_fixture::{large_report, report_of, run, small_report};
 use eval_compare_core::model::OutcomeClass;
-use eval_compare_viewer::report::charts::common::{
-    accessible_svg, render_svg, sort_numbers, Chart, NoChart,
-};
+use eval_compare_core::radix::sort_numbers;
+use eval_compare_viewer::report::charts::common::{accessible_svg, render_svg, Chart, NoChart};
 use eval_compare_viewer::report::charts::coverage::coverage_bars;
 use eval_compare_viewer::report::charts::download::{svg_blob, SVG_MIME};
 use eval_compare_viewer::report::charts::histogram::delta_histogram;
