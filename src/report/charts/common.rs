@@ -5,7 +5,6 @@
 use std::fmt;
 use std::ops::Range;
 
-use eval_compare_core::radix;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -497,12 +496,6 @@ pub fn pixel<DB: DrawingBackend>(
     let (x, y) = plot.backend_coord(&at);
     let (left, top) = root.get_base_pixel();
     (x - left, y - top)
-}
-
-/// Sorts keys ascending, by the core's radix sort (no comparisons: at 100,000 tasks several
-/// times quicker in wasm than a comparison sort of u128 keys).
-pub fn sort_keys(keys: &mut Vec<u128>) {
-    radix::sort(keys);
 }
 
 /// A tick label for a value in points: integers without decimals, others with one.

@@ -7,13 +7,14 @@
 //! [`GRID`] × [`GRID`] grid instead and each cell is shaded by its count, so the SVG stays
 //! under 1,600 shapes at any number of tasks.
 
+use eval_compare_core::radix;
 use eval_compare_core::stats::WinTieLoss;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::common::{
     count_label, dashed, file_safe, frame, plot_axes, rectangle, reward_tick, short_name,
-    sort_keys, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
+    tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
 };
 use super::focus::{Focused, PairedTasks};
 use super::theme::Theme;
@@ -91,7 +92,7 @@ pub fn scatter_points_of(
     if tasks < 2 {
         return Err(NoChart::TooFewTasks { tasks });
     }
-    sort_keys(&mut keys);
+    radix::sort(&mut keys);
     let mut points: Vec<ScatterMark> = Vec::new();
     for key in keys {
         let x = f64::from_bits((key >> 64) as u64);
@@ -114,7 +115,7 @@ pub fn scatter_points_of(
         .enumerate()
         .map(|(position, mark)| (u128::from(u32::MAX - mark.count) << 64) | position as u128)
         .collect();
-    sort_keys(&mut order);
+    radix::sort(&mut order);
     let marks: Vec<ScatterMark> = order
         .iter()
         .map(|key| marks[(*key as u64) as usize])
