@@ -53,9 +53,8 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
         }
         None => {
             // The folders read and decoded lean (only what the report reads, borrowed from
-            // the files' contents) as many at once as there are cores, their runs' ids matched
-            // at once too, then added in argument order and dropped, their contents on another
-            // thread.
+            // the files' contents) as many at once as there are cores, their runs joined at once
+            // too, then added in argument order and dropped, their contents on another thread.
             let mut builder = FolderSetBuilder::new();
             let mut run_ids: Vec<(String, &str)> = Vec::new();
             for group in arguments.chunks(parallel::cores()) {

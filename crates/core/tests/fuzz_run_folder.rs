@@ -294,15 +294,19 @@ fn check_parsed_folder(folder: &RunFolder) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Folders added at once (their runs' ids matched side by side) make the run set they make
-/// added one by one, tasks in the same order: the first folder here without its task list, so
-/// its trajectories' tasks come before those only the second folder lists.
+/// Folders added at once (each run's join made apart, on its own thread) make the run set they
+/// make added one by one, tasks in the same order: the first folder here without its task list,
+/// so its trajectories' tasks come before those only the second folder lists, and the second's
+/// lists reversed, so it meets the tasks both have in another order than the first.
 fn check_folders_added_at_once(folder: &RunFolder, copy: &RunFolder) -> Result<(), TestCaseError> {
     let mut first = folder.clone();
     first.tasks = None;
+    let mut second = copy.clone();
+    second.rewards.reverse();
+    second.trajectories.reverse();
     let folders = [
         Folder::Trajectory(Box::new(first)),
-        Folder::Trajectory(Box::new(copy.clone())),
+        Folder::Trajectory(Box::new(second)),
     ];
     let one_by_one = {
         let mut builder = FolderSetBuilder::new();

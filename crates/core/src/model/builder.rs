@@ -72,9 +72,7 @@ impl RunSetBuilder {
 
     /// Adds a run; its trajectories follow with [`Self::add_trajectory`].
     pub fn add_run(&mut self, info: RunInfo) -> Result<RunIdx, ModelError> {
-        if self.runs.iter().any(|run| run.info.id == info.id) {
-            return Err(ModelError::DuplicateRun(info.id));
-        }
+        self.check_new_run(&info.id)?;
         self.runs.push(PendingRun {
             info,
             join: None,
@@ -84,6 +82,66 @@ impl RunSetBuilder {
             last_ending: None,
         });
         Ok(RunIdx(self.runs.len() - 1))
+    }
+
+    /// Refuses the id of a run the builder already holds.
+    pub(crate) fn check_new_run(&self, id: &str) -> Result<(), ModelError> {
+        if self.runs.iter().any(|run| run.info.id == id) {
+            return Err(ModelError::DuplicateRun(id.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// Adds the runs `apart` holds: a builder of their own that added their trajectories apart
+    /// (on another thread: [`crate::run_folder::FolderSetBuilder::add_all`]) and no task list.
+    /// Its tasks are interned here in the order it met them and its runs' rows pointed at them,
+    /// so the run set is the one adding the runs here would have made. Returns the runs.
+    pub(crate) fn absorb_runs(&mut self, apart: RunSetBuilder) -> Result<Vec<RunIdx>, ModelError> {
+        let RunSetBuilder {
+            tasks,
+            task_index,
+            runs,
+            ..
+        } = apart;
+        debug_assert!(tasks.iter().all(|task| !task.listed), "a task list apart");
+        // Each task's key moved here rather than copied again.
+        let mut keys: Vec<Option<Box<str>>> = Vec::new();
+        keys.resize_with(tasks.len(), || None);
+        for (key, index) in task_index {
+            if let Some(slot) = keys.get_mut(index as usize) {
+                *slot = Some(key);
+            }
+        }
+        let mut here: Vec<TaskIdx> = Vec::with_capacity(tasks.len());
+        for (task, key) in tasks.into_iter().zip(keys) {
+            let index = match self.task_index.get(task.id.as_str()) {
+                Some(&index) => index,
+                None => {
+                    let index = u32::try_from(self.tasks.len())
+                        .ok()
+                        .filter(|&index| index < NONE_U32)
+                        .ok_or(ModelError::TooMany("tasks"))?;
+                    let key = key.unwrap_or_else(|| task.id.as_str().into());
+                    self.tasks.push(task);
+                    self.task_index.insert(key, index);
+                    index
+                }
+            };
+            here.push(index);
+        }
+        let mut added = Vec::with_capacity(runs.len());
+        for mut pending in runs {
+            self.check_new_run(&pending.info.id)?;
+            for task in &mut pending.columns.task {
+                // NONE_U32 (no task) is past the end and stays.
+                if let Some(&index) = here.get(*task as usize) {
+                    *task = index;
+                }
+            }
+            self.runs.push(pending);
+            added.push(RunIdx(self.runs.len() - 1));
+        }
+        Ok(added)
     }
 
     /// Records what joining the run's listings found.

@@ -7,7 +7,9 @@ use crate::api::{
     AsRewardFacts, AsTrajectoryFacts, EvalTrajectoryReward, LeanReward, LeanTrajectory,
     TrajectoryMetadata,
 };
-use crate::model::{ModelError, PlatformSeries, RunIdx, RunSet, RunSetBuilder, SourceKind};
+use crate::model::{
+    ApiRunJoin, ModelError, PlatformSeries, RunIdx, RunSet, RunSetBuilder, SourceKind,
+};
 
 use super::chronicle::{
     ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE,
@@ -227,6 +229,17 @@ pub fn run_set_from_any_folders_as<R: AsRewardFacts, T: AsTrajectoryFacts>(
     Ok(builder.build())
 }
 
+/// A Trajectory folder's run built apart ([`FolderSetBuilder::add_all`]): its builder, holding
+/// only this run, and the join until it is made.
+struct RunApart<R, T> {
+    folder: Box<RunFolder<R, T>>,
+    builder: RunSetBuilder,
+    /// The join, started, until it is made.
+    join: Option<ApiRunJoin>,
+    /// The run in `builder` once its join is made, or why it could not be.
+    run: Option<Result<RunIdx, ModelError>>,
+}
+
 /// Builds a run set from folders added one at a time, so that each folder (and the contents a
 /// lean one borrows from) can be dropped once added: what [`run_set_from_any_folders`] does,
 /// in the memory of one folder at a time.
@@ -257,9 +270,11 @@ impl FolderSetBuilder {
     }
 
     /// [`Self::add`] for each of `folders`, in order, with the same result, each folder
-    /// dropped once added (with the lists it decoded). When all are Trajectory folders, their
-    /// runs' ids are matched at once on the machine's cores ([`crate::parallel`],
-    /// [`ApiRunJoin::match_ids`]) before their tasks and trajectories are added in order.
+    /// dropped once added (with the lists it decoded). When all are Trajectory folders, each
+    /// run's join (its ids matched, its trajectories added) is made apart, in a builder of its
+    /// own, on the machine's cores ([`crate::parallel`]); the runs are then added in order, each
+    /// after its folder's task list, their tasks interned as they would have been one at a time
+    /// ([`RunSetBuilder::absorb_runs`]).
     pub fn add_all<R: AsRewardFacts + Send + Sync, T: AsTrajectoryFacts + Send + Sync>(
         &mut self,
         folders: Vec<Folder<R, T>>,
@@ -276,19 +291,41 @@ impl FolderSetBuilder {
             }
             return Ok(added);
         }
-        let mut joins = Vec::with_capacity(folders.len());
+        let mut apart: Vec<RunApart<R, T>> = Vec::with_capacity(folders.len());
         for folder in folders {
             if let Folder::Trajectory(run) = folder {
-                joins.push((run.start_join(&mut self.builder, source)?, run));
+                // Refused here, as adding the runs one at a time refuses a second run of an id
+                // before adding anything of it.
+                self.builder.check_new_run(&run.run.eval_run_id)?;
+                if let Some(earlier) = apart
+                    .iter()
+                    .find(|earlier| earlier.folder.run.eval_run_id == run.run.eval_run_id)
+                {
+                    return Err(ModelError::DuplicateRun(
+                        earlier.folder.run.eval_run_id.clone(),
+                    ));
+                }
+                let mut builder = RunSetBuilder::new();
+                let join = run.start_join(&mut builder, source)?;
+                apart.push(RunApart {
+                    folder: run,
+                    builder,
+                    join: Some(join),
+                    run: None,
+                });
             }
         }
-        crate::parallel::for_each_in_parallel(&mut joins, |(join, run)| {
-            join.match_ids(&run.rewards, &run.trajectories);
+        crate::parallel::for_each_in_parallel(&mut apart, |part| {
+            if let Some(mut join) = part.join.take() {
+                join.match_ids(&part.folder.rewards, &part.folder.trajectories);
+                part.run = Some(part.folder.finish_join(&mut part.builder, join));
+            }
         });
-        for (join, run) in joins {
-            run.add_tasks(&mut self.builder)?;
-            added.push(run.finish_join(&mut self.builder, join)?);
-            self.keep_platform_series(&run);
+        for part in apart {
+            part.folder.add_tasks(&mut self.builder)?;
+            part.run.unwrap_or(Err(ModelError::JoinUnfinished))?;
+            added.extend(self.builder.absorb_runs(part.builder)?);
+            self.keep_platform_series(&part.folder);
         }
         Ok(added)
     }
