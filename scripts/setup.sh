@@ -4,7 +4,8 @@
 # Trunk.toml), wasm-split-cli 0.2.3 (cuts the report's code into a chunk of its own, see
 # scripts/build-viewer.sh), wasm-bindgen-cli (the exact version
 # pinned in Cargo.toml; it brings wasm-bindgen-test-runner), Debian's chromium and
-# chromium-driver, wasm-opt from binaryen 132 (npm), and the crates of Cargo.lock.
+# chromium-driver, wasm-opt from binaryen 132 (npm), gcc and make (the CLI builds jemalloc) when
+# missing, and the crates of Cargo.lock.
 #
 # Why not Debian's binaryen: its wasm-opt (version 108) rebinds wasm-bindgen's exported externref
 # table to the function table, so the optimized app dies at start-up with
@@ -62,6 +63,10 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x /usr/bin/chromedriver ] || missing+=(chromium-driver)
 command -v npm >/dev/null 2>&1 || missing+=(nodejs npm)
+# The CLI's allocator (jemalloc, built from source by tikv-jemalloc-sys) needs a C compiler
+# and make.
+command -v cc >/dev/null 2>&1 || missing+=(gcc)
+command -v make >/dev/null 2>&1 || missing+=(make)
 if [ ${#missing[@]} -gt 0 ]; then
   log "installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive

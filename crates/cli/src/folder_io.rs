@@ -16,7 +16,7 @@ use eval_compare_core::run_folder::{Folder, FolderFile, RunFolder, FOLDER_FILES}
 use serde::Deserialize;
 
 #[cfg(doc)]
-use eval_compare_core::run_folder::LeanFolder;
+use eval_compare_core::run_folder::PackedFolder;
 
 use crate::error::CliError;
 
@@ -33,7 +33,7 @@ pub struct FolderBytes {
 
 impl FolderBytes {
     /// Parses the folder, its lists in the form asked for: the full one to write it back, the
-    /// lean one ([`LeanFolder`]) for a report, borrowing from these contents.
+    /// packed one ([`PackedFolder`]) for a report.
     pub fn parse<'a, R: Deserialize<'a>, T: Deserialize<'a>>(
         &'a self,
     ) -> Result<Folder<R, T>, CliError> {

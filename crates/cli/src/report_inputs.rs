@@ -16,7 +16,7 @@ use crate::connection;
 use crate::error::CliError;
 use crate::folder_io::read_folder_bytes;
 use crate::progress::Progress;
-use eval_compare_core::api::{LeanReward, LeanTrajectory};
+use eval_compare_core::api::{PackedReward, PackedTrajectory};
 use eval_compare_core::parallel;
 
 /// Reads every run the arguments name into one run set, refusing a run given twice.
@@ -52,9 +52,9 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
             run_set(&store, &run_ids)
         }
         None => {
-            // The folders read and decoded lean (only what the report reads, borrowed from
-            // the files' contents) as many at once as there are cores, their runs joined at once
-            // too, then added in argument order and dropped, their contents on another thread.
+            // The folders read and decoded packed (only what the report reads) as many at once
+            // as there are cores, their contents then dropped on another thread, their runs
+            // joined at once too, added in argument order and dropped.
             let mut builder = FolderSetBuilder::new();
             let mut run_ids: Vec<(String, &str)> = Vec::new();
             for group in arguments.chunks(parallel::cores()) {
@@ -62,8 +62,10 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
                     parallel::map_in_parallel(group, |dir| read_folder_bytes(Path::new(dir)));
                 let contents = contents.into_iter().collect::<Result<Vec<_>, _>>()?;
                 let folders = parallel::map_in_parallel(&contents, |bytes| {
-                    bytes.parse::<LeanReward<'_>, LeanTrajectory<'_>>()
+                    bytes.parse::<PackedReward, PackedTrajectory>()
                 });
+                // The files' contents, no longer read, handed back while the runs are joined.
+                parallel::drop_aside(contents);
                 let folders = folders.into_iter().collect::<Result<Vec<_>, _>>()?;
                 for (folder, dir) in folders.iter().zip(group) {
                     if !folder.truncated_files().is_empty() {
@@ -78,9 +80,6 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
                 builder
                     .add_all(folders, SourceKind::Files)
                     .map_err(CliError::Model)?;
-                // The files' contents, no longer read, handed back while the next ones are read
-                // or the report is made.
-                parallel::drop_aside(contents);
             }
             let set = builder.build();
             if set.runs().len() < 2 {

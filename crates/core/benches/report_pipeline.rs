@@ -3,8 +3,8 @@
 //! the lean ones, as a report from run folders reads them), building the RunSet (the join on
 //! trajectory id) from each form, the report without bootstrap, and the paired bootstrap with
 //! B = 2000; then the whole pipeline without bootstrap as the CLI runs it on the machine's cores
-//! (run folders held in memory: decoded lean side by side, the runs joined side by side, built,
-//! reported).
+//! (run folders held in memory: decoded packed side by side, the runs joined side by side,
+//! built, reported).
 //!
 //! Run: `cargo bench -p eval-compare-core --bench report_pipeline`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -197,11 +197,11 @@ fn folder_contents(pages: &RunPages, tasks: Option<Vec<u8>>) -> FolderContents {
     }
 }
 
-/// The CLI's report from run folders without the bootstrap: the folders decoded lean on the
+/// The CLI's report from run folders without the bootstrap: the folders decoded packed on the
 /// machine's cores, their runs joined side by side, the report built.
 fn report_from_folders(folders: &[FolderContents], settings: &ReportSettings) -> usize {
     let parsed = map_in_parallel(folders, |files| {
-        parse_run_folder_as::<LeanReward<'_>, LeanTrajectory<'_>>(RunFolderFiles {
+        parse_run_folder_as::<PackedReward, PackedTrajectory>(RunFolderFiles {
             run: &files.run,
             rewards: &files.rewards,
             trajectories: &files.trajectories,

@@ -27,7 +27,8 @@ use super::word_cmp::same_text;
 pub(super) const REWARD_AGREEMENT: f64 = 1e-9;
 
 /// One evaluation run as read from the Trajectory API or a run folder: its lists in the full
-/// form (the defaults) or the lean one ([`crate::api::LeanReward`],
+/// form (the defaults), the packed one ([`crate::api::PackedReward`],
+/// [`crate::api::PackedTrajectory`]) or the lean one ([`crate::api::LeanReward`],
 /// [`crate::api::LeanTrajectory`]).
 #[derive(Debug, Clone)]
 pub struct ApiRun<'a, R = EvalTrajectoryReward, T = TrajectoryMetadata> {

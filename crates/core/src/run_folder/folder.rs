@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::api::{
-    AsRewardFacts, AsTrajectoryFacts, EvalTrajectoryReward, LeanReward, LeanTrajectory,
+    AsRewardFacts, AsTrajectoryFacts, EvalTrajectoryReward, PackedReward, PackedTrajectory,
     TrajectoryMetadata,
 };
 use crate::model::{
@@ -97,7 +97,7 @@ impl FolderKind {
 }
 
 /// A parsed folder of either kind; a Trajectory run's lists in the full form (the defaults) or
-/// the lean one ([`LeanFolder`]).
+/// the packed one ([`PackedFolder`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Folder<R = EvalTrajectoryReward, T = TrajectoryMetadata> {
     /// A Trajectory evaluation run (boxed, as the other: a folder is large and moved around).
@@ -106,9 +106,8 @@ pub enum Folder<R = EvalTrajectoryReward, T = TrajectoryMetadata> {
     Chronicle(Box<ChronicleFolder>),
 }
 
-/// A folder decoded to what a report reads, borrowing from its files' contents (see
-/// [`super::LeanRunFolder`]).
-pub type LeanFolder<'a> = Folder<LeanReward<'a>, LeanTrajectory<'a>>;
+/// A folder decoded to what a report reads (see [`super::PackedRunFolder`]).
+pub type PackedFolder = Folder<PackedReward, PackedTrajectory>;
 
 impl Folder {
     /// Reads a folder from its files: `file` gives a file's contents by name (`None` when the
@@ -121,7 +120,7 @@ impl Folder {
 
 impl<'a, R: Deserialize<'a>, T: Deserialize<'a>> Folder<R, T> {
     /// [`Folder::read`] with a Trajectory run's lists in the form asked for (e.g.
-    /// [`LeanFolder`], borrowing from the contents).
+    /// [`PackedFolder`]).
     pub fn read_as(
         file: impl Fn(&str) -> Option<&'a [u8]>,
     ) -> Result<Folder<R, T>, RunFolderError> {
@@ -217,7 +216,7 @@ pub fn run_set_from_any_folders(
     run_set_from_any_folders_as(folders, source)
 }
 
-/// [`run_set_from_any_folders`] from folders read in either form (e.g. [`LeanFolder`]).
+/// [`run_set_from_any_folders`] from folders read in either form (e.g. [`PackedFolder`]).
 pub fn run_set_from_any_folders_as<R: AsRewardFacts, T: AsTrajectoryFacts>(
     folders: &[Folder<R, T>],
     source: SourceKind,

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::{
     decode, AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, DecodeError, EvalRun,
-    EvalTrajectoryReward, LeanReward, LeanTrajectory, RunOptionsResponse, TrainingRun,
+    EvalTrajectoryReward, PackedReward, PackedTrajectory, RunOptionsResponse, TrainingRun,
     TrajectoryMetadata,
 };
 use crate::model::{
@@ -40,7 +40,7 @@ use crate::view_state::check_id;
 pub use chronicle::{ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE};
 pub use folder::{
     is_folder_file, run_set_from_any_folders, run_set_from_any_folders_as, Folder, FolderKind,
-    FolderSetBuilder, LeanFolder, FOLDER_FILES,
+    FolderSetBuilder, PackedFolder, FOLDER_FILES,
 };
 pub use list::{parse_list, ListLayout, ParsedList};
 
@@ -153,7 +153,7 @@ pub struct RunFolderFiles<'a> {
 }
 
 /// A parsed run folder: its lists in the full form (the defaults, what an export writes back)
-/// or the lean one ([`LeanRunFolder`], for a report).
+/// or the packed one ([`PackedRunFolder`], for a report).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunFolder<R = EvalTrajectoryReward, T = TrajectoryMetadata> {
     /// The run.
@@ -176,9 +176,11 @@ pub struct RunFolder<R = EvalTrajectoryReward, T = TrajectoryMetadata> {
     pub truncated_files: Vec<String>,
 }
 
-/// A run folder decoded to what a report reads, borrowing from its files' contents: the same
-/// files accepted and refused as [`RunFolder`], in less memory and time.
-pub type LeanRunFolder<'a> = RunFolder<LeanReward<'a>, LeanTrajectory<'a>>;
+/// A run folder decoded to what a report reads, each listed item's texts in one allocation
+/// (what the load engine keeps, [`PackedTrajectory`], [`PackedReward`]): the same files
+/// accepted and refused as [`RunFolder`], in less memory, and nothing borrowed from the files'
+/// contents, so they can be dropped once parsed.
+pub type PackedRunFolder = RunFolder<PackedReward, PackedTrajectory>;
 
 /// One file of a run folder, ready to write.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -194,7 +196,7 @@ pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolde
     parse_run_folder_as(files)
 }
 
-/// [`parse_run_folder`] with the lists in the form asked for (e.g. [`LeanRunFolder`]).
+/// [`parse_run_folder`] with the lists in the form asked for (e.g. [`PackedRunFolder`]).
 pub fn parse_run_folder_as<'a, R: Deserialize<'a>, T: Deserialize<'a>>(
     files: RunFolderFiles<'a>,
 ) -> Result<RunFolder<R, T>, RunFolderError> {
