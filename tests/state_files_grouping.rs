@@ -6,9 +6,10 @@
 
 mod run_folder_fixture;
 
+use eval_compare_core::api::AsRewardFacts;
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report, ReportSettings};
-use eval_compare_core::run_folder::{is_folder_file, Folder, RunFolder};
+use eval_compare_core::run_folder::{is_folder_file, Folder, PackedRunFolder};
 use eval_compare_core::testing::bodies::{chronicle_job_body, chronicle_trial_item};
 use eval_compare_viewer::state::files::grouping::{
     group_by_folder, merge_runs, missing_runs, open_files, parse_folders, run_set_of, OpenedRun,
@@ -25,8 +26,8 @@ fn ids(runs: &[OpenedRun]) -> Vec<&str> {
 }
 
 /// The Trajectory run folder of an opened folder.
-fn trajectory(opened: &OpenedRun) -> &RunFolder {
-    match &opened.run {
+fn trajectory(opened: &OpenedRun) -> &PackedRunFolder {
+    match opened.run.as_ref() {
         Folder::Trajectory(folder) => folder,
         Folder::Chronicle(folder) => panic!("{} is a job's folder", folder.job.id),
     }
@@ -141,7 +142,7 @@ fn loose_files_form_one_folder_and_a_reopened_run_replaces_the_old() {
     merge_runs(&mut runs, again, &mut issues);
     assert_eq!(runs.len(), 1);
     assert_eq!(runs[0].folder, "elsewhere");
-    assert_eq!(trajectory(&runs[0]).rewards[0].reward, 0.7);
+    assert_eq!(trajectory(&runs[0]).rewards[0].reward(), 0.7);
     assert_eq!(issues.len(), 1);
     assert_eq!(issues[0].folder, "elsewhere");
     assert_eq!(

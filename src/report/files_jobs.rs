@@ -33,7 +33,7 @@ pub struct JobRow {
 pub fn job_rows(opened: &[OpenedRun]) -> Vec<JobRow> {
     opened
         .iter()
-        .filter_map(|opened| match &opened.run {
+        .filter_map(|opened| match opened.run.as_ref() {
             Folder::Chronicle(folder) => Some(JobRow {
                 job: folder.job.clone(),
                 run_ids: opened.run_ids.clone(),

@@ -31,7 +31,7 @@ pub fn FilesPage() -> impl IntoView {
         }
         let rows: Vec<RunRow> = runs
             .iter()
-            .filter_map(|opened| match &opened.run {
+            .filter_map(|opened| match opened.run.as_ref() {
                 Folder::Trajectory(folder) => Some(RunRow {
                     run: folder.run.clone(),
                     progress: None,
@@ -94,7 +94,7 @@ pub fn FilesPage() -> impl IntoView {
 
 /// What an opened folder holds, in a phrase: `run eval_1`, `job job_1 (2 agents)`.
 pub fn folder_holds(opened: &OpenedRun) -> String {
-    match &opened.run {
+    match opened.run.as_ref() {
         Folder::Trajectory(folder) => format!("run {}", visible(&folder.run.eval_run_id)),
         Folder::Chronicle(folder) => {
             let agents = opened.run_ids.len() as u64;

@@ -1,6 +1,7 @@
 //! The pure half of opening run folders: the files read from disk grouped into folders by their
-//! paths, each folder parsed by the core ([`Folder::read`]: a Trajectory run's folder or a
-//! Chronicle job's, told apart by its files), newly opened folders merged with those already
+//! paths, each folder parsed by the core ([`Folder::read_as`], a Trajectory run's lists packed as
+//! the CLI reads them: [`PackedFolder`]; a Trajectory run's folder or a Chronicle job's, told
+//! apart by its files), newly opened folders merged with those already
 //! open, and the run set of a comparison built from them. No browser API here: [`super`] reads
 //! the files and keeps the result in the page's state.
 //!
@@ -10,9 +11,12 @@
 //! several openings.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use eval_compare_core::model::{ModelError, RunSet, SourceKind};
-use eval_compare_core::run_folder::{is_folder_file, run_set_from_any_folders, Folder, FolderKind};
+use eval_compare_core::run_folder::{
+    is_folder_file, Folder, FolderKind, FolderSetBuilder, PackedFolder,
+};
 
 /// The folder name given to files picked one by one, outside any folder.
 pub const LOOSE_FILES: &str = "(picked files)";
@@ -40,19 +44,20 @@ pub struct FolderFiles {
 pub struct OpenedRun {
     /// The folder it came from.
     pub folder: String,
-    /// Its parsed files.
-    pub run: Folder,
+    /// Its parsed files: what a report reads of its lists (each item's texts in one allocation;
+    /// the files' contents are not kept), shared by every copy of the list of opened runs.
+    pub run: Arc<PackedFolder>,
     /// The ids of the runs it holds (see [`Folder::run_ids`]).
     pub run_ids: Vec<String>,
 }
 
 impl OpenedRun {
     /// A parsed folder from `folder`.
-    pub fn new(folder: String, run: Folder) -> Self {
+    pub fn new(folder: String, run: PackedFolder) -> Self {
         let run_ids = run.run_ids();
         Self {
             folder,
-            run,
+            run: Arc::new(run),
             run_ids,
         }
     }
@@ -99,7 +104,7 @@ pub fn parse_folders(groups: &[FolderFiles]) -> (Vec<OpenedRun>, Vec<FileIssue>)
     let mut runs = Vec::new();
     let mut issues = Vec::new();
     for group in groups {
-        match Folder::read(|name| group.files.get(name).map(Vec::as_slice)) {
+        match Folder::read_as(|name| group.files.get(name).map(Vec::as_slice)) {
             Ok(folder) => runs.push(OpenedRun::new(group.folder.clone(), folder)),
             Err(error) => issues.push(FileIssue {
                 folder: group.folder.clone(),
@@ -170,8 +175,13 @@ pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSe
             folders.push(opened);
         }
     }
-    let folders: Vec<Folder> = folders.iter().map(|opened| opened.run.clone()).collect();
-    Some(run_set_from_any_folders(&folders, SourceKind::Files))
+    let mut builder = FolderSetBuilder::new();
+    Some(
+        folders
+            .iter()
+            .try_for_each(|opened| builder.add(&opened.run, SourceKind::Files).map(drop))
+            .map(|()| builder.build()),
+    )
 }
 
 /// The ids of `run_ids` that are not open, in order.
