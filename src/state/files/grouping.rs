@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use eval_compare_core::model::{ModelError, RunSet, SourceKind};
 use eval_compare_core::run_folder::{
-    is_folder_file, Folder, FolderKind, FolderSetBuilder, PackedFolder,
+    is_folder_file, run_set_from_any_folders_as, Folder, FolderKind, PackedFolder,
 };
 
 /// The folder name given to files picked one by one, outside any folder.
@@ -175,13 +175,10 @@ pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSe
             folders.push(opened);
         }
     }
-    let mut builder = FolderSetBuilder::new();
-    Some(
-        folders
-            .iter()
-            .try_for_each(|opened| builder.add(&opened.run, SourceKind::Files).map(drop))
-            .map(|()| builder.build()),
-    )
+    Some(run_set_from_any_folders_as(
+        folders.iter().map(|opened| opened.run.as_ref()),
+        SourceKind::Files,
+    ))
 }
 
 /// The ids of `run_ids` that are not open, in order.

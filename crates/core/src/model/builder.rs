@@ -117,14 +117,8 @@ impl RunSetBuilder {
             let index = match self.task_index.get(task.id.as_str()) {
                 Some(&index) => index,
                 None => {
-                    let index = u32::try_from(self.tasks.len())
-                        .ok()
-                        .filter(|&index| index < NONE_U32)
-                        .ok_or(ModelError::TooMany("tasks"))?;
                     let key = key.unwrap_or_else(|| task.id.as_str().into());
-                    self.tasks.push(task);
-                    self.task_index.insert(key, index);
-                    index
+                    self.insert_task(task, key)?
                 }
             };
             here.push(index);
@@ -203,10 +197,7 @@ impl RunSetBuilder {
             .runs
             .get_mut(run.0)
             .ok_or(ModelError::UnknownRun(run))?;
-        let row = u32::try_from(pending.columns.len())
-            .ok()
-            .filter(|&row| row < NONE_U32)
-            .ok_or(ModelError::TooMany("trajectories"))?;
+        let row = dense_index(pending.columns.len(), "trajectories")?;
         let ending = match trajectory.ending {
             Some(name) => pending.intern_ending(name)?,
             None => NONE_U32,
@@ -310,19 +301,23 @@ impl RunSetBuilder {
             self.last_task = Some(index);
             return Ok(index);
         }
-        let index = u32::try_from(self.tasks.len())
-            .ok()
-            .filter(|&index| index < NONE_U32)
-            .ok_or(ModelError::TooMany("tasks"))?;
-        self.tasks.push(Task {
+        let task = Task {
             id: id.to_owned(),
             label: None,
             split: None,
             categories: Vec::new(),
             listed: false,
-        });
-        self.task_index.insert(id.into(), index);
+        };
+        let index = self.insert_task(task, id.into())?;
         self.last_task = Some(index);
+        Ok(index)
+    }
+
+    /// Adds a task not known yet, `key` its id, under the next index.
+    fn insert_task(&mut self, task: Task, key: Box<str>) -> Result<TaskIdx, ModelError> {
+        let index = dense_index(self.tasks.len(), "tasks")?;
+        self.tasks.push(task);
+        self.task_index.insert(key, index);
         Ok(index)
     }
 
@@ -339,6 +334,15 @@ impl RunSetBuilder {
     }
 }
 
+/// The index the next of `len` interned things (tasks, endings, a run's rows) gets: a u32
+/// below [`NONE_U32`], which means "none"; `what` names them when there are too many.
+fn dense_index(len: usize, what: &'static str) -> Result<u32, ModelError> {
+    u32::try_from(len)
+        .ok()
+        .filter(|&index| index < NONE_U32)
+        .ok_or(ModelError::TooMany(what))
+}
+
 impl PendingRun {
     fn intern_ending(&mut self, name: &str) -> Result<u32, ModelError> {
         if let Some(last) = self.last_ending {
@@ -353,10 +357,7 @@ impl PendingRun {
         let index = match self.ending_index.get(name) {
             Some(&index) => index,
             None => {
-                let index = u32::try_from(self.endings.len())
-                    .ok()
-                    .filter(|&index| index < NONE_U32)
-                    .ok_or(ModelError::TooMany("ending names"))?;
+                let index = dense_index(self.endings.len(), "ending names")?;
                 self.endings.push(name.to_owned());
                 self.ending_index.insert(name.into(), index);
                 index

@@ -216,9 +216,10 @@ pub fn run_set_from_any_folders(
     run_set_from_any_folders_as(folders, source)
 }
 
-/// [`run_set_from_any_folders`] from folders read in either form (e.g. [`PackedFolder`]).
-pub fn run_set_from_any_folders_as<R: AsRewardFacts, T: AsTrajectoryFacts>(
-    folders: &[Folder<R, T>],
+/// [`run_set_from_any_folders`] from folders read in either form (e.g. [`PackedFolder`]), given
+/// by reference (a slice of folders, or folders kept elsewhere).
+pub fn run_set_from_any_folders_as<'a, R: AsRewardFacts + 'a, T: AsTrajectoryFacts + 'a>(
+    folders: impl IntoIterator<Item = &'a Folder<R, T>>,
     source: SourceKind,
 ) -> Result<RunSet, ModelError> {
     let mut builder = FolderSetBuilder::new();
