@@ -8,13 +8,16 @@
 
 mod fuzz_common;
 
-use eval_compare_core::api::{decode, BenchmarkSpecTask, EvalTrajectoryReward, TrajectoryMetadata};
+use eval_compare_core::api::{
+    decode, BenchmarkSpecTask, EvalTrajectoryReward, PackedReward, PackedTrajectory,
+    TrajectoryMetadata,
+};
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{
-    parse_list, parse_run_folder, run_set_from_folders, Folder, FolderSetBuilder, ListLayout,
-    RunFolder, RunFolderError, RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE,
-    TRAJECTORIES_FILE,
+    parse_list, parse_run_folder, run_set_from_folders, Folder, FolderSetBuild, FolderSetBuilder,
+    ListLayout, ListSteps, RunFolder, RunFolderError, RunFolderFiles, RunFolderRead, REWARDS_FILE,
+    RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
 };
 use eval_compare_core::testing::json_close::json_close;
 use fuzz_common::{apply_bytes, byte_ops, fixture_value, mutate, ops, ByteOp, Mutated, Op};
@@ -193,7 +196,12 @@ impl ListCase {
 
 /// A valid list file in any layout reads back exactly its items, its layout and whether the
 /// export stopped early.
-fn check_valid_list<T>(file: &str, pool: &[Value], case: &ListCase) -> Result<(), TestCaseError>
+fn check_valid_list<T>(
+    file: &'static str,
+    pool: &[Value],
+    case: &ListCase,
+    budget: usize,
+) -> Result<(), TestCaseError>
 where
     T: DeserializeOwned + PartialEq + std::fmt::Debug,
 {
@@ -201,6 +209,7 @@ where
     let bytes = case.write(&mutate(Value::Array(items.clone()), &[]));
     let expected: Vec<T> = decode(&serde_json::to_vec(&items).unwrap()).unwrap();
     let text = String::from_utf8_lossy(&bytes).into_owned();
+    check_stepped_list::<T>(file, &bytes, budget)?;
     match (parse_list::<T>(file, &bytes), case.expected(items.len())) {
         (Ok(list), Some((layout, truncated))) => {
             prop_assert_eq!(list.items, expected, "{}", text);
@@ -297,7 +306,8 @@ fn check_parsed_folder(folder: &RunFolder) -> Result<(), TestCaseError> {
 /// Folders added at once (each run's join made apart, on its own thread) make the run set they
 /// make added one by one, tasks in the same order: the first folder here without its task list,
 /// so its trajectories' tasks come before those only the second folder lists, and the second's
-/// lists reversed, so it meets the tasks both have in another order than the first.
+/// lists reversed, so it meets the tasks both have in another order than the first. Built a
+/// step at a time, with any budget, they make it too.
 fn check_folders_added_at_once(folder: &RunFolder, copy: &RunFolder) -> Result<(), TestCaseError> {
     let mut first = folder.clone();
     first.tasks = None;
@@ -322,6 +332,73 @@ fn check_folders_added_at_once(folder: &RunFolder, copy: &RunFolder) -> Result<(
             .map(|_| builder.build())
     };
     prop_assert_eq!(format!("{one_by_one:?}"), format!("{at_once:?}"));
+    for budget in [1, 37, usize::MAX] {
+        let mut build = FolderSetBuild::new(folders.iter().collect(), SourceKind::Files);
+        let mut progress = build.progress();
+        let in_steps = loop {
+            if let Some(result) = build.advance(budget) {
+                break result;
+            }
+            prop_assert!(build.progress() >= progress && build.progress() <= 1.0);
+            progress = build.progress();
+        };
+        prop_assert_eq!(
+            format!("{one_by_one:?}"),
+            format!("{in_steps:?}"),
+            "in steps of {}",
+            budget
+        );
+    }
+    Ok(())
+}
+
+/// A folder read a step at a time, `budget` units a step, reads as it does at once (the
+/// same folder, or the same error), in the full and the packed form, its progress never going
+/// back or past the whole.
+fn check_stepped_read(files: RunFolderFiles<'_>, budget: usize) -> Result<(), TestCaseError> {
+    fn stepped<R, T>(
+        files: RunFolderFiles<'_>,
+        budget: usize,
+    ) -> Result<Result<RunFolder<R, T>, RunFolderError>, TestCaseError>
+    where
+        for<'a> R: serde::Deserialize<'a>,
+        for<'a> T: serde::Deserialize<'a>,
+    {
+        let mut read = RunFolderRead::<R, T>::new(files);
+        let mut done = read.done();
+        loop {
+            if let Some(result) = read.advance(budget) {
+                return Ok(result);
+            }
+            prop_assert!(read.done() >= done && read.done() <= read.work());
+            done = read.done();
+        }
+    }
+    let at_once = parse_run_folder(files);
+    let in_steps = stepped::<EvalTrajectoryReward, TrajectoryMetadata>(files, budget)?;
+    prop_assert_eq!(&in_steps, &at_once, "budget {}", budget);
+    let packed_at_once = RunFolderRead::<PackedReward, PackedTrajectory>::new(files).to_end();
+    let packed_in_steps = stepped::<PackedReward, PackedTrajectory>(files, budget)?;
+    prop_assert_eq!(packed_in_steps, packed_at_once, "budget {}", budget);
+    Ok(())
+}
+
+/// A list read a step at a time reads as it does at once, for any budget.
+fn check_stepped_list<T>(
+    file: &'static str,
+    bytes: &[u8],
+    budget: usize,
+) -> Result<(), TestCaseError>
+where
+    for<'a> T: serde::Deserialize<'a> + PartialEq + std::fmt::Debug,
+{
+    let mut steps = ListSteps::<T>::new(file, bytes);
+    let in_steps = loop {
+        if let Some(result) = steps.advance(budget) {
+            break result;
+        }
+    };
+    prop_assert_eq!(in_steps, parse_list::<T>(file, bytes), "budget {}", budget);
     Ok(())
 }
 
@@ -332,13 +409,14 @@ proptest! {
         rewards in list_case(VALID_LAYOUTS),
         trajectories in list_case(VALID_LAYOUTS),
         tasks in list_case(VALID_LAYOUTS),
+        budget in 1usize..2000,
     ) {
         check_valid_list::<EvalTrajectoryReward>(
-            REWARDS_FILE, &fixture_items("trajectory_rewards_page.json"), &rewards)?;
+            REWARDS_FILE, &fixture_items("trajectory_rewards_page.json"), &rewards, budget)?;
         check_valid_list::<TrajectoryMetadata>(
-            TRAJECTORIES_FILE, &fixture_items("trajectories_page.json"), &trajectories)?;
+            TRAJECTORIES_FILE, &fixture_items("trajectories_page.json"), &trajectories, budget)?;
         check_valid_list::<BenchmarkSpecTask>(
-            TASKS_FILE, &fixture_items("tasks_page.json"), &tasks)?;
+            TASKS_FILE, &fixture_items("tasks_page.json"), &tasks, budget)?;
     }
 
     /// Whole folders with every file mutated (layouts mixed, items changed, bytes cut): no
@@ -349,6 +427,7 @@ proptest! {
         rewards in file_mutation(),
         trajectories in file_mutation(),
         tasks in proptest::option::of(file_mutation()),
+        budget in 1usize..600,
     ) {
         let (run_ops, run_bytes, run_bom) = run;
         let run_doc = mutate(fixture_value("eval_run.json"), &run_ops);
@@ -358,7 +437,7 @@ proptest! {
         let rewards = mutated_list(&fixture_items("trajectory_rewards_page.json"), &rewards);
         let trajectories = mutated_list(&fixture_items("trajectories_page.json"), &trajectories);
         let tasks = tasks.map(|tasks| mutated_list(&fixture_items("tasks_page.json"), &tasks));
-        let parsed = parse_run_folder(RunFolderFiles {
+        let files = RunFolderFiles {
             run: &run_file,
             rewards: &rewards,
             trajectories: &trajectories,
@@ -366,8 +445,9 @@ proptest! {
             training_run: None,
             eval_options: None,
             platform_series: None,
-        });
-        match parsed {
+        };
+        check_stepped_read(files, budget)?;
+        match parse_run_folder(files) {
             Ok(folder) => check_parsed_folder(&folder)?,
             Err(error) => {
                 let shown = error.to_string();
@@ -386,11 +466,12 @@ proptest! {
     fn arbitrary_files_never_panic(
         files in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..256), 4),
         has_tasks in any::<bool>(),
+        budget in 1usize..100,
     ) {
         for file in &files {
-            let _ = parse_list::<EvalTrajectoryReward>(REWARDS_FILE, file);
-            let _ = parse_list::<TrajectoryMetadata>(TRAJECTORIES_FILE, file);
-            let _ = parse_list::<BenchmarkSpecTask>(TASKS_FILE, file);
+            check_stepped_list::<EvalTrajectoryReward>(REWARDS_FILE, file, budget)?;
+            check_stepped_list::<TrajectoryMetadata>(TRAJECTORIES_FILE, file, budget)?;
+            check_stepped_list::<BenchmarkSpecTask>(TASKS_FILE, file, budget)?;
         }
         if let Ok(folder) = parse_run_folder(RunFolderFiles {
             run: &files[0],

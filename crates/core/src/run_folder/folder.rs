@@ -11,13 +11,11 @@ use crate::model::{
     ApiRunJoin, ModelError, PlatformSeries, RunIdx, RunSet, RunSetBuilder, SourceKind,
 };
 
-use super::chronicle::{
-    ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE,
-};
+use super::chronicle::{ChronicleFolder, JOB_FILE, RESULTS_FILE, TRIALS_FILE};
+use super::folder_read::FolderRead;
 use super::{
-    parse_run_folder_as, FolderFile, RunFolder, RunFolderError, RunFolderFiles, EVAL_OPTIONS_FILE,
-    PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE,
-    TRAJECTORIES_FILE,
+    FolderFile, RunFolder, RunFolderError, EVAL_OPTIONS_FILE, PLATFORM_PROGRESSION_FILE,
+    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE, TRAJECTORIES_FILE,
 };
 
 /// Every file name a folder of either kind may hold (the only files worth reading).
@@ -124,35 +122,7 @@ impl<'a, R: Deserialize<'a>, T: Deserialize<'a>> Folder<R, T> {
     pub fn read_as(
         file: impl Fn(&str) -> Option<&'a [u8]>,
     ) -> Result<Folder<R, T>, RunFolderError> {
-        let kind = FolderKind::detect(|name| file(name).is_some())?;
-        let missing: Vec<&'static str> = kind
-            .required_files()
-            .iter()
-            .copied()
-            .filter(|name| file(name).is_none())
-            .collect();
-        if !missing.is_empty() {
-            return Err(RunFolderError::MissingFiles { kind, missing });
-        }
-        let required = |name: &str| file(name).unwrap_or_default();
-        match kind {
-            FolderKind::Trajectory => parse_run_folder_as(RunFolderFiles {
-                run: required(RUN_FILE),
-                rewards: required(REWARDS_FILE),
-                trajectories: required(TRAJECTORIES_FILE),
-                tasks: file(TASKS_FILE),
-                training_run: file(TRAINING_RUN_FILE),
-                eval_options: file(EVAL_OPTIONS_FILE),
-                platform_series: file(PLATFORM_PROGRESSION_FILE),
-            })
-            .map(|folder| Folder::Trajectory(Box::new(folder))),
-            FolderKind::Chronicle => ChronicleFolder::parse(ChronicleFolderFiles {
-                job: required(JOB_FILE),
-                trials: required(TRIALS_FILE),
-                results: file(RESULTS_FILE),
-            })
-            .map(|folder| Folder::Chronicle(Box::new(folder))),
-        }
+        FolderRead::new(file).to_end()
     }
 }
 
@@ -245,9 +215,9 @@ struct RunApart<R, T> {
 /// in the memory of one folder at a time.
 #[derive(Debug, Default)]
 pub struct FolderSetBuilder {
-    builder: RunSetBuilder,
+    pub(super) builder: RunSetBuilder,
     /// The platform's progression each Trajectory folder held, by training run, in order.
-    platform_series: Vec<(String, PlatformSeries)>,
+    pub(super) platform_series: Vec<(String, PlatformSeries)>,
 }
 
 impl FolderSetBuilder {
@@ -331,7 +301,7 @@ impl FolderSetBuilder {
     }
 
     /// Keeps the platform's progression a Trajectory folder holds, by its training run.
-    fn keep_platform_series<R, T>(&mut self, run: &RunFolder<R, T>) {
+    pub(super) fn keep_platform_series<R, T>(&mut self, run: &RunFolder<R, T>) {
         if let (Some(series), Some(training_run_id)) =
             (&run.platform_series, &run.run.training_run_id)
         {
@@ -342,10 +312,17 @@ impl FolderSetBuilder {
 
     /// The run set, with the platform's progression of each folder's training run attached.
     pub fn build(self) -> RunSet {
-        let mut set = self.builder.build();
-        for (training_run_id, series) in self.platform_series {
-            set.attach_platform_series(&training_run_id, Ok(series));
-        }
-        set
+        attach_platform_series(self.builder.build(), self.platform_series)
     }
+}
+
+/// `set` with the platform's progression of each folder's training run attached.
+pub(super) fn attach_platform_series(
+    mut set: RunSet,
+    platform_series: Vec<(String, PlatformSeries)>,
+) -> RunSet {
+    for (training_run_id, series) in platform_series {
+        set.attach_platform_series(&training_run_id, Ok(series));
+    }
+    set
 }

@@ -39,13 +39,13 @@ pub struct ParsedList<T> {
 
 /// A page as stored in a file: the items, and whether more followed.
 #[derive(Debug, Deserialize)]
-struct FilePage<T> {
-    items: Vec<T>,
+pub(super) struct FilePage<T> {
+    pub(super) items: Vec<T>,
     #[serde(default)]
-    has_more: Option<bool>,
+    pub(super) has_more: Option<bool>,
     /// Chronicle's name for `has_more`.
     #[serde(default)]
-    has_next_page: Option<bool>,
+    pub(super) has_next_page: Option<bool>,
 }
 
 /// Parses a list file, detecting its layout from its contents. `file` names it in errors.
@@ -205,7 +205,7 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for PageInto<'_, T> {
     }
 }
 
-fn more_follow(has_more: Option<bool>, has_next_page: Option<bool>) -> bool {
+pub(super) fn more_follow(has_more: Option<bool>, has_next_page: Option<bool>) -> bool {
     has_more == Some(true) || has_next_page == Some(true)
 }
 
@@ -287,7 +287,7 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for Items<'_, T> {
 }
 
 /// Whether a JSON value looks like an API page: an object with an `items` array.
-fn is_page(value: &Value) -> bool {
+pub(super) fn is_page(value: &Value) -> bool {
     value
         .as_object()
         .and_then(|object| object.get("items"))
@@ -298,7 +298,7 @@ fn is_page(value: &Value) -> bool {
 /// visitor answers, then stops the decoder with an error, so the rest of the file is not
 /// scanned. An array whose first element is malformed answers `false`, so that decoding it as
 /// items reports the error with its path.
-fn first_element_is_page(body: &[u8]) -> bool {
+pub(super) fn first_element_is_page(body: &[u8]) -> bool {
     struct FirstIsPage<'a>(&'a Cell<bool>);
     impl<'de> Visitor<'de> for FirstIsPage<'_> {
         type Value = ();

@@ -21,7 +21,10 @@
 
 mod chronicle;
 mod folder;
+mod folder_read;
+mod folder_set_build;
 mod list;
+mod list_steps;
 
 use serde::{Deserialize, Serialize};
 
@@ -42,7 +45,10 @@ pub use folder::{
     is_folder_file, run_set_from_any_folders, run_set_from_any_folders_as, Folder, FolderKind,
     FolderSetBuilder, PackedFolder, FOLDER_FILES,
 };
+pub use folder_read::{FolderRead, RunFolderRead};
+pub use folder_set_build::{FolderSetBuild, FolderSetStep};
 pub use list::{parse_list, ListLayout, ParsedList};
+pub use list_steps::ListSteps;
 
 /// File name of the run.
 pub const RUN_FILE: &str = "run.json";
@@ -200,12 +206,16 @@ pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolde
 pub fn parse_run_folder_as<'a, R: Deserialize<'a>, T: Deserialize<'a>>(
     files: RunFolderFiles<'a>,
 ) -> Result<RunFolder<R, T>, RunFolderError> {
-    let run: EvalRun =
-        decode(list::strip_bom(files.run)).map_err(|source| RunFolderError::Decode {
-            file: RUN_FILE.to_owned(),
-            line: None,
-            source,
-        })?;
+    RunFolderRead::new(files).to_end()
+}
+
+/// `run.json`: the run, its id one a comparison can name.
+fn parse_run_record(bytes: &[u8]) -> Result<EvalRun, RunFolderError> {
+    let run: EvalRun = decode(list::strip_bom(bytes)).map_err(|source| RunFolderError::Decode {
+        file: RUN_FILE.to_owned(),
+        line: None,
+        source,
+    })?;
     if let Err(reason) = check_id(&run.eval_run_id) {
         return Err(RunFolderError::RunId {
             file: RUN_FILE.to_owned(),
@@ -214,12 +224,17 @@ pub fn parse_run_folder_as<'a, R: Deserialize<'a>, T: Deserialize<'a>>(
             reason,
         });
     }
-    let rewards = parse_list::<R>(REWARDS_FILE, files.rewards)?;
-    let trajectories = parse_list::<T>(TRAJECTORIES_FILE, files.trajectories)?;
-    let tasks = files
-        .tasks
-        .map(|bytes| parse_list::<BenchmarkSpecTask>(TASKS_FILE, bytes))
-        .transpose()?;
+    Ok(run)
+}
+
+/// A run folder from its run and lists, read, and its optional files, read here.
+fn finish_run_folder<R, T>(
+    files: RunFolderFiles<'_>,
+    run: EvalRun,
+    rewards: ParsedList<R>,
+    trajectories: ParsedList<T>,
+    tasks: Option<ParsedList<BenchmarkSpecTask>>,
+) -> Result<RunFolder<R, T>, RunFolderError> {
     let training_run = files
         .training_run
         .map(|bytes| decode_object::<TrainingRun>(TRAINING_RUN_FILE, bytes))
