@@ -6,8 +6,9 @@
 
 mod run_folder_fixture;
 
+use eval_compare_viewer::state::files::grouping::{group_by_folder, group_paths};
 use eval_compare_viewer::state::files::{
-    drop_entries, files_of_list, read_files, FileIssue, FileRuns, PickedFile,
+    drop_entries, files_of_list, read_folder, FileIssue, FileRuns, PickedFile,
 };
 use leptos::prelude::*;
 use run_folder_fixture::{file, run_folder};
@@ -90,9 +91,15 @@ async fn only_run_folder_files_are_read_and_their_bytes_are_kept() {
     let mut picked = run_folder("base", "er_base", &[0.5, 1.0]);
     picked.push(file("base/notes.txt", "hello"));
     let files = files_of_list(&transfer_of(&picked).files().expect("a file list"));
-    let (read, issues) = read_files(files).await;
+    let groups = group_paths(files);
+    assert_eq!(groups.len(), 1, "notes.txt makes no folder of its own");
+    let (read, issues) = read_folder(&groups[0]).await;
     assert!(issues.is_empty(), "{issues:?}");
-    assert_eq!(read, picked[..3], "notes.txt is not read");
+    assert_eq!(
+        read.expect("the folder is read").files,
+        group_by_folder(picked[..3].to_vec())[0].files,
+        "notes.txt is not read"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -110,7 +117,7 @@ async fn read_files_are_opened_after_the_issues_met_while_finding_them() {
     let opened = owner.with(FileRuns::new);
     opened.read_and_add(files, vec![earlier.clone()]).await;
     owner.with(|| {
-        assert!(!opened.is_reading());
+        assert!(opened.reading().is_none());
         let ids: Vec<String> = opened
             .runs()
             .iter()

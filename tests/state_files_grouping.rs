@@ -214,7 +214,7 @@ fn file_runs_keep_the_runs_of_every_opening_and_the_issues_of_the_last() {
     owner.with(|| {
         let wanted = vec!["er_base".to_owned(), "er_cand".to_owned()];
         let opened = FileRuns::new();
-        assert!(!opened.is_reading());
+        assert!(opened.reading().is_none());
         opened.add_files(run_folder("base", "er_base", &[0.2]));
         assert_eq!(opened.missing(&wanted), ["er_cand"]);
         assert!(opened.run_set(&wanted).is_none());

@@ -15,7 +15,6 @@ use crate::report::panels::drop_zone::DropZone;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::route::{ReportPage, Route};
 use crate::state::files::{use_file_runs, FileIssue, OpenedRun};
-use crate::state::shared::Shared;
 use crate::state::url::use_url_state;
 
 /// `/files`: open run folders, then choose the baseline and candidates among them.
@@ -183,11 +182,8 @@ pub fn FilesComparePage() -> impl IntoView {
         Ok(ids) => file_runs.missing(&ids),
         Err(_) => Vec::new(),
     });
-    let run_set = Memo::new(move |_| {
-        let ids = plan.get().ok()?;
-        let built = file_runs.run_set(&ids)?;
-        Some(built.map(Shared::new))
-    });
+    let run_ids = Memo::new(move |_| plan.get().ok());
+    let run_set_state = file_runs.use_run_set(run_ids);
     let problem = move || {
         if let Err(why) = plan.get() {
             return Some(
@@ -224,7 +220,8 @@ pub fn FilesComparePage() -> impl IntoView {
         {problem}
         <Show when=ready>
             <ReportBody
-                run_set
+                run_set=run_set_state.built
+                building=run_set_state.progress
                 view
                 on_change=url.replace_callback()
                 client=Signal::derive(|| None)

@@ -90,8 +90,8 @@ pub fn DropZone() -> impl IntoView {
             </div>
             {move || {
                 file_runs
-                    .is_reading()
-                    .then(|| view! { <p class="muted" role="status">"Reading the files…"</p> })
+                    .reading()
+                    .map(|progress| view! { <p class="muted" role="status">{progress.label()}</p> })
             }}
         </div>
     }

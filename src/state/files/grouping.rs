@@ -1,7 +1,7 @@
-//! The pure half of opening run folders: the files read from disk grouped into folders by their
-//! paths, each folder parsed by the core ([`Folder::read_as`], a Trajectory run's lists packed as
-//! the CLI reads them: [`PackedFolder`]; a Trajectory run's folder or a Chronicle job's, told
-//! apart by its files), newly opened folders merged with those already
+//! The pure half of opening run folders: the files picked grouped into folders by their
+//! paths, each folder parsed by the core ([`FolderRead`], a step at a time or at once, a
+//! Trajectory run's lists packed as the CLI reads them: [`PackedFolder`]; a Trajectory run's
+//! folder or a Chronicle job's, told apart by its files), newly opened folders merged with those already
 //! open, and the run set of a comparison built from them. No browser API here: [`super`] reads
 //! the files and keeps the result in the page's state.
 //!
@@ -13,9 +13,11 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use eval_compare_core::api::{PackedReward, PackedTrajectory};
 use eval_compare_core::model::{ModelError, RunSet, SourceKind};
 use eval_compare_core::run_folder::{
-    is_folder_file, run_set_from_any_folders_as, Folder, FolderKind, PackedFolder,
+    is_folder_file, run_set_from_any_folders_as, FolderKind, FolderRead, PackedFolder,
+    RunFolderError,
 };
 
 /// The folder name given to files picked one by one, outside any folder.
@@ -30,13 +32,34 @@ pub struct PickedFile {
     pub bytes: Vec<u8>,
 }
 
-/// The run-folder files of one folder.
+/// The run-folder files of one folder: their contents (the default), or the browser's handles
+/// to them before they are read.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct FolderFiles {
+pub struct FolderFiles<C = Vec<u8>> {
     /// The folder's path (or [`LOOSE_FILES`]).
     pub folder: String,
-    /// Contents by file name (only the run-folder names).
-    pub files: BTreeMap<String, Vec<u8>>,
+    /// Contents (or handles) by file name (only the run-folder names).
+    pub files: BTreeMap<String, C>,
+}
+
+impl FolderFiles {
+    /// A read of the folder by the core, to be stepped (or run to its end): a Trajectory
+    /// run's lists packed as the CLI reads them.
+    pub fn read(&self) -> FolderRead<'_, PackedReward, PackedTrajectory> {
+        FolderRead::new(|name| self.files.get(name).map(Vec::as_slice))
+    }
+
+    /// What its read ended with, as an opened run or an issue naming the folder.
+    pub fn opened(
+        &self,
+        read: Result<PackedFolder, RunFolderError>,
+    ) -> Result<OpenedRun, FileIssue> {
+        read.map(|folder| OpenedRun::new(self.folder.clone(), folder))
+            .map_err(|error| FileIssue {
+                folder: self.folder.clone(),
+                message: error.to_string(),
+            })
+    }
 }
 
 /// A folder opened from disk: one Trajectory run, or a Chronicle job (one run per agent).
@@ -47,7 +70,7 @@ pub struct OpenedRun {
     /// Its parsed files: what a report reads of its lists (each item's texts in one allocation;
     /// the files' contents are not kept), shared by every copy of the list of opened runs.
     pub run: Arc<PackedFolder>,
-    /// The ids of the runs it holds (see [`Folder::run_ids`]).
+    /// The ids of the runs it holds (see [`Folder::run_ids`](eval_compare_core::run_folder::Folder::run_ids)).
     pub run_ids: Vec<String>,
 }
 
@@ -80,9 +103,15 @@ pub struct FileIssue {
 /// Groups files by their folder, keeping the run-folder files only. Folders without any are
 /// left out (parents of run folders, unrelated files).
 pub fn group_by_folder(files: Vec<PickedFile>) -> Vec<FolderFiles> {
-    let mut groups: BTreeMap<String, FolderFiles> = BTreeMap::new();
-    for file in files {
-        let path = file.path.trim_start_matches('/');
+    group_paths(files.into_iter().map(|file| (file.path, file.bytes)))
+}
+
+/// [`group_by_folder`] of anything under a path: contents, or the browser's handles to files
+/// not read yet.
+pub fn group_paths<C>(files: impl IntoIterator<Item = (String, C)>) -> Vec<FolderFiles<C>> {
+    let mut groups: BTreeMap<String, FolderFiles<C>> = BTreeMap::new();
+    for (path, contents) in files {
+        let path = path.trim_start_matches('/');
         let (folder, name) = match path.rsplit_once('/') {
             Some((folder, name)) => (folder.to_owned(), name),
             None => (LOOSE_FILES.to_owned(), path),
@@ -94,7 +123,7 @@ pub fn group_by_folder(files: Vec<PickedFile>) -> Vec<FolderFiles> {
             folder,
             files: BTreeMap::new(),
         });
-        group.files.insert(name.to_owned(), file.bytes);
+        group.files.insert(name.to_owned(), contents);
     }
     groups.into_values().collect()
 }
@@ -104,12 +133,9 @@ pub fn parse_folders(groups: &[FolderFiles]) -> (Vec<OpenedRun>, Vec<FileIssue>)
     let mut runs = Vec::new();
     let mut issues = Vec::new();
     for group in groups {
-        match Folder::read_as(|name| group.files.get(name).map(Vec::as_slice)) {
-            Ok(folder) => runs.push(OpenedRun::new(group.folder.clone(), folder)),
-            Err(error) => issues.push(FileIssue {
-                folder: group.folder.clone(),
-                message: error.to_string(),
-            }),
+        match group.opened(group.read().to_end()) {
+            Ok(run) => runs.push(run),
+            Err(issue) => issues.push(issue),
         }
     }
     (runs, issues)
@@ -150,7 +176,19 @@ pub fn merge_runs(runs: &mut Vec<OpenedRun>, opened: Vec<OpenedRun>, issues: &mu
 pub fn open_files(runs: &mut Vec<OpenedRun>, files: Vec<PickedFile>) -> Vec<FileIssue> {
     let groups = group_by_folder(files);
     let (opened, mut issues) = parse_folders(&groups);
-    if groups.is_empty() {
+    finish_opening(runs, !groups.is_empty(), opened, &mut issues);
+    issues
+}
+
+/// The end of an opening: says when no folder was found (`any_folder` false), and merges the
+/// `opened` runs into `runs` ([`merge_runs`]).
+pub fn finish_opening(
+    runs: &mut Vec<OpenedRun>,
+    any_folder: bool,
+    opened: Vec<OpenedRun>,
+    issues: &mut Vec<FileIssue>,
+) {
+    if !any_folder {
         issues.push(FileIssue {
             folder: LOOSE_FILES.to_owned(),
             message: format!(
@@ -160,14 +198,29 @@ pub fn open_files(runs: &mut Vec<OpenedRun>, files: Vec<PickedFile>) -> Vec<File
             ),
         });
     }
-    merge_runs(runs, opened, &mut issues);
-    issues
+    merge_runs(runs, opened, issues);
 }
 
-/// The run set of `run_ids` (baseline first) from opened folders, built as the CLI builds it
-/// from folders: each folder holding one of them, in the order its first run is named (a job's
-/// folder brings all its agents); `None` when a run is not open.
-pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
+/// The folders a comparison reads, in order; equal when they are the same folders (the same
+/// opening), not merely equal ones.
+#[derive(Debug, Clone)]
+pub struct FolderSelection(pub Vec<Arc<PackedFolder>>);
+
+impl PartialEq for FolderSelection {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len()
+            && self
+                .0
+                .iter()
+                .zip(&other.0)
+                .all(|(one, other)| Arc::ptr_eq(one, other))
+    }
+}
+
+/// The folders of `run_ids` (baseline first), in the order the CLI reads them: each folder
+/// holding one of them, in the order its first run is named (a job's folder brings all its
+/// agents); `None` when a run is not open.
+pub fn folders_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<FolderSelection> {
     let mut folders: Vec<&OpenedRun> = Vec::new();
     for id in run_ids {
         let opened = runs.iter().find(|opened| opened.holds(id))?;
@@ -175,8 +228,20 @@ pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSe
             folders.push(opened);
         }
     }
+    Some(FolderSelection(
+        folders
+            .iter()
+            .map(|opened| Arc::clone(&opened.run))
+            .collect(),
+    ))
+}
+
+/// The run set of `run_ids` from opened folders ([`folders_of`]), built at once as the CLI
+/// builds it from folders; `None` when a run is not open.
+pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
+    let selection = folders_of(runs, run_ids)?;
     Some(run_set_from_any_folders_as(
-        folders.iter().map(|opened| opened.run.as_ref()),
+        selection.0.iter().map(AsRef::as_ref),
         SourceKind::Files,
     ))
 }

@@ -9,7 +9,11 @@
 
 pub mod grouping;
 
-use eval_compare_core::model::{ModelError, RunSet};
+use std::sync::Arc;
+
+use eval_compare_core::api::{PackedReward, PackedTrajectory};
+use eval_compare_core::model::{ModelError, RunSet, SourceKind};
+use eval_compare_core::run_folder::{FolderSetBuild, PackedFolder};
 use js_sys::{Promise, Reflect, Uint8Array};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -18,10 +22,17 @@ use web_sys::{
     DataTransfer, File, FileList, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry,
 };
 
-use eval_compare_core::run_folder::is_folder_file;
+use gloo_timers::future::TimeoutFuture;
 
-use self::grouping::{missing_runs, open_files, run_set_of};
+use self::grouping::{
+    finish_opening, folders_of, group_paths, missing_runs, open_files, run_set_of, FolderFiles,
+    FolderSelection,
+};
 pub use self::grouping::{FileIssue, OpenedRun, PickedFile};
+use super::report::{now_ms, SLICE_MS};
+use super::run_set_build::{
+    use_stepped_run_set, BuildStart, RunSetState, SteppedBuild, ITEMS_PER_STEP,
+};
 use super::shared::Shared;
 
 /// Why the browser could not read a dropped folder or a file.
@@ -35,12 +46,46 @@ pub enum ReadError {
     File(String),
 }
 
+/// Bytes of a folder's lists read between clock readings: a millisecond's worth or so.
+const BYTES_PER_STEP: usize = 256 * 1024;
+
+/// How far a reading of picked files is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadingProgress {
+    /// The folder being read.
+    pub folder: String,
+    /// Its place among the folders picked (from 0), and their number.
+    pub index: usize,
+    pub count: usize,
+    /// The share of its files read from disk and parsed, from 0 to 1 (`None` while they are
+    /// read from disk).
+    pub parsed: Option<f64>,
+}
+
+impl ReadingProgress {
+    /// What the page says of it.
+    pub fn label(&self) -> String {
+        let place = match self.count {
+            1 => String::new(),
+            count => format!(" (folder {} of {count})", self.index + 1),
+        };
+        match self.parsed {
+            None => format!("Reading {}{place} from disk…", self.folder),
+            Some(share) => format!(
+                "Reading {}{place}: {}% parsed…",
+                self.folder,
+                (share * 100.0).floor()
+            ),
+        }
+    }
+}
+
 /// The runs opened in this browser, shared by the files pages. `Copy`; provided as context.
 #[derive(Debug, Clone, Copy)]
 pub struct FileRuns {
     runs: RwSignal<Shared<Vec<OpenedRun>>>,
     issues: RwSignal<Vec<FileIssue>>,
-    reading: RwSignal<bool>,
+    reading: RwSignal<Option<ReadingProgress>>,
 }
 
 impl Default for FileRuns {
@@ -55,7 +100,7 @@ impl FileRuns {
         Self {
             runs: RwSignal::new(Shared::new(Vec::new())),
             issues: RwSignal::new(Vec::new()),
-            reading: RwSignal::new(false),
+            reading: RwSignal::new(None),
         }
     }
 
@@ -69,8 +114,8 @@ impl FileRuns {
         self.issues.get()
     }
 
-    /// Whether files are being read (tracked).
-    pub fn is_reading(&self) -> bool {
+    /// How far the reading of picked files is, while one is under way (tracked).
+    pub fn reading(&self) -> Option<ReadingProgress> {
         self.reading.get()
     }
 
@@ -83,16 +128,58 @@ impl FileRuns {
     }
 
     /// Reads browser files, then adds them; `earlier` are issues met while finding them (a
-    /// dropped folder that could not be read). `reading` is true meanwhile.
+    /// dropped folder that could not be read). [`Self::reading`] says how far it is meanwhile.
+    ///
+    /// One folder at a time: its files are read from disk, parsed by the core a slice of about
+    /// [`SLICE_MS`] at a time (the page paints and handles input in between), and their
+    /// contents dropped before the next folder's are read, so the tab never holds more than
+    /// one folder's files beside the runs parsed.
     pub async fn read_and_add(&self, files: Vec<(String, File)>, earlier: Vec<FileIssue>) {
-        self.reading.set(true);
-        let (read, failed) = read_files(files).await;
-        self.add_files(read);
-        self.issues.update(|issues| {
-            issues.splice(0..0, earlier);
+        let groups = group_paths(files);
+        let count = groups.len();
+        let mut issues = earlier;
+        let mut opened = Vec::new();
+        for (index, group) in groups.iter().enumerate() {
+            let mut progress = ReadingProgress {
+                folder: group.folder.clone(),
+                index,
+                count,
+                parsed: None,
+            };
+            self.reading.set(Some(progress.clone()));
+            let (read, failed) = read_folder(group).await;
             issues.extend(failed);
-        });
-        self.reading.set(false);
+            let Some(read) = read else { continue };
+            let mut steps = read.read();
+            let work = steps.work().max(1);
+            let result = loop {
+                let started = now_ms();
+                let ended = loop {
+                    if let Some(result) = steps.advance(BYTES_PER_STEP) {
+                        break Some(result);
+                    }
+                    if now_ms() - started >= SLICE_MS {
+                        break None;
+                    }
+                };
+                if let Some(result) = ended {
+                    break result;
+                }
+                progress.parsed = Some(steps.done() as f64 / work as f64);
+                self.reading.set(Some(progress.clone()));
+                // Let the page paint and handle input before the next slice.
+                TimeoutFuture::new(0).await;
+            };
+            match read.opened(result) {
+                Ok(run) => opened.push(run),
+                Err(issue) => issues.push(issue),
+            }
+        }
+        let mut runs: Vec<OpenedRun> = self.runs.with_untracked(|runs| runs.to_vec());
+        finish_opening(&mut runs, count > 0, opened, &mut issues);
+        self.runs.set(Shared::new(runs));
+        self.issues.set(issues);
+        self.reading.set(None);
     }
 
     /// Forgets every opened run.
@@ -101,14 +188,43 @@ impl FileRuns {
         self.issues.set(Vec::new());
     }
 
-    /// The run set of `run_ids` (tracked), `None` while some run is not open.
+    /// The run set of `run_ids` (tracked), built at once; `None` while some run is not open.
     pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
         self.runs.with(|runs| run_set_of(runs, run_ids))
+    }
+
+    /// The run set of the runs `run_ids` names, built a slice at a time whenever they or the
+    /// opened folders change (see [`use_stepped_run_set`]).
+    pub fn use_run_set(&self, run_ids: Memo<Option<Vec<String>>>) -> RunSetState {
+        let runs = self.runs;
+        let selection = Memo::new(move |_| {
+            let ids = run_ids.get()?;
+            runs.with(|runs| folders_of(runs, &ids))
+        });
+        use_stepped_run_set(selection, |selection: &FolderSelection| {
+            BuildStart::Steps(FolderBuild(FolderSetBuild::new(
+                selection.0.clone(),
+                SourceKind::Files,
+            )))
+        })
     }
 
     /// The ids of `run_ids` not open (tracked).
     pub fn missing(&self, run_ids: &[String]) -> Vec<String> {
         self.runs.with(|runs| missing_runs(runs, run_ids))
+    }
+}
+
+/// The run set of opened folders, a step at a time.
+struct FolderBuild(FolderSetBuild<Arc<PackedFolder>, PackedReward, PackedTrajectory>);
+
+impl SteppedBuild for FolderBuild {
+    fn step(&mut self) -> Option<Option<Result<RunSet, ModelError>>> {
+        self.0.advance(ITEMS_PER_STEP).map(Some)
+    }
+
+    fn progress(&self) -> f64 {
+        self.0.progress()
     }
 }
 
@@ -233,26 +349,24 @@ async fn entry_file(entry: &FileSystemFileEntry) -> Result<File, ReadError> {
         .map_err(|error| ReadError::File(js_error_text(&error)))
 }
 
-/// Reads browser files into memory; files that cannot be read are reported.
-pub async fn read_files(files: Vec<(String, File)>) -> (Vec<PickedFile>, Vec<FileIssue>) {
-    let mut read = Vec::with_capacity(files.len());
+/// Reads a folder's files into memory; `None` (with the issues) when one cannot be read.
+pub async fn read_folder(group: &FolderFiles<File>) -> (Option<FolderFiles>, Vec<FileIssue>) {
+    let mut read = FolderFiles {
+        folder: group.folder.clone(),
+        files: Default::default(),
+    };
     let mut issues = Vec::new();
-    for (path, file) in files {
-        // Only run-folder files are worth reading.
-        let name = path.rsplit('/').next().unwrap_or(&path);
-        if !is_folder_file(name) {
-            continue;
-        }
+    for (name, file) in &group.files {
         match JsFuture::from(file.array_buffer()).await {
-            Ok(buffer) => read.push(PickedFile {
-                path,
-                bytes: Uint8Array::new(&buffer).to_vec(),
-            }),
+            Ok(buffer) => {
+                read.files
+                    .insert(name.clone(), Uint8Array::new(&buffer).to_vec());
+            }
             Err(error) => issues.push(FileIssue {
-                folder: path,
+                folder: format!("{}/{name}", group.folder),
                 message: ReadError::File(js_error_text(&error)).to_string(),
             }),
         }
     }
-    (read, issues)
+    (issues.is_empty().then_some(read), issues)
 }
