@@ -6,7 +6,7 @@
 
 mod run_folder_fixture;
 
-use eval_compare_viewer::state::files::grouping::{group_by_folder, group_paths};
+use eval_compare_viewer::state::files::grouping::{group_by_folder, group_paths, open_files};
 use eval_compare_viewer::state::files::{
     drop_entries, files_of_list, read_folder, FileIssue, FileRuns, PickedFile,
 };
@@ -128,5 +128,59 @@ async fn read_files_are_opened_after_the_issues_met_while_finding_them() {
         assert_eq!(issues.len(), 2, "{issues:?}");
         assert_eq!(issues[0], earlier, "the issues met first come first");
         assert_eq!(issues[1].folder, "partial");
+    });
+}
+
+/// Folders read from the browser's files (lists fed to the core as they arrive) open as the
+/// same files parsed at once open: the same runs, item for item, and the same issues, for a
+/// valid folder, one with its tasks and pages, one whose trajectories break mid-file, one
+/// missing a file and a Chronicle job's folder.
+#[wasm_bindgen_test]
+async fn folders_read_from_browser_files_open_as_parsed_at_once() {
+    let mut picked = run_folder("base", "er_base", &[0.2, 0.9, 0.4]);
+    let paged = run_folder("paged", "er_paged", &[0.5, 1.0]);
+    for picked_file in paged {
+        let body = String::from_utf8(picked_file.bytes).expect("UTF-8");
+        let body = if picked_file.path.ends_with("run.json") {
+            body
+        } else {
+            format!("{{\"items\": {body}, \"has_more\": true}}\n")
+        };
+        picked.push(file(&picked_file.path, &body));
+    }
+    picked.push(file(
+        "paged/tasks.json",
+        r#"[{"task_id":"t0","label":"first"},{"task_id":"t1"}]"#,
+    ));
+    let mut broken = run_folder("broken", "er_broken", &[0.1, 0.3]);
+    let trajectories = &mut broken[2].bytes;
+    trajectories.truncate(trajectories.len() - 20);
+    picked.extend(broken);
+    picked.push(file("partial/run.json", "{}"));
+    picked.push(file("partial/trajectories.json", "[]"));
+
+    let mut at_once = Vec::new();
+    let expected_issues = open_files(&mut at_once, picked.clone());
+
+    let files = files_of_list(&transfer_of(&picked).files().expect("a file list"));
+    let owner = Owner::new();
+    let opened = owner.with(FileRuns::new);
+    opened.read_and_add(files, Vec::new()).await;
+    owner.with(|| {
+        let runs = opened.runs();
+        assert_eq!(runs.len(), at_once.len());
+        for (read, parsed) in runs.iter().zip(&at_once) {
+            assert_eq!(read.folder, parsed.folder);
+            assert_eq!(read.run, parsed.run, "{}", read.folder);
+        }
+        assert_eq!(opened.issues(), expected_issues);
+        assert_eq!(expected_issues.len(), 2, "{expected_issues:?}");
+        assert_eq!(
+            runs.iter()
+                .map(|run| run.folder.as_str())
+                .collect::<Vec<_>>(),
+            ["base", "paged"],
+            "the broken and the partial folder are issues"
+        );
     });
 }

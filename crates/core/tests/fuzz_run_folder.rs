@@ -15,9 +15,9 @@ use eval_compare_core::api::{
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{
-    parse_list, parse_run_folder, run_set_from_folders, Folder, FolderSetBuild, FolderSetBuilder,
-    ListLayout, ListSteps, RunFolder, RunFolderError, RunFolderFiles, RunFolderRead, REWARDS_FILE,
-    RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
+    parse_list, parse_run_folder, run_set_from_folders, Feed, Folder, FolderSetBuild,
+    FolderSetBuilder, ListFeed, ListLayout, RunFolder, RunFolderError, RunFolderFiles,
+    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
 };
 use eval_compare_core::testing::json_close::json_close;
 use fuzz_common::{apply_bytes, byte_ops, fixture_value, mutate, ops, ByteOp, Mutated, Op};
@@ -209,7 +209,7 @@ where
     let bytes = case.write(&mutate(Value::Array(items.clone()), &[]));
     let expected: Vec<T> = decode(&serde_json::to_vec(&items).unwrap()).unwrap();
     let text = String::from_utf8_lossy(&bytes).into_owned();
-    check_stepped_list::<T>(file, &bytes, budget)?;
+    check_fed_list::<T>(file, &bytes, budget % 97 + 1, budget)?;
     match (parse_list::<T>(file, &bytes), case.expected(items.len())) {
         (Ok(list), Some((layout, truncated))) => {
             prop_assert_eq!(list.items, expected, "{}", text);
@@ -352,53 +352,66 @@ fn check_folders_added_at_once(folder: &RunFolder, copy: &RunFolder) -> Result<(
     Ok(())
 }
 
-/// A folder read a step at a time, `budget` units a step, reads as it does at once (the
-/// same folder, or the same error), in the full and the packed form, its progress never going
-/// back or past the whole.
-fn check_stepped_read(files: RunFolderFiles<'_>, budget: usize) -> Result<(), TestCaseError> {
-    fn stepped<R, T>(
-        files: RunFolderFiles<'_>,
-        budget: usize,
-    ) -> Result<Result<RunFolder<R, T>, RunFolderError>, TestCaseError>
-    where
-        for<'a> R: serde::Deserialize<'a>,
-        for<'a> T: serde::Deserialize<'a>,
-    {
-        let mut read = RunFolderRead::<R, T>::new(files);
-        let mut done = read.done();
-        loop {
-            if let Some(result) = read.advance(budget) {
-                return Ok(result);
-            }
-            prop_assert!(read.done() >= done && read.done() <= read.work());
-            done = read.done();
-        }
-    }
-    let at_once = parse_run_folder(files);
-    let in_steps = stepped::<EvalTrajectoryReward, TrajectoryMetadata>(files, budget)?;
-    prop_assert_eq!(&in_steps, &at_once, "budget {}", budget);
-    let packed_at_once = RunFolderRead::<PackedReward, PackedTrajectory>::new(files).to_end();
-    let packed_in_steps = stepped::<PackedReward, PackedTrajectory>(files, budget)?;
-    prop_assert_eq!(packed_in_steps, packed_at_once, "budget {}", budget);
-    Ok(())
-}
-
-/// A list read a step at a time reads as it does at once, for any budget.
-fn check_stepped_list<T>(
+/// A list fed in pushes of `chunk` bytes and read `budget` bytes a step reads what the whole
+/// read reads, and ends unexpectedly only where the whole read fails (the caller then reads it
+/// whole for its error).
+fn check_fed_list<T>(
     file: &'static str,
     bytes: &[u8],
+    chunk: usize,
     budget: usize,
 ) -> Result<(), TestCaseError>
 where
-    for<'a> T: serde::Deserialize<'a> + PartialEq + std::fmt::Debug,
+    T: DeserializeOwned + PartialEq + std::fmt::Debug,
 {
-    let mut steps = ListSteps::<T>::new(file, bytes);
-    let in_steps = loop {
-        if let Some(result) = steps.advance(budget) {
-            break result;
+    let mut feed = ListFeed::<T>::new();
+    let mut pushed = 0;
+    let fed = loop {
+        match feed.advance(budget) {
+            Feed::Working => {}
+            Feed::NeedMore if pushed < bytes.len() => {
+                let end = (pushed + chunk).min(bytes.len());
+                feed.push(&bytes[pushed..end]);
+                pushed = end;
+            }
+            Feed::NeedMore => feed.end(),
+            Feed::Read(list) => break Some(list),
+            Feed::Unexpected => break None,
         }
     };
-    prop_assert_eq!(in_steps, parse_list::<T>(file, bytes), "budget {}", budget);
+    let at_once = parse_list::<T>(file, bytes);
+    match fed {
+        Some(list) => prop_assert_eq!(
+            Ok(list),
+            at_once,
+            "chunks of {}, steps of {}",
+            chunk,
+            budget
+        ),
+        None => prop_assert!(
+            at_once.is_err(),
+            "fed in chunks of {chunk} it ended unexpectedly, but it reads whole: {}",
+            String::from_utf8_lossy(bytes)
+        ),
+    }
+    Ok(())
+}
+
+/// [`check_fed_list`] for each list of a folder, in the full and the packed form.
+fn check_fed_lists(
+    rewards: &[u8],
+    trajectories: &[u8],
+    tasks: Option<&[u8]>,
+    chunk: usize,
+    budget: usize,
+) -> Result<(), TestCaseError> {
+    check_fed_list::<EvalTrajectoryReward>(REWARDS_FILE, rewards, chunk, budget)?;
+    check_fed_list::<PackedReward>(REWARDS_FILE, rewards, chunk, budget)?;
+    check_fed_list::<TrajectoryMetadata>(TRAJECTORIES_FILE, trajectories, chunk, budget)?;
+    check_fed_list::<PackedTrajectory>(TRAJECTORIES_FILE, trajectories, chunk, budget)?;
+    if let Some(tasks) = tasks {
+        check_fed_list::<BenchmarkSpecTask>(TASKS_FILE, tasks, chunk, budget)?;
+    }
     Ok(())
 }
 
@@ -446,7 +459,7 @@ proptest! {
             eval_options: None,
             platform_series: None,
         };
-        check_stepped_read(files, budget)?;
+        check_fed_lists(&rewards, &trajectories, tasks.as_deref(), budget % 61 + 1, budget)?;
         match parse_run_folder(files) {
             Ok(folder) => check_parsed_folder(&folder)?,
             Err(error) => {
@@ -469,9 +482,7 @@ proptest! {
         budget in 1usize..100,
     ) {
         for file in &files {
-            check_stepped_list::<EvalTrajectoryReward>(REWARDS_FILE, file, budget)?;
-            check_stepped_list::<TrajectoryMetadata>(TRAJECTORIES_FILE, file, budget)?;
-            check_stepped_list::<BenchmarkSpecTask>(TASKS_FILE, file, budget)?;
+            check_fed_lists(file, file, Some(file), budget % 13 + 1, budget)?;
         }
         if let Ok(folder) = parse_run_folder(RunFolderFiles {
             run: &files[0],

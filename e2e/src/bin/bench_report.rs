@@ -34,6 +34,14 @@
 //! the memory. `--interactions` then times the table's filters, sort, search, focus switch
 //! (with several candidates) and scrolling, each from the input to the next paint.
 //!
+//! `--files DIR --url-query Q` measures the Files page instead: in a fresh browser each time,
+//! DIR is picked with the folder picker (every run folder under it is read), then
+//! `/files/compare?Q` is opened inside the app; it prints how long the reading took, the
+//! comparison's headline, table and full report after Compare, the longest main-thread task of
+//! each phase (and how many passed 200 ms), and the wasm memory's peak; then it opens the
+//! folder and the comparison again in the same tab, `--files-rounds N` times in all (default
+//! 3: does the memory grow?).
+//!
 //! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
 //! eval-compare-server` that exists; `scripts/demo.sh` builds the `server` profile), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
 //! `CHROME_BIN`.
@@ -116,6 +124,9 @@ const PROBE_JS: &str = r#"
       requestAnimationFrame(() => mark('cards_frame'));
     }
     if (document.querySelector('.task-table tbody tr')) mark('table');
+    // The Files page: a reading of picked folders shows a status in the drop zone until done.
+    if (document.querySelector('.drop-zone [role=status]')) mark('files_reading');
+    else if ('files_reading' in b.marks) mark('files_read');
     sample();
     const status = document.querySelector('.settings-status');
     // After an in-app switch (--then-url-query), the previous report's status must go first.
@@ -451,6 +462,11 @@ struct Options {
     then_queries: Vec<String>,
     /// Time the table's interactions after the first report (`--interactions`).
     interactions: bool,
+    /// Open this folder on the Files page instead (`--files DIR`), then compare `--url-query`.
+    files: Option<PathBuf>,
+    /// How many times `--files` opens the folder and compares in the same tab
+    /// (`--files-rounds N`, default 3).
+    files_rounds: usize,
 }
 
 fn parse_options() -> Result<Options, BoxError> {
@@ -469,6 +485,8 @@ fn parse_options() -> Result<Options, BoxError> {
         replay_bytes: false,
         then_queries: Vec::new(),
         interactions: false,
+        files: None,
+        files_rounds: 3,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -497,6 +515,8 @@ fn parse_options() -> Result<Options, BoxError> {
             "--replay" => options.replay = true,
             "--cpu-profile" => options.cpu_profile = Some(PathBuf::from(value()?)),
             "--interactions" => options.interactions = true,
+            "--files" => options.files = Some(PathBuf::from(value()?)),
+            "--files-rounds" => options.files_rounds = value()?.parse::<usize>()?.max(1),
             "--then-url-query" => options
                 .then_queries
                 .push(value()?.trim_start_matches('?').to_owned()),
@@ -517,6 +537,7 @@ fn parse_options() -> Result<Options, BoxError> {
                     "bench-report [--runs N] [--warmup N] [--url-query Q] [--running-eval-secs S] \
                      [--server-arg ARG]... [--settle-ms MS] [--json] [--replay] [--replay-without SUBSTR]\n\
                      [--cpu-profile FILE] [--replay-in-worker] [--replay-bytes] [--then-url-query Q]... [--interactions]\n\
+                     [--files DIR --url-query Q [--files-rounds N]]\n\
                      env: EVAL_COMPARE_SERVER_BIN, EVAL_COMPARE_DIST, CHROMEDRIVER, CHROME_BIN"
                 );
                 std::process::exit(0);
@@ -526,6 +547,9 @@ fn parse_options() -> Result<Options, BoxError> {
     }
     if options.runs == 0 {
         return Err("--runs must be at least 1".into());
+    }
+    if options.files.is_some() && options.url_query.is_none() {
+        return Err("--files needs --url-query: the runs of the folders to compare".into());
     }
     Ok(options)
 }
@@ -691,6 +715,152 @@ async fn default_link(browser: &Client, base: &str) -> Result<String, BoxError> 
             .then(|| format!("/compare?{}", url.query().unwrap_or_default())))
     })
     .await
+}
+
+/// `--files` (the Files page's empty state is no failure here; the issues opening met are
+/// printed): after the folder is picked, how long reading it took, the longest main-thread
+/// task meanwhile and the wasm memory's peak; `null` until the reading is done.
+const FILES_READ_JS: &str = r#"
+const b = window.__bench;
+if (!('files_read' in b.marks)) return null;
+const since = b.longtasks.filter(([start]) => start >= b.opened_at).map(([, d]) => d);
+return { ms: b.marks.files_read - b.opened_at, wasm_mb: b.wasm_peak / 1e6,
+  long_max: since.length ? Math.max(...since) : 0, long_count: since.filter((d) => d > 200).length,
+  issues: (document.querySelector('.notice-caution[role=alert]') || {}).textContent || '' };
+"#;
+
+/// `--files`: the comparison's figures once its report shows the bootstrap: the headline and
+/// the full report after the switch, the longest main-thread task since and the number over
+/// 200 ms, the wasm memory's peak.
+const FILES_COMPARED_JS: &str = r#"
+const b = window.__bench;
+const error = document.querySelector('.error-panel');
+if (error) return { failure: error.textContent.replace(/\s+/g, ' ').trim().slice(0, 300) };
+if (!('bootstrap' in b.marks) || !('cards' in b.marks)) return null;
+const since = b.longtasks.filter(([start]) => start >= b.opened_at).map(([, d]) => d);
+return { headline: b.marks.cards - b.opened_at, table: (b.marks.table || NaN) - b.opened_at,
+  full: b.marks.bootstrap - b.opened_at, wasm_mb: b.wasm_peak / 1e6,
+  long_max: since.length ? Math.max(...since) : 0, long_count: since.filter((d) => d > 200).length };
+"#;
+
+/// `--files DIR`: opens the Files page in a fresh browser, picks DIR with the folder picker
+/// (every run folder under it), waits for the reading, then opens `/files/compare?Q` inside
+/// the app and waits for its report; prints both phases' figures. Then goes back to the Files
+/// page and does it again (the runs opened again replace the first ones): whether the wasm
+/// memory grows with each opening.
+async fn measure_files(
+    driver: &ChromeDriver,
+    base: &str,
+    dir: &Path,
+    options: &Options,
+) -> Result<(), BoxError> {
+    let browser = driver.open_browser().await?;
+    let outcome = measure_files_in(&browser, base, dir, options).await;
+    finish(browser, outcome).await
+}
+
+async fn measure_files_in(
+    browser: &Client,
+    base: &str,
+    dir: &Path,
+    options: &Options,
+) -> Result<(), BoxError> {
+    run_before_page_scripts(browser, PROBE_JS).await?;
+    tokio::time::sleep(options.settle).await;
+    println!("  load1 {:.2}", load1());
+    browser.goto(&format!("{base}/files")).await?;
+    for round in 1..=options.files_rounds {
+        let round = match round {
+            1 => "first opening".to_owned(),
+            n => format!("opening {n} (the same runs replaced)"),
+        };
+        pick_and_compare(browser, dir, options, &round).await?;
+        if round.starts_with("first") && options.interactions {
+            let timed = browser.execute_async(INTERACTIONS_JS, vec![]).await?;
+            let timed: Vec<(String, f64)> = serde_json::from_value(timed)?;
+            let shown: Vec<String> = timed
+                .iter()
+                .map(|(name, ms)| format!("{name} {ms:.0} ms"))
+                .collect();
+            println!("  interactions (input to next paint): {}", shown.join(", "));
+        }
+        // Back to the Files page inside the app, the report's marks forgotten.
+        browser
+            .execute(OPEN_IN_APP_JS, vec![json!("/files")])
+            .await?;
+        browser
+            .execute(
+                "const m = window.__bench.marks; for (const k of ['files_reading', 'files_read', 'cards', 'cards_frame', 'table', 'bootstrap']) delete m[k];",
+                vec![],
+            )
+            .await?;
+    }
+    Ok(())
+}
+
+/// One round of `--files`: picks `dir` on the Files page, waits for the reading, opens the
+/// comparison inside the app and waits for its report; prints both phases' figures.
+async fn pick_and_compare(
+    browser: &Client,
+    dir: &Path,
+    options: &Options,
+    round: &str,
+) -> Result<(), BoxError> {
+    wait_js(
+        browser,
+        "the folder picker",
+        PAGE_TIMEOUT,
+        "return !!document.querySelector('.drop-zone input[type=file]');",
+        vec![],
+    )
+    .await?;
+    let picker = browser
+        .find(Locator::Css(".drop-zone input[type=file]"))
+        .await?;
+    browser
+        .execute("window.__bench.opened_at = performance.now();", vec![])
+        .await?;
+    picker.send_keys(&dir.display().to_string()).await?;
+    let read = poll("the folders to be read", PAGE_TIMEOUT, || async {
+        let value = browser.execute(FILES_READ_JS, vec![]).await?;
+        Ok((!value.is_null()).then_some(value))
+    })
+    .await?;
+    let number =
+        |value: &Value, key: &str| value.get(key).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    println!(
+        "  {round}: read {:.0} ms from the pick to the folders read; longest task {:.0} ms ({} over 200 ms); wasm memory peak {:.0} MB{}",
+        number(&read, "ms"),
+        number(&read, "long_max"),
+        number(&read, "long_count"),
+        number(&read, "wasm_mb"),
+        read.get("issues")
+            .and_then(Value::as_str)
+            .filter(|issues| !issues.trim().is_empty() && !issues.contains("this folder replaces it"))
+            .map(|issues| format!("; issues: {}", issues.trim()))
+            .unwrap_or_default()
+    );
+    let query = options.url_query.clone().unwrap_or_default();
+    let path = format!("/files/compare?{query}");
+    browser.execute(OPEN_IN_APP_JS, vec![json!(path)]).await?;
+    let compared = poll(&format!("{path} to complete"), PAGE_TIMEOUT, || async {
+        let value = browser.execute(FILES_COMPARED_JS, vec![]).await?;
+        Ok((!value.is_null()).then_some(value))
+    })
+    .await?;
+    if let Some(failure) = compared.get("failure") {
+        return Err(format!("{path}: the page shows a failure: {failure}").into());
+    }
+    println!(
+        "  {round}: compare: headline {:.0} ms, table {:.0} ms, report with the bootstrap {:.0} ms after Compare; longest task since {:.0} ms ({} over 200 ms); wasm memory peak {:.0} MB",
+        number(&compared, "headline"),
+        number(&compared, "table"),
+        number(&compared, "full"),
+        number(&compared, "long_max"),
+        number(&compared, "long_count"),
+        number(&compared, "wasm_mb"),
+    );
+    Ok(())
 }
 
 /// One measured page load in a fresh browser session.
@@ -1131,6 +1301,24 @@ async fn run() -> Result<(), BoxError> {
     let driver = ChromeDriver::start()?;
     let base = server.base_url().to_owned();
 
+    if let Some(dir) = &options.files {
+        println!(
+            "files: {} picked on the Files page, then /files/compare?{}",
+            dir.display(),
+            options.url_query.clone().unwrap_or_default()
+        );
+        for iteration in 0..options.warmup + options.runs {
+            let warm = iteration < options.warmup;
+            println!(
+                "{} {}:",
+                if warm { "warm-up" } else { "run" },
+                iteration + 1
+            );
+            measure_files(&driver, &base, dir, &options).await?;
+        }
+        println!("load average at end: {}", loadavg());
+        return Ok(());
+    }
     let path = match &options.url_query {
         Some(query) => format!("/compare?{query}"),
         None => {

@@ -1,6 +1,7 @@
 //! The pure half of opening run folders: the files picked grouped into folders by their
-//! paths, each folder parsed by the core ([`FolderRead`], a step at a time or at once, a
-//! Trajectory run's lists packed as the CLI reads them: [`PackedFolder`]; a Trajectory run's
+//! paths, each folder parsed by the core ([`Folder::read_as`] here, at once; the browser
+//! reads large lists as they arrive, [`super::reading`]; a Trajectory run's lists packed as
+//! the CLI reads them: [`PackedFolder`]; a Trajectory run's
 //! folder or a Chronicle job's, told apart by its files), newly opened folders merged with those already
 //! open, and the run set of a comparison built from them. No browser API here: [`super`] reads
 //! the files and keeps the result in the page's state.
@@ -13,11 +14,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use eval_compare_core::api::{PackedReward, PackedTrajectory};
 use eval_compare_core::model::{ModelError, RunSet, SourceKind};
 use eval_compare_core::run_folder::{
-    is_folder_file, run_set_from_any_folders_as, FolderKind, FolderRead, PackedFolder,
-    RunFolderError,
+    is_folder_file, run_set_from_any_folders_as, Folder, FolderKind, PackedFolder, RunFolderError,
 };
 
 /// The folder name given to files picked one by one, outside any folder.
@@ -43,10 +42,10 @@ pub struct FolderFiles<C = Vec<u8>> {
 }
 
 impl FolderFiles {
-    /// A read of the folder by the core, to be stepped (or run to its end): a Trajectory
-    /// run's lists packed as the CLI reads them.
-    pub fn read(&self) -> FolderRead<'_, PackedReward, PackedTrajectory> {
-        FolderRead::new(|name| self.files.get(name).map(Vec::as_slice))
+    /// The folder parsed by the core at once, a Trajectory run's lists packed as the CLI
+    /// reads them.
+    pub fn parse(&self) -> Result<PackedFolder, RunFolderError> {
+        Folder::read_as(|name| self.files.get(name).map(Vec::as_slice))
     }
 
     /// What its read ended with, as an opened run or an issue naming the folder.
@@ -70,7 +69,7 @@ pub struct OpenedRun {
     /// Its parsed files: what a report reads of its lists (each item's texts in one allocation;
     /// the files' contents are not kept), shared by every copy of the list of opened runs.
     pub run: Arc<PackedFolder>,
-    /// The ids of the runs it holds (see [`Folder::run_ids`](eval_compare_core::run_folder::Folder::run_ids)).
+    /// The ids of the runs it holds (see [`Folder::run_ids`]).
     pub run_ids: Vec<String>,
 }
 
@@ -133,7 +132,7 @@ pub fn parse_folders(groups: &[FolderFiles]) -> (Vec<OpenedRun>, Vec<FileIssue>)
     let mut runs = Vec::new();
     let mut issues = Vec::new();
     for group in groups {
-        match group.opened(group.read().to_end()) {
+        match group.opened(group.parse()) {
             Ok(run) => runs.push(run),
             Err(issue) => issues.push(issue),
         }
@@ -176,29 +175,23 @@ pub fn merge_runs(runs: &mut Vec<OpenedRun>, opened: Vec<OpenedRun>, issues: &mu
 pub fn open_files(runs: &mut Vec<OpenedRun>, files: Vec<PickedFile>) -> Vec<FileIssue> {
     let groups = group_by_folder(files);
     let (opened, mut issues) = parse_folders(&groups);
-    finish_opening(runs, !groups.is_empty(), opened, &mut issues);
+    if groups.is_empty() {
+        issues.push(no_folder_issue());
+    }
+    merge_runs(runs, opened, &mut issues);
     issues
 }
 
-/// The end of an opening: says when no folder was found (`any_folder` false), and merges the
-/// `opened` runs into `runs` ([`merge_runs`]).
-pub fn finish_opening(
-    runs: &mut Vec<OpenedRun>,
-    any_folder: bool,
-    opened: Vec<OpenedRun>,
-    issues: &mut Vec<FileIssue>,
-) {
-    if !any_folder {
-        issues.push(FileIssue {
-            folder: LOOSE_FILES.to_owned(),
-            message: format!(
-                "none of these files is a run-folder file: {}; {}",
-                FolderKind::Trajectory.holds(),
-                FolderKind::Chronicle.holds()
-            ),
-        });
+/// What an opening in which none of the files is a run-folder file says.
+pub fn no_folder_issue() -> FileIssue {
+    FileIssue {
+        folder: LOOSE_FILES.to_owned(),
+        message: format!(
+            "none of these files is a run-folder file: {}; {}",
+            FolderKind::Trajectory.holds(),
+            FolderKind::Chronicle.holds()
+        ),
     }
-    merge_runs(runs, opened, issues);
 }
 
 /// The folders a comparison reads, in order; equal when they are the same folders (the same

@@ -8,13 +8,14 @@
 //! other folders are kept.
 
 pub mod grouping;
+pub mod reading;
 
 use std::sync::Arc;
 
 use eval_compare_core::api::{PackedReward, PackedTrajectory};
 use eval_compare_core::model::{ModelError, RunSet, SourceKind};
 use eval_compare_core::run_folder::{FolderSetBuild, PackedFolder};
-use js_sys::{Promise, Reflect, Uint8Array};
+use js_sys::{Promise, Reflect};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -22,14 +23,13 @@ use web_sys::{
     DataTransfer, File, FileList, FileSystemDirectoryEntry, FileSystemEntry, FileSystemFileEntry,
 };
 
-use gloo_timers::future::TimeoutFuture;
-
 use self::grouping::{
-    finish_opening, folders_of, group_paths, missing_runs, open_files, run_set_of, FolderFiles,
+    folders_of, group_paths, merge_runs, missing_runs, no_folder_issue, open_files, run_set_of,
     FolderSelection,
 };
 pub use self::grouping::{FileIssue, OpenedRun, PickedFile};
-use super::report::{now_ms, SLICE_MS};
+use self::reading::open_folder;
+pub use self::reading::read_folder;
 use super::run_set_build::{
     use_stepped_run_set, BuildStart, RunSetState, SteppedBuild, ITEMS_PER_STEP,
 };
@@ -45,9 +45,6 @@ pub enum ReadError {
     #[error("the file could not be read ({0})")]
     File(String),
 }
-
-/// Bytes of a folder's lists read between clock readings: a millisecond's worth or so.
-const BYTES_PER_STEP: usize = 256 * 1024;
 
 /// How far a reading of picked files is.
 #[derive(Debug, Clone, PartialEq)]
@@ -130,56 +127,51 @@ impl FileRuns {
     /// Reads browser files, then adds them; `earlier` are issues met while finding them (a
     /// dropped folder that could not be read). [`Self::reading`] says how far it is meanwhile.
     ///
-    /// One folder at a time: its files are read from disk, parsed by the core a slice of about
-    /// [`SLICE_MS`] at a time (the page paints and handles input in between), and their
-    /// contents dropped before the next folder's are read, so the tab never holds more than
-    /// one folder's files beside the runs parsed.
+    /// One folder at a time ([`reading::open_folder`]: its large lists read from disk a few
+    /// megabytes at a time and decoded as they arrive, in slices of about
+    /// [`SLICE_MS`](super::report::SLICE_MS), the page painting and handling input in between;
+    /// the tab never holds a whole list file). Each folder's runs are added as soon as it is
+    /// read: a run opened again replaces the earlier one then, before the next folder is read,
+    /// and only once its new folder was read without error.
     pub async fn read_and_add(&self, files: Vec<(String, File)>, earlier: Vec<FileIssue>) {
         let groups = group_paths(files);
         let count = groups.len();
         let mut issues = earlier;
-        let mut opened = Vec::new();
         for (index, group) in groups.iter().enumerate() {
-            let mut progress = ReadingProgress {
+            let progress = ReadingProgress {
                 folder: group.folder.clone(),
                 index,
                 count,
                 parsed: None,
             };
             self.reading.set(Some(progress.clone()));
-            let (read, failed) = read_folder(group).await;
-            issues.extend(failed);
-            let Some(read) = read else { continue };
-            let mut steps = read.read();
-            let work = steps.work().max(1);
-            let result = loop {
-                let started = now_ms();
-                let ended = loop {
-                    if let Some(result) = steps.advance(BYTES_PER_STEP) {
-                        break Some(result);
-                    }
-                    if now_ms() - started >= SLICE_MS {
-                        break None;
-                    }
-                };
-                if let Some(result) = ended {
-                    break result;
-                }
-                progress.parsed = Some(steps.done() as f64 / work as f64);
-                self.reading.set(Some(progress.clone()));
-                // Let the page paint and handle input before the next slice.
-                TimeoutFuture::new(0).await;
-            };
-            match read.opened(result) {
-                Ok(run) => opened.push(run),
-                Err(issue) => issues.push(issue),
+            let reading = self.reading;
+            let opened = open_folder(group, move |share| {
+                reading.set(Some(ReadingProgress {
+                    parsed: Some(share),
+                    ..progress.clone()
+                }));
+            })
+            .await;
+            match opened {
+                // Added at once: a run it opens again is let go before the next folder is read.
+                Ok(run) => self.merge(vec![run], &mut issues),
+                Err(failed) => issues.extend(failed),
             }
         }
-        let mut runs: Vec<OpenedRun> = self.runs.with_untracked(|runs| runs.to_vec());
-        finish_opening(&mut runs, count > 0, opened, &mut issues);
-        self.runs.set(Shared::new(runs));
+        if count == 0 {
+            issues.push(no_folder_issue());
+        }
         self.issues.set(issues);
         self.reading.set(None);
+    }
+
+    /// Adds `opened` to the opened runs ([`merge_runs`]: one opened again replaces its
+    /// earlier folder, with an issue saying so).
+    fn merge(&self, opened: Vec<OpenedRun>, issues: &mut Vec<FileIssue>) {
+        let mut runs: Vec<OpenedRun> = self.runs.with_untracked(|runs| runs.to_vec());
+        merge_runs(&mut runs, opened, issues);
+        self.runs.set(Shared::new(runs));
     }
 
     /// Forgets every opened run.
@@ -307,7 +299,8 @@ pub async fn walk_entries(entries: Vec<FileSystemEntry>) -> (Vec<(String, File)>
     (files, issues)
 }
 
-fn js_error_text(error: &JsValue) -> String {
+/// The words of a browser error.
+pub(crate) fn js_error_text(error: &JsValue) -> String {
     error
         .dyn_ref::<js_sys::Error>()
         .map(|error| String::from(error.message()))
@@ -347,26 +340,4 @@ async fn entry_file(entry: &FileSystemFileEntry) -> Result<File, ReadError> {
         .await
         .map(JsCast::unchecked_into::<File>)
         .map_err(|error| ReadError::File(js_error_text(&error)))
-}
-
-/// Reads a folder's files into memory; `None` (with the issues) when one cannot be read.
-pub async fn read_folder(group: &FolderFiles<File>) -> (Option<FolderFiles>, Vec<FileIssue>) {
-    let mut read = FolderFiles {
-        folder: group.folder.clone(),
-        files: Default::default(),
-    };
-    let mut issues = Vec::new();
-    for (name, file) in &group.files {
-        match JsFuture::from(file.array_buffer()).await {
-            Ok(buffer) => {
-                read.files
-                    .insert(name.clone(), Uint8Array::new(&buffer).to_vec());
-            }
-            Err(error) => issues.push(FileIssue {
-                folder: format!("{}/{name}", group.folder),
-                message: ReadError::File(js_error_text(&error)).to_string(),
-            }),
-        }
-    }
-    (issues.is_empty().then_some(read), issues)
 }

@@ -11,11 +11,13 @@ use crate::model::{
     ApiRunJoin, ModelError, PlatformSeries, RunIdx, RunSet, RunSetBuilder, SourceKind,
 };
 
-use super::chronicle::{ChronicleFolder, JOB_FILE, RESULTS_FILE, TRIALS_FILE};
-use super::folder_read::FolderRead;
+use super::chronicle::{
+    ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE,
+};
 use super::{
-    FolderFile, RunFolder, RunFolderError, EVAL_OPTIONS_FILE, PLATFORM_PROGRESSION_FILE,
-    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE, TRAJECTORIES_FILE,
+    parse_run_folder_as, FolderFile, RunFolder, RunFolderError, RunFolderFiles, EVAL_OPTIONS_FILE,
+    PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE,
+    TRAJECTORIES_FILE,
 };
 
 /// Every file name a folder of either kind may hold (the only files worth reading).
@@ -76,6 +78,22 @@ impl FolderKind {
         }
     }
 
+    /// The kind the present files make ([`Self::detect`]), once every file it needs is there;
+    /// else which are missing. `has` says whether a file is present.
+    pub fn of_files(has: impl Fn(&str) -> bool) -> Result<FolderKind, RunFolderError> {
+        let kind = FolderKind::detect(&has)?;
+        let missing: Vec<&'static str> = kind
+            .required_files()
+            .iter()
+            .copied()
+            .filter(|name| !has(name))
+            .collect();
+        match missing.is_empty() {
+            true => Ok(kind),
+            false => Err(RunFolderError::MissingFiles { kind, missing }),
+        }
+    }
+
     /// The kind the present files make: `run.json` makes a Trajectory folder, `job.json` a
     /// Chronicle one; both, or neither, is refused. `has` says whether a file is present.
     pub fn detect(has: impl Fn(&str) -> bool) -> Result<FolderKind, RunFolderError> {
@@ -122,7 +140,26 @@ impl<'a, R: Deserialize<'a>, T: Deserialize<'a>> Folder<R, T> {
     pub fn read_as(
         file: impl Fn(&str) -> Option<&'a [u8]>,
     ) -> Result<Folder<R, T>, RunFolderError> {
-        FolderRead::new(file).to_end()
+        let kind = FolderKind::of_files(|name| file(name).is_some())?;
+        let required = |name: &str| file(name).unwrap_or_default();
+        match kind {
+            FolderKind::Trajectory => parse_run_folder_as(RunFolderFiles {
+                run: required(RUN_FILE),
+                rewards: required(REWARDS_FILE),
+                trajectories: required(TRAJECTORIES_FILE),
+                tasks: file(TASKS_FILE),
+                training_run: file(TRAINING_RUN_FILE),
+                eval_options: file(EVAL_OPTIONS_FILE),
+                platform_series: file(PLATFORM_PROGRESSION_FILE),
+            })
+            .map(|folder| Folder::Trajectory(Box::new(folder))),
+            FolderKind::Chronicle => ChronicleFolder::parse(ChronicleFolderFiles {
+                job: required(JOB_FILE),
+                trials: required(TRIALS_FILE),
+                results: file(RESULTS_FILE),
+            })
+            .map(|folder| Folder::Chronicle(Box::new(folder))),
+        }
     }
 }
 

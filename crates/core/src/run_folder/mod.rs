@@ -21,10 +21,9 @@
 
 mod chronicle;
 mod folder;
-mod folder_read;
 mod folder_set_build;
 mod list;
-mod list_steps;
+mod list_feed;
 
 use serde::{Deserialize, Serialize};
 
@@ -45,10 +44,9 @@ pub use folder::{
     is_folder_file, run_set_from_any_folders, run_set_from_any_folders_as, Folder, FolderKind,
     FolderSetBuilder, PackedFolder, FOLDER_FILES,
 };
-pub use folder_read::{FolderRead, RunFolderRead};
 pub use folder_set_build::{FolderSetBuild, FolderSetStep};
 pub use list::{parse_list, ListLayout, ParsedList};
-pub use list_steps::ListSteps;
+pub use list_feed::{Feed, ListFeed};
 
 /// File name of the run.
 pub const RUN_FILE: &str = "run.json";
@@ -206,11 +204,47 @@ pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolde
 pub fn parse_run_folder_as<'a, R: Deserialize<'a>, T: Deserialize<'a>>(
     files: RunFolderFiles<'a>,
 ) -> Result<RunFolder<R, T>, RunFolderError> {
-    RunFolderRead::new(files).to_end()
+    let run = parse_run_record(files.run)?;
+    let rewards = parse_list::<R>(REWARDS_FILE, files.rewards)?;
+    let trajectories = parse_list::<T>(TRAJECTORIES_FILE, files.trajectories)?;
+    let tasks = files
+        .tasks
+        .map(|bytes| parse_list::<BenchmarkSpecTask>(TASKS_FILE, bytes))
+        .transpose()?;
+    finish_run_folder(
+        RunFolderExtras::of(&files),
+        run,
+        rewards,
+        trajectories,
+        tasks,
+    )
 }
 
-/// `run.json`: the run, its id one a comparison can name.
-fn parse_run_record(bytes: &[u8]) -> Result<EvalRun, RunFolderError> {
+/// The small optional files of a run folder, read whole by [`finish_run_folder`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunFolderExtras<'a> {
+    /// `training-run.json`, when the folder has one.
+    pub training_run: Option<&'a [u8]>,
+    /// `eval-options.json`, when the folder has one.
+    pub eval_options: Option<&'a [u8]>,
+    /// `platform-progression.json`, when the folder has one.
+    pub platform_series: Option<&'a [u8]>,
+}
+
+impl<'a> RunFolderExtras<'a> {
+    /// Those of a folder's files.
+    pub fn of(files: &RunFolderFiles<'a>) -> Self {
+        Self {
+            training_run: files.training_run,
+            eval_options: files.eval_options,
+            platform_series: files.platform_series,
+        }
+    }
+}
+
+/// `run.json`: the run, its id one a comparison can name. The first file
+/// [`parse_run_folder_as`] reads; its lists come next, then [`finish_run_folder`].
+pub fn parse_run_record(bytes: &[u8]) -> Result<EvalRun, RunFolderError> {
     let run: EvalRun = decode(list::strip_bom(bytes)).map_err(|source| RunFolderError::Decode {
         file: RUN_FILE.to_owned(),
         line: None,
@@ -227,9 +261,11 @@ fn parse_run_record(bytes: &[u8]) -> Result<EvalRun, RunFolderError> {
     Ok(run)
 }
 
-/// A run folder from its run and lists, read, and its optional files, read here.
-fn finish_run_folder<R, T>(
-    files: RunFolderFiles<'_>,
+/// A run folder from its run and lists, read (by [`parse_run_record`] and [`parse_list`], or
+/// as the viewer reads them, [`ListFeed`]), and its optional files, read here: the last part of
+/// [`parse_run_folder_as`], whose errors come in this order.
+pub fn finish_run_folder<R, T>(
+    files: RunFolderExtras<'_>,
     run: EvalRun,
     rewards: ParsedList<R>,
     trajectories: ParsedList<T>,

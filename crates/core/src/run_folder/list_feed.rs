@@ -1,0 +1,501 @@
+//! A list file read as its bytes arrive ([`ListFeed`]), a step at a time: the viewer reads a
+//! file of hundreds of megabytes a few megabytes at a time and decodes them in slices, so the
+//! page never holds the whole file nor stops for long.
+//!
+//! Bytes are checked as UTF-8 as they are pushed; values are decoded one by one where they lie
+//! (each array element, or each JSON Lines value: an item, or a page whose items are appended),
+//! the separators between them checked. A value cut by the end of what arrived waits for more.
+//! Anything unexpected (a value that does not decode, a separator out of place, bytes after
+//! the end, bytes that are not UTF-8) ends the feed with [`Feed::Unexpected`]: the caller then
+//! reads the whole file with [`parse_list`](super::parse_list), whose answer (its error, naming
+//! the file, line and JSON path) is the one. What a feed reads is what [`parse_list`] reads:
+//! the same items, layout and truncation. One exception, named: serde_json refuses values
+//! nested 128 deep, and a whole read counts the array (and page) around an item where a feed
+//! does not, so an item nested 125 to 127 levels deep inside (in a field no report reads) is
+//! read by a feed and refused by the whole read.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::list::{is_page, more_follow, FilePage, ListLayout, ParsedList};
+
+/// What the values of a list file are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Values {
+    /// Elements of a JSON array, each an item.
+    ArrayItems,
+    /// Elements of a JSON array, each a page.
+    ArrayPages,
+    /// JSON values one after another, each an item.
+    LineItems,
+    /// JSON values one after another, each a page.
+    LinePages,
+}
+
+impl Values {
+    fn in_array(self) -> bool {
+        matches!(self, Values::ArrayItems | Values::ArrayPages)
+    }
+
+    fn pages(self) -> bool {
+        matches!(self, Values::ArrayPages | Values::LinePages)
+    }
+
+    fn layout(self) -> ListLayout {
+        match self {
+            Values::ArrayItems => ListLayout::Items,
+            Values::ArrayPages => ListLayout::PageArray,
+            Values::LineItems => ListLayout::ItemLines,
+            Values::LinePages => ListLayout::PageLines,
+        }
+    }
+}
+
+/// Where a [`ListFeed`] stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// Before the first value: the layout is not known yet.
+    Start,
+    /// A value next (`expect_value`: after a comma, where an array may not end).
+    Value { values: Values, expect_value: bool },
+    /// An array's separator next: a comma, or its end.
+    Separator { values: Values },
+    /// After an array's end: only whitespace may follow.
+    Closed { values: Values },
+    /// Read, or ended unexpectedly.
+    Done,
+}
+
+/// What [`ListFeed::advance`] ended with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Feed<T> {
+    /// The budget is spent; more steps are needed.
+    Working,
+    /// Every byte pushed is decoded: push more (or [`ListFeed::end`] the file).
+    NeedMore,
+    /// The file is read.
+    Read(ParsedList<T>),
+    /// Something unexpected: read the whole file with [`parse_list`](super::parse_list) for
+    /// the answer.
+    Unexpected,
+}
+
+/// Why a step cannot go on.
+enum Stop {
+    /// The bytes so far end inside what comes next.
+    NeedMore,
+    Unexpected,
+}
+
+/// A list file read as its bytes arrive; see the module's documentation.
+#[derive(Debug)]
+pub struct ListFeed<T> {
+    /// Bytes pushed and not consumed yet (the consumed ones are dropped at the next push).
+    buffer: Vec<u8>,
+    /// Where the next value (or separator) starts in `buffer`.
+    at: usize,
+    /// The bytes of `buffer` checked as UTF-8 (a character cut by the last push's end waits).
+    checked: usize,
+    /// Bytes dropped from the front of `buffer`, consumed.
+    dropped: usize,
+    /// Whether the first bytes were looked at for a byte order mark.
+    started: bool,
+    /// No more bytes will come.
+    ended: bool,
+    /// Bytes that are not UTF-8 were pushed.
+    not_utf8: bool,
+    stage: Stage,
+    items: Vec<T>,
+    truncated: bool,
+}
+
+impl<T> Default for ListFeed<T> {
+    fn default() -> Self {
+        Self {
+            buffer: Vec::new(),
+            at: 0,
+            checked: 0,
+            dropped: 0,
+            started: false,
+            ended: false,
+            not_utf8: false,
+            stage: Stage::Start,
+            items: Vec::new(),
+            truncated: false,
+        }
+    }
+}
+
+impl<T: DeserializeOwned> ListFeed<T> {
+    /// A feed with nothing pushed yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Bytes of the file consumed so far (decoded, or skipped as a byte order mark or
+    /// whitespace): its progress against the file's size.
+    pub fn consumed(&self) -> usize {
+        self.dropped + self.at
+    }
+
+    /// The file's next bytes.
+    pub fn push(&mut self, bytes: &[u8]) {
+        if self.at > 0 {
+            self.buffer.drain(..self.at);
+            self.dropped += self.at;
+            self.checked -= self.at;
+            self.at = 0;
+        }
+        self.buffer.extend_from_slice(bytes);
+        self.check_utf8();
+    }
+
+    /// No more bytes: the file ends with what was pushed.
+    pub fn end(&mut self) {
+        self.ended = true;
+        self.check_utf8();
+    }
+
+    /// Checks the bytes pushed since the last check; a character cut by the end waits for the
+    /// next push, unless the file ended.
+    fn check_utf8(&mut self) {
+        match std::str::from_utf8(&self.buffer[self.checked..]) {
+            Ok(_) => self.checked = self.buffer.len(),
+            Err(error) if error.error_len().is_none() && !self.ended => {
+                self.checked += error.valid_up_to();
+            }
+            Err(_) => self.not_utf8 = true,
+        }
+    }
+
+    /// Goes on for about `budget` bytes of values.
+    pub fn advance(&mut self, budget: usize) -> Feed<T> {
+        if self.stage == Stage::Done {
+            return Feed::Unexpected;
+        }
+        if self.not_utf8 {
+            return self.unexpected();
+        }
+        let mut left = budget.max(1);
+        loop {
+            let before = self.at;
+            match self.step() {
+                Ok(true) => {
+                    let values = match self.stage {
+                        Stage::Closed { values } | Stage::Value { values, .. } => values,
+                        _ => Values::ArrayItems,
+                    };
+                    self.stage = Stage::Done;
+                    return Feed::Read(ParsedList {
+                        items: std::mem::take(&mut self.items),
+                        layout: values.layout(),
+                        truncated: self.truncated,
+                    });
+                }
+                Ok(false) => {}
+                Err(Stop::NeedMore) if self.ended => return self.unexpected(),
+                Err(Stop::NeedMore) => return Feed::NeedMore,
+                Err(Stop::Unexpected) => return self.unexpected(),
+            }
+            left = left.saturating_sub((self.at - before).max(1));
+            if left == 0 {
+                return Feed::Working;
+            }
+        }
+    }
+
+    fn unexpected(&mut self) -> Feed<T> {
+        self.stage = Stage::Done;
+        self.items = Vec::new();
+        Feed::Unexpected
+    }
+
+    /// The checked bytes from `at` on.
+    fn rest(&self) -> &[u8] {
+        &self.buffer[self.at..self.checked]
+    }
+
+    /// Skips whitespace; the next byte, or why there is none.
+    fn next_byte(&mut self) -> Result<u8, Stop> {
+        let skipped = self
+            .rest()
+            .iter()
+            .position(|byte| !matches!(byte, b' ' | b'\n' | b'\r' | b'\t'));
+        match skipped {
+            Some(offset) => {
+                self.at += offset;
+                Ok(self.buffer[self.at])
+            }
+            None => {
+                self.at = self.checked;
+                Err(Stop::NeedMore)
+            }
+        }
+    }
+
+    /// One step: a value decoded, a separator read, or the layout found; `Ok(true)` when
+    /// the file is read.
+    fn step(&mut self) -> Result<bool, Stop> {
+        match self.stage {
+            Stage::Start => {
+                if !self.started {
+                    if self.checked < 3 && !self.ended {
+                        return Err(Stop::NeedMore);
+                    }
+                    self.started = true;
+                    if self.rest().starts_with(b"\xEF\xBB\xBF") {
+                        self.at += 3;
+                    }
+                }
+                let first = match self.next_byte() {
+                    Ok(byte) => byte,
+                    // An empty file: the whole read says so.
+                    Err(Stop::NeedMore) if self.ended => return Err(Stop::Unexpected),
+                    Err(stop) => return Err(stop),
+                };
+                let values = if first == b'[' {
+                    let start = self.at;
+                    self.at += 1;
+                    let values = match self.next_byte() {
+                        Ok(b']') => Ok(Values::ArrayItems),
+                        Ok(_) => self
+                            .decode::<Value>()
+                            .map(|(value, _)| match is_page(&value) {
+                                true => Values::ArrayPages,
+                                false => Values::ArrayItems,
+                            }),
+                        Err(stop) => Err(stop),
+                    };
+                    // Back before the first element: it is decoded as what it is next (or,
+                    // when more bytes are needed, before the array: the layout waits too).
+                    self.at = start + usize::from(values.is_ok());
+                    values?
+                } else {
+                    let start = self.at;
+                    let (value, _) = self.decode::<Value>()?;
+                    self.at = start;
+                    if is_page(&value) {
+                        Values::LinePages
+                    } else {
+                        Values::LineItems
+                    }
+                };
+                self.stage = Stage::Value {
+                    values,
+                    expect_value: false,
+                };
+                Ok(false)
+            }
+            Stage::Value {
+                values,
+                expect_value,
+            } => {
+                let next = match self.next_byte() {
+                    Ok(byte) => byte,
+                    Err(Stop::NeedMore) if self.ended && !values.in_array() => return Ok(true),
+                    Err(stop) => return Err(stop),
+                };
+                if values.in_array() && next == b']' && !expect_value {
+                    self.at += 1;
+                    self.stage = Stage::Closed { values };
+                    return Ok(false);
+                }
+                let start = self.at;
+                let decoded = if values.pages() {
+                    self.decode::<FilePage<T>>().map(|(page, end)| {
+                        self.truncated = more_follow(page.has_more, page.has_next_page);
+                        self.items.extend(page.items);
+                        end
+                    })
+                } else {
+                    self.decode::<T>().map(|(item, end)| {
+                        self.items.push(item);
+                        end
+                    })
+                };
+                match decoded {
+                    Ok(end) => self.at = end,
+                    Err(stop) => {
+                        self.at = start;
+                        return Err(stop);
+                    }
+                }
+                self.stage = if values.in_array() {
+                    Stage::Separator { values }
+                } else {
+                    Stage::Value {
+                        values,
+                        expect_value: false,
+                    }
+                };
+                Ok(false)
+            }
+            Stage::Separator { values } => {
+                match self.next_byte()? {
+                    b',' => {
+                        self.stage = Stage::Value {
+                            values,
+                            expect_value: true,
+                        }
+                    }
+                    b']' => self.stage = Stage::Closed { values },
+                    _ => return Err(Stop::Unexpected),
+                }
+                self.at += 1;
+                Ok(false)
+            }
+            Stage::Closed { .. } => match self.next_byte() {
+                Err(Stop::NeedMore) if self.ended => Ok(true),
+                Err(stop) => Err(stop),
+                Ok(_) => Err(Stop::Unexpected),
+            },
+            Stage::Done => Err(Stop::Unexpected),
+        }
+    }
+
+    /// Decodes the value at `at`: it and where it ends. A value the bytes so far cut (or may
+    /// cut: a number at their very end) waits for more.
+    fn decode<V: DeserializeOwned>(&self) -> Result<(V, usize), Stop> {
+        let rest = self.rest();
+        let delimited = matches!(rest.first(), Some(b'[' | b'{' | b'"'));
+        let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<V>();
+        match stream.next() {
+            Some(Ok(value)) => {
+                let end = stream.byte_offset();
+                if end == rest.len() && !delimited && !self.ended {
+                    return Err(Stop::NeedMore);
+                }
+                Ok((value, self.at + end))
+            }
+            Some(Err(error)) if error.is_eof() && !self.ended => Err(Stop::NeedMore),
+            None if !self.ended => Err(Stop::NeedMore),
+            _ => Err(Stop::Unexpected),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse_list;
+    use super::*;
+
+    /// Feeds `bytes` in pushes of `chunk` bytes, `budget` a step; `None` when it ended
+    /// unexpectedly (the whole read answers then).
+    fn fed(bytes: &[u8], chunk: usize, budget: usize) -> Option<ParsedList<Value>> {
+        let mut feed = ListFeed::<Value>::new();
+        let mut pushed = 0;
+        loop {
+            match feed.advance(budget) {
+                Feed::Working => {}
+                Feed::NeedMore if pushed < bytes.len() => {
+                    let end = (pushed + chunk).min(bytes.len());
+                    feed.push(&bytes[pushed..end]);
+                    pushed = end;
+                }
+                Feed::NeedMore => feed.end(),
+                Feed::Read(list) => {
+                    assert_eq!(feed.consumed(), bytes.len(), "every byte consumed");
+                    return Some(list);
+                }
+                Feed::Unexpected => return None,
+            }
+        }
+    }
+
+    /// Files at the edges of every layout, valid and not, pushed in chunks of every size and
+    /// read in steps of several budgets: a feed reads what the whole read reads, and ends
+    /// unexpectedly only where the whole read fails.
+    #[test]
+    fn edge_files_fed_in_chunks_read_as_at_once() {
+        let long = "é".repeat(40);
+        let valid: Vec<String> = [
+            "[]",
+            " [ ] \n",
+            "[1,2,3]",
+            "[1, 22 ,333]\n",
+            "\u{feff}[1]",
+            "1 2 3",
+            "1\n22\n",
+            "12",
+            "[\"a\", \"b\\\"]\"]",
+            "[1.5e3, -0, 1e300, true, null]",
+            r#"[{"items":[1]},{"items":[2],"has_more":true}]"#,
+            r#"[{"items":[1]},{"items":[2],"has_next_page":true,"x":{"y":[]}}]"#,
+            r#"{"items":[1]} {"items":[2],"has_more":true}"#,
+            r#"{"items":[1]}{"items":[2],"has_next_page":true}"#,
+            r#"{"a":1}{"b":2}"#,
+            r#"{"items":"x"} {"items":[2]}"#,
+        ]
+        .iter()
+        .map(|case| case.to_string())
+        .chain([
+            format!(r#"{{"items":[1],"x":"{long}"}} {{"items":[2]}}"#),
+            format!(r#"[{{"items":[1],"x":"{long}"}}]"#),
+            format!("[\"{long}\", \"{long}\"]"),
+        ])
+        .collect();
+        let invalid: Vec<Vec<u8>> = [
+            "[1 2]",
+            "[1 x 2]",
+            "[1;2]",
+            "[1,]",
+            "[,1]",
+            "[1]x",
+            "[1] [2]",
+            "[1,2",
+            "[1,2,",
+            "[",
+            "",
+            "  \n",
+            "\u{feff}",
+            "1,2",
+            "[1]]",
+            r#"[{"items":[1]} {"items":[2]}]"#,
+            r#"[{"items":[1]},{"items":[2]}"#,
+            r#"[{"items":[1]},3]"#,
+            r#"{"items":[1]}x"#,
+            r#"{"items":[1]} 3"#,
+            r#"{"items":[1]} {"items":"x"}"#,
+            "tru",
+            "[tru]",
+            "[1e400]",
+        ]
+        .iter()
+        .map(|case| case.as_bytes().to_vec())
+        .chain([
+            b"[1,\"\xff\"]".to_vec(),
+            format!("[\"{long}\"]").into_bytes()[..50].to_vec(),
+        ])
+        .collect();
+        for case in &valid {
+            let bytes = case.as_bytes();
+            let at_once = parse_list::<Value>("f.json", bytes).expect("a valid case");
+            for chunk in 1..=bytes.len() + 1 {
+                for budget in [1, 3, 1000] {
+                    assert_eq!(
+                        fed(bytes, chunk, budget).as_ref(),
+                        Some(&at_once),
+                        "{case} in chunks of {chunk}, steps of {budget}"
+                    );
+                }
+            }
+        }
+        for bytes in &invalid {
+            assert!(
+                parse_list::<Value>("f.json", bytes).is_err(),
+                "{}",
+                String::from_utf8_lossy(bytes)
+            );
+            for chunk in 1..=bytes.len() + 1 {
+                for budget in [1, 1000] {
+                    assert_eq!(
+                        fed(bytes, chunk, budget),
+                        None,
+                        "{} in chunks of {chunk}",
+                        String::from_utf8_lossy(bytes)
+                    );
+                }
+            }
+        }
+    }
+}
