@@ -217,10 +217,10 @@ fn file_runs_keep_the_runs_of_every_opening_and_the_issues_of_the_last() {
         assert!(opened.reading().is_none());
         opened.add_files(run_folder("base", "er_base", &[0.2]));
         assert_eq!(opened.missing(&wanted), ["er_cand"]);
-        assert!(opened.run_set(&wanted).is_none());
+        assert!(run_set_of(&opened.runs(), &wanted).is_none());
         opened.add_files(run_folder("cand", "er_cand", &[0.4]));
         assert!(opened.missing(&wanted).is_empty());
-        assert!(matches!(opened.run_set(&wanted), Some(Ok(_))));
+        assert!(matches!(run_set_of(&opened.runs(), &wanted), Some(Ok(_))));
         opened.add_files(vec![file("notes.txt", "hello")]);
         assert_eq!(opened.issues().len(), 1, "nothing usable is reported");
         assert_eq!(opened.runs().len(), 2, "and nothing is lost");

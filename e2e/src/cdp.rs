@@ -86,3 +86,15 @@ pub async fn bypass_csp(browser: &Client) -> Result<(), BoxError> {
         .await?;
     Ok(())
 }
+
+/// Makes the page see `prefers-color-scheme: dark` (`dark` false: light).
+pub async fn prefer_color_scheme(browser: &Client, dark: bool) -> Result<(), BoxError> {
+    let scheme = if dark { "dark" } else { "light" };
+    browser
+        .issue_cmd(Cdp {
+            cmd: "Emulation.setEmulatedMedia",
+            params: json!({ "features": [{ "name": "prefers-color-scheme", "value": scheme }] }),
+        })
+        .await?;
+    Ok(())
+}

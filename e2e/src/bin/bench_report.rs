@@ -40,7 +40,8 @@
 //! comparison's headline, table and full report after Compare, the longest main-thread task of
 //! each phase (and how many passed 200 ms), and the wasm memory's peak; then it opens the
 //! folder and the comparison again in the same tab, `--files-rounds N` times in all (default
-//! 3: does the memory grow?).
+//! 3: does the memory grow?); `--screenshots DIR` saves a picture of the reading and of each
+//! report (`--dark` in dark mode).
 //!
 //! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
 //! eval-compare-server` that exists; `scripts/demo.sh` builds the `server` profile), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
@@ -58,7 +59,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use eval_compare_e2e::cdp::{
-    bypass_csp, run_before_page_scripts, start_cpu_profile, stop_cpu_profile,
+    bypass_csp, prefer_color_scheme, run_before_page_scripts, start_cpu_profile, stop_cpu_profile,
 };
 use eval_compare_e2e::page::{finish, poll, wait_js};
 use eval_compare_e2e::{viewer_dist, workspace_root, BoxError, ChromeDriver, Server};
@@ -467,6 +468,11 @@ struct Options {
     /// How many times `--files` opens the folder and compares in the same tab
     /// (`--files-rounds N`, default 3).
     files_rounds: usize,
+    /// With `--files`, where to save screenshots of the reading and of the report
+    /// (`--screenshots DIR`).
+    screenshots: Option<PathBuf>,
+    /// The page in dark mode (`--dark`: `prefers-color-scheme: dark`).
+    dark: bool,
 }
 
 fn parse_options() -> Result<Options, BoxError> {
@@ -487,6 +493,8 @@ fn parse_options() -> Result<Options, BoxError> {
         interactions: false,
         files: None,
         files_rounds: 3,
+        screenshots: None,
+        dark: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -517,6 +525,8 @@ fn parse_options() -> Result<Options, BoxError> {
             "--interactions" => options.interactions = true,
             "--files" => options.files = Some(PathBuf::from(value()?)),
             "--files-rounds" => options.files_rounds = value()?.parse::<usize>()?.max(1),
+            "--screenshots" => options.screenshots = Some(PathBuf::from(value()?)),
+            "--dark" => options.dark = true,
             "--then-url-query" => options
                 .then_queries
                 .push(value()?.trim_start_matches('?').to_owned()),
@@ -537,7 +547,7 @@ fn parse_options() -> Result<Options, BoxError> {
                     "bench-report [--runs N] [--warmup N] [--url-query Q] [--running-eval-secs S] \
                      [--server-arg ARG]... [--settle-ms MS] [--json] [--replay] [--replay-without SUBSTR]\n\
                      [--cpu-profile FILE] [--replay-in-worker] [--replay-bytes] [--then-url-query Q]... [--interactions]\n\
-                     [--files DIR --url-query Q [--files-rounds N]]\n\
+                     [--files DIR --url-query Q [--files-rounds N] [--screenshots DIR] [--dark]]\n\
                      env: EVAL_COMPARE_SERVER_BIN, EVAL_COMPARE_DIST, CHROMEDRIVER, CHROME_BIN"
                 );
                 std::process::exit(0);
@@ -766,6 +776,9 @@ async fn measure_files_in(
     options: &Options,
 ) -> Result<(), BoxError> {
     run_before_page_scripts(browser, PROBE_JS).await?;
+    if options.dark {
+        prefer_color_scheme(browser, true).await?;
+    }
     tokio::time::sleep(options.settle).await;
     println!("  load1 {:.2}", load1());
     browser.goto(&format!("{base}/files")).await?;
@@ -821,6 +834,18 @@ async fn pick_and_compare(
         .execute("window.__bench.opened_at = performance.now();", vec![])
         .await?;
     picker.send_keys(&dir.display().to_string()).await?;
+    if let Some(shots) = &options.screenshots {
+        // The reading's progress, once it shows a share read.
+        wait_js(
+            browser,
+            "the reading's progress",
+            PAGE_TIMEOUT,
+            "const s = document.querySelector('.drop-zone [role=status]'); return !s || /% read/.test(s.textContent);",
+            vec![],
+        )
+        .await?;
+        save_screenshot(browser, shots, &format!("{round}-reading")).await?;
+    }
     let read = poll("the folders to be read", PAGE_TIMEOUT, || async {
         let value = browser.execute(FILES_READ_JS, vec![]).await?;
         Ok((!value.is_null()).then_some(value))
@@ -851,6 +876,9 @@ async fn pick_and_compare(
     if let Some(failure) = compared.get("failure") {
         return Err(format!("{path}: the page shows a failure: {failure}").into());
     }
+    if let Some(shots) = &options.screenshots {
+        save_screenshot(browser, shots, &format!("{round}-report")).await?;
+    }
     println!(
         "  {round}: compare: headline {:.0} ms, table {:.0} ms, report with the bootstrap {:.0} ms after Compare; longest task since {:.0} ms ({} over 200 ms); wasm memory peak {:.0} MB",
         number(&compared, "headline"),
@@ -860,6 +888,20 @@ async fn pick_and_compare(
         number(&compared, "long_count"),
         number(&compared, "wasm_mb"),
     );
+    Ok(())
+}
+
+/// Saves the page as `DIR/NAME.png` (`--screenshots DIR`), spaces in NAME made dashes.
+async fn save_screenshot(browser: &Client, dir: &Path, name: &str) -> Result<(), BoxError> {
+    std::fs::create_dir_all(dir)?;
+    let file: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let path = dir.join(format!("{file}.png"));
+    std::fs::write(&path, browser.screenshot().await?)
+        .map_err(|error| format!("could not write {}: {error}", path.display()))?;
+    println!("  screenshot: {}", path.display());
     Ok(())
 }
 

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use eval_compare_core::model::{ModelError, RunSet, SourceKind};
 use eval_compare_core::run_folder::{
-    is_folder_file, run_set_from_any_folders_as, Folder, FolderKind, PackedFolder, RunFolderError,
+    is_folder_file, Folder, FolderKind, FolderSetBuild, PackedFolder, RunFolderError,
 };
 
 /// The folder name given to files picked one by one, outside any folder.
@@ -229,14 +229,15 @@ pub fn folders_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<FolderSelect
     ))
 }
 
-/// The run set of `run_ids` from opened folders ([`folders_of`]), built at once as the CLI
-/// builds it from folders; `None` when a run is not open.
+/// The run set of `run_ids` from opened folders ([`folders_of`]), built at once: what the
+/// page's build a slice at a time ends with ([`FolderSetBuild`]); `None` when a run is not open.
 pub fn run_set_of(runs: &[OpenedRun], run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
-    let selection = folders_of(runs, run_ids)?;
-    Some(run_set_from_any_folders_as(
-        selection.0.iter().map(AsRef::as_ref),
-        SourceKind::Files,
-    ))
+    let mut build = FolderSetBuild::new(folders_of(runs, run_ids)?.0, SourceKind::Files);
+    loop {
+        if let Some(built) = build.advance(usize::MAX) {
+            return Some(built);
+        }
+    }
 }
 
 /// The ids of `run_ids` that are not open, in order.

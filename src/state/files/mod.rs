@@ -24,8 +24,7 @@ use web_sys::{
 };
 
 use self::grouping::{
-    folders_of, group_paths, merge_runs, missing_runs, no_folder_issue, open_files, run_set_of,
-    FolderSelection,
+    folders_of, group_paths, merge_runs, missing_runs, no_folder_issue, open_files, FolderSelection,
 };
 pub use self::grouping::{FileIssue, OpenedRun, PickedFile};
 use self::reading::open_folder;
@@ -54,8 +53,8 @@ pub struct ReadingProgress {
     /// Its place among the folders picked (from 0), and their number.
     pub index: usize,
     pub count: usize,
-    /// The share of its files read from disk and parsed, from 0 to 1 (`None` while they are
-    /// read from disk).
+    /// The share of its lists read and decoded, from 0 to 1 (`None` before the first slice
+    /// ends).
     pub parsed: Option<f64>,
 }
 
@@ -67,9 +66,9 @@ impl ReadingProgress {
             count => format!(" (folder {} of {count})", self.index + 1),
         };
         match self.parsed {
-            None => format!("Reading {}{place} from disk…", self.folder),
+            None => format!("Reading {}{place}…", self.folder),
             Some(share) => format!(
-                "Reading {}{place}: {}% parsed…",
+                "Reading {}{place}: {}% read…",
                 self.folder,
                 (share * 100.0).floor()
             ),
@@ -116,7 +115,8 @@ impl FileRuns {
         self.reading.get()
     }
 
-    /// Groups, parses and adds files; the issues replace the previous ones.
+    /// Groups, parses at once and adds files already read into memory; the issues replace the
+    /// previous ones. (The page reads what is picked with [`Self::read_and_add`].)
     pub fn add_files(&self, files: Vec<PickedFile>) {
         let mut runs: Vec<OpenedRun> = self.runs.with_untracked(|runs| runs.to_vec());
         let issues = open_files(&mut runs, files);
@@ -178,11 +178,6 @@ impl FileRuns {
     pub fn clear(&self) {
         self.runs.set(Shared::new(Vec::new()));
         self.issues.set(Vec::new());
-    }
-
-    /// The run set of `run_ids` (tracked), built at once; `None` while some run is not open.
-    pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
-        self.runs.with(|runs| run_set_of(runs, run_ids))
     }
 
     /// The run set of the runs `run_ids` names, built a slice at a time whenever they or the

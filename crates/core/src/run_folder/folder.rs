@@ -220,15 +220,6 @@ pub fn run_set_from_any_folders(
     folders: &[Folder],
     source: SourceKind,
 ) -> Result<RunSet, ModelError> {
-    run_set_from_any_folders_as(folders, source)
-}
-
-/// [`run_set_from_any_folders`] from folders read in either form (e.g. [`PackedFolder`]), given
-/// by reference (a slice of folders, or folders kept elsewhere).
-pub fn run_set_from_any_folders_as<'a, R: AsRewardFacts + 'a, T: AsTrajectoryFacts + 'a>(
-    folders: impl IntoIterator<Item = &'a Folder<R, T>>,
-    source: SourceKind,
-) -> Result<RunSet, ModelError> {
     let mut builder = FolderSetBuilder::new();
     for folder in folders {
         builder.add(folder, source)?;

@@ -1,8 +1,7 @@
 //! The run set of opened folders built a step at a time ([`FolderSetBuild`]), so the viewer
 //! joins runs of a hundred thousand tasks in slices, painting between them. Run to its end it
 //! gives the run set [`FolderSetBuilder`] gives adding the folders one at a time (and so
-//! [`run_set_from_any_folders_as`](super::run_set_from_any_folders_as), which joins them side
-//! by side on the cores).
+//! [`FolderSetBuilder::add_all`], which the CLI uses, joining them side by side on the cores).
 
 use std::borrow::Borrow;
 use std::marker::PhantomData;

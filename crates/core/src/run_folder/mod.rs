@@ -41,8 +41,8 @@ use crate::view_state::check_id;
 
 pub use chronicle::{ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE};
 pub use folder::{
-    is_folder_file, run_set_from_any_folders, run_set_from_any_folders_as, Folder, FolderKind,
-    FolderSetBuilder, PackedFolder, FOLDER_FILES,
+    is_folder_file, run_set_from_any_folders, Folder, FolderKind, FolderSetBuilder, PackedFolder,
+    FOLDER_FILES,
 };
 pub use folder_set_build::{FolderSetBuild, FolderSetStep};
 pub use list::{parse_list, ListLayout, ParsedList};
