@@ -19,7 +19,8 @@ use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder, SourceKind
 use eval_compare_core::parallel::map_in_parallel;
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{
-    parse_run_folder_as, Folder, FolderSetBuilder, RunFolderFiles,
+    parse_list, parse_run_folder_as, Feed, Folder, FolderSetBuilder, ListFeed, ParsedList,
+    RunFolderFiles,
 };
 use eval_compare_core::stats::{paired_bootstrap, BootstrapSettings};
 use std::fmt::Write;
@@ -223,6 +224,24 @@ fn report_from_folders(folders: &[FolderContents], settings: &ReportSettings) ->
     report.tasks.len()
 }
 
+/// A list file fed to a [`ListFeed`] 8 MiB at a time, as the viewer's Files page reads it.
+fn fed<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> ParsedList<T> {
+    const CHUNK: usize = 8 << 20;
+    let mut feed = ListFeed::<T>::new();
+    let mut chunks = bytes.chunks(CHUNK);
+    loop {
+        match feed.advance(usize::MAX) {
+            Feed::Working => {}
+            Feed::NeedMore => match chunks.next() {
+                Some(chunk) => feed.push(chunk),
+                None => feed.end(),
+            },
+            Feed::Read(list) => return list,
+            Feed::Unexpected => panic!("a valid list"),
+        }
+    }
+}
+
 fn benchmark_tasks_json() -> String {
     let json: Vec<String> = (0..TASKS)
         .map(|t| {
@@ -268,6 +287,36 @@ fn pipeline(c: &mut Criterion) {
     group.bench_function("decode_api_pages_packed", |b| {
         b.iter(|| pages.iter().map(decode_run_packed).collect::<Vec<_>>())
     });
+
+    // The viewer's Files page reads a list as it arrives (8 MiB pushes, `ListFeed`); the CLI
+    // reads it whole (`parse_list`): the same lists, as one array of items each.
+    let folders: Vec<FolderContents> = pages.iter().map(|p| folder_contents(p, None)).collect();
+    group.bench_function("decode_folder_lists_packed_whole", |b| {
+        b.iter(|| {
+            folders
+                .iter()
+                .map(|folder| {
+                    let rewards = parse_list::<PackedReward>("r", &folder.rewards).unwrap();
+                    let trajectories =
+                        parse_list::<PackedTrajectory>("t", &folder.trajectories).unwrap();
+                    (rewards, trajectories)
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    group.bench_function("decode_folder_lists_packed_fed_8mib", |b| {
+        b.iter(|| {
+            folders
+                .iter()
+                .map(|folder| {
+                    let rewards = fed::<PackedReward>(&folder.rewards);
+                    let trajectories = fed::<PackedTrajectory>(&folder.trajectories);
+                    (rewards, trajectories)
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    drop(folders);
 
     let decoded: Vec<Decoded> = pages.iter().map(decode_run).collect();
     let lean: Vec<Decoded<_, _>> = pages.iter().map(decode_run_lean).collect();

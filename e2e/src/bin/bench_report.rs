@@ -41,7 +41,8 @@
 //! each phase (and how many passed 200 ms), and the wasm memory's peak; then it opens the
 //! folder and the comparison again in the same tab, `--files-rounds N` times in all (default
 //! 3: does the memory grow?); `--screenshots DIR` saves a picture of the reading and of each
-//! report (`--dark` in dark mode).
+//! report (`--dark` in dark mode); `--cpu-profile FILE` profiles the first round, from the
+//! pick to the report.
 //!
 //! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
 //! eval-compare-server` that exists; `scripts/demo.sh` builds the `server` profile), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
@@ -86,8 +87,16 @@ const PROBE_JS: &str = r#"
   setInterval(sample, 50);
   const mark = (name) => { if (!(name in b.marks)) b.marks[name] = performance.now(); };
   try { performance.setResourceTimingBufferSize(100000); } catch (e) {}
+  // The observers' callbacks wait for an idle moment, which a page busy with slices may not
+  // have for seconds: `b.flush()` takes what they hold before any figure is read.
+  const observers = [];
+  b.flush = () => { for (const [o, take] of observers) o.takeRecords().forEach(take); };
   const observe = (type, take) => {
-    try { new PerformanceObserver((list) => list.getEntries().forEach(take)).observe({ type, buffered: true }); } catch (e) {}
+    try {
+      const o = new PerformanceObserver((list) => list.getEntries().forEach(take));
+      o.observe({ type, buffered: true });
+      observers.push([o, take]);
+    } catch (e) {}
   };
   observe('longtask', (e) => b.longtasks.push([e.startTime, e.duration]));
   observe('element', (e) => b.elements.push([e.identifier, e.renderTime || e.loadTime]));
@@ -155,20 +164,27 @@ return ('bootstrap' in b.marks && 'cards_frame' in b.marks) || 'failure' in b.ma
 
 /// `--then-url-query`: opens another comparison in the same tab, as a link inside the app
 /// does (the router follows `popstate`), and forgets the previous report's bootstrap mark.
+/// The switch runs in a task of its own, as a click's would: work done inside WebDriver's own
+/// script call is not seen by the long-task observer.
 const OPEN_IN_APP_JS: &str = r#"
 const b = window.__bench;
+const path = arguments[0];
 delete b.marks.bootstrap;
 b.status = null;
 b.await_gone = true;
 b.opened_at = performance.now();
-history.pushState(null, '', arguments[0]);
-dispatchEvent(new PopStateEvent('popstate', { state: null }));
+setTimeout(() => {
+  b.opened_at = performance.now();
+  history.pushState(null, '', path);
+  dispatchEvent(new PopStateEvent('popstate', { state: null }));
+}, 0);
 "#;
 
 /// After [`OPEN_IN_APP_JS`]: the comparison's report with its bootstrap, how long it took, the
 /// wasm memory's peak and the longest main-thread task since the switch; `null` until done.
 const OPENED_JS: &str = r#"
 const b = window.__bench;
+b.flush();
 if (b.failure) return { failure: b.failure };
 if (!('bootstrap' in b.marks)) return null;
 const since = b.longtasks.filter(([start]) => start >= b.opened_at).map(([, d]) => d);
@@ -229,6 +245,7 @@ const scroller = () => document.querySelector('.task-table .task-scroll');
 /// Everything the page recorded.
 const COLLECT_JS: &str = r#"
 const b = window.__bench;
+b.flush();
 const nav = performance.getEntriesByType('navigation')[0];
 return {
   marks: b.marks, longtasks: b.longtasks, wasm: b.wasm, elements: b.elements,
@@ -732,6 +749,7 @@ async fn default_link(browser: &Client, base: &str) -> Result<String, BoxError> 
 /// task meanwhile and the wasm memory's peak; `null` until the reading is done.
 const FILES_READ_JS: &str = r#"
 const b = window.__bench;
+b.flush();
 if (!('files_read' in b.marks)) return null;
 const since = b.longtasks.filter(([start]) => start >= b.opened_at).map(([, d]) => d);
 return { ms: b.marks.files_read - b.opened_at, wasm_mb: b.wasm_peak / 1e6,
@@ -744,6 +762,7 @@ return { ms: b.marks.files_read - b.opened_at, wasm_mb: b.wasm_peak / 1e6,
 /// 200 ms, the wasm memory's peak.
 const FILES_COMPARED_JS: &str = r#"
 const b = window.__bench;
+b.flush();
 const error = document.querySelector('.error-panel');
 if (error) return { failure: error.textContent.replace(/\s+/g, ' ').trim().slice(0, 300) };
 if (!('bootstrap' in b.marks) || !('cards' in b.marks)) return null;
@@ -830,6 +849,13 @@ async fn pick_and_compare(
     let picker = browser
         .find(Locator::Css(".drop-zone input[type=file]"))
         .await?;
+    let profile = options
+        .cpu_profile
+        .as_ref()
+        .filter(|_| round.starts_with("first"));
+    if profile.is_some() {
+        start_cpu_profile(browser, CPU_PROFILE_INTERVAL_US).await?;
+    }
     browser
         .execute("window.__bench.opened_at = performance.now();", vec![])
         .await?;
@@ -875,6 +901,11 @@ async fn pick_and_compare(
     .await?;
     if let Some(failure) = compared.get("failure") {
         return Err(format!("{path}: the page shows a failure: {failure}").into());
+    }
+    if let Some(path) = profile {
+        let profile = stop_cpu_profile(browser).await?;
+        std::fs::write(path, serde_json::to_vec(&profile)?)
+            .map_err(|error| format!("could not write {}: {error}", path.display()))?;
     }
     if let Some(shots) = &options.screenshots {
         save_screenshot(browser, shots, &format!("{round}-report")).await?;
