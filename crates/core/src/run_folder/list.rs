@@ -298,7 +298,7 @@ pub(super) fn is_page(value: &Value) -> bool {
 /// visitor answers, then stops the decoder with an error, so the rest of the file is not
 /// scanned. An array whose first element is malformed answers `false`, so that decoding it as
 /// items reports the error with its path.
-pub(super) fn first_element_is_page(body: &[u8]) -> bool {
+fn first_element_is_page(body: &[u8]) -> bool {
     struct FirstIsPage<'a>(&'a Cell<bool>);
     impl<'de> Visitor<'de> for FirstIsPage<'_> {
         type Value = ();
