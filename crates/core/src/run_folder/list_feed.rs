@@ -2,7 +2,8 @@
 //! file of hundreds of megabytes a few megabytes at a time and decodes them in slices, so the
 //! page never holds the whole file nor stops for long.
 //!
-//! Bytes are checked as UTF-8 as they are pushed; values are decoded one by one where they lie
+//! Bytes are checked as UTF-8 as they are pushed (and kept as text: serde_json then need not
+//! check each string again); values are decoded one by one where they lie
 //! (each array element, or each JSON Lines value: an item, or a page whose items are appended),
 //! the separators between them checked. A value cut by the end of what arrived waits for more,
 //! and is tried again only once what arrived from its start has doubled: a value of many
@@ -94,13 +95,15 @@ enum Stop {
 /// A list file read as its bytes arrive; see the module's documentation.
 #[derive(Debug)]
 pub struct ListFeed<T> {
-    /// Bytes pushed and not consumed yet (the consumed ones are dropped at the next push).
-    buffer: Vec<u8>,
-    /// Where the next value (or separator) starts in `buffer`.
+    /// The text pushed (checked as UTF-8 as it came) and not consumed yet (the consumed part
+    /// is dropped at the next push): values are decoded from text, whose strings serde_json
+    /// then need not check again.
+    text: String,
+    /// The bytes of a character the last push cut, waiting for the rest of it.
+    cut: Vec<u8>,
+    /// Where the next value (or separator) starts in `text` (always before an ASCII byte).
     at: usize,
-    /// The bytes of `buffer` checked as UTF-8 (a character cut by the last push's end waits).
-    checked: usize,
-    /// Bytes dropped from the front of `buffer`, consumed.
+    /// Bytes dropped from the front of `text`, consumed.
     dropped: usize,
     /// Whether the first bytes were looked at for a byte order mark.
     started: bool,
@@ -123,9 +126,9 @@ pub struct ListFeed<T> {
 impl<T> Default for ListFeed<T> {
     fn default() -> Self {
         Self {
-            buffer: Vec::new(),
+            text: String::new(),
+            cut: Vec::new(),
             at: 0,
-            checked: 0,
             dropped: 0,
             started: false,
             ended: false,
@@ -155,30 +158,53 @@ impl<T: DeserializeOwned> ListFeed<T> {
     /// The file's next bytes.
     pub fn push(&mut self, bytes: &[u8]) {
         if self.at > 0 {
-            self.buffer.drain(..self.at);
+            self.text.drain(..self.at);
             self.dropped += self.at;
-            self.checked -= self.at;
             self.at = 0;
         }
-        self.buffer.extend_from_slice(bytes);
-        self.check_utf8();
+        if self.not_utf8 {
+            return;
+        }
+        let mut bytes = bytes;
+        // First the rest of a character the last push cut.
+        while !self.cut.is_empty() {
+            let Some((&first, rest)) = bytes.split_first() else {
+                return;
+            };
+            self.cut.push(first);
+            bytes = rest;
+            match std::str::from_utf8(&self.cut) {
+                Ok(character) => {
+                    self.text.push_str(character);
+                    self.cut.clear();
+                }
+                Err(error) if error.error_len().is_none() => {}
+                Err(_) => {
+                    self.not_utf8 = true;
+                    return;
+                }
+            }
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(text) => self.text.push_str(text),
+            // A character cut by this push's end: its start waits for the next push.
+            Err(error) if error.error_len().is_none() => {
+                let (whole, cut) = bytes.split_at(error.valid_up_to());
+                match std::str::from_utf8(whole) {
+                    Ok(text) => self.text.push_str(text),
+                    Err(_) => self.not_utf8 = true,
+                }
+                self.cut.extend_from_slice(cut);
+            }
+            Err(_) => self.not_utf8 = true,
+        }
     }
 
     /// No more bytes: the file ends with what was pushed.
     pub fn end(&mut self) {
         self.ended = true;
-        self.check_utf8();
-    }
-
-    /// Checks the bytes pushed since the last check; a character cut by the end waits for the
-    /// next push, unless the file ended.
-    fn check_utf8(&mut self) {
-        match std::str::from_utf8(&self.buffer[self.checked..]) {
-            Ok(_) => self.checked = self.buffer.len(),
-            Err(error) if error.error_len().is_none() && !self.ended => {
-                self.checked += error.valid_up_to();
-            }
-            Err(_) => self.not_utf8 = true,
+        if !self.cut.is_empty() {
+            self.not_utf8 = true;
         }
     }
 
@@ -190,7 +216,7 @@ impl<T: DeserializeOwned> ListFeed<T> {
         if self.not_utf8 {
             return self.unexpected();
         }
-        if self.checked - self.at < self.retry_at && !self.ended {
+        if self.text.len() - self.at < self.retry_at && !self.ended {
             return Feed::NeedMore;
         }
         let mut left = budget.max(1);
@@ -227,9 +253,9 @@ impl<T: DeserializeOwned> ListFeed<T> {
         Feed::Unexpected
     }
 
-    /// The checked bytes from `at` on.
+    /// The text from `at` on, as bytes.
     fn rest(&self) -> &[u8] {
-        &self.buffer[self.at..self.checked]
+        &self.text.as_bytes()[self.at..]
     }
 
     /// Skips whitespace; the next byte, or why there is none.
@@ -241,10 +267,10 @@ impl<T: DeserializeOwned> ListFeed<T> {
         match skipped {
             Some(offset) => {
                 self.at += offset;
-                Ok(self.buffer[self.at])
+                Ok(self.text.as_bytes()[self.at])
             }
             None => {
-                self.at = self.checked;
+                self.at = self.text.len();
                 Err(Stop::NeedMore)
             }
         }
@@ -256,12 +282,12 @@ impl<T: DeserializeOwned> ListFeed<T> {
         match self.stage {
             Stage::Start => {
                 if !self.started {
-                    if self.checked < 3 && !self.ended {
+                    if self.text.is_empty() && !self.ended {
                         return Err(Stop::NeedMore);
                     }
                     self.started = true;
-                    if self.rest().starts_with(b"\xEF\xBB\xBF") {
-                        self.at += 3;
+                    if self.text.starts_with('\u{feff}') {
+                        self.at += '\u{feff}'.len_utf8();
                     }
                 }
                 let first = match self.next_byte() {
@@ -379,7 +405,7 @@ impl<T: DeserializeOwned> ListFeed<T> {
         }
         let decoded = self.decode_here();
         self.retry_at = match decoded {
-            Err(Stop::NeedMore) => 2 * (self.checked - self.at),
+            Err(Stop::NeedMore) => 2 * (self.text.len() - self.at),
             _ => 0,
         };
         decoded
@@ -387,9 +413,9 @@ impl<T: DeserializeOwned> ListFeed<T> {
 
     /// [`Self::decode`], once.
     fn decode_here<V: DeserializeOwned>(&self) -> Result<(V, usize), Stop> {
-        let rest = self.rest();
-        let delimited = matches!(rest.first(), Some(b'[' | b'{' | b'"'));
-        let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<V>();
+        let rest = &self.text[self.at..];
+        let delimited = matches!(rest.as_bytes().first(), Some(b'[' | b'{' | b'"'));
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<V>();
         match stream.next() {
             Some(Ok(value)) => {
                 let end = stream.byte_offset();
@@ -518,6 +544,8 @@ mod tests {
         .map(|case| case.as_bytes().to_vec())
         .chain([
             b"[1,\"\xff\"]".to_vec(),
+            b"[\"\xc3(\"]".to_vec(),
+            b"[\"\xe2\x82\"]".to_vec(),
             format!("[\"{long}\"]").into_bytes()[..50].to_vec(),
         ])
         .collect();
