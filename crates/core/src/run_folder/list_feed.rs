@@ -13,7 +13,7 @@
 //! Anything unexpected (a value that does not decode, a separator out of place, bytes after
 //! the end, bytes that are not UTF-8) ends the feed with [`Feed::Unexpected`]: the caller then
 //! reads the whole file with [`parse_list`](super::parse_list), whose answer (its error, naming
-//! the file, line and JSON path) is the one. What a feed reads is what [`parse_list`] reads:
+//! the file, line and JSON path) is the one. What a feed reads is what `parse_list` reads:
 //! the same items, layout and truncation. One exception, named: serde_json refuses values
 //! nested 128 deep, and a whole read counts the array (and page) around an item where a feed
 //! does not, so an item nested 125 to 127 levels deep inside (in a field no report reads) is
