@@ -19,10 +19,10 @@ use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder, SourceKind
 use eval_compare_core::parallel::map_in_parallel;
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{
-    parse_list, parse_run_folder_as, Feed, Folder, FolderSetBuilder, ListFeed, ParsedList,
-    RunFolderFiles,
+    parse_list, parse_run_folder_as, Folder, FolderSetBuilder, ParsedList, RunFolderFiles,
 };
 use eval_compare_core::stats::{paired_bootstrap, BootstrapSettings};
+use eval_compare_core::testing::feed::feed_in_chunks;
 use std::fmt::Write;
 
 const TASKS: usize = 100_000;
@@ -224,22 +224,9 @@ fn report_from_folders(folders: &[FolderContents], settings: &ReportSettings) ->
     report.tasks.len()
 }
 
-/// A list file fed to a [`ListFeed`] 8 MiB at a time, as the viewer's Files page reads it.
+/// A list file fed to a `ListFeed` 8 MiB at a time, as the viewer's Files page reads it.
 fn fed<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> ParsedList<T> {
-    const CHUNK: usize = 8 << 20;
-    let mut feed = ListFeed::<T>::new();
-    let mut chunks = bytes.chunks(CHUNK);
-    loop {
-        match feed.advance(usize::MAX) {
-            Feed::Working => {}
-            Feed::NeedMore => match chunks.next() {
-                Some(chunk) => feed.push(chunk),
-                None => feed.end(),
-            },
-            Feed::Read(list) => return list,
-            Feed::Unexpected => panic!("a valid list"),
-        }
-    }
+    feed_in_chunks(bytes, 8 << 20, usize::MAX).expect("a valid list")
 }
 
 fn benchmark_tasks_json() -> String {

@@ -15,10 +15,11 @@ use eval_compare_core::api::{
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{
-    parse_list, parse_run_folder, run_set_from_folders, Feed, Folder, FolderSetBuild,
-    FolderSetBuilder, ListFeed, ListLayout, RunFolder, RunFolderError, RunFolderFiles,
-    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
+    parse_list, parse_run_folder, run_set_from_folders, Folder, FolderSetBuild, FolderSetBuilder,
+    ListLayout, RunFolder, RunFolderError, RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE,
+    TRAJECTORIES_FILE,
 };
+use eval_compare_core::testing::feed::feed_in_chunks;
 use eval_compare_core::testing::json_close::json_close;
 use fuzz_common::{apply_bytes, byte_ops, fixture_value, mutate, ops, ByteOp, Mutated, Op};
 use proptest::prelude::*;
@@ -364,21 +365,7 @@ fn check_fed_list<T>(
 where
     T: DeserializeOwned + PartialEq + std::fmt::Debug,
 {
-    let mut feed = ListFeed::<T>::new();
-    let mut pushed = 0;
-    let fed = loop {
-        match feed.advance(budget) {
-            Feed::Working => {}
-            Feed::NeedMore if pushed < bytes.len() => {
-                let end = (pushed + chunk).min(bytes.len());
-                feed.push(&bytes[pushed..end]);
-                pushed = end;
-            }
-            Feed::NeedMore => feed.end(),
-            Feed::Read(list) => break Some(list),
-            Feed::Unexpected => break None,
-        }
-    };
+    let fed = feed_in_chunks::<T>(bytes, chunk, budget);
     let at_once = parse_list::<T>(file, bytes);
     match fed {
         Some(list) => prop_assert_eq!(

@@ -808,13 +808,7 @@ async fn measure_files_in(
         };
         pick_and_compare(browser, dir, options, &round).await?;
         if round.starts_with("first") && options.interactions {
-            let timed = browser.execute_async(INTERACTIONS_JS, vec![]).await?;
-            let timed: Vec<(String, f64)> = serde_json::from_value(timed)?;
-            let shown: Vec<String> = timed
-                .iter()
-                .map(|(name, ms)| format!("{name} {ms:.0} ms"))
-                .collect();
-            println!("  interactions (input to next paint): {}", shown.join(", "));
+            print_interactions(browser).await?;
         }
         // Back to the Files page inside the app, the report's marks forgotten.
         browser
@@ -872,10 +866,13 @@ async fn pick_and_compare(
         .await?;
         save_screenshot(browser, shots, &format!("{round}-reading")).await?;
     }
-    let read = poll("the folders to be read", PAGE_TIMEOUT, || async {
-        let value = browser.execute(FILES_READ_JS, vec![]).await?;
-        Ok((!value.is_null()).then_some(value))
-    })
+    let read = wait_js(
+        browser,
+        "the folders to be read",
+        PAGE_TIMEOUT,
+        FILES_READ_JS,
+        vec![],
+    )
     .await?;
     let number =
         |value: &Value, key: &str| value.get(key).and_then(Value::as_f64).unwrap_or(f64::NAN);
@@ -893,15 +890,7 @@ async fn pick_and_compare(
     );
     let query = options.url_query.clone().unwrap_or_default();
     let path = format!("/files/compare?{query}");
-    browser.execute(OPEN_IN_APP_JS, vec![json!(path)]).await?;
-    let compared = poll(&format!("{path} to complete"), PAGE_TIMEOUT, || async {
-        let value = browser.execute(FILES_COMPARED_JS, vec![]).await?;
-        Ok((!value.is_null()).then_some(value))
-    })
-    .await?;
-    if let Some(failure) = compared.get("failure") {
-        return Err(format!("{path}: the page shows a failure: {failure}").into());
-    }
+    let compared = open_in_app(browser, &path, FILES_COMPARED_JS).await?;
     if let Some(path) = profile {
         let profile = stop_cpu_profile(browser).await?;
         std::fs::write(path, serde_json::to_vec(&profile)?)
@@ -919,6 +908,42 @@ async fn pick_and_compare(
         number(&compared, "long_count"),
         number(&compared, "wasm_mb"),
     );
+    Ok(())
+}
+
+/// Opens `path` inside the app ([`OPEN_IN_APP_JS`]) and waits until `done` (a script giving
+/// `null` until the page is ready) gives the figures; a failure the page shows is an error.
+async fn open_in_app(browser: &Client, path: &str, done: &str) -> Result<Value, BoxError> {
+    browser.execute(OPEN_IN_APP_JS, vec![json!(path)]).await?;
+    let figures = wait_js(
+        browser,
+        &format!("{path} to complete"),
+        PAGE_TIMEOUT,
+        done,
+        vec![],
+    )
+    .await?;
+    match figures.get("failure") {
+        Some(failure) => Err(format!("{path}: the page shows a failure: {failure}").into()),
+        None => Ok(figures),
+    }
+}
+
+/// `--interactions`: times the table's interactions on the report shown and prints them.
+async fn print_interactions(browser: &Client) -> Result<(), BoxError> {
+    let timed = browser.execute_async(INTERACTIONS_JS, vec![]).await?;
+    let timed: Vec<(String, f64)> = serde_json::from_value(timed)?;
+    let shown: Vec<String> = timed
+        .iter()
+        .map(|(name, ms)| {
+            if *ms < 0.0 {
+                format!("{name}: no change seen")
+            } else {
+                format!("{name} {ms:.0} ms")
+            }
+        })
+        .collect();
+    println!("  interactions (input to next paint): {}", shown.join(", "));
     Ok(())
 }
 
@@ -977,31 +1002,11 @@ async fn measure_in(
     let mut figures = figures_of(&collected);
     figures.load1 = load1;
     if options.interactions {
-        let timed = browser.execute_async(INTERACTIONS_JS, vec![]).await?;
-        let timed: Vec<(String, f64)> = serde_json::from_value(timed)?;
-        let shown: Vec<String> = timed
-            .iter()
-            .map(|(name, ms)| {
-                if *ms < 0.0 {
-                    format!("{name}: no change seen")
-                } else {
-                    format!("{name} {ms:.0} ms")
-                }
-            })
-            .collect();
-        println!("  interactions (input to next paint): {}", shown.join(", "));
+        print_interactions(browser).await?;
     }
     for query in &options.then_queries {
         let path = format!("/compare?{query}");
-        browser.execute(OPEN_IN_APP_JS, vec![json!(path)]).await?;
-        let opened = poll(&format!("{path} to complete"), PAGE_TIMEOUT, || async {
-            let value = browser.execute(OPENED_JS, vec![]).await?;
-            Ok((!value.is_null()).then_some(value))
-        })
-        .await?;
-        if let Some(failure) = opened.get("failure") {
-            return Err(format!("{path}: the page shows a failure: {failure}").into());
-        }
+        let opened = open_in_app(browser, &path, OPENED_JS).await?;
         let number = |key: &str| opened.get(key).and_then(Value::as_f64).unwrap_or(f64::NAN);
         println!(
             "  then {path}: report with the bootstrap {:.0} ms after the switch; wasm memory peak so far {:.0} MB; longest task since {:.0} ms",

@@ -1,9 +1,9 @@
 //! The pure half of opening run folders: the files picked grouped into folders by their
 //! paths, each folder parsed by the core ([`Folder::read_as`] here, at once; the browser
 //! reads large lists as they arrive, [`super::reading`]; a Trajectory run's lists packed as
-//! the CLI reads them: [`PackedFolder`]; a Trajectory run's
-//! folder or a Chronicle job's, told apart by its files), newly opened folders merged with those already
-//! open, and the run set of a comparison built from them. No browser API here: [`super`] reads
+//! the CLI reads them: [`PackedFolder`]; a Trajectory run's folder or a Chronicle job's, told
+//! apart by its files), newly opened folders merged with those already open, and the run set
+//! of a comparison built from them. No browser API here: [`super`] reads
 //! the files and keeps the result in the page's state.
 //!
 //! It stays in the viewer rather than the core: the CLI is given each folder's path and reads it
@@ -47,7 +47,9 @@ impl FolderFiles {
     pub fn parse(&self) -> Result<PackedFolder, RunFolderError> {
         Folder::read_as(|name| self.files.get(name).map(Vec::as_slice))
     }
+}
 
+impl<C> FolderFiles<C> {
     /// What its read ended with, as an opened run or an issue naming the folder.
     pub fn opened(
         &self,

@@ -50,8 +50,9 @@ pub enum ReadError {
 pub struct ReadingProgress {
     /// The folder being read.
     pub folder: String,
-    /// Its place among the folders picked (from 0), and their number.
+    /// Its place among the folders picked (from 0).
     pub index: usize,
+    /// The number of folders picked.
     pub count: usize,
     /// The share of its lists read and decoded, from 0 to 1 (`None` before the first slice
     /// ends).

@@ -54,33 +54,27 @@ pub async fn open_folder(
     group: &FolderFiles<File>,
     mut progress: impl FnMut(f64),
 ) -> Result<OpenedRun, Vec<FileIssue>> {
-    let has = |name: &str| group.files.contains_key(name);
-    let opened = match FolderKind::of_files(has) {
-        Err(error) => Err(OpenError::Parse(error)),
+    let read = match FolderKind::of_files(|name| group.files.contains_key(name)) {
+        Err(error) => Err(error),
         Ok(FolderKind::Chronicle) => {
             // A job's trials come by the thousand at most: read whole, parsed at once.
-            let (read, failed) = read_folder(group).await;
-            match read {
-                Some(read) => return read.opened(read.parse()).map_err(|issue| vec![issue]),
-                None => return Err(failed),
-            }
+            return match read_folder(group).await {
+                (Some(read), _) => read.opened(read.parse()).map_err(|issue| vec![issue]),
+                (None, failed) => Err(failed),
+            };
         }
-        Ok(FolderKind::Trajectory) => open_run_folder(group, &mut progress).await,
-    };
-    opened
-        .map(|folder| OpenedRun::new(group.folder.clone(), folder))
-        .map_err(|error| {
-            vec![match error {
-                OpenError::Read { file, error } => FileIssue {
+        Ok(FolderKind::Trajectory) => match open_run_folder(group, &mut progress).await {
+            Ok(folder) => Ok(folder),
+            Err(OpenError::Parse(error)) => Err(error),
+            Err(OpenError::Read { file, error }) => {
+                return Err(vec![FileIssue {
                     folder: format!("{}/{file}", group.folder),
                     message: error.to_string(),
-                },
-                OpenError::Parse(error) => FileIssue {
-                    folder: group.folder.clone(),
-                    message: error.to_string(),
-                },
-            }]
-        })
+                }])
+            }
+        },
+    };
+    group.opened(read).map_err(|issue| vec![issue])
 }
 
 /// A Trajectory run folder, its files read in [`parse_run_folder_as`]'s order.
@@ -103,6 +97,13 @@ async fn open_run_folder(
             None => Ok(None),
         }
     };
+    // The folder's kind was told from its files: its required ones are there.
+    let required = |name: &'static str| {
+        file(name).ok_or(OpenError::Parse(RunFolderError::MissingFiles {
+            kind: FolderKind::Trajectory,
+            missing: vec![name],
+        }))
+    };
     let run = parse_run_record(&whole(RUN_FILE).await?.unwrap_or_default())?;
     // Progress: the bytes of the lists decoded, against all their bytes.
     let size = |name: &str| file(name).map_or(0.0, |handle| handle.size());
@@ -114,13 +115,13 @@ async fn open_run_folder(
     let before = Cell::new(0.0);
     let mut share = |done: f64| progress(((before.get() + done) / total).min(1.0));
     let rewards: ParsedList<PackedReward> =
-        stream_list(file(REWARDS_FILE), REWARDS_FILE, &mut share).await?;
+        stream_list(required(REWARDS_FILE)?, REWARDS_FILE, &mut share).await?;
     before.set(size(REWARDS_FILE));
     let trajectories: ParsedList<PackedTrajectory> =
-        stream_list(file(TRAJECTORIES_FILE), TRAJECTORIES_FILE, &mut share).await?;
+        stream_list(required(TRAJECTORIES_FILE)?, TRAJECTORIES_FILE, &mut share).await?;
     before.set(size(REWARDS_FILE) + size(TRAJECTORIES_FILE));
     let tasks: Option<ParsedList<BenchmarkSpecTask>> = match file(TASKS_FILE) {
-        Some(handle) => Some(stream_list(Some(handle), TASKS_FILE, &mut share).await?),
+        Some(handle) => Some(stream_list(handle, TASKS_FILE, &mut share).await?),
         None => None,
     };
     let training_run = whole(TRAINING_RUN_FILE).await?;
@@ -144,17 +145,13 @@ async fn open_run_folder(
 /// slices of about [`SLICE_MS`]; `progress` is told the bytes decoded between slices. A file
 /// the feed cannot read is read whole and parsed by [`parse_list`], whose error is the answer.
 async fn stream_list<T: DeserializeOwned>(
-    handle: Option<&File>,
+    handle: &File,
     name: &'static str,
     progress: &mut impl FnMut(f64),
 ) -> Result<ParsedList<T>, OpenError> {
     let read_error = |error| OpenError::Read {
         file: name.to_owned(),
         error,
-    };
-    let Some(handle) = handle else {
-        // A required file is there: the folder's kind says so.
-        return Ok(parse_list(name, &[])?);
     };
     let size = handle.size();
     let mut feed = ListFeed::<T>::new();

@@ -24,36 +24,14 @@ use serde_json::Value;
 
 use super::list::{is_page, more_follow, FilePage, ListLayout, ParsedList};
 
-/// What the values of a list file are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Values {
-    /// Elements of a JSON array, each an item.
-    ArrayItems,
-    /// Elements of a JSON array, each a page.
-    ArrayPages,
-    /// JSON values one after another, each an item.
-    LineItems,
-    /// JSON values one after another, each a page.
-    LinePages,
+/// Whether a layout's values are an array's elements (else JSON values one after another).
+fn in_array(layout: ListLayout) -> bool {
+    matches!(layout, ListLayout::Items | ListLayout::PageArray)
 }
 
-impl Values {
-    fn in_array(self) -> bool {
-        matches!(self, Values::ArrayItems | Values::ArrayPages)
-    }
-
-    fn pages(self) -> bool {
-        matches!(self, Values::ArrayPages | Values::LinePages)
-    }
-
-    fn layout(self) -> ListLayout {
-        match self {
-            Values::ArrayItems => ListLayout::Items,
-            Values::ArrayPages => ListLayout::PageArray,
-            Values::LineItems => ListLayout::ItemLines,
-            Values::LinePages => ListLayout::PageLines,
-        }
-    }
+/// Whether a layout's values are pages (else items).
+fn pages(layout: ListLayout) -> bool {
+    matches!(layout, ListLayout::PageArray | ListLayout::PageLines)
 }
 
 /// Where a [`ListFeed`] stands.
@@ -62,11 +40,14 @@ enum Stage {
     /// Before the first value: the layout is not known yet.
     Start,
     /// A value next (`expect_value`: after a comma, where an array may not end).
-    Value { values: Values, expect_value: bool },
+    Value {
+        layout: ListLayout,
+        expect_value: bool,
+    },
     /// An array's separator next: a comma, or its end.
-    Separator { values: Values },
+    Separator { layout: ListLayout },
     /// After an array's end: only whitespace may follow.
-    Closed { values: Values },
+    Closed { layout: ListLayout },
     /// Read, or ended unexpectedly.
     Done,
 }
@@ -190,6 +171,8 @@ impl<T: DeserializeOwned> ListFeed<T> {
             // A character cut by this push's end: its start waits for the next push.
             Err(error) if error.error_len().is_none() => {
                 let (whole, cut) = bytes.split_at(error.valid_up_to());
+                // Checked again to have it as text (no unsafe here): only when a push cuts
+                // a character, a few milliseconds for 8 MiB.
                 match std::str::from_utf8(whole) {
                     Ok(text) => self.text.push_str(text),
                     Err(_) => self.not_utf8 = true,
@@ -224,14 +207,14 @@ impl<T: DeserializeOwned> ListFeed<T> {
             let before = self.at;
             match self.step() {
                 Ok(true) => {
-                    let values = match self.stage {
-                        Stage::Closed { values } | Stage::Value { values, .. } => values,
-                        _ => Values::ArrayItems,
+                    let layout = match self.stage {
+                        Stage::Closed { layout } | Stage::Value { layout, .. } => layout,
+                        _ => ListLayout::Items,
                     };
                     self.stage = Stage::Done;
                     return Feed::Read(ParsedList {
                         items: std::mem::take(&mut self.items),
-                        layout: values.layout(),
+                        layout,
                         truncated: self.truncated,
                     });
                 }
@@ -296,55 +279,55 @@ impl<T: DeserializeOwned> ListFeed<T> {
                     Err(Stop::NeedMore) if self.ended => return Err(Stop::Unexpected),
                     Err(stop) => return Err(stop),
                 };
-                let values = if first == b'[' {
+                let layout = if first == b'[' {
                     let start = self.at;
                     self.at += 1;
-                    let values = match self.next_byte() {
-                        Ok(b']') => Ok(Values::ArrayItems),
+                    let layout = match self.next_byte() {
+                        Ok(b']') => Ok(ListLayout::Items),
                         Ok(_) => self
                             .decode::<Value>()
                             .map(|(value, _)| match is_page(&value) {
-                                true => Values::ArrayPages,
-                                false => Values::ArrayItems,
+                                true => ListLayout::PageArray,
+                                false => ListLayout::Items,
                             }),
                         Err(stop) => Err(stop),
                     };
                     // Back before the first element: it is decoded as what it is next (or,
                     // when more bytes are needed, before the array: the layout waits too).
-                    self.at = start + usize::from(values.is_ok());
-                    values?
+                    self.at = start + usize::from(layout.is_ok());
+                    layout?
                 } else {
                     let start = self.at;
                     let (value, _) = self.decode::<Value>()?;
                     self.at = start;
                     if is_page(&value) {
-                        Values::LinePages
+                        ListLayout::PageLines
                     } else {
-                        Values::LineItems
+                        ListLayout::ItemLines
                     }
                 };
                 self.stage = Stage::Value {
-                    values,
+                    layout,
                     expect_value: false,
                 };
                 Ok(false)
             }
             Stage::Value {
-                values,
+                layout,
                 expect_value,
             } => {
                 let next = match self.next_byte() {
                     Ok(byte) => byte,
-                    Err(Stop::NeedMore) if self.ended && !values.in_array() => return Ok(true),
+                    Err(Stop::NeedMore) if self.ended && !in_array(layout) => return Ok(true),
                     Err(stop) => return Err(stop),
                 };
-                if values.in_array() && next == b']' && !expect_value {
+                if in_array(layout) && next == b']' && !expect_value {
                     self.at += 1;
-                    self.stage = Stage::Closed { values };
+                    self.stage = Stage::Closed { layout };
                     return Ok(false);
                 }
                 let start = self.at;
-                let decoded = if values.pages() {
+                let decoded = if pages(layout) {
                     self.decode::<FilePage<T>>().map(|(page, end)| {
                         self.truncated = more_follow(page.has_more, page.has_next_page);
                         self.items.extend(page.items);
@@ -363,25 +346,25 @@ impl<T: DeserializeOwned> ListFeed<T> {
                         return Err(stop);
                     }
                 }
-                self.stage = if values.in_array() {
-                    Stage::Separator { values }
+                self.stage = if in_array(layout) {
+                    Stage::Separator { layout }
                 } else {
                     Stage::Value {
-                        values,
+                        layout,
                         expect_value: false,
                     }
                 };
                 Ok(false)
             }
-            Stage::Separator { values } => {
+            Stage::Separator { layout } => {
                 match self.next_byte()? {
                     b',' => {
                         self.stage = Stage::Value {
-                            values,
+                            layout,
                             expect_value: true,
                         }
                     }
-                    b']' => self.stage = Stage::Closed { values },
+                    b']' => self.stage = Stage::Closed { layout },
                     _ => return Err(Stop::Unexpected),
                 }
                 self.at += 1;
@@ -435,29 +418,7 @@ impl<T: DeserializeOwned> ListFeed<T> {
 mod tests {
     use super::super::parse_list;
     use super::*;
-
-    /// Feeds `bytes` in pushes of `chunk` bytes, `budget` a step; `None` when it ended
-    /// unexpectedly (the whole read answers then).
-    fn fed(bytes: &[u8], chunk: usize, budget: usize) -> Option<ParsedList<Value>> {
-        let mut feed = ListFeed::<Value>::new();
-        let mut pushed = 0;
-        loop {
-            match feed.advance(budget) {
-                Feed::Working => {}
-                Feed::NeedMore if pushed < bytes.len() => {
-                    let end = (pushed + chunk).min(bytes.len());
-                    feed.push(&bytes[pushed..end]);
-                    pushed = end;
-                }
-                Feed::NeedMore => feed.end(),
-                Feed::Read(list) => {
-                    assert_eq!(feed.consumed(), bytes.len(), "every byte consumed");
-                    return Some(list);
-                }
-                Feed::Unexpected => return None,
-            }
-        }
-    }
+    use crate::testing::feed::feed_in_chunks;
 
     /// A value of many chunks (one page of a thousand items, fed a byte at a time) is decoded
     /// a few times as it arrives, not once per chunk.
@@ -555,7 +516,7 @@ mod tests {
             for chunk in 1..=bytes.len() + 1 {
                 for budget in [1, 3, 1000] {
                     assert_eq!(
-                        fed(bytes, chunk, budget).as_ref(),
+                        feed_in_chunks::<Value>(bytes, chunk, budget).as_ref(),
                         Some(&at_once),
                         "{case} in chunks of {chunk}, steps of {budget}"
                     );
@@ -571,7 +532,7 @@ mod tests {
             for chunk in 1..=bytes.len() + 1 {
                 for budget in [1, 1000] {
                     assert_eq!(
-                        fed(bytes, chunk, budget),
+                        feed_in_chunks::<Value>(bytes, chunk, budget),
                         None,
                         "{} in chunks of {chunk}",
                         String::from_utf8_lossy(bytes)

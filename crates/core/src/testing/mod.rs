@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 pub mod bodies;
+pub mod feed;
 pub mod json_close;
 pub mod scripted;
 
