@@ -6,14 +6,21 @@
 //! Lemire's method rejects a half by its own value, so the stream of accepted halves is fixed,
 //! but where resample k starts in the raw stream depends on how many halves were rejected
 //! before it. With T segments of resamples, segment t starts no earlier than raw half
-//! Pₜ = firstₜ·n. Two parallel passes:
-//! 1. the rejected halves in each segment's raw range [Pₜ, Pₜ₊₁) are counted (no table
-//!    lookups: a fraction of a draw's cost), every range cut in as many pieces as there are
-//!    threads, so all of them count;
-//! 2. segment t jumps the generator to Pₜ ([`Xoshiro256::jumped`](super::Xoshiro256::jumped)),
-//!    skips as many accepted halves as were rejected before Pₜ, and draws its resamples.
+//! Pₜ = firstₜ·n, exactly δₜ accepted halves early where δₜ counts the rejections before Pₜ.
+//! Two ways to draw each segment from its exact place:
+//! * **Shifted** ([`shifted_sums`], when rejections are rare): every segment draws its
+//!   resamples from Pₜ as if nothing before it were rejected, keeping the generator's state at
+//!   each resample's start, and counts the rejections in its own raw range. Then δₜ is known,
+//!   and each resample is moved δₜ draws on: the δₜ draws from its start's kept state leave
+//!   it, the δₜ draws from its end's kept state join it. One pass over the stream, plus
+//!   δₜ draws per resample (a few percent when rejections are rare).
+//! * **Counted first** ([`split_sums`], when they are not): the rejected halves in each
+//!   segment's raw range [Pₜ, Pₜ₊₁) are counted first (no table lookups: a fraction of a
+//!   draw's cost), every range cut in as many pieces as there are threads; then segment t
+//!   jumps the generator to Pₜ ([`Xoshiro256::jumped`](super::Xoshiro256::jumped)), skips δₜ
+//!   accepted halves, and draws its resamples.
 
-use super::rng::HalfDraws;
+use super::rng::{DrawTable, HalfDraws, Step};
 use super::{compact_sums, Resample};
 use crate::parallel::{cores, map_in_parallel};
 
@@ -25,22 +32,50 @@ const MAX_THREADS: usize = 16;
 
 /// The resample sums of [`compact_sums`] for the stream of `seed`, computed on the machine's
 /// cores; `None` when one thread should do it (a small bootstrap, or one core).
-pub(super) fn resample_sums(
-    steps: &[i32],
-    bound: u32,
+pub(super) fn resample_sums<T: Step>(
+    table: DrawTable<'_, T>,
     resamples: usize,
     seed: u64,
 ) -> Option<Vec<Resample>> {
+    let bound = table.bound();
     if (resamples as u64).saturating_mul(u64::from(bound)) < PARALLEL_MIN_DRAWS {
         return None;
     }
-    split_sums(steps, bound, resamples, seed, cores().min(MAX_THREADS))
+    let threads = cores().min(MAX_THREADS);
+    if shifting_pays(bound, resamples) {
+        shifted_sums(table, resamples, seed, threads)
+    } else {
+        split_sums(table, resamples, seed, threads)
+    }
 }
 
-/// [`resample_sums`] over `threads` segments; `None` for fewer than two.
-fn split_sums(
-    steps: &[i32],
-    bound: u32,
+/// Whether shifting the segments ([`shifted_sums`]) costs less than counting the rejections
+/// first ([`split_sums`]). A half is rejected with probability p = threshold / 2³²; the last
+/// segment's shift is about p·B·n draws for each of its resamples, against n draws each, so
+/// shifting adds about p·B/2 of the draws on average, while counting first costs about a third
+/// of them. Shift while p·B ≤ 1/2 (at 100,000 tasks p is 1.6·10⁻⁵: up to B = 31,000).
+fn shifting_pays(bound: u32, resamples: usize) -> bool {
+    let threshold = bound.wrapping_neg() % bound;
+    let share = f64::from(threshold) / 4_294_967_296.0;
+    share * resamples as f64 <= 0.5
+}
+
+/// One segment drawn from its first possible raw half ([`shifted_sums`]'s first pass).
+struct Unshifted {
+    /// The sums of its resamples drawn from raw half firstₜ·n on.
+    sums: Vec<i64>,
+    /// The generator at the start of each resample and after the last (all but the first
+    /// segment: the first starts exactly where it should).
+    starts: Vec<HalfDraws>,
+    /// The halves rejected in the segment's own raw range (up to the next segment's first
+    /// possible raw half).
+    rejected: u64,
+}
+
+/// [`resample_sums`] in one pass over the stream, segments shifted after it (see the module
+/// documentation); `None` for fewer than two segments.
+fn shifted_sums<T: Step>(
+    table: DrawTable<'_, T>,
     resamples: usize,
     seed: u64,
     threads: usize,
@@ -50,6 +85,95 @@ fn split_sums(
         return None;
     }
     let firsts: Vec<usize> = (0..=segments).map(|t| t * resamples / segments).collect();
+    let bound = table.bound();
+    let n = u64::from(bound);
+    let indices: Vec<usize> = (0..segments).collect();
+    let drawn = map_in_parallel(&indices, |&t| {
+        let start = firsts[t] as u64 * n;
+        let count = firsts[t + 1] - firsts[t];
+        let mut draws = HalfDraws::at(seed, start);
+        let keep_starts = t > 0;
+        let mut starts = Vec::with_capacity(if keep_starts { count + 1 } else { 0 });
+        let mut sums = Vec::with_capacity(count);
+        for _ in 0..count {
+            if keep_starts {
+                starts.push(draws.clone());
+            }
+            sums.push(draws.sum_of_draws(table, bound as usize));
+        }
+        if keep_starts {
+            starts.push(draws.clone());
+        }
+        // The segment drew count·n accepted halves and `rejected()` rejected ones, so it ran
+        // that many halves past the next segment's first possible one; those it rejected
+        // there are the next segment's.
+        let past_end = draws.rejected();
+        let rejected = if t + 1 < segments {
+            let end = firsts[t + 1] as u64 * n;
+            past_end - HalfDraws::at(seed, end).count_rejections(past_end, bound)
+        } else {
+            0
+        };
+        Unshifted {
+            sums,
+            starts,
+            rejected,
+        }
+    });
+    // Segment t started δₜ accepted halves early: δₜ is every rejection before its start.
+    let shifts: Vec<(Unshifted, u64)> = drawn
+        .into_iter()
+        .scan(0u64, |before, segment| {
+            let shift = *before;
+            *before += segment.rejected;
+            Some((segment, shift))
+        })
+        .collect();
+    let parts = map_in_parallel(&shifts, |(segment, shift)| {
+        let shift = usize::try_from(*shift).unwrap_or(usize::MAX);
+        // The δ draws from each kept start: they leave the resample starting there and join
+        // the one ending there.
+        let moved: Vec<i64> = if shift == 0 {
+            Vec::new()
+        } else {
+            segment
+                .starts
+                .iter()
+                .map(|start| start.clone().sum_of_draws(table, shift))
+                .collect()
+        };
+        segment
+            .sums
+            .iter()
+            .enumerate()
+            .map(|(k, &sum)| {
+                let sum = match moved.get(k..k + 2) {
+                    Some([leaving, joining]) => sum - leaving + joining,
+                    _ => sum,
+                };
+                Resample {
+                    sum: sum as f64,
+                    size: n,
+                }
+            })
+            .collect::<Vec<_>>()
+    });
+    Some(parts.into_iter().flatten().collect())
+}
+
+/// [`resample_sums`] over `threads` segments; `None` for fewer than two.
+fn split_sums<T: Step>(
+    table: DrawTable<'_, T>,
+    resamples: usize,
+    seed: u64,
+    threads: usize,
+) -> Option<Vec<Resample>> {
+    let segments = threads.min(resamples);
+    if segments < 2 {
+        return None;
+    }
+    let firsts: Vec<usize> = (0..=segments).map(|t| t * resamples / segments).collect();
+    let bound = table.bound();
     let n = u64::from(bound);
     // Pass 1: the rejected halves in each segment's raw range but the last's, every range cut
     // in `threads` pieces, thread j counting the j-th piece of each (all threads busy).
@@ -85,45 +209,56 @@ fn split_sums(
         for _ in 0..skip {
             draws.below(bound);
         }
-        compact_sums(steps, bound, &mut draws, firsts[t + 1] - firsts[t])
+        compact_sums(table, &mut draws, firsts[t + 1] - firsts[t])
     });
     Some(parts.into_iter().flatten().collect())
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::rng::Xoshiro256;
+    use super::super::rng::{pad_steps, Xoshiro256};
     use super::*;
 
     fn steps(n: usize) -> Vec<i32> {
         let mut rng = Xoshiro256::from_seed(n as u64);
-        (0..n)
+        let steps = (0..n)
             .map(|_| rng.below(2_000_000_001) as i32 - 1_000_000_000)
-            .collect()
+            .collect();
+        pad_steps(steps)
     }
 
     fn sums(resamples: &[Resample]) -> Vec<(f64, u64)> {
         resamples.iter().map(|r| (r.sum, r.size)).collect()
     }
 
+    /// Both ways of splitting the stream, by name.
+    type Split = fn(DrawTable<'_, i32>, usize, u64, usize) -> Option<Vec<Resample>>;
+    const SPLITS: [(&str, Split); 2] = [("counted first", split_sums), ("shifted", shifted_sums)];
+
     #[test]
     fn every_split_draws_what_the_sequential_stream_draws() {
         for (n, resamples, seed) in [(2usize, 7usize, 1u64), (13, 40, 2), (403, 101, 20_261_014)] {
             let steps = steps(n);
             let sequential = sums(&compact_sums(
-                &steps,
-                n as u32,
+                DrawTable::new(&steps, n as u32, 1),
                 &mut HalfDraws::new(Xoshiro256::from_seed(seed)),
                 resamples,
             ));
-            for threads in 2..=6 {
-                let split = split_sums(&steps, n as u32, resamples, seed, threads)
+            for (name, split) in SPLITS {
+                for threads in 2..=6 {
+                    let split = split(
+                        DrawTable::new(&steps, n as u32, 1),
+                        resamples,
+                        seed,
+                        threads,
+                    )
                     .map(|parts| sums(&parts));
-                assert_eq!(
-                    split.as_ref(),
-                    Some(&sequential),
-                    "n {n}, B {resamples}, {threads} threads"
-                );
+                    assert_eq!(
+                        split.as_ref(),
+                        Some(&sequential),
+                        "{name}: n {n}, B {resamples}, {threads} threads"
+                    );
+                }
             }
         }
     }
@@ -137,24 +272,77 @@ mod tests {
         let threshold = (n as u32).wrapping_neg() % n as u32;
         assert_eq!(threshold, 1 << 16);
         let sequential = sums(&compact_sums(
-            &steps,
-            n as u32,
+            DrawTable::new(&steps, n as u32, 1),
             &mut HalfDraws::new(Xoshiro256::from_seed(9)),
             100,
         ));
-        let split = split_sums(&steps, n as u32, 100, 9, 3).map(|parts| sums(&parts));
-        assert_eq!(split, Some(sequential));
+        for (name, split) in SPLITS {
+            for threads in [2, 3, 7] {
+                let split = split(DrawTable::new(&steps, n as u32, 1), 100, 9, threads)
+                    .map(|parts| sums(&parts));
+                assert_eq!(
+                    split.as_ref(),
+                    Some(&sequential),
+                    "{name}, {threads} threads"
+                );
+            }
+        }
         let skipped = HalfDraws::at(9, 0).count_rejections(33 * n as u64, n as u32);
         assert!(skipped > 0, "the first segment rejects some halves");
     }
 
     #[test]
+    fn a_segment_running_past_its_end_leaves_those_rejections_to_the_next() {
+        // 3·2²⁰ tasks: one half in 4,096 is rejected, so the first segment's two resamples end
+        // about 1,500 halves past the second segment's first possible one, and with this seed
+        // it rejects some of those: they are the second segment's, not the first's.
+        let (n, seed) = (3usize << 20, 3u64);
+        let steps = steps(n);
+        let bound = n as u32;
+        let end = 2 * n as u64;
+        let own = HalfDraws::at(seed, 0).count_rejections(end, bound);
+        let mut drawn_past = own;
+        loop {
+            let rejected = HalfDraws::at(seed, 0).count_rejections(end + drawn_past, bound);
+            if rejected == drawn_past {
+                break;
+            }
+            drawn_past = rejected;
+        }
+        assert!(
+            drawn_past > own,
+            "the first segment rejects halves past its end"
+        );
+        let sequential = sums(&compact_sums(
+            DrawTable::new(&steps, bound, 1),
+            &mut HalfDraws::new(Xoshiro256::from_seed(seed)),
+            4,
+        ));
+        let shifted =
+            shifted_sums(DrawTable::new(&steps, bound, 1), 4, seed, 2).map(|parts| sums(&parts));
+        assert_eq!(shifted, Some(sequential));
+    }
+
+    #[test]
+    fn shifting_is_chosen_while_rejections_are_rare() {
+        assert!(shifting_pays(100_000, 2000));
+        assert!(shifting_pays(100_000, 9999));
+        // 3·2³⁰ tasks: a quarter of the halves are rejected.
+        assert!(shifting_pays(3 << 30, 2));
+        assert!(!shifting_pays(3 << 30, 3));
+        assert!(
+            shifting_pays(1 << 20, 1_000_000),
+            "a power of two rejects nothing"
+        );
+    }
+
+    #[test]
     fn one_thread_or_one_resample_is_left_to_the_sequential_loop() {
         let steps = steps(50);
-        assert!(split_sums(&steps, 50, 10, 1, 1).is_none());
-        assert!(split_sums(&steps, 50, 1, 1, 4).is_none());
+        assert!(split_sums(DrawTable::new(&steps, 50, 1), 10, 1, 1).is_none());
+        assert!(split_sums(DrawTable::new(&steps, 50, 1), 1, 1, 4).is_none());
         assert!(
-            resample_sums(&steps, 50, 10, 1).is_none(),
+            resample_sums(DrawTable::new(&steps, 50, 1), 10, 1).is_none(),
             "500 draws: not worth a thread"
         );
     }

@@ -64,17 +64,68 @@ impl Xoshiro256 {
     }
 }
 
+/// A step type a [`DrawTable`] holds: `i16` (a table a quarter of the size of one of `i32`,
+/// so that more of it stays in the cache) or `i32`.
+pub(super) trait Step: Copy + Into<i64> + Send + Sync {}
+
+impl Step for i16 {}
+impl Step for i32 {}
+
+/// The steps summed draws index ([`HalfDraws::sum_of_draws`]): the first `bound` of a table
+/// padded to a power of two, so that an index is kept in the table by a mask (an index below
+/// the bound is unchanged by it) instead of a bounds check on every draw; each step is `scale`
+/// times the table's value.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct DrawTable<'a, T> {
+    padded: &'a [T],
+    bound: u32,
+    scale: i64,
+}
+
+impl<'a, T: Step> DrawTable<'a, T> {
+    /// The first `bound` steps of `padded`, whose length is a power of two of at least `bound`
+    /// (see [`pad_steps`]), each `scale` times its value there.
+    pub(super) fn new(padded: &'a [T], bound: u32, scale: i64) -> Self {
+        assert!(
+            padded.len().is_power_of_two() && bound as usize <= padded.len(),
+            "a draw table is padded to a power of two"
+        );
+        Self {
+            padded,
+            bound,
+            scale,
+        }
+    }
+
+    /// How many steps draws choose from.
+    pub(super) fn bound(&self) -> u32 {
+        self.bound
+    }
+}
+
+/// `steps` padded with zeros to a power of two, as a [`DrawTable`] takes them.
+pub(super) fn pad_steps<T: Step + Default>(mut steps: Vec<T>) -> Vec<T> {
+    steps.resize(steps.len().next_power_of_two(), T::default());
+    steps
+}
+
 /// Bounded draws below a `u32` bound, using both 32-bit halves of each 64-bit output.
 #[derive(Debug, Clone)]
 pub struct HalfDraws {
     rng: Xoshiro256,
     spare: Option<u32>,
+    /// How many halves bounded draws have rejected so far ([`rejected`](Self::rejected)).
+    rejected: u64,
 }
 
 impl HalfDraws {
     /// Draws from `rng`'s stream, low half of each output first.
     pub fn new(rng: Xoshiro256) -> Self {
-        Self { rng, spare: None }
+        Self {
+            rng,
+            spare: None,
+            rejected: 0,
+        }
     }
 
     /// The draws of `seed`'s stream from its `half`-th 32-bit half on (low halves are the even
@@ -82,7 +133,17 @@ impl HalfDraws {
     pub fn at(seed: u64, half: u64) -> Self {
         let mut rng = Xoshiro256::from_seed(seed).jumped(u128::from(half / 2));
         let spare = (half % 2 == 1).then(|| (rng.next_u64() >> 32) as u32);
-        Self { rng, spare }
+        Self {
+            rng,
+            spare,
+            rejected: 0,
+        }
+    }
+
+    /// How many halves the bounded draws from this stream ([`below`](Self::below) and the
+    /// summed draws) have rejected: with the draws made, how far the stream went.
+    pub fn rejected(&self) -> u64 {
+        self.rejected
     }
 
     /// The next 32-bit half of the stream.
@@ -138,30 +199,35 @@ impl HalfDraws {
         self.below_from(first, bound)
     }
 
-    /// The sum of `steps[i]` over the next `count` draws `i` of [`below`](Self::below) with
-    /// bound `steps.len()` (1 to `u32::MAX` steps): the same draws, two to a 64-bit output
-    /// while neither half can be rejected (a half whose product's low word is at least the
-    /// bound is always accepted), which is all but a few in 10⁴ of them.
+    /// The sum of `table`'s step `i` over the next `count` draws `i` of [`below`](Self::below)
+    /// with the table's bound (at least 1): the same draws, two to a 64-bit output while
+    /// neither half can be rejected (a half whose product's low word is at least the bound is
+    /// always accepted), which is all but a few in 10⁴ of them.
     #[inline]
-    pub(super) fn sum_of_draws(&mut self, steps: &[i32], count: usize) -> i64 {
+    pub(super) fn sum_of_draws<T: Step>(&mut self, table: DrawTable<'_, T>, count: usize) -> i64 {
         // A local copy of the generator stays in registers; through `self` every step would
         // store the state and load it back (a store-to-load wait per output, in the chain).
         let mut local = self.clone();
-        let sum = local.sum_of_draws_here(steps, count);
+        let sum = local.sum_of_draws_here(table, count);
         *self = local;
-        sum
+        // Exact: the sum of the steps themselves, which fits (at most 2³² steps below 2³¹).
+        sum * table.scale
     }
 
     #[inline(always)]
-    fn sum_of_draws_here(&mut self, steps: &[i32], count: usize) -> i64 {
-        let bound = steps.len() as u32;
+    fn sum_of_draws_here<T: Step>(&mut self, table: DrawTable<'_, T>, count: usize) -> i64 {
+        let bound = table.bound;
         let wide = u64::from(bound);
+        // The table's length is `mask + 1` here, which lets the compiler see that a masked
+        // index is in it.
+        let mask = table.padded.len() - 1;
+        let steps = &table.padded[..=mask];
         let mut sum = 0i64;
         let mut left = count;
         loop {
             // One draw at a time while a spare half waits, or for the last draw.
             while left > 0 && (left == 1 || self.spare.is_some()) {
-                sum += i64::from(steps[self.below(bound) as usize]);
+                sum += steps[self.below(bound) as usize & mask].into();
                 left -= 1;
             }
             if left == 0 {
@@ -172,16 +238,20 @@ impl HalfDraws {
                 let bits = self.rng.next_u64();
                 let low = u64::from(bits as u32) * wide;
                 let high = (bits >> 32) * wide;
-                if ((low as u32) < bound) | ((high as u32) < bound) {
+                // Either half could be rejected: one comparison of the smaller low word.
+                if (low as u32).min(high as u32) < bound {
                     // The slow path, from this output's low half, the high half kept for
                     // later.
                     self.spare = Some((bits >> 32) as u32);
-                    sum += i64::from(steps[self.below_from(bits as u32, bound) as usize]);
+                    sum += steps[self.below_from(bits as u32, bound) as usize & mask].into();
                     left -= 1;
                     break;
                 }
-                sum += i64::from(steps[(low >> 32) as usize])
-                    + i64::from(steps[(high >> 32) as usize]);
+                let (first, second): (i64, i64) = (
+                    steps[(low >> 32) as usize & mask].into(),
+                    steps[(high >> 32) as usize & mask].into(),
+                );
+                sum += first + second;
                 left -= 2;
             }
         }
@@ -194,6 +264,7 @@ impl HalfDraws {
         if (product as u32) < bound {
             let threshold = bound.wrapping_neg() % bound;
             while (product as u32) < threshold {
+                self.rejected += 1;
                 product = u64::from(self.next_u32()) * u64::from(bound);
             }
         }
@@ -288,6 +359,8 @@ mod tests {
                 .map(|i| (i as i32).wrapping_mul(2_654_435_761_u32 as i32) >> 8)
                 .collect();
             let bound = steps.len() as u32;
+            let padded = pad_steps(steps.clone());
+            let table = DrawTable::new(&padded, bound, 1);
             for start in [0u64, 1, 6] {
                 let mut single = HalfDraws::at(5, start);
                 let mut summed = HalfDraws::at(5, start);
@@ -296,7 +369,7 @@ mod tests {
                         .map(|_| i64::from(steps[single.below(bound) as usize]))
                         .sum();
                     assert_eq!(
-                        summed.sum_of_draws(&steps, count),
+                        summed.sum_of_draws(table, count),
                         expected,
                         "bound {bound}, start {start}, count {count}"
                     );

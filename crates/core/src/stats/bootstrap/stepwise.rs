@@ -5,9 +5,7 @@
 use std::hash::Hash;
 
 use super::rng::{HalfDraws, Xoshiro256};
-use super::{
-    check_settings, compact_sums, summarize, BootstrapResult, BootstrapSettings, Resample, Units,
-};
+use super::{check_settings, summarize, BootstrapResult, BootstrapSettings, Resample, Units};
 use crate::stats::outcome::Stat;
 use crate::stats::validate::{check_count, check_same_length};
 
@@ -55,9 +53,10 @@ impl BootstrapRun {
     fn start(units: Units, clusters: Option<usize>, settings: &BootstrapSettings) -> Stat<Self> {
         check_count(2, units.sums.len())?;
         let rng = Xoshiro256::from_seed(settings.seed);
-        let draws = match units.compact_bound() {
-            Some(_) => Draws::Compact(HalfDraws::new(rng)),
-            None => Draws::Wide(rng),
+        let draws = if units.is_compact() {
+            Draws::Compact(HalfDraws::new(rng))
+        } else {
+            Draws::Wide(rng)
         };
         Ok(Self {
             units,
@@ -92,15 +91,14 @@ impl BootstrapRun {
             resamples: drawn,
             ..
         } = self;
-        match (draws, units.compact_bound()) {
-            (Draws::Compact(halves), Some((steps, bound))) => {
-                drawn.extend(compact_sums(steps, bound, halves, count));
+        match draws {
+            // `start` chose these draws from the same units: the fast path is there.
+            Draws::Compact(halves) => {
+                drawn.extend(units.compact_resamples(halves, count).unwrap_or_default());
             }
-            (Draws::Wide(rng), _) => {
+            Draws::Wide(rng) => {
                 drawn.extend((0..count).map(|_| units.wide_resample(rng)));
             }
-            // `start` chose the draws from the same units: the fast path is still there.
-            (Draws::Compact(_), None) => {}
         }
         self.drawn() == self.total()
     }
