@@ -19,6 +19,7 @@ mod jump;
 mod parallel;
 mod rng;
 mod stepwise;
+mod table;
 
 use std::hash::Hash;
 
@@ -26,9 +27,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::math;
 
-use rng::{pad_steps, DrawTable, Step};
 pub use rng::{HalfDraws, Xoshiro256};
 pub use stepwise::BootstrapRun;
+use table::{CompactSteps, StepTable, Table};
 
 use super::cluster::dense_cluster_ids;
 use super::dist::normal;
@@ -128,8 +129,8 @@ struct Units {
     /// Sum of each unit's deltas, in 1e-9 steps (an exact integer in f64).
     sums: Vec<f64>,
     /// The same sums as integers when every one fits `i32` (deltas within ±2.1): a table a
-    /// half or an eighth of `sums`' memory and integer adds, which is what makes 10⁸ draws per
-    /// second possible.
+    /// half or a quarter of `sums`' memory ([`CompactSteps`]) and integer adds, which is what
+    /// makes 10⁸ draws per second possible.
     compact: Option<CompactSteps>,
     /// Number of tasks per unit; empty when every unit is one task.
     sizes: Vec<u64>,
@@ -142,49 +143,6 @@ struct Units {
 struct Resample {
     sum: f64,
     size: u64,
-}
-
-/// The per-task steps of the fast path, padded with zeros to a power of two ([`DrawTable`]).
-#[derive(Debug)]
-enum CompactSteps {
-    /// Every step is `scale` times an `i16`: deltas on a grid (a task's mean of k binary
-    /// samples moves in steps of 1/k), whose table a quarter of the size draws a quarter faster.
-    Narrow { steps: Vec<i16>, scale: i64 },
-    /// Any `i32` steps.
-    Full(Vec<i32>),
-}
-
-impl CompactSteps {
-    /// `steps` as `i16` multiples of their greatest common divisor when they all fit, else as
-    /// they are.
-    fn of(steps: Vec<i32>) -> Self {
-        let divisor = steps
-            .iter()
-            .fold(0, |divisor, step| gcd(divisor, step.unsigned_abs()));
-        let narrow: Option<Vec<i16>> = (divisor > 0)
-            .then(|| {
-                steps
-                    .iter()
-                    .map(|&step| i16::try_from(step / divisor as i32).ok())
-                    .collect()
-            })
-            .flatten();
-        match narrow {
-            Some(narrow) => Self::Narrow {
-                steps: pad_steps(narrow),
-                scale: i64::from(divisor),
-            },
-            None => Self::Full(pad_steps(steps)),
-        }
-    }
-}
-
-/// The greatest common divisor (0 with 0 is 0).
-fn gcd(mut a: u32, mut b: u32) -> u32 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 impl Units {
@@ -248,13 +206,10 @@ impl Units {
     /// B resamples of as many units as there are, drawn with replacement.
     fn resample_sums(&self, resamples: usize, seed: u64) -> Vec<Resample> {
         // Below 2³¹ draws of |step| ≤ 2³¹ the i64 sum cannot overflow.
-        match &self.compact {
-            Some(CompactSteps::Narrow { steps, scale }) => {
-                return Self::resample_compact(self.table(steps, *scale), resamples, seed);
-            }
-            Some(CompactSteps::Full(steps)) => {
-                return Self::resample_compact(self.table(steps, 1), resamples, seed);
-            }
+        match self.table() {
+            Some(Table::Grid(table)) => return Self::resample_compact(table, resamples, seed),
+            Some(Table::Coded(table)) => return Self::resample_compact(table, resamples, seed),
+            Some(Table::Plain(table)) => return Self::resample_compact(table, resamples, seed),
             None => {}
         }
         let mut rng = Xoshiro256::from_seed(seed);
@@ -268,21 +223,19 @@ impl Units {
         self.compact.is_some()
     }
 
-    /// The draw table of the compact steps `steps` (one per unit), each `scale` times its
-    /// value there.
-    fn table<'a, T: Step>(&self, steps: &'a [T], scale: i64) -> DrawTable<'a, T> {
+    /// The draw table of the compact steps.
+    fn table(&self) -> Option<Table<'_>> {
         // Compact steps are kept for at most i32::MAX units (`per_task`).
-        DrawTable::new(steps, self.sums.len() as u32, scale)
+        Some(self.compact.as_ref()?.table(self.sums.len() as u32))
     }
 
     /// `resamples` resamples of the per-task fast path from `draws`; `None` when the units
     /// are not compact.
     fn compact_resamples(&self, draws: &mut HalfDraws, resamples: usize) -> Option<Vec<Resample>> {
-        Some(match self.compact.as_ref()? {
-            CompactSteps::Narrow { steps, scale } => {
-                compact_sums(self.table(steps, *scale), draws, resamples)
-            }
-            CompactSteps::Full(steps) => compact_sums(self.table(steps, 1), draws, resamples),
+        Some(match self.table()? {
+            Table::Grid(table) => compact_sums(table, draws, resamples),
+            Table::Coded(table) => compact_sums(table, draws, resamples),
+            Table::Plain(table) => compact_sums(table, draws, resamples),
         })
     }
 
@@ -310,11 +263,7 @@ impl Units {
     /// The per-task fast path: `i32` steps summed in `i64`, two 32-bit draws per PRNG step.
     /// Natively a large bootstrap is split over the machine's cores ([`parallel`]), with
     /// exactly the draws of the one sequential stream.
-    fn resample_compact<T: Step>(
-        table: DrawTable<'_, T>,
-        resamples: usize,
-        seed: u64,
-    ) -> Vec<Resample> {
+    fn resample_compact(table: impl StepTable, resamples: usize, seed: u64) -> Vec<Resample> {
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(sums) = parallel::resample_sums(table, resamples, seed) {
             return sums;
@@ -371,11 +320,7 @@ impl Units {
 
 /// `resamples` resamples of the table's `bound` tasks drawn from `draws`: the per-task
 /// fast path's loop.
-fn compact_sums<T: Step>(
-    table: DrawTable<'_, T>,
-    draws: &mut HalfDraws,
-    resamples: usize,
-) -> Vec<Resample> {
+fn compact_sums(table: impl StepTable, draws: &mut HalfDraws, resamples: usize) -> Vec<Resample> {
     let bound = table.bound();
     (0..resamples)
         .map(|_| Resample {
@@ -474,12 +419,12 @@ fn sorted_quantile(sorted: &[f64], q: f64) -> f64 {
 mod tests {
     use super::*;
 
-    /// `units` with its compact steps kept as `i32`, whatever they are.
-    fn with_full_steps(units: &Units) -> Units {
+    /// `units` with its compact steps kept plain, whatever they are.
+    fn with_plain_steps(units: &Units) -> Units {
         let steps = units.sums.iter().map(|&s| s as i32).collect();
         Units {
             sums: units.sums.clone(),
-            compact: Some(CompactSteps::Full(pad_steps(steps))),
+            compact: Some(CompactSteps::Plain(table::pad(steps))),
             sizes: Vec::new(),
             total_sum: units.total_sum,
             total_size: units.total_size,
@@ -487,22 +432,33 @@ mod tests {
     }
 
     #[test]
-    fn steps_on_a_grid_are_drawn_narrow_with_the_same_sums() {
-        // Means of 8 binary samples (steps of 1/8), and of 4 over 20,000 tasks, which the
-        // parallel split draws.
+    fn coded_steps_draw_the_sums_plain_steps_draw() {
+        // Deltas of means of 7 and 8 samples (steps of 1/56 rounded to 1e-9: no grid), and of
+        // means of 4 over 20,000 tasks (a grid), which the parallel split draws.
         let grid = |n: usize, k: u64, seed: u64| -> Vec<f64> {
             let mut rng = Xoshiro256::from_seed(seed);
             (0..n)
                 .map(|_| (rng.below(2 * k + 1) as f64 - k as f64) / k as f64)
                 .collect()
         };
-        for (deltas, resamples) in [(grid(403, 8, 1), 101), (grid(20_000, 4, 2), 200)] {
+        let sevenths_and_eighths: Vec<f64> = grid(403, 7, 1)
+            .iter()
+            .zip(grid(403, 8, 3))
+            .map(|(a, b)| a - b)
+            .collect();
+        let cases = [
+            (sevenths_and_eighths, 101, "coded"),
+            (grid(20_000, 4, 2), 200, "grid"),
+        ];
+        for (deltas, resamples, form) in cases {
             let units = Units::per_task(&deltas).unwrap();
-            assert!(
-                matches!(units.compact, Some(CompactSteps::Narrow { .. })),
-                "steps of 1/k are narrow"
-            );
-            let full = with_full_steps(&units);
+            let kept = match units.table() {
+                Some(Table::Grid(_)) => "grid",
+                Some(Table::Coded(_)) => "coded",
+                Some(Table::Plain(_)) | None => "plain",
+            };
+            assert_eq!(kept, form);
+            let plain = with_plain_steps(&units);
             let sums = |units: &Units| -> Vec<(f64, u64)> {
                 units
                     .resample_sums(resamples, 7)
@@ -510,34 +466,8 @@ mod tests {
                     .map(|r| (r.sum, r.size))
                     .collect()
             };
-            assert_eq!(sums(&units), sums(&full), "n {}", deltas.len());
+            assert_eq!(sums(&units), sums(&plain), "n {}", deltas.len());
         }
-    }
-
-    #[test]
-    fn compact_steps_are_narrow_only_when_every_quotient_fits() {
-        match CompactSteps::of(vec![-250_000_000, 0, 125_000_000, 1_000_000_000]) {
-            CompactSteps::Narrow { steps, scale } => {
-                assert_eq!(scale, 125_000_000);
-                assert_eq!(steps, [-2, 0, 1, 8]);
-            }
-            CompactSteps::Full(_) => panic!("eighths are narrow"),
-        }
-        // 1/3 rounded to 1e-9 has no common divisor with 1 beyond 1.
-        let thirds = CompactSteps::of(vec![333_333_333, 1_000_000_000, 0]);
-        assert!(matches!(thirds, CompactSteps::Full(ref steps) if steps.len() == 4));
-        assert!(matches!(
-            CompactSteps::of(vec![1, 32_767, -32_768]),
-            CompactSteps::Narrow { scale: 1, .. }
-        ));
-        assert!(matches!(
-            CompactSteps::of(vec![1, 32_768]),
-            CompactSteps::Full(_)
-        ));
-        assert!(matches!(
-            CompactSteps::of(vec![0, 0]),
-            CompactSteps::Full(_)
-        ));
     }
 
     #[test]

@@ -20,7 +20,8 @@
 //!   jumps the generator to Pₜ ([`Xoshiro256::jumped`](super::Xoshiro256::jumped)), skips δₜ
 //!   accepted halves, and draws its resamples.
 
-use super::rng::{DrawTable, HalfDraws, Step};
+use super::rng::HalfDraws;
+use super::table::StepTable;
 use super::{compact_sums, Resample};
 use crate::parallel::{cores, map_in_parallel};
 
@@ -32,8 +33,8 @@ const MAX_THREADS: usize = 16;
 
 /// The resample sums of [`compact_sums`] for the stream of `seed`, computed on the machine's
 /// cores; `None` when one thread should do it (a small bootstrap, or one core).
-pub(super) fn resample_sums<T: Step>(
-    table: DrawTable<'_, T>,
+pub(super) fn resample_sums<S: StepTable>(
+    table: S,
     resamples: usize,
     seed: u64,
 ) -> Option<Vec<Resample>> {
@@ -74,8 +75,8 @@ struct Unshifted {
 
 /// [`resample_sums`] in one pass over the stream, segments shifted after it (see the module
 /// documentation); `None` for fewer than two segments.
-fn shifted_sums<T: Step>(
-    table: DrawTable<'_, T>,
+fn shifted_sums<S: StepTable>(
+    table: S,
     resamples: usize,
     seed: u64,
     threads: usize,
@@ -162,8 +163,8 @@ fn shifted_sums<T: Step>(
 }
 
 /// [`resample_sums`] over `threads` segments; `None` for fewer than two.
-fn split_sums<T: Step>(
-    table: DrawTable<'_, T>,
+fn split_sums<S: StepTable>(
+    table: S,
     resamples: usize,
     seed: u64,
     threads: usize,
@@ -216,7 +217,8 @@ fn split_sums<T: Step>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::rng::{pad_steps, Xoshiro256};
+    use super::super::rng::Xoshiro256;
+    use super::super::table::{pad, PlainTable};
     use super::*;
 
     fn steps(n: usize) -> Vec<i32> {
@@ -224,7 +226,7 @@ mod tests {
         let steps = (0..n)
             .map(|_| rng.below(2_000_000_001) as i32 - 1_000_000_000)
             .collect();
-        pad_steps(steps)
+        pad(steps)
     }
 
     fn sums(resamples: &[Resample]) -> Vec<(f64, u64)> {
@@ -232,27 +234,27 @@ mod tests {
     }
 
     /// Both ways of splitting the stream, by name.
-    type Split = fn(DrawTable<'_, i32>, usize, u64, usize) -> Option<Vec<Resample>>;
-    const SPLITS: [(&str, Split); 2] = [("counted first", split_sums), ("shifted", shifted_sums)];
+    type Split<'a> = fn(PlainTable<'a>, usize, u64, usize) -> Option<Vec<Resample>>;
+    fn splits<'a>() -> [(&'static str, Split<'a>); 2] {
+        [
+            ("counted first", split_sums::<PlainTable<'a>>),
+            ("shifted", shifted_sums::<PlainTable<'a>>),
+        ]
+    }
 
     #[test]
     fn every_split_draws_what_the_sequential_stream_draws() {
         for (n, resamples, seed) in [(2usize, 7usize, 1u64), (13, 40, 2), (403, 101, 20_261_014)] {
             let steps = steps(n);
             let sequential = sums(&compact_sums(
-                DrawTable::new(&steps, n as u32, 1),
+                PlainTable::new(&steps, n as u32),
                 &mut HalfDraws::new(Xoshiro256::from_seed(seed)),
                 resamples,
             ));
-            for (name, split) in SPLITS {
+            for (name, split) in splits() {
                 for threads in 2..=6 {
-                    let split = split(
-                        DrawTable::new(&steps, n as u32, 1),
-                        resamples,
-                        seed,
-                        threads,
-                    )
-                    .map(|parts| sums(&parts));
+                    let split = split(PlainTable::new(&steps, n as u32), resamples, seed, threads)
+                        .map(|parts| sums(&parts));
                     assert_eq!(
                         split.as_ref(),
                         Some(&sequential),
@@ -272,13 +274,13 @@ mod tests {
         let threshold = (n as u32).wrapping_neg() % n as u32;
         assert_eq!(threshold, 1 << 16);
         let sequential = sums(&compact_sums(
-            DrawTable::new(&steps, n as u32, 1),
+            PlainTable::new(&steps, n as u32),
             &mut HalfDraws::new(Xoshiro256::from_seed(9)),
             100,
         ));
-        for (name, split) in SPLITS {
+        for (name, split) in splits() {
             for threads in [2, 3, 7] {
-                let split = split(DrawTable::new(&steps, n as u32, 1), 100, 9, threads)
+                let split = split(PlainTable::new(&steps, n as u32), 100, 9, threads)
                     .map(|parts| sums(&parts));
                 assert_eq!(
                     split.as_ref(),
@@ -314,12 +316,12 @@ mod tests {
             "the first segment rejects halves past its end"
         );
         let sequential = sums(&compact_sums(
-            DrawTable::new(&steps, bound, 1),
+            PlainTable::new(&steps, bound),
             &mut HalfDraws::new(Xoshiro256::from_seed(seed)),
             4,
         ));
         let shifted =
-            shifted_sums(DrawTable::new(&steps, bound, 1), 4, seed, 2).map(|parts| sums(&parts));
+            shifted_sums(PlainTable::new(&steps, bound), 4, seed, 2).map(|parts| sums(&parts));
         assert_eq!(shifted, Some(sequential));
     }
 
@@ -339,10 +341,10 @@ mod tests {
     #[test]
     fn one_thread_or_one_resample_is_left_to_the_sequential_loop() {
         let steps = steps(50);
-        assert!(split_sums(DrawTable::new(&steps, 50, 1), 10, 1, 1).is_none());
-        assert!(split_sums(DrawTable::new(&steps, 50, 1), 1, 1, 4).is_none());
+        assert!(split_sums(PlainTable::new(&steps, 50), 10, 1, 1).is_none());
+        assert!(split_sums(PlainTable::new(&steps, 50), 1, 1, 4).is_none());
         assert!(
-            resample_sums(DrawTable::new(&steps, 50, 1), 10, 1).is_none(),
+            resample_sums(PlainTable::new(&steps, 50), 10, 1).is_none(),
             "500 draws: not worth a thread"
         );
     }

@@ -1,6 +1,8 @@
 //! A small seeded PRNG: xoshiro256** seeded through SplitMix64, with Lemire's unbiased
 //! bounded integers. Integer-only, so streams are identical on native and wasm32.
 
+use super::table::StepTable;
+
 /// xoshiro256** (Blackman & Vigna), 256 bits of state.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Xoshiro256 {
@@ -62,51 +64,6 @@ impl Xoshiro256 {
         }
         (product >> 64) as u64
     }
-}
-
-/// A step type a [`DrawTable`] holds: `i16` (a table a quarter of the size of one of `i32`,
-/// so that more of it stays in the cache) or `i32`.
-pub(super) trait Step: Copy + Into<i64> + Send + Sync {}
-
-impl Step for i16 {}
-impl Step for i32 {}
-
-/// The steps summed draws index ([`HalfDraws::sum_of_draws`]): the first `bound` of a table
-/// padded to a power of two, so that an index is kept in the table by a mask (an index below
-/// the bound is unchanged by it) instead of a bounds check on every draw; each step is `scale`
-/// times the table's value.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct DrawTable<'a, T> {
-    padded: &'a [T],
-    bound: u32,
-    scale: i64,
-}
-
-impl<'a, T: Step> DrawTable<'a, T> {
-    /// The first `bound` steps of `padded`, whose length is a power of two of at least `bound`
-    /// (see [`pad_steps`]), each `scale` times its value there.
-    pub(super) fn new(padded: &'a [T], bound: u32, scale: i64) -> Self {
-        assert!(
-            padded.len().is_power_of_two() && bound as usize <= padded.len(),
-            "a draw table is padded to a power of two"
-        );
-        Self {
-            padded,
-            bound,
-            scale,
-        }
-    }
-
-    /// How many steps draws choose from.
-    pub(super) fn bound(&self) -> u32 {
-        self.bound
-    }
-}
-
-/// `steps` padded with zeros to a power of two, as a [`DrawTable`] takes them.
-pub(super) fn pad_steps<T: Step + Default>(mut steps: Vec<T>) -> Vec<T> {
-    steps.resize(steps.len().next_power_of_two(), T::default());
-    steps
 }
 
 /// Bounded draws below a `u32` bound, using both 32-bit halves of each 64-bit output.
@@ -200,34 +157,30 @@ impl HalfDraws {
     }
 
     /// The sum of `table`'s step `i` over the next `count` draws `i` of [`below`](Self::below)
-    /// with the table's bound (at least 1): the same draws, two to a 64-bit output while
-    /// neither half can be rejected (a half whose product's low word is at least the bound is
-    /// always accepted), which is all but a few in 10⁴ of them.
+    /// with the table's bound: the same draws, two to a 64-bit output while neither half can
+    /// be rejected (a half whose product's low word is at least the bound is always accepted),
+    /// which is all but a few in 10⁴ of them.
     #[inline]
-    pub(super) fn sum_of_draws<T: Step>(&mut self, table: DrawTable<'_, T>, count: usize) -> i64 {
+    pub(super) fn sum_of_draws(&mut self, table: impl StepTable, count: usize) -> i64 {
         // A local copy of the generator stays in registers; through `self` every step would
         // store the state and load it back (a store-to-load wait per output, in the chain).
         let mut local = self.clone();
         let sum = local.sum_of_draws_here(table, count);
         *self = local;
-        // Exact: the sum of the steps themselves, which fits (at most 2³² steps below 2³¹).
-        sum * table.scale
+        table.total(sum, count)
     }
 
     #[inline(always)]
-    fn sum_of_draws_here<T: Step>(&mut self, table: DrawTable<'_, T>, count: usize) -> i64 {
-        let bound = table.bound;
+    fn sum_of_draws_here(&mut self, table: impl StepTable, count: usize) -> i64 {
+        let bound = table.bound();
         let wide = u64::from(bound);
-        // The table's length is `mask + 1` here, which lets the compiler see that a masked
-        // index is in it.
-        let mask = table.padded.len() - 1;
-        let steps = &table.padded[..=mask];
+        let step = table.lookup();
         let mut sum = 0i64;
         let mut left = count;
         loop {
             // One draw at a time while a spare half waits, or for the last draw.
             while left > 0 && (left == 1 || self.spare.is_some()) {
-                sum += steps[self.below(bound) as usize & mask].into();
+                sum += step(self.below(bound) as usize);
                 left -= 1;
             }
             if left == 0 {
@@ -243,15 +196,11 @@ impl HalfDraws {
                     // The slow path, from this output's low half, the high half kept for
                     // later.
                     self.spare = Some((bits >> 32) as u32);
-                    sum += steps[self.below_from(bits as u32, bound) as usize & mask].into();
+                    sum += step(self.below_from(bits as u32, bound) as usize);
                     left -= 1;
                     break;
                 }
-                let (first, second): (i64, i64) = (
-                    steps[(low >> 32) as usize & mask].into(),
-                    steps[(high >> 32) as usize & mask].into(),
-                );
-                sum += first + second;
+                sum += step((low >> 32) as usize) + step((high >> 32) as usize);
                 left -= 2;
             }
         }
@@ -274,6 +223,7 @@ impl HalfDraws {
 
 #[cfg(test)]
 mod tests {
+    use super::super::table::{pad, PlainTable};
     use super::*;
 
     #[test]
@@ -359,8 +309,8 @@ mod tests {
                 .map(|i| (i as i32).wrapping_mul(2_654_435_761_u32 as i32) >> 8)
                 .collect();
             let bound = steps.len() as u32;
-            let padded = pad_steps(steps.clone());
-            let table = DrawTable::new(&padded, bound, 1);
+            let padded = pad(steps.clone());
+            let table = PlainTable::new(&padded, bound);
             for start in [0u64, 1, 6] {
                 let mut single = HalfDraws::at(5, start);
                 let mut summed = HalfDraws::at(5, start);
