@@ -60,7 +60,8 @@ impl StepTable for PlainTable<'_> {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct CodedTable<'a> {
     codes: &'a [u16],
-    values: &'a [i32],
+    /// A value for every code, so that a code is looked up without a check.
+    values: &'a [i32; MAX_CODED_VALUES],
     bound: u32,
 }
 
@@ -73,9 +74,8 @@ impl StepTable for CodedTable<'_> {
     fn lookup(&self) -> impl Fn(usize) -> i64 + '_ {
         let mask = self.codes.len() - 1;
         let codes = &self.codes[..=mask];
-        let value_mask = self.values.len() - 1;
-        let values = &self.values[..=value_mask];
-        move |index| i64::from(values[usize::from(codes[index & mask]) & value_mask])
+        let values = self.values;
+        move |index| i64::from(values[usize::from(codes[index & mask])])
     }
 }
 
@@ -124,9 +124,12 @@ pub(super) enum CompactSteps {
         offset: i64,
         spacing: i64,
     },
-    /// At most 65,536 values: each task's code, and the values in ascending order, both
-    /// padded.
-    Coded { codes: Vec<u16>, values: Vec<i32> },
+    /// At most 65,536 values: each task's code, padded, and the values in ascending order,
+    /// padded to one per code.
+    Coded {
+        codes: Vec<u16>,
+        values: Box<[i32; MAX_CODED_VALUES]>,
+    },
     /// More values than that: the steps themselves, padded.
     Plain(Vec<i32>),
 }
@@ -164,9 +167,14 @@ impl CompactSteps {
             .iter()
             .map(|&step| values.partition_point(|&value| value < step) as u16)
             .collect();
-        Self::Coded {
-            codes: pad(codes),
-            values: pad(values),
+        values.resize(MAX_CODED_VALUES, 0);
+        match values.into_boxed_slice().try_into() {
+            Ok(values) => Self::Coded {
+                codes: pad(codes),
+                values,
+            },
+            // Not reached: the values were just resized to one per code.
+            Err(_) => Self::Plain(pad(steps)),
         }
     }
 
