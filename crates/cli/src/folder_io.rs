@@ -12,11 +12,15 @@ use std::path::{Path, PathBuf};
 
 use std::collections::BTreeMap;
 
-use eval_compare_core::run_folder::{Folder, FolderFile, RunFolder, FOLDER_FILES};
+use eval_compare_core::api::{BenchmarkSpecTask, PackedReward, PackedTrajectory};
+use eval_compare_core::run_folder::{
+    finish_run_folder, parse_list, parse_run_record, read_list, Folder, FolderFile, FolderKind,
+    PackedFolder, ParsedList, RunFolder, RunFolderError, RunFolderExtras, EVAL_OPTIONS_FILE,
+    FOLDER_FILES, PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE,
+    TRAJECTORIES_FILE,
+};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
-
-#[cfg(doc)]
-use eval_compare_core::run_folder::PackedFolder;
 
 use crate::error::CliError;
 
@@ -46,24 +50,107 @@ impl FolderBytes {
     }
 }
 
+/// How many bytes of a list file are read and decoded at a time by [`read_packed_folder`].
+const LIST_CHUNK_BYTES: usize = 8 << 20;
+
+/// Reads the folder `dir` for a report, its runs' lists packed ([`PackedFolder`]): the same
+/// folder and errors as [`read_folder_bytes`] then [`FolderBytes::parse`], but a Trajectory
+/// run's lists (trajectory rewards, trajectories, tasks) are decoded as they are read, a few
+/// megabytes at a time ([`read_list`]), so the files' contents are never held whole: at
+/// 100,000 tasks × 8 samples that is 250 MB a run not read into memory. A list the feed cannot
+/// read is read whole and parsed at once, for its error.
+pub fn read_packed_folder(dir: &Path) -> Result<PackedFolder, CliError> {
+    check_folder(dir)?;
+    // Present as `read_folder_bytes` finds files: all but those not found.
+    let present = |name: &str| !matches!(std::fs::metadata(dir.join(name)), Err(error) if error.kind() == ErrorKind::NotFound);
+    if !matches!(FolderKind::of_files(present), Ok(FolderKind::Trajectory)) {
+        // A Chronicle job (its trials come by the thousand at most), or no folder of either
+        // kind: read whole, parsed at once, which says what is missing.
+        return read_folder_bytes(dir)?.parse();
+    }
+    let folder_error = |source: RunFolderError| CliError::Folder {
+        folder: dir.to_owned(),
+        source: Box::new(source),
+    };
+    let optional = |name: &str| match read_input(&dir.join(name), MAX_FILE_BYTES) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(CliError::ReadFile { source, .. }) if source.kind() == ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error),
+    };
+    // The order of `parse_run_folder_as`: the run, the lists, then the small files.
+    let run = parse_run_record(&read_input(&dir.join(RUN_FILE), MAX_FILE_BYTES)?)
+        .map_err(folder_error)?;
+    let rewards: ParsedList<PackedReward> = stream_list(dir, REWARDS_FILE)?;
+    let trajectories: ParsedList<PackedTrajectory> = stream_list(dir, TRAJECTORIES_FILE)?;
+    let tasks: Option<ParsedList<BenchmarkSpecTask>> = if present(TASKS_FILE) {
+        Some(stream_list(dir, TASKS_FILE)?)
+    } else {
+        None
+    };
+    let training_run = optional(TRAINING_RUN_FILE)?;
+    let eval_options = optional(EVAL_OPTIONS_FILE)?;
+    let platform_series = optional(PLATFORM_PROGRESSION_FILE)?;
+    let folder = finish_run_folder(
+        RunFolderExtras {
+            training_run: training_run.as_deref(),
+            eval_options: eval_options.as_deref(),
+            platform_series: platform_series.as_deref(),
+        },
+        run,
+        rewards,
+        trajectories,
+        tasks,
+    )
+    .map_err(folder_error)?;
+    Ok(Folder::Trajectory(Box::new(folder)))
+}
+
+/// The list file `name` of `dir`, decoded as it is read ([`read_list`]), within
+/// [`MAX_FILE_BYTES`] as [`read_input`] reads files; a file the feed cannot read is read whole
+/// and parsed by [`parse_list`], whose error is the answer.
+fn stream_list<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<ParsedList<T>, CliError> {
+    let path = dir.join(name);
+    let file = open_input(&path, MAX_FILE_BYTES)?;
+    let mut limited = file.take(MAX_FILE_BYTES.saturating_add(1));
+    let read = read_list(&mut limited, LIST_CHUNK_BYTES, usize::MAX).map_err(|source| {
+        CliError::ReadFile {
+            path: path.clone(),
+            source,
+        }
+    })?;
+    if limited.limit() == 0 {
+        return Err(grew_too_large(&path, MAX_FILE_BYTES));
+    }
+    match read {
+        Some(list) => Ok(list),
+        None => parse_list(name, &read_input(&path, MAX_FILE_BYTES)?).map_err(|source| {
+            CliError::Folder {
+                folder: dir.to_owned(),
+                source: Box::new(source),
+            }
+        }),
+    }
+}
+
+/// Refuses `dir` when it is not a directory that can be read.
+fn check_folder(dir: &Path) -> Result<(), CliError> {
+    match std::fs::metadata(dir) {
+        Ok(metadata) if metadata.is_dir() => Ok(()),
+        Ok(_) => Err(no_folder(dir, "is not a directory")),
+        Err(error) if error.kind() == ErrorKind::NotFound => Err(no_folder(dir, "does not exist")),
+        Err(source) => Err(CliError::ReadFile {
+            path: dir.to_owned(),
+            source,
+        }),
+    }
+}
+
 /// Reads the files of the folder `dir` that a folder of either kind may hold, to parse with
 /// [`FolderBytes::parse`]: a Trajectory run's (`run.json`, `trajectory-rewards.json`,
 /// `trajectories.json`, optionally `tasks.json`, …) or a Chronicle job's (`job.json`,
 /// `trials.json`, optionally `results.json`), told apart by the files present.
 pub fn read_folder_bytes(dir: &Path) -> Result<FolderBytes, CliError> {
-    match std::fs::metadata(dir) {
-        Ok(metadata) if metadata.is_dir() => {}
-        Ok(_) => return Err(no_folder(dir, "is not a directory")),
-        Err(error) if error.kind() == ErrorKind::NotFound => {
-            return Err(no_folder(dir, "does not exist"))
-        }
-        Err(source) => {
-            return Err(CliError::ReadFile {
-                path: dir.to_owned(),
-                source,
-            })
-        }
-    }
+    check_folder(dir)?;
     let mut files: BTreeMap<&'static str, Vec<u8>> = BTreeMap::new();
     for name in FOLDER_FILES {
         match read_input(&dir.join(name), MAX_FILE_BYTES) {
@@ -128,6 +215,26 @@ pub fn write_folder_files(dir: &Path, files: &[FolderFile]) -> Result<Vec<PathBu
 /// Reads the regular file at `path` (after following links), refusing anything else and any
 /// file over `cap` bytes, without reading past the cap.
 fn read_input(path: &Path, cap: u64) -> Result<Vec<u8>, CliError> {
+    let file = open_input(path, cap)?;
+    let size = file
+        .metadata()
+        .map(|metadata| metadata.len())
+        .unwrap_or_default();
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or_default());
+    file.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|source| CliError::ReadFile {
+            path: path.to_owned(),
+            source,
+        })?;
+    if bytes.len() as u64 > cap {
+        return Err(grew_too_large(path, cap));
+    }
+    Ok(bytes)
+}
+
+/// Opens the regular file `path` of at most `cap` bytes, or says why it is refused.
+fn open_input(path: &Path, cap: u64) -> Result<File, CliError> {
     let io_error = |source| CliError::ReadFile {
         path: path.to_owned(),
         source,
@@ -144,31 +251,30 @@ fn read_input(path: &Path, cap: u64) -> Result<Vec<u8>, CliError> {
             kind_of(&metadata.file_type())
         )));
     }
-    let too_large = |size: String| {
-        refused(format!(
-            "{size} is over the limit of {} for a run folder file",
-            bytes_text(cap)
-        ))
-    };
     if metadata.len() > cap {
-        return Err(too_large(bytes_text(metadata.len())));
+        return Err(refused(format!(
+            "{} is over the limit of {} for a run folder file",
+            bytes_text(metadata.len()),
+            bytes_text(cap)
+        )));
     }
     let file = File::open(path).map_err(io_error)?;
     // The file opened may not be the one checked (replaced in between): check it again.
     if !file.metadata().map_err(io_error)?.is_file() {
         return Err(refused("not a regular file".to_owned()));
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or_default());
-    file.take(cap.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(io_error)?;
-    if bytes.len() as u64 > cap {
-        return Err(refused(format!(
+    Ok(file)
+}
+
+/// The refusal of a file that grew past `cap` bytes while it was read.
+fn grew_too_large(path: &Path, cap: u64) -> CliError {
+    CliError::InputFile {
+        path: path.to_owned(),
+        why: format!(
             "it grew past the limit of {} for a run folder file while being read",
             bytes_text(cap)
-        )));
+        ),
     }
-    Ok(bytes)
 }
 
 /// What a file that is not a regular file is, in words.
@@ -240,6 +346,70 @@ mod tests {
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/real-data/humaneval-10x/gpt-4"
     );
+
+    /// `dir` read for a report as it streams, and as read whole then parsed: the same folder,
+    /// or the same error.
+    fn assert_read_alike(dir: &Path) {
+        let streamed = read_packed_folder(dir).map_err(|error| error.to_string());
+        let whole = read_folder_bytes(dir)
+            .and_then(|bytes| bytes.parse::<PackedReward, PackedTrajectory>())
+            .map_err(|error| error.to_string());
+        assert_eq!(streamed, whole, "{}", dir.display());
+    }
+
+    #[test]
+    fn a_folder_read_as_it_streams_is_the_folder_read_whole() {
+        let temp = tempfile::tempdir().unwrap();
+        let copy = |name: &str| {
+            let dir = temp.path().join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            for file in [RUN_FILE, REWARDS_FILE, TRAJECTORIES_FILE, TASKS_FILE] {
+                std::fs::copy(Path::new(REAL).join(file), dir.join(file)).unwrap();
+            }
+            dir
+        };
+        let valid = copy("valid");
+        let read = read_packed_folder(&valid).unwrap();
+        assert!(matches!(&read, Folder::Trajectory(folder) if folder.trajectories.len() > 1000));
+        assert_read_alike(&valid);
+        // Broken in the middle of a list, of the tasks, of the run record; a list cut short.
+        let trajectories = std::fs::read(valid.join(TRAJECTORIES_FILE)).unwrap();
+        let middle = trajectories.len() / 2;
+        for (name, file, bytes) in [
+            ("broken", TRAJECTORIES_FILE, {
+                let mut bytes = trajectories.clone();
+                bytes[middle] = b'}';
+                bytes
+            }),
+            ("cut", TRAJECTORIES_FILE, trajectories[..middle].to_vec()),
+            ("tasks", TASKS_FILE, b"[{\"task_id\": 7}]".to_vec()),
+            ("record", RUN_FILE, b"{\"eval_run_id\":".to_vec()),
+            ("empty", REWARDS_FILE, Vec::new()),
+        ] {
+            let dir = copy(name);
+            std::fs::write(dir.join(file), bytes).unwrap();
+            assert_read_alike(&dir);
+            assert!(read_packed_folder(&dir).is_err(), "{name}");
+        }
+        // Missing a list; a list that is a directory; no folder at all; a job's folder.
+        let missing = copy("missing");
+        std::fs::remove_file(missing.join(REWARDS_FILE)).unwrap();
+        assert_read_alike(&missing);
+        let directory = copy("directory");
+        std::fs::remove_file(directory.join(TRAJECTORIES_FILE)).unwrap();
+        std::fs::create_dir(directory.join(TRAJECTORIES_FILE)).unwrap();
+        assert_read_alike(&directory);
+        assert!(read_packed_folder(&directory)
+            .unwrap_err()
+            .to_string()
+            .contains("not a regular file"));
+        assert_read_alike(&temp.path().join("nowhere"));
+        let job = temp.path().join("job");
+        std::fs::create_dir(&job).unwrap();
+        std::fs::write(job.join("job.json"), b"{}").unwrap();
+        std::fs::write(job.join("trials.json"), b"[]").unwrap();
+        assert_read_alike(&job);
+    }
 
     #[test]
     fn a_written_folder_reads_back_equal() {

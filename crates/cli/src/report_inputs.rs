@@ -14,9 +14,8 @@ use crate::api_load::{
 use crate::args::ReportArgs;
 use crate::connection;
 use crate::error::CliError;
-use crate::folder_io::read_folder_bytes;
+use crate::folder_io::read_packed_folder;
 use crate::progress::Progress;
-use eval_compare_core::api::{PackedReward, PackedTrajectory};
 use eval_compare_core::parallel;
 
 /// Reads every run the arguments name into one run set, refusing a run given twice.
@@ -52,20 +51,14 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
             run_set(&store, &run_ids)
         }
         None => {
-            // The folders read and decoded packed (only what the report reads) as many at once
-            // as there are cores, their contents then dropped on another thread, their runs
-            // joined at once too, added in argument order and dropped.
+            // The folders read and decoded packed (only what the report reads, the lists as
+            // they are read) as many at once as there are cores, their runs joined at once
+            // too, added in argument order and dropped.
             let mut builder = FolderSetBuilder::new();
             let mut run_ids: Vec<(String, &str)> = Vec::new();
             for group in arguments.chunks(parallel::cores()) {
-                let contents =
-                    parallel::map_in_parallel(group, |dir| read_folder_bytes(Path::new(dir)));
-                let contents = contents.into_iter().collect::<Result<Vec<_>, _>>()?;
-                let folders = parallel::map_in_parallel(&contents, |bytes| {
-                    bytes.parse::<PackedReward, PackedTrajectory>()
-                });
-                // The files' contents, no longer read, handed back while the runs are joined.
-                parallel::drop_aside(contents);
+                let folders =
+                    parallel::map_in_parallel(group, |dir| read_packed_folder(Path::new(dir)));
                 let folders = folders.into_iter().collect::<Result<Vec<_>, _>>()?;
                 for (folder, dir) in folders.iter().zip(group) {
                     if !folder.truncated_files().is_empty() {

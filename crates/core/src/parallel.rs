@@ -1,7 +1,7 @@
 //! Work on the machine's cores for independent inputs (the CLI's run folders read and parsed
-//! side by side, the runs' id matching of a join), results kept in input order, and large
-//! values dropped on a thread of their own. In the browser (wasm32, one thread) the same calls
-//! work through the inputs one after another.
+//! side by side, the runs' id matching of a join, the bootstrap's segments), results kept in
+//! input order. In the browser (wasm32, one thread) the same calls work through the inputs one
+//! after another.
 
 use std::num::NonZeroUsize;
 
@@ -47,20 +47,6 @@ pub fn for_each_in_parallel<I: Send>(items: &mut [I], work: impl Fn(&mut I) + Sy
     });
 }
 
-/// Drops `value` on a thread of its own where there are several cores, so the caller goes on
-/// while a large value's memory is handed back (hundreds of megabytes of run folders take tens
-/// of milliseconds); with one core, or a thread that cannot start, it is dropped here.
-pub fn drop_aside<T: Send + 'static>(value: T) {
-    if cores() < 2 {
-        drop(value);
-        return;
-    }
-    // A thread that cannot start drops its closure, and the value with it, here.
-    let _ = std::thread::Builder::new()
-        .name("drop".to_owned())
-        .spawn(move || drop(value));
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,22 +62,6 @@ mod tests {
         assert_eq!(squares, [0, 1, 4, 9, 16, 25, 36, 49, 64]);
         assert_eq!(map_in_parallel(&[7u8], |n| n + 1), [8]);
         assert!(map_in_parallel(&[] as &[u8], |n| *n).is_empty());
-    }
-
-    #[test]
-    fn a_value_dropped_aside_is_dropped() {
-        struct Tells(std::sync::mpsc::Sender<&'static str>);
-        impl Drop for Tells {
-            fn drop(&mut self) {
-                let _ = self.0.send("dropped");
-            }
-        }
-        let (sender, receiver) = std::sync::mpsc::channel();
-        drop_aside(Tells(sender));
-        assert_eq!(
-            receiver.recv_timeout(std::time::Duration::from_secs(30)),
-            Ok("dropped")
-        );
     }
 
     #[test]

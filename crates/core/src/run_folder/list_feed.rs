@@ -1,6 +1,7 @@
 //! A list file read as its bytes arrive ([`ListFeed`]), a step at a time: the viewer reads a
 //! file of hundreds of megabytes a few megabytes at a time and decodes them in slices, so the
-//! page never holds the whole file nor stops for long.
+//! page never holds the whole file nor stops for long; the CLI reads a run folder's lists the
+//! same way from disk ([`read_list`]), never holding a file whole either.
 //!
 //! Bytes are checked as UTF-8 as they are pushed (and kept as text: serde_json then need not
 //! check each string again); values are decoded one by one where they lie
@@ -410,6 +411,39 @@ impl<T: DeserializeOwned> ListFeed<T> {
             Some(Err(error)) if error.is_eof() && !self.ended => Err(Stop::NeedMore),
             None if !self.ended => Err(Stop::NeedMore),
             _ => Err(Stop::Unexpected),
+        }
+    }
+}
+
+/// A list file read from `source` (a file on disk, say) `chunk` bytes at a time, each chunk
+/// decoded as it comes (`budget` bytes a step): the reader's memory is a chunk, not the file.
+/// `Ok(None)` when the feed ended unexpectedly: [`parse_list`](super::parse_list) on the whole
+/// file then gives the answer (its error).
+pub fn read_list<T: DeserializeOwned>(
+    mut source: impl std::io::Read,
+    chunk: usize,
+    budget: usize,
+) -> std::io::Result<Option<ParsedList<T>>> {
+    let mut feed = ListFeed::<T>::new();
+    let mut buffer = vec![0; chunk.max(1)];
+    let mut pushed = 0;
+    loop {
+        match feed.advance(budget) {
+            Feed::Working => {}
+            Feed::NeedMore => match source.read(&mut buffer) {
+                Ok(0) => feed.end(),
+                Ok(read) => {
+                    feed.push(&buffer[..read]);
+                    pushed += read;
+                }
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            },
+            Feed::Read(list) => {
+                debug_assert_eq!(feed.consumed(), pushed, "every byte consumed");
+                return Ok(Some(list));
+            }
+            Feed::Unexpected => return Ok(None),
         }
     }
 }

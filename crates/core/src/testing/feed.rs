@@ -1,9 +1,9 @@
-//! A list file fed to a [`ListFeed`] in chunks, as the viewer's Files page feeds it: one home
-//! for the feeding loop the core's tests and benchmarks share.
+//! A list file in memory fed to a [`ListFeed`](crate::run_folder::ListFeed) in chunks (through
+//! [`read_list`], as the CLI reads a file), for the core's tests and benchmarks.
 
 use serde::de::DeserializeOwned;
 
-use crate::run_folder::{Feed, ListFeed, ParsedList};
+use crate::run_folder::{read_list, ParsedList};
 
 /// `bytes` pushed `chunk` bytes at a time and read `budget` bytes a step; `None` when the feed
 /// ended unexpectedly (the whole read then answers). Once read, every byte was consumed.
@@ -12,20 +12,5 @@ pub fn feed_in_chunks<T: DeserializeOwned>(
     chunk: usize,
     budget: usize,
 ) -> Option<ParsedList<T>> {
-    let mut feed = ListFeed::<T>::new();
-    let mut chunks = bytes.chunks(chunk.max(1));
-    loop {
-        match feed.advance(budget) {
-            Feed::Working => {}
-            Feed::NeedMore => match chunks.next() {
-                Some(chunk) => feed.push(chunk),
-                None => feed.end(),
-            },
-            Feed::Read(list) => {
-                assert_eq!(feed.consumed(), bytes.len(), "every byte consumed");
-                return Some(list);
-            }
-            Feed::Unexpected => return None,
-        }
-    }
+    read_list(bytes, chunk, budget).expect("reading memory cannot fail")
 }
