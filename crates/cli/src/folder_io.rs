@@ -54,7 +54,8 @@ impl FolderBytes {
 const LIST_CHUNK_BYTES: usize = 8 << 20;
 
 /// Reads the folder `dir` for a report, its runs' lists packed ([`PackedFolder`]): the same
-/// folder and errors as [`read_folder_bytes`] then [`FolderBytes::parse`], but a Trajectory
+/// folder as [`read_folder_bytes`] then [`FolderBytes::parse`], and the same error for a fault
+/// (of a folder with several, the first met reading its files in order), but a Trajectory
 /// run's lists (trajectory rewards, trajectories, tasks) are decoded as they are read, a few
 /// megabytes at a time ([`read_list`]), so the files' contents are never held whole: at
 /// 100,000 tasks × 8 samples that is 250 MB a run not read into memory. A list the feed cannot
@@ -62,7 +63,10 @@ const LIST_CHUNK_BYTES: usize = 8 << 20;
 pub fn read_packed_folder(dir: &Path) -> Result<PackedFolder, CliError> {
     check_folder(dir)?;
     // Present as `read_folder_bytes` finds files: all but those not found.
-    let present = |name: &str| !matches!(std::fs::metadata(dir.join(name)), Err(error) if error.kind() == ErrorKind::NotFound);
+    let present = |name: &str| match std::fs::metadata(dir.join(name)) {
+        Err(error) => error.kind() != ErrorKind::NotFound,
+        Ok(_) => true,
+    };
     if !matches!(FolderKind::of_files(present), Ok(FolderKind::Trajectory)) {
         // A Chronicle job (its trials come by the thousand at most), or no folder of either
         // kind: read whole, parsed at once, which says what is missing.
