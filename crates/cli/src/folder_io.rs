@@ -15,9 +15,8 @@ use std::collections::BTreeMap;
 use eval_compare_core::api::{BenchmarkSpecTask, PackedReward, PackedTrajectory};
 use eval_compare_core::run_folder::{
     finish_run_folder, parse_list, parse_run_record, read_list, Folder, FolderFile, FolderKind,
-    PackedFolder, ParsedList, RunFolder, RunFolderError, RunFolderExtras, EVAL_OPTIONS_FILE,
-    FOLDER_FILES, PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE,
-    TRAJECTORIES_FILE,
+    PackedFolder, ParsedList, RunFolder, RunFolderError, RunFolderExtras, FOLDER_FILES,
+    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
 };
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -91,15 +90,14 @@ pub fn read_packed_folder(dir: &Path) -> Result<PackedFolder, CliError> {
     } else {
         None
     };
-    let training_run = optional(TRAINING_RUN_FILE)?;
-    let eval_options = optional(EVAL_OPTIONS_FILE)?;
-    let platform_series = optional(PLATFORM_PROGRESSION_FILE)?;
+    let mut extras = BTreeMap::new();
+    for name in RunFolderExtras::FILES {
+        if let Some(bytes) = optional(name)? {
+            extras.insert(name, bytes);
+        }
+    }
     let folder = finish_run_folder(
-        RunFolderExtras {
-            training_run: training_run.as_deref(),
-            eval_options: eval_options.as_deref(),
-            platform_series: platform_series.as_deref(),
-        },
+        RunFolderExtras::from_files(|name| extras.get(name).map(Vec::as_slice)),
         run,
         rewards,
         trajectories,

@@ -9,12 +9,12 @@
 //! at once by [`parse_list`] for its error.
 
 use std::cell::Cell;
+use std::collections::BTreeMap;
 
 use eval_compare_core::api::{BenchmarkSpecTask, PackedReward, PackedTrajectory};
 use eval_compare_core::run_folder::{
     finish_run_folder, parse_list, parse_run_record, Feed, Folder, FolderKind, ListFeed,
-    PackedFolder, ParsedList, RunFolderError, RunFolderExtras, EVAL_OPTIONS_FILE,
-    PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE,
+    PackedFolder, ParsedList, RunFolderError, RunFolderExtras, REWARDS_FILE, RUN_FILE, TASKS_FILE,
     TRAJECTORIES_FILE,
 };
 use gloo_timers::future::TimeoutFuture;
@@ -124,15 +124,14 @@ async fn open_run_folder(
         Some(handle) => Some(stream_list(handle, TASKS_FILE, &mut share).await?),
         None => None,
     };
-    let training_run = whole(TRAINING_RUN_FILE).await?;
-    let eval_options = whole(EVAL_OPTIONS_FILE).await?;
-    let platform_series = whole(PLATFORM_PROGRESSION_FILE).await?;
+    let mut extras = BTreeMap::new();
+    for name in RunFolderExtras::FILES {
+        if let Some(bytes) = whole(name).await? {
+            extras.insert(name, bytes);
+        }
+    }
     let folder = finish_run_folder(
-        RunFolderExtras {
-            training_run: training_run.as_deref(),
-            eval_options: eval_options.as_deref(),
-            platform_series: platform_series.as_deref(),
-        },
+        RunFolderExtras::from_files(|name| extras.get(name).map(Vec::as_slice)),
         run,
         rewards,
         trajectories,

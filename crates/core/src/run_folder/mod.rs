@@ -232,6 +232,22 @@ pub struct RunFolderExtras<'a> {
 }
 
 impl<'a> RunFolderExtras<'a> {
+    /// Their files' names: each read whole, when the folder has it.
+    pub const FILES: [&'static str; 3] = [
+        TRAINING_RUN_FILE,
+        EVAL_OPTIONS_FILE,
+        PLATFORM_PROGRESSION_FILE,
+    ];
+
+    /// Those of the files `file` gives by name ([`FILES`](Self::FILES)).
+    pub fn from_files(file: impl Fn(&str) -> Option<&'a [u8]>) -> Self {
+        Self {
+            training_run: file(TRAINING_RUN_FILE),
+            eval_options: file(EVAL_OPTIONS_FILE),
+            platform_series: file(PLATFORM_PROGRESSION_FILE),
+        }
+    }
+
     /// Those of a folder's files.
     pub fn of(files: &RunFolderFiles<'a>) -> Self {
         Self {

@@ -61,6 +61,25 @@ fn shifting_pays(bound: u32, resamples: usize) -> bool {
     share * resamples as f64 <= 0.5
 }
 
+/// The first resample of each of `threads` segments of `resamples`, and the end; `None` for
+/// fewer than two segments (one thread does it).
+fn segment_firsts(resamples: usize, threads: usize) -> Option<Vec<usize>> {
+    let segments = threads.min(resamples);
+    (segments >= 2).then(|| (0..=segments).map(|t| t * resamples / segments).collect())
+}
+
+/// Each segment's shift: the rejections before it, from those in each segment's own range.
+fn shifts(rejected: impl IntoIterator<Item = u64>) -> Vec<u64> {
+    rejected
+        .into_iter()
+        .scan(0u64, |before, count| {
+            let shift = *before;
+            *before += count;
+            Some(shift)
+        })
+        .collect()
+}
+
 /// One segment drawn from its first possible raw half ([`shifted_sums`]'s first pass).
 struct Unshifted {
     /// The sums of its resamples drawn from raw half firstₜ·n on.
@@ -81,11 +100,8 @@ fn shifted_sums<S: StepTable>(
     seed: u64,
     threads: usize,
 ) -> Option<Vec<Resample>> {
-    let segments = threads.min(resamples);
-    if segments < 2 {
-        return None;
-    }
-    let firsts: Vec<usize> = (0..=segments).map(|t| t * resamples / segments).collect();
+    let firsts = segment_firsts(resamples, threads)?;
+    let segments = firsts.len() - 1;
     let bound = table.bound();
     let n = u64::from(bound);
     let indices: Vec<usize> = (0..segments).collect();
@@ -122,15 +138,11 @@ fn shifted_sums<S: StepTable>(
         }
     });
     // Segment t started δₜ accepted halves early: δₜ is every rejection before its start.
-    let shifts: Vec<(Unshifted, u64)> = drawn
-        .into_iter()
-        .scan(0u64, |before, segment| {
-            let shift = *before;
-            *before += segment.rejected;
-            Some((segment, shift))
-        })
-        .collect();
-    let parts = map_in_parallel(&shifts, |(segment, shift)| {
+    let shifted: Vec<(Unshifted, u64)> = {
+        let deltas = shifts(drawn.iter().map(|segment| segment.rejected));
+        drawn.into_iter().zip(deltas).collect()
+    };
+    let parts = map_in_parallel(&shifted, |(segment, shift)| {
         let shift = usize::try_from(*shift).unwrap_or(usize::MAX);
         // The δ draws from each kept start: they leave the resample starting there and join
         // the one ending there.
@@ -169,11 +181,8 @@ fn split_sums<S: StepTable>(
     seed: u64,
     threads: usize,
 ) -> Option<Vec<Resample>> {
-    let segments = threads.min(resamples);
-    if segments < 2 {
-        return None;
-    }
-    let firsts: Vec<usize> = (0..=segments).map(|t| t * resamples / segments).collect();
+    let firsts = segment_firsts(resamples, threads)?;
+    let segments = firsts.len() - 1;
     let bound = table.bound();
     let n = u64::from(bound);
     // Pass 1: the rejected halves in each segment's raw range but the last's, every range cut
@@ -189,7 +198,8 @@ fn split_sums<S: StepTable>(
             })
             .collect::<Vec<u64>>()
     });
-    let mut rejected = vec![0u64; segments - 1];
+    // One count per segment; the last segment's own rejections shift nothing after it.
+    let mut rejected = vec![0u64; segments];
     for piece in counts {
         rejected
             .iter_mut()
@@ -198,13 +208,7 @@ fn split_sums<S: StepTable>(
     }
     // Pass 2: each segment from its exact place in the stream, after the accepted halves that
     // make up for those rejected before it.
-    let segment_starts: Vec<(usize, u64)> = (0..segments)
-        .scan(0u64, |before, t| {
-            let skip = *before;
-            *before += rejected.get(t).copied().unwrap_or(0);
-            Some((t, skip))
-        })
-        .collect();
+    let segment_starts: Vec<(usize, u64)> = shifts(rejected).into_iter().enumerate().collect();
     let parts = map_in_parallel(&segment_starts, |&(t, skip)| {
         let mut draws = HalfDraws::at(seed, firsts[t] as u64 * n);
         for _ in 0..skip {

@@ -50,9 +50,8 @@ impl StepTable for PlainTable<'_> {
 
     #[inline(always)]
     fn lookup(&self) -> impl Fn(usize) -> i64 + '_ {
-        let mask = self.padded.len() - 1;
-        let steps = &self.padded[..=mask];
-        move |index| i64::from(steps[index & mask])
+        let step = masked(self.padded);
+        move |index| i64::from(step(index))
     }
 }
 
@@ -72,10 +71,9 @@ impl StepTable for CodedTable<'_> {
 
     #[inline(always)]
     fn lookup(&self) -> impl Fn(usize) -> i64 + '_ {
-        let mask = self.codes.len() - 1;
-        let codes = &self.codes[..=mask];
+        let code = masked(self.codes);
         let values = self.values;
-        move |index| i64::from(values[usize::from(codes[index & mask])])
+        move |index| i64::from(values[usize::from(code(index))])
     }
 }
 
@@ -95,15 +93,24 @@ impl StepTable for GridTable<'_> {
 
     #[inline(always)]
     fn lookup(&self) -> impl Fn(usize) -> i64 + '_ {
-        let mask = self.codes.len() - 1;
-        let codes = &self.codes[..=mask];
-        move |index| i64::from(codes[index & mask])
+        let code = masked(self.codes);
+        move |index| i64::from(code(index))
     }
 
     /// Exact: the steps' own sum, which fits (at most 2³² steps below 2³¹).
     fn total(&self, looked_up: i64, count: usize) -> i64 {
         self.offset * count as i64 + self.spacing * looked_up
     }
+}
+
+/// The entry at an index of a table padded to a power of two, the index masked into it: the
+/// table is sliced to `mask + 1` here, so that the compiler sees every masked index is in it
+/// and checks none.
+#[inline(always)]
+fn masked<T: Copy>(padded: &[T]) -> impl Fn(usize) -> T + '_ {
+    let mask = padded.len() - 1;
+    let table = &padded[..=mask];
+    move |index| table[index & mask]
 }
 
 /// `steps` padded with zeros to a power of two (the padding is never drawn).
