@@ -113,8 +113,9 @@ pub fn read_packed_folder(dir: &Path) -> Result<PackedFolder, CliError> {
 fn stream_list<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<ParsedList<T>, CliError> {
     let path = dir.join(name);
     let file = open_input(&path, MAX_FILE_BYTES)?;
+    let size = file.metadata().ok().map(|metadata| metadata.len());
     let mut limited = file.take(MAX_FILE_BYTES.saturating_add(1));
-    let read = read_list(&mut limited, LIST_CHUNK_BYTES, usize::MAX).map_err(|source| {
+    let read = read_list(&mut limited, size, LIST_CHUNK_BYTES, usize::MAX).map_err(|source| {
         CliError::ReadFile {
             path: path.clone(),
             source,

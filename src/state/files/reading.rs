@@ -153,7 +153,7 @@ async fn stream_list<T: DeserializeOwned>(
         error,
     };
     let size = handle.size();
-    let mut feed = ListFeed::<T>::new();
+    let mut feed = ListFeed::<T>::sized(size as u64);
     let mut chunk = Vec::new();
     let mut start = 0.0;
     let mut slice_started = now_ms();

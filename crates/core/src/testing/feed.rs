@@ -5,12 +5,13 @@ use serde::de::DeserializeOwned;
 
 use crate::run_folder::{read_list, ParsedList};
 
-/// `bytes` pushed `chunk` bytes at a time and read `budget` bytes a step; `None` when the feed
-/// ended unexpectedly (the whole read then answers). Once read, every byte was consumed.
+/// `bytes` pushed `chunk` bytes at a time and read `budget` bytes a step, the feed told their
+/// size (as the CLI and the Files page tell it); `None` when the feed ended unexpectedly (the
+/// whole read then answers). Once read, every byte was consumed.
 pub fn feed_in_chunks<T: DeserializeOwned>(
     bytes: &[u8],
     chunk: usize,
     budget: usize,
 ) -> Option<ParsedList<T>> {
-    read_list(bytes, chunk, budget).expect("reading memory cannot fail")
+    read_list(bytes, Some(bytes.len() as u64), chunk, budget).expect("reading memory cannot fail")
 }
