@@ -141,6 +141,12 @@ impl PackedStrings {
         self.buffer.get(start..end).unwrap_or("")
     }
 
+    /// Room for `count` more strings of `bytes` in all.
+    pub(crate) fn reserve(&mut self, count: usize, bytes: usize) {
+        self.buffer.reserve(bytes);
+        self.ends.reserve(count);
+    }
+
     fn with_capacity(count: usize, bytes: usize) -> Self {
         PackedStrings {
             buffer: String::with_capacity(bytes),
@@ -207,8 +213,20 @@ impl TrajectoryColumns {
             running += count;
             offsets.push(running);
         }
-        let mut next: Vec<u32> = offsets[..task_count + 1].to_vec();
         let len = self.len();
+        // Rows already in task order (sources list a task's samples together, tasks in the
+        // order they were first met): the stable order is the rows' own, nothing to copy.
+        // `NONE_U32` is past every task index, so rows without a task are last here too.
+        if self.task.is_sorted() {
+            return TaskGrouping {
+                source: TrajectoryColumns::default(),
+                order: Vec::new(),
+                rows: len,
+                offsets,
+                sorted: self,
+            };
+        }
+        let mut next: Vec<u32> = offsets[..task_count + 1].to_vec();
         let mut order = vec![0u32; len];
         for (row, &task) in self.task.iter().enumerate() {
             if let Some(position) = next.get_mut(slot_of(task)) {
@@ -232,6 +250,7 @@ impl TrajectoryColumns {
         TaskGrouping {
             source: self,
             order,
+            rows: len,
             offsets,
             sorted,
         }
@@ -243,8 +262,11 @@ impl TrajectoryColumns {
 #[derive(Debug, Clone)]
 pub(crate) struct TaskGrouping {
     source: TrajectoryColumns,
-    /// The source row of each new row.
+    /// The source row of each new row; empty when the rows were in task order already (then
+    /// `sorted` holds them all from the start).
     order: Vec<u32>,
+    /// Rows in all.
+    rows: usize,
     offsets: Vec<u32>,
     sorted: TrajectoryColumns,
 }
@@ -252,18 +274,18 @@ pub(crate) struct TaskGrouping {
 impl TaskGrouping {
     /// Rows copied so far and in all.
     pub(crate) fn progress(&self) -> (usize, usize) {
-        (self.sorted.len(), self.order.len())
+        (self.sorted.len(), self.rows)
     }
 
     /// Whether every row is copied.
     pub(crate) fn is_done(&self) -> bool {
-        self.sorted.len() == self.order.len()
+        self.sorted.len() == self.rows
     }
 
     /// Copies up to `rows` more rows (at least one) in task order; true once all are.
     pub(crate) fn advance(&mut self, rows: usize) -> bool {
         let start = self.sorted.len();
-        let end = self.order.len().min(start.saturating_add(rows.max(1)));
+        let end = self.rows.min(start.saturating_add(rows.max(1)));
         let (source, sorted) = (&mut self.source, &mut self.sorted);
         for (new_row, &old_row) in self.order.iter().enumerate().take(end).skip(start) {
             sorted.push_row_of(source, old_row as usize);
@@ -280,5 +302,99 @@ impl TaskGrouping {
     pub(crate) fn finish(mut self) -> (TrajectoryColumns, Vec<u32>) {
         while !self.advance(usize::MAX) {}
         (self.sorted, self.offsets)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Columns of `tasks.len()` rows, row `r` of task `tasks[r]` (`None`: no task), its id,
+    /// reward and time telling the row apart; row 1 has reward components.
+    fn columns(tasks: &[Option<u32>]) -> TrajectoryColumns {
+        let mut columns = TrajectoryColumns::default();
+        for (row, task) in tasks.iter().enumerate() {
+            columns.ids.push(&format!("t{row}"));
+            columns.task.push(task.unwrap_or(NONE_U32));
+            columns.class.push(OutcomeClass::Graded);
+            columns.reward.push(Some(row as f64));
+            columns.ending.push(NONE_U32);
+            columns.flags.push(TrajectoryFlags::NONE);
+            columns.created.push(Some(row as i64));
+        }
+        if tasks.len() > 1 {
+            columns.components.insert(1, Vec::new());
+        }
+        columns
+    }
+
+    /// A row as (task, id, reward, time, has components).
+    type Row = (u32, String, Option<f64>, Option<i64>, bool);
+
+    /// The rows, in order.
+    fn rows(columns: &TrajectoryColumns) -> Vec<Row> {
+        (0..columns.len())
+            .map(|row| {
+                (
+                    columns.task[row],
+                    columns.ids.get(row).to_owned(),
+                    columns.reward[row],
+                    columns.created[row],
+                    columns.components.contains_key(&(row as u32)),
+                )
+            })
+            .collect()
+    }
+
+    /// Grouping by task (a few rows a step) gives the rows stably sorted by task, rows
+    /// without a task last, and each task's range of rows; whether or not the rows were in
+    /// task order already (then nothing is copied).
+    fn groups_as_a_stable_sort(tasks: &[Option<u32>], task_count: usize) {
+        let source = columns(tasks);
+        let mut expected = rows(&source);
+        expected.sort_by_key(|row| row.0);
+        let mut grouping = source.grouping_by_task(task_count);
+        while !grouping.advance(3) {}
+        assert_eq!(grouping.progress(), (tasks.len(), tasks.len()));
+        let (sorted, offsets) = grouping.finish();
+        assert_eq!(rows(&sorted), expected);
+        assert_eq!(offsets.len(), task_count + 2);
+        for task in 0..=task_count {
+            let range = offsets[task] as usize..offsets[task + 1] as usize;
+            let want = if task == task_count {
+                NONE_U32
+            } else {
+                task as u32
+            };
+            assert!(sorted.task[range].iter().all(|&row_task| row_task == want));
+        }
+        assert_eq!(offsets[task_count + 1] as usize, tasks.len());
+    }
+
+    #[test]
+    fn rows_in_task_order_stay_as_they_are() {
+        groups_as_a_stable_sort(&[Some(0), Some(0), Some(1), Some(2), Some(2), None], 3);
+        groups_as_a_stable_sort(&[], 0);
+        groups_as_a_stable_sort(&[None, None], 2);
+    }
+
+    #[test]
+    fn rows_out_of_task_order_are_copied_in_order() {
+        groups_as_a_stable_sort(&[Some(1), None, Some(0), Some(1), Some(0)], 2);
+    }
+
+    proptest! {
+        #[test]
+        fn grouping_is_a_stable_sort_by_task(
+            tasks in prop::collection::vec(prop::option::weighted(0.9, 0u32..5), 0..40),
+            sort_first in any::<bool>(),
+        ) {
+            let mut tasks = tasks;
+            if sort_first {
+                tasks.sort_by_key(|task| task.unwrap_or(NONE_U32));
+            }
+            groups_as_a_stable_sort(&tasks, 5);
+        }
     }
 }
