@@ -293,7 +293,7 @@ pub fn large(tasks: usize) -> Fixture {
             .add_run(run_info(id, id, step))
             .expect("a new run id");
         builder
-            .reserve_trajectories(run, tasks)
+            .reserve_trajectories(run, tasks, tasks * (id.len() + 8))
             .expect("the run exists");
         for index in 0..tasks {
             let task = format!("task-{index:06}");

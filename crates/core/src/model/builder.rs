@@ -112,6 +112,7 @@ impl RunSetBuilder {
                 *slot = Some(key);
             }
         }
+        self.tasks.reserve(tasks.len());
         let mut here: Vec<TaskIdx> = Vec::with_capacity(tasks.len());
         for (task, key) in tasks.into_iter().zip(keys) {
             let index = match self.task_index.get(task.id.as_str()) {
@@ -163,17 +164,20 @@ impl RunSetBuilder {
         Ok(())
     }
 
-    /// Reserves room for `additional` more trajectories of a run.
+    /// Reserves room for `additional` more trajectories of a run, their ids `id_bytes` long
+    /// in all.
     pub fn reserve_trajectories(
         &mut self,
         run: RunIdx,
         additional: usize,
+        id_bytes: usize,
     ) -> Result<(), ModelError> {
         let pending = self
             .runs
             .get_mut(run.0)
             .ok_or(ModelError::UnknownRun(run))?;
         let columns = &mut pending.columns;
+        columns.ids.reserve(additional, id_bytes);
         columns.task.reserve(additional);
         columns.class.reserve(additional);
         columns.reward.reserve(additional);

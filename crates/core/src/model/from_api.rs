@@ -97,7 +97,9 @@ impl RunSetBuilder {
         info.incomplete_load = source.incomplete_load;
         let run = self.add_run(info)?;
         let (rewards, trajectories) = (source.rewards, source.trajectories);
-        self.reserve_trajectories(run, trajectories.len().max(rewards.len()))?;
+        let count = trajectories.len().max(rewards.len());
+        let id_bytes = count.saturating_mul(id_length_estimate(rewards, trajectories));
+        self.reserve_trajectories(run, count, id_bytes)?;
         let matching = IdJoinBuild::new(trajectories.len(), rewards.len())
             .ok_or(ModelError::TooMany("trajectories"))?;
         Ok(ApiRunJoin {
@@ -426,6 +428,34 @@ fn next_chunk(at: usize, left: usize, len: usize) -> (std::ops::Range<usize>, bo
 /// memory, since the new one was filled while the old one was still kept, and a list that
 /// grew is longer.
 type Listing = (usize, usize);
+
+/// Items looked at to estimate a listing's mean id length.
+const ID_SAMPLES: usize = 64;
+
+/// The mean length of the listings' trajectory ids, from up to [`ID_SAMPLES`] items spread
+/// over the longer listing, and a sixteenth more: the room reserved for the run's ids, so
+/// that their buffer is not copied as it grows (ids of a run are usually of one length).
+fn id_length_estimate<R: AsRewardFacts, T: AsTrajectoryFacts>(
+    rewards: &[R],
+    trajectories: &[T],
+) -> usize {
+    let sampled = |count: usize, length: &dyn Fn(usize) -> usize| {
+        let step = count.div_ceil(ID_SAMPLES).max(1);
+        let (total, seen) = (0..count)
+            .step_by(step)
+            .fold((0, 0), |(total, seen), index| {
+                (total + length(index), seen + 1)
+            });
+        (total * 17).div_ceil(16 * seen.max(1))
+    };
+    if rewards.len() >= trajectories.len() {
+        sampled(rewards.len(), &|index| rewards[index].trajectory_id().len())
+    } else {
+        sampled(trajectories.len(), &|index| {
+            trajectories[index].trajectory_id().len()
+        })
+    }
+}
 
 fn listing_of<T>(items: &[T]) -> Listing {
     (items.as_ptr() as usize, items.len())
