@@ -3,8 +3,8 @@
 //! the lean ones, as a report from run folders reads them), building the RunSet (the join on
 //! trajectory id) from each form, the report without bootstrap, and the paired bootstrap with
 //! B = 2000; then the whole pipeline without bootstrap as the CLI runs it on the machine's cores
-//! (run folders held in memory: decoded packed side by side, the runs joined side by side,
-//! built, reported).
+//! (run folders held in memory: each list fed 8 MiB at a time and decoded packed, the folders
+//! side by side, the runs joined side by side, built, reported).
 //!
 //! Run: `cargo bench -p eval-compare-core --bench report_pipeline`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -19,7 +19,8 @@ use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder, SourceKind
 use eval_compare_core::parallel::map_in_parallel;
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{
-    parse_list, parse_run_folder_as, Folder, FolderSetBuilder, ParsedList, RunFolderFiles,
+    finish_run_folder, parse_list, parse_run_record, Folder, FolderSetBuilder, ParsedList,
+    RunFolderExtras,
 };
 use eval_compare_core::stats::{paired_bootstrap, BootstrapSettings};
 use eval_compare_core::testing::feed::feed_in_chunks;
@@ -201,16 +202,16 @@ fn folder_contents(pages: &RunPages, tasks: Option<Vec<u8>>) -> FolderContents {
 /// The CLI's report from run folders without the bootstrap: the folders decoded packed on the
 /// machine's cores, their runs joined side by side, the report built.
 fn report_from_folders(folders: &[FolderContents], settings: &ReportSettings) -> usize {
+    // As the CLI reads a folder (`read_packed_folder`): the run record, then each list fed
+    // 8 MiB at a time, told its size, then the folder put together.
     let parsed = map_in_parallel(folders, |files| {
-        parse_run_folder_as::<PackedReward, PackedTrajectory>(RunFolderFiles {
-            run: &files.run,
-            rewards: &files.rewards,
-            trajectories: &files.trajectories,
-            tasks: files.tasks.as_deref(),
-            training_run: None,
-            eval_options: None,
-            platform_series: None,
-        })
+        finish_run_folder(
+            RunFolderExtras::from_files(|_| None),
+            parse_run_record(&files.run).unwrap(),
+            fed::<PackedReward>(&files.rewards),
+            fed::<PackedTrajectory>(&files.trajectories),
+            files.tasks.as_deref().map(fed),
+        )
         .unwrap()
     });
     let folders: Vec<Folder<_, _>> = parsed
