@@ -38,16 +38,16 @@ impl RunSet {
             .iter()
             .map(|run| {
                 let created = &run.columns.created;
-                for time in created {
+                for time in created.iter() {
                     match time {
-                        Some(time) if *time > at => summary.left_out += 1,
+                        Some(time) if time > at => summary.left_out += 1,
                         Some(_) => {}
                         None => summary.without_time += 1,
                     }
                 }
                 rebuild_run(
                     run,
-                    |row| created.get(row).copied().flatten().is_none_or(|t| t <= at),
+                    |row| created.get(row).flatten().is_none_or(|t| t <= at),
                     task_count,
                 )
             })
@@ -68,7 +68,7 @@ impl RunSet {
     pub fn newest_created(&self, runs: &[super::RunIdx]) -> Option<i64> {
         runs.iter()
             .filter_map(|&run| self.runs.get(run.0))
-            .flat_map(|run| run.columns.created.iter().copied().flatten())
+            .flat_map(|run| run.columns.created.iter().flatten())
             .max()
     }
 }

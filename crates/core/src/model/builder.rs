@@ -500,7 +500,7 @@ fn summarize_grouped(grouped: GroupingRun, task_count: usize) -> Run {
     };
     let mut binary = true;
     for (row, &task) in columns.task.iter().enumerate() {
-        let (Some(&class), Some(&reward)) = (columns.class.get(row), columns.reward.get(row))
+        let (Some(&class), Some(reward)) = (columns.class.get(row), columns.reward.get(row))
         else {
             continue;
         };

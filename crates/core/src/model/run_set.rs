@@ -220,10 +220,10 @@ impl Run {
             id: columns.ids.get(row),
             task: (task != NONE_U32).then_some(task),
             class: *columns.class.get(row)?,
-            reward: *columns.reward.get(row)?,
+            reward: columns.reward.get(row)?,
             ending: self.endings.get(ending as usize).map(String::as_str),
             flags: *columns.flags.get(row)?,
-            created: columns.created.get(row).copied().flatten(),
+            created: columns.created.get(row).flatten(),
             components: columns.components.get(&(row as u32)).map(Vec::as_slice),
         })
     }
