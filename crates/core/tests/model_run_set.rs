@@ -356,3 +356,60 @@ fn runs_sharing_a_display_name_are_told_apart_by_their_ids() {
     assert_eq!(name(c), "Baseline", "a name of its own is kept");
     assert_eq!(name(d), "eval_d");
 }
+
+/// Three runs over tasks t0..t9 (the first in task order, the others not, one row without a
+/// task, a task list), as a fresh builder each time.
+fn three_run_builder() -> RunSetBuilder {
+    let mut builder = RunSetBuilder::new();
+    builder
+        .add_task(TaskInput {
+            id: "t3".to_owned(),
+            label: Some("Task 3".to_owned()),
+            split: None,
+            categories: Vec::new(),
+        })
+        .unwrap();
+    let ids: Vec<String> = (0..60).map(|row| format!("row{row}")).collect();
+    for (run, step) in [("r0", 1), ("r1", 7), ("r2", 3)] {
+        let index = builder.add_run(info(run)).unwrap();
+        for row in 0..20usize {
+            let task = format!(
+                "t{}",
+                if run == "r0" {
+                    row / 2
+                } else {
+                    (row * step) % 10
+                }
+            );
+            let id = &ids[row + 20 * usize::from(run.as_bytes()[1] - b'0')];
+            let task = (row != 13).then_some(task.as_str());
+            let reward = Some((row % 3) as f64 / 2.0);
+            builder
+                .add_trajectory(index, traj(id, task, OutcomeClass::Graded, reward))
+                .unwrap();
+        }
+    }
+    builder
+}
+
+#[test]
+fn building_on_cores_is_building_step_by_step() {
+    let on_cores = format!("{:?}", three_run_builder().build());
+    let mut stepwise = three_run_builder().finishing();
+    while !stepwise.finish_step(2) {}
+    assert_eq!(format!("{:?}", stepwise.build()), on_cores);
+    // Part of the way step by step (a run half grouped), the rest on the cores.
+    for steps in [1, 3, 5, 9] {
+        let mut mixed = three_run_builder().finishing();
+        for _ in 0..steps {
+            mixed.finish_step(4);
+        }
+        mixed.finish_on_cores();
+        assert_eq!(mixed.rows_done(), 60);
+        assert_eq!(
+            format!("{:?}", mixed.build()),
+            on_cores,
+            "after {steps} steps"
+        );
+    }
+}

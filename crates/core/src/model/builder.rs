@@ -220,10 +220,11 @@ impl RunSetBuilder {
         Ok(())
     }
 
-    /// Groups each run's trajectories by task and computes the per-task aggregates.
+    /// Groups each run's trajectories by task and computes the per-task aggregates, the runs
+    /// side by side on the machine's cores ([`RunSetFinish::finish_on_cores`]).
     pub fn build(self) -> RunSet {
         let mut finishing = self.finishing();
-        while !finishing.finish_step(usize::MAX) {}
+        finishing.finish_on_cores();
         finishing.build()
     }
 
@@ -411,6 +412,38 @@ impl RunSetFinish {
         self.current.is_none() && self.pending.len() == 0
     }
 
+    /// Finishes every run not finished yet, each on its own thread (one after another in
+    /// the browser): the same runs, in the same order, as [`Self::finish_step`] makes.
+    pub fn finish_on_cores(&mut self) {
+        let task_count = self.task_count;
+        let mut left: Vec<(Option<Unfinished>, Option<Run>)> = self
+            .current
+            .take()
+            .map(|grouping| Unfinished::Grouping(Box::new(grouping)))
+            .into_iter()
+            .chain(
+                self.pending
+                    .by_ref()
+                    .map(|pending| Unfinished::Pending(Box::new(pending))),
+            )
+            .map(|unfinished| (Some(unfinished), None))
+            .collect();
+        crate::parallel::for_each_in_parallel(&mut left, |(unfinished, run)| {
+            *run = unfinished.take().map(|unfinished| {
+                let grouping = match unfinished {
+                    Unfinished::Grouping(grouping) => *grouping,
+                    Unfinished::Pending(pending) => start_grouping(*pending, task_count),
+                };
+                summarize_grouped(grouping, task_count)
+            });
+        });
+        let finished = left.into_iter().filter_map(|(_, run)| run);
+        for run in finished {
+            self.rows_finished += run.columns.len();
+            self.finished.push(run);
+        }
+    }
+
     /// Rows grouped so far: those of the runs done and of the current run.
     pub fn rows_done(&self) -> usize {
         self.rows_finished
@@ -460,6 +493,12 @@ pub(crate) fn rebuild_run(run: &Run, keep: impl Fn(usize) -> bool, task_count: u
     )
 }
 
+/// A run [`RunSetFinish::finish_on_cores`] finishes: not started, or being grouped.
+enum Unfinished {
+    Pending(Box<PendingRun>),
+    Grouping(Box<GroupingRun>),
+}
+
 /// A run whose rows are being put in task order ([`start_grouping`]).
 #[derive(Debug)]
 struct GroupingRun {
@@ -500,8 +539,7 @@ fn summarize_grouped(grouped: GroupingRun, task_count: usize) -> Run {
     };
     let mut binary = true;
     for (row, &task) in columns.task.iter().enumerate() {
-        let (Some(&class), Some(reward)) = (columns.class.get(row), columns.reward.get(row))
-        else {
+        let (Some(&class), Some(reward)) = (columns.class.get(row), columns.reward.get(row)) else {
             continue;
         };
         totals.by_class.add(class, 1);

@@ -317,6 +317,10 @@ impl FolderSetBuilder {
             if let Some(mut join) = part.join.take() {
                 join.match_ids(&part.folder.rewards, &part.folder.trajectories);
                 part.run = Some(part.folder.finish_join(&mut part.builder, join));
+                // The lists are in the run now: let go of them here, side by side, rather
+                // than one folder after another below (a million small blocks each).
+                part.folder.rewards = Vec::new();
+                part.folder.trajectories = Vec::new();
             }
         });
         for part in apart {
