@@ -138,7 +138,8 @@ impl<T: DeserializeOwned> ListFeed<T> {
     /// A feed for a file of `size` bytes: whenever its items fill their room, room is reserved
     /// for as many as the bytes read so far project over the whole file (and a sixteenth
     /// more), so a list of 800,000 items is not copied as it grows, and not held twice while
-    /// it is. The room reserved ahead never takes more memory than the file's size.
+    /// it is. The room reserved ahead never takes more memory than the file's size, and what
+    /// is left of it once the file is read is given back.
     pub fn sized(size: u64) -> Self {
         Self {
             size: Some(size),
@@ -228,6 +229,11 @@ impl<T: DeserializeOwned> ListFeed<T> {
                         _ => ListLayout::Items,
                     };
                     self.stage = Stage::Done;
+                    if self.size.is_some() {
+                        // The room projected past the last item is given back (the allocators
+                        // of both builds shrink a block where it lies, without copying it).
+                        self.items.shrink_to_fit();
+                    }
                     return Feed::Read(ParsedList {
                         items: std::mem::take(&mut self.items),
                         layout,
@@ -500,24 +506,36 @@ mod tests {
     use crate::testing::feed::feed_in_chunks;
 
     /// A feed told its file's size reserves room for about the items the file holds, once,
-    /// instead of doubling its room as it fills (a power of two: 16,384 for 10,000 items).
-    /// Each item's text is longer than it is in memory, as for the lists' real items.
+    /// instead of doubling its room as it fills: with a tenth of the file read, the room is
+    /// for the whole file's 10,000 items (doubling would give 1,024). Once read, the room is
+    /// the items'. Each item's text is longer than it is in memory, as for the real lists.
     #[test]
     fn a_sized_feed_reserves_room_for_the_files_items() {
         let items: Vec<String> = (10_000..20_000)
             .map(|i| format!("{{\"label\":\"task {i} of the list\"}}"))
             .collect();
         let file = format!("[{}]", items.join(","));
-        for chunk in [1 << 10, 1 << 16, file.len()] {
-            let list: ParsedList<Value> =
-                feed_in_chunks(file.as_bytes(), chunk, usize::MAX).expect("a valid list");
-            assert_eq!(list.items.len(), 10_000);
-            assert!(
-                list.items.capacity() <= 10_000 + 10_000 / 8,
-                "room for {} items",
-                list.items.capacity()
-            );
+        let tenth = file.len() / 10;
+        let mut feed = ListFeed::<Value>::sized(file.len() as u64);
+        feed.push(&file.as_bytes()[..tenth]);
+        assert_eq!(feed.advance(usize::MAX), Feed::NeedMore);
+        let room = feed.items.capacity();
+        assert!(
+            (10_000..=10_000 + 10_000 / 8).contains(&room),
+            "room for {room}"
+        );
+        feed.push(&file.as_bytes()[tenth..]);
+        feed.end();
+        match feed.advance(usize::MAX) {
+            Feed::Read(list) => {
+                assert_eq!(list.items.len(), 10_000);
+                assert_eq!(list.items.capacity(), 10_000);
+            }
+            other => panic!("not read: {other:?}"),
         }
+        let list: ParsedList<Value> =
+            feed_in_chunks(file.as_bytes(), 1 << 10, usize::MAX).expect("a valid list");
+        assert_eq!(list.items.capacity(), 10_000);
     }
 
     /// The room reserved ahead never takes more memory than the file's size, even when the
@@ -525,10 +543,11 @@ mod tests {
     #[test]
     fn the_room_reserved_ahead_never_outgrows_the_file() {
         let file = format!("[{}\"{}\"]", "0,".repeat(100), "x".repeat(1 << 20));
-        let list: ParsedList<Value> =
-            feed_in_chunks(file.as_bytes(), 1 << 10, usize::MAX).expect("a valid list");
-        assert_eq!(list.items.len(), 101);
-        let room = list.items.capacity() * std::mem::size_of::<Value>();
+        let mut feed = ListFeed::<Value>::sized(file.len() as u64);
+        feed.push(&file.as_bytes()[..1 << 10]);
+        assert_eq!(feed.advance(usize::MAX), Feed::NeedMore);
+        assert_eq!(feed.items.len(), 100);
+        let room = feed.items.capacity() * std::mem::size_of::<Value>();
         assert!(
             room <= file.len(),
             "{room} bytes of room for a file of {}",
