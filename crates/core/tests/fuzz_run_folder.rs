@@ -19,7 +19,7 @@ use eval_compare_core::run_folder::{
     ListLayout, RunFolder, RunFolderError, RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE,
     TRAJECTORIES_FILE,
 };
-use eval_compare_core::testing::feed::feed_in_chunks;
+use eval_compare_core::testing::feed::{feed_in_chunks, feed_in_chunks_unsized};
 use eval_compare_core::testing::json_close::json_close;
 use fuzz_common::{apply_bytes, byte_ops, fixture_value, mutate, ops, ByteOp, Mutated, Op};
 use proptest::prelude::*;
@@ -366,6 +366,14 @@ where
     T: DeserializeOwned + PartialEq + std::fmt::Debug,
 {
     let fed = feed_in_chunks::<T>(bytes, chunk, budget);
+    // Told the file's size (the CLI) or not (the Files page): the same list.
+    prop_assert_eq!(
+        &feed_in_chunks_unsized::<T>(bytes, chunk, budget),
+        &fed,
+        "chunks of {}, steps of {}, size not told",
+        chunk,
+        budget
+    );
     let at_once = parse_list::<T>(file, bytes);
     match fed {
         Some(list) => prop_assert_eq!(

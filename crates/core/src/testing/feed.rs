@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 use crate::run_folder::{read_list, ParsedList};
 
 /// `bytes` pushed `chunk` bytes at a time and read `budget` bytes a step, the feed told their
-/// size (as the CLI and the Files page tell it); `None` when the feed ended unexpectedly (the
+/// size (as the CLI tells it); `None` when the feed ended unexpectedly (the
 /// whole read then answers). Once read, every byte was consumed.
 pub fn feed_in_chunks<T: DeserializeOwned>(
     bytes: &[u8],
@@ -14,4 +14,14 @@ pub fn feed_in_chunks<T: DeserializeOwned>(
     budget: usize,
 ) -> Option<ParsedList<T>> {
     read_list(bytes, Some(bytes.len() as u64), chunk, budget).expect("reading memory cannot fail")
+}
+
+/// [`feed_in_chunks`] with the feed not told the size (its items' room grown by doubling), as
+/// the Files page reads.
+pub fn feed_in_chunks_unsized<T: DeserializeOwned>(
+    bytes: &[u8],
+    chunk: usize,
+    budget: usize,
+) -> Option<ParsedList<T>> {
+    read_list(bytes, None, chunk, budget).expect("reading memory cannot fail")
 }
