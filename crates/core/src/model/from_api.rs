@@ -432,6 +432,10 @@ type Listing = (usize, usize);
 /// Items looked at to estimate a listing's mean id length.
 const ID_SAMPLES: usize = 64;
 
+/// The longest an id counts for in that estimate: one huge id sampled (from a hostile or
+/// broken source) does not make the run reserve room for a million more like it.
+const ID_SAMPLE_LENGTH_AT_MOST: usize = 256;
+
 /// The mean length of the listings' trajectory ids, from up to [`ID_SAMPLES`] items spread
 /// over the longer listing, and a sixteenth more: the room reserved for the run's ids, so
 /// that their buffer is not copied as it grows (ids of a run are usually of one length).
@@ -444,7 +448,10 @@ fn id_length_estimate<R: AsRewardFacts, T: AsTrajectoryFacts>(
         let (total, seen) = (0..count)
             .step_by(step)
             .fold((0, 0), |(total, seen), index| {
-                (total + length(index), seen + 1)
+                (
+                    total + length(index).min(ID_SAMPLE_LENGTH_AT_MOST),
+                    seen + 1,
+                )
             });
         (total * 17).div_ceil(16 * seen.max(1))
     };
@@ -691,4 +698,33 @@ pub fn components_from_api(components: &[TrajectoryRewardComponent]) -> Vec<Rewa
             explanation: component.explanation.clone(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::{EvalTrajectoryReward, TrajectoryMetadata};
+
+    fn rewards(ids: impl Iterator<Item = String>) -> Vec<EvalTrajectoryReward> {
+        ids.map(|trajectory_id| EvalTrajectoryReward {
+            trajectory_id,
+            reward: 1.0,
+            task_id: None,
+        })
+        .collect()
+    }
+
+    /// The room for a run's ids is their mean length (and a sixteenth) from items spread over
+    /// the listing; one huge id among short ones counts for no more than 256 bytes.
+    #[test]
+    fn ids_are_estimated_from_a_sample_one_huge_id_counting_little() {
+        let none: [TrajectoryMetadata; 0] = [];
+        let even = rewards((0..10_000).map(|index| format!("traj-{index:06}")));
+        assert_eq!(id_length_estimate(&even, &none), 12);
+        assert_eq!(id_length_estimate::<EvalTrajectoryReward, _>(&[], &none), 0);
+        let mut one_huge = even.clone();
+        one_huge[0].trajectory_id = "x".repeat(50 << 20);
+        let estimate = id_length_estimate(&one_huge, &none);
+        assert!((12..=20).contains(&estimate), "{estimate} bytes an id");
+    }
 }

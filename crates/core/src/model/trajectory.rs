@@ -141,10 +141,11 @@ impl PackedStrings {
         self.buffer.get(start..end).unwrap_or("")
     }
 
-    /// Room for `count` more strings of `bytes` in all.
+    /// Room for `count` more strings of `bytes` in all, as far as it can be had (an estimate:
+    /// what it falls short of grows as the strings come).
     pub(crate) fn reserve(&mut self, count: usize, bytes: usize) {
-        self.buffer.reserve(bytes);
-        self.ends.reserve(count);
+        let _ = self.buffer.try_reserve(bytes);
+        let _ = self.ends.try_reserve(count);
     }
 
     fn with_capacity(count: usize, bytes: usize) -> Self {
