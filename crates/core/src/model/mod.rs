@@ -25,7 +25,6 @@ mod run;
 mod run_set;
 mod settings;
 mod source;
-mod tail_merge;
 mod task;
 mod timestamp;
 mod trajectory;

@@ -4,7 +4,6 @@ use super::id_map::IdMap;
 
 use super::component::RewardComponent;
 use super::outcome::{OutcomeClass, RewardState, Scoring};
-use super::tail_merge::TailPlan;
 use super::task::TaskIdx;
 
 /// Facts about how a trajectory's data was put together from its sources.
@@ -149,42 +148,6 @@ impl PackedStrings {
         let _ = self.ends.try_reserve(count);
     }
 
-    /// The strings put in the plan's order, in place: the sorted strings between two of the
-    /// tail's move up as one block of bytes.
-    fn merge_tail(&mut self, plan: &TailPlan) {
-        if self.ends.len() != plan.prefix + plan.tail.len() {
-            return;
-        }
-        let saved: Vec<String> = plan
-            .tail
-            .iter()
-            .map(|&row| self.get(row).to_owned())
-            .collect();
-        let start = |ends: &[usize], row: usize| match row {
-            0 => 0,
-            _ => ends[row - 1],
-        };
-        let mut bytes = std::mem::take(&mut self.buffer).into_bytes();
-        let ends = &mut self.ends;
-        // Bytes of the tail's strings up to and including the one at hand.
-        let mut shift: usize = saved.iter().map(String::len).sum();
-        for (j, text) in saved.iter().enumerate().rev() {
-            let block = plan.block(j);
-            let (from, to) = (start(ends, block.start), start(ends, block.end));
-            bytes.copy_within(from..to, from + shift);
-            ends.copy_within(block.clone(), block.start + j + 1);
-            for end in &mut ends[block.start + j + 1..block.end + j + 1] {
-                *end += shift;
-            }
-            shift -= text.len();
-            bytes[from + shift..from + shift + text.len()].copy_from_slice(text.as_bytes());
-            ends[block.start + j] = from + shift + text.len();
-        }
-        // Whole strings were moved, so the bytes are still text.
-        self.buffer = String::from_utf8(bytes)
-            .unwrap_or_else(|error| String::from_utf8_lossy(error.as_bytes()).into_owned());
-    }
-
     fn with_capacity(count: usize, bytes: usize) -> Self {
         PackedStrings {
             buffer: String::with_capacity(bytes),
@@ -242,24 +205,7 @@ impl<T: Copy + Default> OptionalColumn<T> {
     pub(crate) fn iter(&self) -> impl Iterator<Item = Option<T>> + '_ {
         (0..self.values.len()).filter_map(|row| self.get(row))
     }
-
-    /// The rows put in the plan's order, in place.
-    fn merge_tail(&mut self, plan: &TailPlan) {
-        let mut present: Vec<bool> = self.iter().map(|value| value.is_some()).collect();
-        plan.apply(&mut self.values);
-        plan.apply(&mut present);
-        for (word, bits) in self.present.iter_mut().zip(present.chunks(64)) {
-            *word = bits
-                .iter()
-                .enumerate()
-                .fold(0, |word, (bit, &set)| word | (u64::from(set) << bit));
-        }
-    }
 }
-
-/// A run's rows out of task order only in a tail of at most 1 / this of them are put in order
-/// in place ([`TailPlan`]); more, and they are copied in order.
-const TAIL_AT_MOST: usize = 4;
 
 /// Trajectories of one run, column by column.
 #[derive(Debug, Clone, Default)]
@@ -294,30 +240,11 @@ impl TrajectoryColumns {
         self.created.push(other.created.get(row).flatten());
     }
 
-    /// The plan's order, in place, column by column (reward components keyed anew).
-    fn merge_tail(&mut self, plan: &TailPlan) {
-        self.ids.merge_tail(plan);
-        plan.apply(&mut self.task);
-        plan.apply(&mut self.class);
-        self.reward.merge_tail(plan);
-        plan.apply(&mut self.ending);
-        plan.apply(&mut self.flags);
-        self.created.merge_tail(plan);
-        if !self.components.is_empty() {
-            self.components = std::mem::take(&mut self.components)
-                .into_iter()
-                .map(|(row, parts)| (plan.new_row(row as usize) as u32, parts))
-                .collect();
-        }
-    }
-
     /// The trajectories to reorder so that each task's are contiguous, tasks in index order
     /// and trajectories without a task last, the source order kept within a task; a number of
     /// rows a step ([`TaskGrouping::advance`]). The new order is found here (two passes over
-    /// the task column); the steps copy the rows in that order. Rows already in task order
-    /// are kept as they are, and rows in order but for a short tail have it merged in here,
-    /// in place ([`TailPlan`]): neither is copied.
-    pub(crate) fn grouping_by_task(mut self, task_count: usize) -> TaskGrouping {
+    /// the task column); the steps copy the rows in that order.
+    pub(crate) fn grouping_by_task(self, task_count: usize) -> TaskGrouping {
         let slot_of = |task: u32| {
             if task == NONE_U32 {
                 task_count
@@ -342,17 +269,7 @@ impl TrajectoryColumns {
         // Rows already in task order (sources list a task's samples together, tasks in the
         // order they were first met): the stable order is the rows' own, nothing to copy.
         // `NONE_U32` is past every task index, so rows without a task are last here too.
-        // Rows in task order but for a short tail (a join's trajectories without a reward,
-        // added last): the tail merged in, in place.
-        let prefix = self
-            .task
-            .windows(2)
-            .position(|pair| pair[0] > pair[1])
-            .map_or(len, |last| last + 1);
-        if prefix < len && len - prefix <= len / TAIL_AT_MOST {
-            self.merge_tail(&TailPlan::new(&self.task, prefix));
-        }
-        if prefix == len || len - prefix <= len / TAIL_AT_MOST {
+        if self.task.is_sorted() {
             return TaskGrouping {
                 source: TrajectoryColumns::default(),
                 order: Vec::new(),
@@ -446,7 +363,7 @@ mod tests {
     use proptest::prelude::*;
 
     /// Columns of `tasks.len()` rows, row `r` of task `tasks[r]` (`None`: no task), its id,
-    /// reward and time telling the row apart; rows 1 and the last have reward components.
+    /// reward and time telling the row apart; row 1 has reward components.
     fn columns(tasks: &[Option<u32>]) -> TrajectoryColumns {
         let mut columns = TrajectoryColumns::default();
         for (row, task) in tasks.iter().enumerate() {
@@ -460,9 +377,6 @@ mod tests {
         }
         if tasks.len() > 1 {
             columns.components.insert(1, Vec::new());
-            columns
-                .components
-                .insert(tasks.len() as u32 - 1, Vec::new());
         }
         columns
     }
@@ -487,7 +401,7 @@ mod tests {
 
     /// Grouping by task (a few rows a step) gives the rows stably sorted by task, rows
     /// without a task last, and each task's range of rows; whether or not the rows were in
-    /// task order already (then nothing is copied), or all but a tail (merged in place).
+    /// task order already (then nothing is copied).
     fn groups_as_a_stable_sort(tasks: &[Option<u32>], task_count: usize) {
         let source = columns(tasks);
         let mut expected = rows(&source);
@@ -522,15 +436,6 @@ mod tests {
         groups_as_a_stable_sort(&[Some(1), None, Some(0), Some(1), Some(0)], 2);
     }
 
-    /// Rows in task order but for a short tail (a join's trajectories without a reward) are
-    /// merged in place: here 8 in order, then 2 (a quarter at most).
-    #[test]
-    fn a_short_tail_out_of_order_is_merged_in() {
-        let tasks = [0, 0, 1, 1, 2, 2, 3, 3, 1, 0].map(Some);
-        groups_as_a_stable_sort(&tasks, 4);
-        groups_as_a_stable_sort(&[Some(0), Some(1), Some(2), None, Some(1)], 3);
-    }
-
     proptest! {
         /// An optional column reads back as the `Vec<Option<_>>` it replaces, row for row,
         /// across its words of 64 rows; nothing past the last row.
@@ -554,13 +459,12 @@ mod tests {
         #[test]
         fn grouping_is_a_stable_sort_by_task(
             tasks in prop::collection::vec(prop::option::weighted(0.9, 0u32..5), 0..40),
-            sorted_rows in prop::sample::select(vec![0.0, 0.75, 0.9, 1.0]),
+            sort_first in any::<bool>(),
         ) {
-            // All rows out of order, in order but for a tail (of a quarter or a tenth), or all
-            // in order.
             let mut tasks = tasks;
-            let prefix = (tasks.len() as f64 * sorted_rows) as usize;
-            tasks[..prefix].sort_by_key(|task| task.unwrap_or(NONE_U32));
+            if sort_first {
+                tasks.sort_by_key(|task| task.unwrap_or(NONE_U32));
+            }
             groups_as_a_stable_sort(&tasks, 5);
         }
     }
