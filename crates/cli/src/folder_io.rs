@@ -112,15 +112,15 @@ pub fn read_packed_folder(dir: &Path) -> Result<PackedFolder, CliError> {
 /// and parsed by [`parse_list`], whose error is the answer.
 fn stream_list<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<ParsedList<T>, CliError> {
     let path = dir.join(name);
-    let file = open_input(&path, MAX_FILE_BYTES)?;
-    let size = file.metadata().ok().map(|metadata| metadata.len());
+    let (file, size) = open_input(&path, MAX_FILE_BYTES)?;
     let mut limited = file.take(MAX_FILE_BYTES.saturating_add(1));
-    let read = read_list(&mut limited, size, LIST_CHUNK_BYTES, usize::MAX).map_err(|source| {
-        CliError::ReadFile {
-            path: path.clone(),
-            source,
-        }
-    })?;
+    let read =
+        read_list(&mut limited, Some(size), LIST_CHUNK_BYTES, usize::MAX).map_err(|source| {
+            CliError::ReadFile {
+                path: path.clone(),
+                source,
+            }
+        })?;
     if limited.limit() == 0 {
         return Err(grew_too_large(&path, MAX_FILE_BYTES));
     }
@@ -218,11 +218,7 @@ pub fn write_folder_files(dir: &Path, files: &[FolderFile]) -> Result<Vec<PathBu
 /// Reads the regular file at `path` (after following links), refusing anything else and any
 /// file over `cap` bytes, without reading past the cap.
 fn read_input(path: &Path, cap: u64) -> Result<Vec<u8>, CliError> {
-    let file = open_input(path, cap)?;
-    let size = file
-        .metadata()
-        .map(|metadata| metadata.len())
-        .unwrap_or_default();
+    let (file, size) = open_input(path, cap)?;
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or_default());
     file.take(cap.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -236,8 +232,9 @@ fn read_input(path: &Path, cap: u64) -> Result<Vec<u8>, CliError> {
     Ok(bytes)
 }
 
-/// Opens the regular file `path` of at most `cap` bytes, or says why it is refused.
-fn open_input(path: &Path, cap: u64) -> Result<File, CliError> {
+/// Opens the regular file `path` of at most `cap` bytes, with its size as opened, or says why
+/// it is refused.
+fn open_input(path: &Path, cap: u64) -> Result<(File, u64), CliError> {
     let io_error = |source| CliError::ReadFile {
         path: path.to_owned(),
         source,
@@ -263,10 +260,11 @@ fn open_input(path: &Path, cap: u64) -> Result<File, CliError> {
     }
     let file = File::open(path).map_err(io_error)?;
     // The file opened may not be the one checked (replaced in between): check it again.
-    if !file.metadata().map_err(io_error)?.is_file() {
+    let opened = file.metadata().map_err(io_error)?;
+    if !opened.is_file() {
         return Err(refused("not a regular file".to_owned()));
     }
-    Ok(file)
+    Ok((file, opened.len()))
 }
 
 /// The refusal of a file that grew past `cap` bytes while it was read.

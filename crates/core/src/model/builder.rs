@@ -413,32 +413,24 @@ impl RunSetFinish {
     }
 
     /// Finishes every run not finished yet, each on its own thread (one after another in
-    /// the browser): the same runs, in the same order, as [`Self::finish_step`] makes.
+    /// the browser): the same runs, in the same order, as [`Self::finish_step`] makes. A run
+    /// being grouped step by step is finished so first.
     pub fn finish_on_cores(&mut self) {
+        while self.current.is_some() {
+            self.finish_step(usize::MAX);
+        }
         let task_count = self.task_count;
-        let mut left: Vec<(Option<Unfinished>, Option<Run>)> = self
-            .current
-            .take()
-            .map(|grouping| Unfinished::Grouping(Box::new(grouping)))
-            .into_iter()
-            .chain(
-                self.pending
-                    .by_ref()
-                    .map(|pending| Unfinished::Pending(Box::new(pending))),
-            )
-            .map(|unfinished| (Some(unfinished), None))
+        let mut left: Vec<(Option<PendingRun>, Option<Run>)> = self
+            .pending
+            .by_ref()
+            .map(|pending| (Some(pending), None))
             .collect();
-        crate::parallel::for_each_in_parallel(&mut left, |(unfinished, run)| {
-            *run = unfinished.take().map(|unfinished| {
-                let grouping = match unfinished {
-                    Unfinished::Grouping(grouping) => *grouping,
-                    Unfinished::Pending(pending) => start_grouping(*pending, task_count),
-                };
-                summarize_grouped(grouping, task_count)
-            });
+        crate::parallel::for_each_in_parallel(&mut left, |(pending, run)| {
+            *run = pending
+                .take()
+                .map(|pending| finish_run(pending, task_count));
         });
-        let finished = left.into_iter().filter_map(|(_, run)| run);
-        for run in finished {
+        for run in left.into_iter().filter_map(|(_, run)| run) {
             self.rows_finished += run.columns.len();
             self.finished.push(run);
         }
@@ -491,12 +483,6 @@ pub(crate) fn rebuild_run(run: &Run, keep: impl Fn(usize) -> bool, task_count: u
         },
         task_count,
     )
-}
-
-/// A run [`RunSetFinish::finish_on_cores`] finishes: not started, or being grouped.
-enum Unfinished {
-    Pending(Box<PendingRun>),
-    Grouping(Box<GroupingRun>),
 }
 
 /// A run whose rows are being put in task order ([`start_grouping`]).
