@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::rewards::EvalTrajectoryReward;
@@ -86,7 +86,7 @@ fn check_optional_object<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(
             formatter.write_str("a map")
         }
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+            while map.next_entry::<CheckedValue, CheckedValue>()?.is_some() {}
             Ok(())
         }
     }
@@ -96,6 +96,62 @@ fn check_optional_object<'de, D: Deserializer<'de>>(deserializer: D) -> Result<(
         deserializer.deserialize_map(AnyObject)
     }
     Option::<Checked>::deserialize(deserializer).map(drop)
+}
+
+/// Any JSON value, checked as a `serde_json::Value` reads it (nested as deep at most, the same
+/// numbers out of range refused), without keeping it: `IgnoredAny` reads nesting of any depth
+/// and numbers of any size, which the full types refuse in an object they keep.
+struct CheckedValue;
+
+impl<'de> Deserialize<'de> for CheckedValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct AnyValue;
+        impl<'de> Visitor<'de> for AnyValue {
+            type Value = CheckedValue;
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("any valid JSON value")
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<CheckedValue, E> {
+                Ok(CheckedValue)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<CheckedValue, E> {
+                Ok(CheckedValue)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<CheckedValue, E> {
+                Ok(CheckedValue)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<CheckedValue, E> {
+                Ok(CheckedValue)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<CheckedValue, E> {
+                Ok(CheckedValue)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<CheckedValue, E> {
+                Ok(CheckedValue)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<CheckedValue, E> {
+                Ok(CheckedValue)
+            }
+            fn visit_some<D: Deserializer<'de>>(
+                self,
+                deserializer: D,
+            ) -> Result<CheckedValue, D::Error> {
+                CheckedValue::deserialize(deserializer)
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<CheckedValue, A::Error> {
+                while seq.next_element::<CheckedValue>()?.is_some() {}
+                Ok(CheckedValue)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CheckedValue, A::Error> {
+                while map.next_entry::<CheckedValue, CheckedValue>()?.is_some() {}
+                Ok(CheckedValue)
+            }
+        }
+        deserializer.deserialize_any(AnyValue)
+    }
 }
 
 /// Checks a value as `T` would decode it, without keeping it.
@@ -377,7 +433,14 @@ mod tests {
             r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"x","reward":"1"}"#,
             r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"x","reward":1"#,
         ];
-        for case in cases {
+        // Nested past serde_json's limit, or a number out of range, in an object not read.
+        let deep = format!(
+            r#"{{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"x","model_association_metadata":{}null{}}}"#,
+            r#"{"x":"#.repeat(130),
+            "}".repeat(130)
+        );
+        let huge = r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"x","model_association_metadata":{"x":[1e400]}}"#;
+        for case in cases.iter().copied().chain([deep.as_str(), huge]) {
             let full = decode::<TrajectoryMetadata>(case.as_bytes()).unwrap_err();
             let lean = decode::<LeanTrajectory<'_>>(case.as_bytes()).unwrap_err();
             assert_eq!(lean.kind, full.kind, "{case}");
