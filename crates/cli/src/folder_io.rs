@@ -12,13 +12,12 @@ use std::path::{Path, PathBuf};
 
 use std::collections::BTreeMap;
 
-use eval_compare_core::api::{BenchmarkSpecTask, PackedReward, PackedTrajectory};
+use eval_compare_core::api::{BenchmarkSpecTask, PackedReward, PackedTrajectory, PlainItem};
 use eval_compare_core::run_folder::{
     finish_run_folder, parse_list, parse_run_record, read_list, Folder, FolderFile, FolderKind,
     PackedFolder, ParsedList, RunFolder, RunFolderError, RunFolderExtras, FOLDER_FILES,
     REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
 };
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use crate::error::CliError;
@@ -110,7 +109,7 @@ pub fn read_packed_folder(dir: &Path) -> Result<PackedFolder, CliError> {
 /// The list file `name` of `dir`, decoded as it is read ([`read_list`]), within
 /// [`MAX_FILE_BYTES`] as [`read_input`] reads files; a file the feed cannot read is read whole
 /// and parsed by [`parse_list`], whose error is the answer.
-fn stream_list<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<ParsedList<T>, CliError> {
+fn stream_list<T: PlainItem>(dir: &Path, name: &str) -> Result<ParsedList<T>, CliError> {
     let path = dir.join(name);
     let (file, size) = open_input(&path, MAX_FILE_BYTES)?;
     let mut limited = file.take(MAX_FILE_BYTES.saturating_add(1));

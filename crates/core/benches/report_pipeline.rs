@@ -13,7 +13,7 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use eval_compare_core::api::{
     decode, AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, EvalRun,
     EvalTrajectoryRewardsPage, LeanReward, LeanTrajectory, PackedReward, PackedTrajectory, Page,
-    TrajectoryMetadata,
+    PlainItem, TrajectoryMetadata,
 };
 use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder, SourceKind};
 use eval_compare_core::parallel::map_in_parallel;
@@ -226,7 +226,7 @@ fn report_from_folders(folders: &[FolderContents], settings: &ReportSettings) ->
 }
 
 /// A list file fed to a `ListFeed` 8 MiB at a time, as the viewer's Files page reads it.
-fn fed<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> ParsedList<T> {
+fn fed<T: PlainItem>(bytes: &[u8]) -> ParsedList<T> {
     feed_in_chunks(bytes, 8 << 20, usize::MAX).expect("a valid list")
 }
 

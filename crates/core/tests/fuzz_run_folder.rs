@@ -9,7 +9,7 @@
 mod fuzz_common;
 
 use eval_compare_core::api::{
-    decode, BenchmarkSpecTask, EvalTrajectoryReward, PackedReward, PackedTrajectory,
+    decode, BenchmarkSpecTask, EvalTrajectoryReward, PackedReward, PackedTrajectory, PlainItem,
     TrajectoryMetadata,
 };
 use eval_compare_core::model::{RunIdx, SourceKind};
@@ -23,7 +23,6 @@ use eval_compare_core::testing::feed::{feed_in_chunks, feed_in_chunks_unsized};
 use eval_compare_core::testing::json_close::json_close;
 use fuzz_common::{apply_bytes, byte_ops, fixture_value, mutate, ops, ByteOp, Mutated, Op};
 use proptest::prelude::*;
-use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 /// How a generated list file is laid out.
@@ -204,7 +203,7 @@ fn check_valid_list<T>(
     budget: usize,
 ) -> Result<(), TestCaseError>
 where
-    T: DeserializeOwned + PartialEq + std::fmt::Debug,
+    T: PlainItem + PartialEq + std::fmt::Debug,
 {
     let items = case.items(pool);
     let bytes = case.write(&mutate(Value::Array(items.clone()), &[]));
@@ -363,7 +362,7 @@ fn check_fed_list<T>(
     budget: usize,
 ) -> Result<(), TestCaseError>
 where
-    T: DeserializeOwned + PartialEq + std::fmt::Debug,
+    T: PlainItem + PartialEq + std::fmt::Debug,
 {
     let fed = feed_in_chunks::<T>(bytes, chunk, budget);
     // Told the file's size (the CLI) or not (the Files page): the same list.

@@ -11,7 +11,7 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
 
-use eval_compare_core::api::{BenchmarkSpecTask, PackedReward, PackedTrajectory};
+use eval_compare_core::api::{BenchmarkSpecTask, PackedReward, PackedTrajectory, PlainItem};
 use eval_compare_core::run_folder::{
     finish_run_folder, parse_list, parse_run_record, Feed, Folder, FolderKind, ListFeed,
     PackedFolder, ParsedList, RunFolderError, RunFolderExtras, REWARDS_FILE, RUN_FILE, TASKS_FILE,
@@ -19,7 +19,6 @@ use eval_compare_core::run_folder::{
 };
 use gloo_timers::future::TimeoutFuture;
 use js_sys::Uint8Array;
-use serde::de::DeserializeOwned;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
 
@@ -143,7 +142,7 @@ async fn open_run_folder(
 /// A list file read from disk a chunk at a time and decoded as it arrives ([`ListFeed`]), in
 /// slices of about [`SLICE_MS`]; `progress` is told the bytes decoded between slices. A file
 /// the feed cannot read is read whole and parsed by [`parse_list`], whose error is the answer.
-async fn stream_list<T: DeserializeOwned>(
+async fn stream_list<T: PlainItem>(
     handle: &File,
     name: &'static str,
     progress: &mut impl FnMut(f64),

@@ -15,6 +15,7 @@ mod open_enum;
 mod organization;
 mod packed;
 mod page;
+mod plain_scan;
 mod progress;
 mod rewards;
 mod run_options;
@@ -47,6 +48,8 @@ pub use lean::{
 pub use organization::Organization;
 pub use packed::{PackedReward, PackedRewardsPage, PackedTrajectory, PackedTrajectoryPage};
 pub use page::{page_fingerprint, CursorPage, Page};
+pub(crate) use plain_scan::Cursor;
+pub use plain_scan::PlainItem;
 pub use progress::{
     EvalAttemptStatus, EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRemainingWorkPage,
 };

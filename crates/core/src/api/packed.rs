@@ -15,6 +15,7 @@ use super::lean::{
     AsRewardFacts, AsTrajectoryFacts, JsonStr, LeanReward, LeanTrajectory, TrajectoryFacts,
 };
 use super::page::Page;
+use super::plain_scan::{scan_reward, scan_trajectory, Cursor, PlainItem};
 use super::rewards::EvalTrajectoryRewardsPage;
 
 /// A page of trajectories, packed.
@@ -99,9 +100,8 @@ pub struct PackedTrajectory {
 }
 
 impl PackedTrajectory {
-    /// Packs a lean trajectory.
-    fn from_lean<E: de::Error>(lean: &LeanTrajectory<'_>) -> Result<Self, E> {
-        let facts = lean.facts();
+    /// Packs a trajectory's facts.
+    fn from_facts<E: de::Error>(facts: &TrajectoryFacts<'_>) -> Result<Self, E> {
         let mut parts = [None; slot::COUNT];
         parts[slot::ID] = Some(facts.id);
         parts[slot::CREATED_AT] = Some(facts.created_at);
@@ -120,7 +120,16 @@ impl PackedTrajectory {
 impl<'de> Deserialize<'de> for PackedTrajectory {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let lean = LeanTrajectory::deserialize(deserializer)?;
-        Self::from_lean(&lean)
+        Self::from_facts(&lean.facts())
+    }
+}
+
+impl PlainItem for PackedTrajectory {
+    fn scan_plain(text: &str) -> Option<(Self, usize)> {
+        let mut cursor = Cursor::new(text);
+        let facts = scan_trajectory(&mut cursor)?;
+        let packed = Self::from_facts::<serde_json::Error>(&facts).ok()?;
+        Some((packed, cursor.at()))
     }
 }
 
@@ -161,22 +170,32 @@ pub struct PackedReward {
 }
 
 impl PackedReward {
-    /// Packs a lean reward.
-    fn from_lean<E: de::Error>(lean: &LeanReward<'_>) -> Result<Self, E> {
+    /// Packs a reward's id, value and task.
+    fn from_parts<E: de::Error>(id: &str, reward: f64, task: Option<&str>) -> Result<Self, E> {
         Ok(Self {
-            texts: PackedText::pack([
-                Some(lean.trajectory_id.as_str()),
-                lean.task_id.as_ref().map(JsonStr::as_str),
-            ])?,
-            reward: lean.reward,
+            texts: PackedText::pack([Some(id), task])?,
+            reward,
         })
+    }
+}
+
+impl PlainItem for PackedReward {
+    fn scan_plain(text: &str) -> Option<(Self, usize)> {
+        let mut cursor = Cursor::new(text);
+        let (id, reward, task) = scan_reward(&mut cursor)?;
+        let packed = Self::from_parts::<serde_json::Error>(id, reward, task).ok()?;
+        Some((packed, cursor.at()))
     }
 }
 
 impl<'de> Deserialize<'de> for PackedReward {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let lean = LeanReward::deserialize(deserializer)?;
-        Self::from_lean(&lean)
+        Self::from_parts(
+            lean.trajectory_id.as_str(),
+            lean.reward,
+            lean.task_id.as_ref().map(JsonStr::as_str),
+        )
     }
 }
 

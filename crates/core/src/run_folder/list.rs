@@ -6,7 +6,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use crate::api::{decode, decode_seed, DecodeError};
+use crate::api::{decode, decode_seed, Cursor, DecodeError, PlainItem};
 
 use super::RunFolderError;
 
@@ -205,6 +205,51 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for PageInto<'_, T> {
     }
 }
 
+/// The page at the start of `text` in its plain form (an object of plain items; see
+/// [`PlainItem`]), its items appended to `items`: its length, and whether it says more followed.
+/// `None`, with `items` as they were, leaves the page to serde ([`FilePage`]), which reads it
+/// the same or refuses it.
+pub(super) fn scan_plain_page<T: PlainItem>(
+    text: &str,
+    items: &mut Vec<T>,
+) -> Option<(usize, bool)> {
+    let before = items.len();
+    let mut cursor = Cursor::new(text);
+    let mut has_more = None;
+    let mut has_next_page = None;
+    let mut seen = [false; 3];
+    let mut first_time = |field: usize| (!std::mem::replace(&mut seen[field], true)).then_some(());
+    let read = cursor.object(|key, cursor| {
+        match key {
+            "items" => {
+                first_time(0)?;
+                cursor.array(|cursor| {
+                    items.push(cursor.item()?);
+                    Some(())
+                })?;
+            }
+            "has_more" => {
+                first_time(1)?;
+                has_more = cursor.optional_bool()?;
+            }
+            "has_next_page" => {
+                first_time(2)?;
+                has_next_page = cursor.optional_bool()?;
+            }
+            _ => cursor.skip_scalar()?,
+        }
+        Some(())
+    });
+    match read {
+        // `items` is required.
+        Some(()) if seen[0] => Some((cursor.at(), more_follow(has_more, has_next_page))),
+        _ => {
+            items.truncate(before);
+            None
+        }
+    }
+}
+
 pub(super) fn more_follow(has_more: Option<bool>, has_next_page: Option<bool>) -> bool {
     has_more == Some(true) || has_next_page == Some(true)
 }
@@ -332,6 +377,36 @@ fn line_of(body: &[u8], offset: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::PackedReward;
+
+    /// A page in its plain form is scanned as serde reads it; one that is not (an item that is
+    /// not plain, a field twice, no items, not an object) is left to serde, nothing appended.
+    #[test]
+    fn a_plain_page_is_scanned_as_serde_reads_it() {
+        let item = r#"{"trajectory_id":"t","reward":0.5,"task_id":"a"}"#;
+        let plain =
+            format!(r#"{{"items": [{item}, {item}], "next_cursor": "c", "has_more": true}}"#);
+        let mut items = vec![decode::<PackedReward>(item.as_bytes()).unwrap()];
+        let (length, truncated) = scan_plain_page(&format!("{plain},"), &mut items).unwrap();
+        let page: FilePage<PackedReward> = decode(plain.as_bytes()).unwrap();
+        assert_eq!((length, truncated), (plain.len(), true));
+        assert_eq!(items[1..], page.items[..]);
+        assert_eq!(items.len(), 3);
+        let escaped = r#"{"trajectory_id":"t\u0031","reward":0.5}"#;
+        let left_to_serde = [
+            format!(r#"{{"items":[{item},{escaped}]}}"#),
+            format!(r#"{{"items":[{item}],"items":[]}}"#),
+            format!(r#"{{"items":[{item}],"has_more":1}}"#),
+            format!(r#"{{"items":[{item}],"extra":{{}}}}"#),
+            r#"{"has_more":false}"#.to_owned(),
+            format!(r#"[[{item}]]"#),
+            format!(r#"{{"items":[{item}]"#),
+        ];
+        for page in left_to_serde {
+            assert_eq!(scan_plain_page(&page, &mut items), None, "{page}");
+            assert_eq!(items.len(), 3, "{page}");
+        }
+    }
 
     /// A page array read page by page into one list gives what decoding [`FilePage`]s gives:
     /// the same items, the same truncation, the same errors.

@@ -6,7 +6,9 @@
 //! Bytes are checked as UTF-8 as they are pushed (and kept as text: serde_json then need not
 //! check each string again); values are decoded one by one where they lie
 //! (each array element, or each JSON Lines value: an item, or a page whose items are appended),
-//! the separators between them checked. A value cut by the end of what arrived waits for more,
+//! the separators between them checked. A value in its plain form (what exporters write) is
+//! read by a hand-written scanner ([`PlainItem`]: trajectories and rewards), any other by
+//! serde_json, which accepts and refuses what it always did. A value cut by the end of what arrived waits for more,
 //! and is tried again only once what arrived from its start has doubled: a value of many
 //! chunks (a file that is one page holding every item) is decoded a few times, not once per
 //! chunk, but it is held whole and decoded in one step (the API's pages, of 200 items, are a
@@ -23,7 +25,8 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::list::{is_page, more_follow, FilePage, ListLayout, ParsedList};
+use super::list::{is_page, more_follow, scan_plain_page, FilePage, ListLayout, ParsedList};
+use crate::api::PlainItem;
 
 /// Whether a layout's values are an array's elements (else JSON values one after another).
 fn in_array(layout: ListLayout) -> bool {
@@ -129,7 +132,7 @@ impl<T> Default for ListFeed<T> {
     }
 }
 
-impl<T: DeserializeOwned> ListFeed<T> {
+impl<T: PlainItem> ListFeed<T> {
     /// A feed with nothing pushed yet.
     pub fn new() -> Self {
         Self::default()
@@ -344,7 +347,9 @@ impl<T: DeserializeOwned> ListFeed<T> {
                     return Ok(false);
                 }
                 let start = self.at;
-                let decoded = if pages(layout) {
+                let decoded = if let Some(end) = self.scan_plain(layout) {
+                    Ok(end)
+                } else if pages(layout) {
                     self.decode::<FilePage<T>>().map(|(page, end)| {
                         self.truncated = more_follow(page.has_more, page.has_next_page);
                         self.make_room(page.items.len(), end);
@@ -421,6 +426,27 @@ impl<T: DeserializeOwned> ListFeed<T> {
         }
     }
 
+    /// Reads the value at `at` without serde when it is in its plain form ([`PlainItem`]): a
+    /// page's items, or an item, appended; where it ends. `None` leaves it to serde.
+    fn scan_plain(&mut self, layout: ListLayout) -> Option<usize> {
+        let rest = &self.text[self.at..];
+        let (length, truncated) = if pages(layout) {
+            let mut page = Vec::new();
+            let (length, truncated) = scan_plain_page(rest, &mut page)?;
+            self.make_room(page.len(), self.at + length);
+            self.items.append(&mut page);
+            (length, truncated)
+        } else {
+            let (item, length) = T::scan_plain(rest)?;
+            self.make_room(1, self.at + length);
+            self.items.push(item);
+            (length, self.truncated)
+        };
+        self.truncated = truncated;
+        self.retry_at = 0;
+        Some(self.at + length)
+    }
+
     /// Decodes the value at `at`: it and where it ends. A value the bytes so far cut (or may
     /// cut: a number at their very end) waits for more.
     fn decode<V: DeserializeOwned>(&mut self) -> Result<(V, usize), Stop> {
@@ -461,7 +487,7 @@ impl<T: DeserializeOwned> ListFeed<T> {
 /// `size`, the file's size when known, sizes the items' room ([`ListFeed::sized`]).
 /// `Ok(None)` when the feed ended unexpectedly: [`parse_list`](super::parse_list) on the whole
 /// file then gives the answer (its error).
-pub fn read_list<T: DeserializeOwned>(
+pub fn read_list<T: PlainItem>(
     mut source: impl std::io::Read,
     size: Option<u64>,
     chunk: usize,

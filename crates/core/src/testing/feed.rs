@@ -1,14 +1,14 @@
 //! A list file in memory fed to a [`ListFeed`](crate::run_folder::ListFeed) in chunks (through
 //! [`read_list`], as the CLI reads a file), for the core's tests and benchmarks.
 
-use serde::de::DeserializeOwned;
+use crate::api::PlainItem;
 
 use crate::run_folder::{read_list, ParsedList};
 
 /// `bytes` pushed `chunk` bytes at a time and read `budget` bytes a step, the feed told their
 /// size (as the CLI tells it); `None` when the feed ended unexpectedly (the
 /// whole read then answers). Once read, every byte was consumed.
-pub fn feed_in_chunks<T: DeserializeOwned>(
+pub fn feed_in_chunks<T: PlainItem>(
     bytes: &[u8],
     chunk: usize,
     budget: usize,
@@ -18,7 +18,7 @@ pub fn feed_in_chunks<T: DeserializeOwned>(
 
 /// [`feed_in_chunks`] with the feed not told the size (its items' room grown by doubling), as
 /// the Files page reads.
-pub fn feed_in_chunks_unsized<T: DeserializeOwned>(
+pub fn feed_in_chunks_unsized<T: PlainItem>(
     bytes: &[u8],
     chunk: usize,
     budget: usize,

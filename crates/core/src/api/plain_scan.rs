@@ -1,0 +1,817 @@
+//! A hand-written reader of the two large lists' items (trajectories and trajectory rewards)
+//! in their plain form, for the list files read at scale: serde_json spent most of the CLI's
+//! time on them.
+//!
+//! The plain form is what every exporter writes: an object whose keys and strings have no
+//! escapes (nor control characters, which JSON refuses), whose numbers are at most 2^53 in
+//! their digits with a power of ten up to 22 (converted with one exact operation, so correctly
+//! rounded, as serde_json converts them), and whose fields hold only null, booleans, plain
+//! strings, numbers and (a trajectory's) a plain rollout object. Anything else (an escape, a
+//! nested value not read here, a field twice, a required field missing, a type the full types
+//! refuse, the text's end) makes a scanner answer `None`: serde then decodes the item as it
+//! always did, and accepts or refuses it. A scanner never accepts what serde refuses, nor reads
+//! a value differently: the fields here mirror [`super::LeanTrajectory`] and
+//! [`super::LeanReward`], and property tests compare the two readers on mutated items.
+
+use serde::de::DeserializeOwned;
+
+use super::lean::TrajectoryFacts;
+
+/// An item a list feed may read without serde when it is in its plain form (see the module).
+pub trait PlainItem: DeserializeOwned {
+    /// The item at the start of `text`, and its length, when it is in its plain form; `None`
+    /// leaves it to serde. The default reads nothing: every item goes to serde.
+    fn scan_plain(text: &str) -> Option<(Self, usize)> {
+        let _ = text;
+        None
+    }
+}
+
+impl PlainItem for serde_json::Value {}
+impl PlainItem for super::BenchmarkSpecTask {}
+impl PlainItem for super::EvalTrajectoryReward {}
+impl PlainItem for super::TrajectoryMetadata {}
+
+/// Powers of ten a `f64` holds exactly.
+const EXACT_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Integers a `f64` holds exactly are below this.
+const EXACT_INTEGERS: u64 = 1 << 53;
+
+/// A JSON number as written: its digits as an integer (`None` past [`EXACT_INTEGERS`]), the
+/// power of ten they are scaled by, and its form.
+#[derive(Debug, Clone, Copy)]
+struct Number {
+    negative: bool,
+    digits: Option<u64>,
+    /// Digit count of the integer part and fraction together.
+    digit_count: usize,
+    /// `None` when the exponent is too long to matter here.
+    exponent: Option<i32>,
+    /// Written without a fraction or an exponent.
+    integer: bool,
+}
+
+impl Number {
+    /// Its value, when one exact operation gives it (as serde_json computes it then).
+    fn exact_f64(self) -> Option<f64> {
+        let digits = self.digits? as f64;
+        let exponent = self.exponent?;
+        let power = *EXACT_POWERS_OF_TEN.get(exponent.unsigned_abs() as usize)?;
+        let magnitude = if exponent >= 0 {
+            digits * power
+        } else {
+            digits / power
+        };
+        Some(if self.negative { -magnitude } else { magnitude })
+    }
+
+    /// Whether an `i64` field takes it (an integer serde_json reads as one: not `-0`, which
+    /// it reads as a float).
+    fn fits_i64(self) -> bool {
+        self.integer && self.digit_count <= 18 && !(self.negative && self.digits == Some(0))
+    }
+}
+
+/// A position in JSON text, read forward.
+pub(crate) struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// At the start of `text`.
+    pub(crate) fn new(text: &'a str) -> Self {
+        Self { text, at: 0 }
+    }
+
+    /// Bytes read.
+    pub(crate) fn at(&self) -> usize {
+        self.at
+    }
+
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    /// The next byte after whitespace, not consumed.
+    pub(crate) fn peek(&mut self) -> Option<u8> {
+        let bytes = self.bytes();
+        while let Some(&byte) = bytes.get(self.at) {
+            if !matches!(byte, b' ' | b'\n' | b'\r' | b'\t') {
+                return Some(byte);
+            }
+            self.at += 1;
+        }
+        None
+    }
+
+    /// Consumes `byte` when it comes next (after whitespace).
+    pub(crate) fn eat(&mut self, byte: u8) -> bool {
+        let next = self.peek() == Some(byte);
+        self.at += usize::from(next);
+        next
+    }
+
+    /// Consumes `word` when it comes next (after whitespace).
+    fn word(&mut self, word: &[u8]) -> bool {
+        self.peek();
+        let next = self.bytes()[self.at..].starts_with(word);
+        if next {
+            self.at += word.len();
+        }
+        next
+    }
+
+    /// Consumes `null` when it comes next.
+    pub(crate) fn null(&mut self) -> bool {
+        self.word(b"null")
+    }
+
+    /// A string without escapes or control characters, its quotes consumed.
+    pub(crate) fn string(&mut self) -> Option<&'a str> {
+        if !self.eat(b'"') {
+            return None;
+        }
+        let start = self.at;
+        let end = start + plain_string_length(&self.bytes()[start..])?;
+        self.at = end + 1;
+        // The text is UTF-8 and the quotes are ASCII, so both ends are character boundaries.
+        self.text.get(start..end)
+    }
+
+    /// A string, or null.
+    pub(crate) fn optional_string(&mut self) -> Option<Option<&'a str>> {
+        if self.null() {
+            Some(None)
+        } else {
+            self.string().map(Some)
+        }
+    }
+
+    /// A number in JSON's grammar.
+    fn number(&mut self) -> Option<Number> {
+        self.peek();
+        let bytes = self.bytes();
+        let mut at = self.at;
+        let negative = bytes.get(at) == Some(&b'-');
+        at += usize::from(negative);
+        let mut digits = Some(0u64);
+        let mut digit_count = 0;
+        let push = |digit: u8, digits: &mut Option<u64>| {
+            *digits = digits
+                .map(|value| value * 10 + u64::from(digit - b'0'))
+                .filter(|&value| value < EXACT_INTEGERS);
+        };
+        match bytes.get(at) {
+            Some(b'0') => {
+                at += 1;
+                digit_count += 1;
+                if bytes.get(at).is_some_and(u8::is_ascii_digit) {
+                    return None;
+                }
+            }
+            Some(b'1'..=b'9') => {
+                while let Some(&digit) = bytes.get(at).filter(|byte| byte.is_ascii_digit()) {
+                    push(digit, &mut digits);
+                    digit_count += 1;
+                    at += 1;
+                }
+            }
+            _ => return None,
+        }
+        let mut scale: i64 = 0;
+        let mut integer = true;
+        if bytes.get(at) == Some(&b'.') {
+            integer = false;
+            at += 1;
+            let first = at;
+            while let Some(&digit) = bytes.get(at).filter(|byte| byte.is_ascii_digit()) {
+                push(digit, &mut digits);
+                digit_count += 1;
+                scale -= 1;
+                at += 1;
+            }
+            if at == first {
+                return None;
+            }
+        }
+        let mut exponent = Some(scale);
+        if matches!(bytes.get(at), Some(b'e' | b'E')) {
+            integer = false;
+            at += 1;
+            let negative_exponent = bytes.get(at) == Some(&b'-');
+            at += usize::from(matches!(bytes.get(at), Some(b'+' | b'-')));
+            let first = at;
+            let mut written: Option<i64> = Some(0);
+            while let Some(&digit) = bytes.get(at).filter(|byte| byte.is_ascii_digit()) {
+                written = written
+                    .map(|value| value * 10 + i64::from(digit - b'0'))
+                    .filter(|&value| value < 1 << 20);
+                at += 1;
+            }
+            if at == first {
+                return None;
+            }
+            exponent = written.map(|written| match negative_exponent {
+                true => scale - written,
+                false => scale + written,
+            });
+        }
+        // A number the text's end may cut: the caller's next byte must be a delimiter.
+        self.at = at;
+        Some(Number {
+            negative,
+            digits,
+            digit_count,
+            exponent: exponent.and_then(|exponent| i32::try_from(exponent).ok()),
+            integer,
+        })
+    }
+
+    /// A number read as an `f64` field reads it, when exact (see the module).
+    pub(crate) fn f64(&mut self) -> Option<f64> {
+        self.number()?.exact_f64()
+    }
+
+    /// A number or null, as an `Option<f64>` field reads it.
+    pub(crate) fn optional_f64(&mut self) -> Option<Option<f64>> {
+        if self.null() {
+            Some(None)
+        } else {
+            self.f64().map(Some)
+        }
+    }
+
+    /// Null, or an integer an `Option<i64>` field takes; not kept.
+    pub(crate) fn optional_i64(&mut self) -> Option<()> {
+        if self.null() {
+            return Some(());
+        }
+        self.number()?.fits_i64().then_some(())
+    }
+
+    /// Null, true or false, as an `Option<bool>` field reads it.
+    pub(crate) fn optional_bool(&mut self) -> Option<Option<bool>> {
+        if self.null() {
+            Some(None)
+        } else if self.word(b"true") {
+            Some(Some(true))
+        } else if self.word(b"false") {
+            Some(Some(false))
+        } else {
+            None
+        }
+    }
+
+    /// A value of a field not read: null, a boolean, a plain string or a number.
+    pub(crate) fn skip_scalar(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.string().map(drop),
+            b'-' | b'0'..=b'9' => self.number().map(drop),
+            _ => self.optional_bool().map(drop),
+        }
+    }
+
+    /// An item read by its plain scanner ([`PlainItem::scan_plain`]).
+    pub(crate) fn item<T: PlainItem>(&mut self) -> Option<T> {
+        self.peek()?;
+        let (item, length) = T::scan_plain(&self.text[self.at..])?;
+        self.at += length;
+        Some(item)
+    }
+
+    /// An array, each element read by `element` (the cursor before it).
+    pub(crate) fn array(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        if !self.eat(b'[') {
+            return None;
+        }
+        if self.eat(b']') {
+            return Some(());
+        }
+        loop {
+            element(self)?;
+            match self.peek()? {
+                b',' => self.at += 1,
+                b']' => {
+                    self.at += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// An object, each member handed to `member` with its key (the cursor before its value);
+    /// `member` reads the value or answers `None`. A key seen twice answers `None` only when
+    /// `member` says so (it knows which keys it reads).
+    pub(crate) fn object(
+        &mut self,
+        mut member: impl FnMut(&'a str, &mut Self) -> Option<()>,
+    ) -> Option<()> {
+        if !self.eat(b'{') {
+            return None;
+        }
+        if self.eat(b'}') {
+            return Some(());
+        }
+        loop {
+            let key = self.string()?;
+            if !self.eat(b':') {
+                return None;
+            }
+            member(key, self)?;
+            match self.peek()? {
+                b',' => self.at += 1,
+                b'}' => {
+                    self.at += 1;
+                    return Some(());
+                }
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// The length of a string's text up to its closing quote, when it has no escape and no
+/// control character; `None` otherwise, or when the quote is not in `bytes`. Eight bytes are
+/// looked at a time.
+fn plain_string_length(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    /// The bytes of `word` equal to zero flagged in their high bit (the lowest flag exact).
+    fn zeros(word: u64) -> u64 {
+        word.wrapping_sub(ONES) & !word & HIGHS
+    }
+    let mut at = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let word = u64::from_le_bytes(chunk.try_into().ok()?);
+        let special = zeros(word ^ (ONES * u64::from(b'"')))
+            | zeros(word ^ (ONES * u64::from(b'\\')))
+            | (word.wrapping_sub(ONES * 0x20) & !word & HIGHS);
+        if special != 0 {
+            at += special.trailing_zeros() as usize / 8;
+            return (bytes[at] == b'"').then_some(at);
+        }
+        at += 8;
+    }
+    let offset = bytes[at..]
+        .iter()
+        .position(|&byte| matches!(byte, b'"' | b'\\') || byte < 0x20)?;
+    (bytes[at + offset] == b'"').then_some(at + offset)
+}
+
+/// Sets bit `bit` of `seen`; `None` when it was set (a field twice, which serde refuses).
+fn first_time(seen: &mut u32, bit: u32) -> Option<()> {
+    let mask = 1 << bit;
+    if *seen & mask != 0 {
+        return None;
+    }
+    *seen |= mask;
+    Some(())
+}
+
+/// A listed trajectory's facts ([`super::LeanTrajectory`]'s fields), in its plain form.
+pub(crate) fn scan_trajectory<'a>(cursor: &mut Cursor<'a>) -> Option<TrajectoryFacts<'a>> {
+    let mut facts = TrajectoryFacts {
+        id: "",
+        task: None,
+        reward: None,
+        created_at: "",
+        status: None,
+        termination_reason: None,
+        rollout_status: None,
+        rollout_termination_reason: None,
+    };
+    let mut seen = 0u32;
+    cursor.object(|key, cursor| {
+        match key {
+            "trajectory_id" => {
+                first_time(&mut seen, 0)?;
+                facts.id = cursor.string()?;
+            }
+            "organization_id" => {
+                first_time(&mut seen, 1)?;
+                cursor.string()?;
+            }
+            "source" => {
+                first_time(&mut seen, 2)?;
+                cursor.string()?;
+            }
+            "created_at" => {
+                first_time(&mut seen, 3)?;
+                facts.created_at = cursor.string()?;
+            }
+            "status" => {
+                first_time(&mut seen, 4)?;
+                facts.status = cursor.optional_string()?;
+            }
+            "termination_reason" => {
+                first_time(&mut seen, 5)?;
+                facts.termination_reason = cursor.optional_string()?;
+            }
+            "reward" => {
+                first_time(&mut seen, 6)?;
+                facts.reward = cursor.optional_f64()?;
+            }
+            "task_id" => {
+                first_time(&mut seen, 7)?;
+                facts.task = cursor.optional_string()?;
+            }
+            "num_steps" => {
+                first_time(&mut seen, 8)?;
+                cursor.optional_i64()?;
+            }
+            "policy_step" => {
+                first_time(&mut seen, 9)?;
+                cursor.optional_i64()?;
+            }
+            "rollout" => {
+                first_time(&mut seen, 10)?;
+                if !cursor.null() {
+                    let (status, reason) = scan_rollout(cursor)?;
+                    facts.rollout_status = Some(status);
+                    facts.rollout_termination_reason = reason;
+                }
+            }
+            // Null-or-object: only null is plain.
+            "model_association_metadata" => {
+                first_time(&mut seen, 11)?;
+                cursor.null().then_some(())?;
+            }
+            _ => {
+                let bit = OPTIONAL_STRING_FIELDS
+                    .iter()
+                    .position(|&field| field == key);
+                match bit {
+                    Some(bit) => {
+                        first_time(&mut seen, 12 + bit as u32)?;
+                        cursor.optional_string()?;
+                    }
+                    None => cursor.skip_scalar()?,
+                }
+            }
+        }
+        Some(())
+    })?;
+    // Required: the id, the organization, the source, the creation time.
+    (seen & 0b1111 == 0b1111).then_some(facts)
+}
+
+/// A trajectory's fields that are a string or null and not read.
+const OPTIONAL_STRING_FIELDS: [&str; 8] = [
+    "dataset_id",
+    "dataset_name",
+    "dataset_source",
+    "dataset_gcs_prefix",
+    "trace_id",
+    "model_id",
+    "model_association_source",
+    "training_run_id",
+];
+
+/// A rollout's status and termination reason ([`super::LeanRollout`]'s fields).
+fn scan_rollout<'a>(cursor: &mut Cursor<'a>) -> Option<(&'a str, Option<&'a str>)> {
+    let mut status = "";
+    let mut reason = None;
+    let mut seen = 0u32;
+    cursor.object(|key, cursor| {
+        match key {
+            "rollout_id" => {
+                first_time(&mut seen, 0)?;
+                cursor.string()?;
+            }
+            "status" => {
+                first_time(&mut seen, 1)?;
+                status = cursor.string()?;
+            }
+            "termination_reason" => {
+                first_time(&mut seen, 2)?;
+                reason = cursor.optional_string()?;
+            }
+            // Null-or-object: only null is plain.
+            "harness_diagnostic" => {
+                first_time(&mut seen, 3)?;
+                cursor.null().then_some(())?;
+            }
+            _ => cursor.skip_scalar()?,
+        }
+        Some(())
+    })?;
+    (seen & 0b11 == 0b11).then_some((status, reason))
+}
+
+/// A trajectory reward's id, reward and task ([`super::LeanReward`]'s fields).
+pub(crate) fn scan_reward<'a>(cursor: &mut Cursor<'a>) -> Option<(&'a str, f64, Option<&'a str>)> {
+    let mut id = "";
+    let mut reward = 0.0;
+    let mut task = None;
+    let mut seen = 0u32;
+    cursor.object(|key, cursor| {
+        match key {
+            "trajectory_id" => {
+                first_time(&mut seen, 0)?;
+                id = cursor.string()?;
+            }
+            "reward" => {
+                first_time(&mut seen, 1)?;
+                reward = cursor.f64()?;
+            }
+            "task_id" => {
+                first_time(&mut seen, 2)?;
+                task = cursor.optional_string()?;
+            }
+            _ => cursor.skip_scalar()?,
+        }
+        Some(())
+    })?;
+    (seen & 0b11 == 0b11).then_some((id, reward, task))
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::api::{decode, AsRewardFacts, AsTrajectoryFacts, PackedReward, PackedTrajectory};
+
+    /// What follows an item in a list: the scanner must stop at the item's end.
+    const TAIL: &str = " ,{\"next\":1}]";
+
+    /// A number in JSON's grammar: up to 20 digits before and after the point, an exponent.
+    fn number_text() -> impl Strategy<Value = String> {
+        let exponent = (
+            prop::sample::select(vec!["e", "E"]),
+            prop::sample::select(vec!["", "+", "-"]),
+            "[0-9]{1,3}",
+        );
+        (
+            any::<bool>(),
+            "(0|[1-9][0-9]{0,19})",
+            prop::option::of("[0-9]{1,20}"),
+            prop::option::of(exponent),
+        )
+            .prop_map(|(negative, integer, fraction, exponent)| {
+                let mut text = if negative {
+                    "-".to_owned()
+                } else {
+                    String::new()
+                };
+                text.push_str(&integer);
+                if let Some(fraction) = fraction {
+                    text.push('.');
+                    text.push_str(&fraction);
+                }
+                if let Some((e, sign, digits)) = exponent {
+                    text.push_str(e);
+                    text.push_str(sign);
+                    text.push_str(&digits);
+                }
+                text
+            })
+    }
+
+    /// Any value a field may hold, plain or not, valid JSON or not.
+    fn value_text() -> impl Strategy<Value = String> {
+        prop_oneof![
+            3 => "[a-zA-Z0-9 _:.-]{0,12}".prop_map(|text| format!("\"{text}\"")),
+            3 => number_text(),
+            2 => prop::sample::select(vec!["null", "true", "false"]).prop_map(str::to_owned),
+            2 => prop::sample::select(vec![
+                "\"tâche é\"",
+                "\"a\\\"b\"",
+                "\"\\u0041\"",
+                "\"a\\nb\"",
+                "\"a\u{1}b\"",
+                "\"tab\there\"",
+                "\"\\\\\"",
+                "{}",
+                "{\"a\":1}",
+                "[]",
+                "[1,2]",
+                "{\"rollout_id\":\"r\",\"status\":\"RUNNING\"}",
+                "{\"rollout_id\":\"r\",\"status\":\"X\",\"termination_reason\":null,\"harness_diagnostic\":null,\"extra\":1.5}",
+                "{\"rollout_id\":\"r\",\"status\":\"X\",\"harness_diagnostic\":{}}",
+                "{\"rollout_id\":\"r\",\"status\":\"X\",\"status\":\"Y\"}",
+                "{\"status\":\"X\"}",
+                "{\"rollout_id\":\"r\",\"status\":null}",
+                "nul",
+                "nulll",
+                "tru",
+                "\"cut",
+                "-",
+                "-0",
+                "01",
+                "1.",
+                ".5",
+                "1e",
+                "+1",
+                "1e400",
+                "9007199254740993",
+                "9223372036854775808",
+            ])
+            .prop_map(str::to_owned),
+        ]
+    }
+
+    /// Whitespace JSON allows between tokens, or none.
+    fn space() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec!["", "", " ", "\n  ", "\t", "\r\n"])
+    }
+
+    /// An object of `keys` with any values, after (or not) the required fields in plain form.
+    fn object_text(
+        required: &'static [(&'static str, &'static str)],
+        keys: Vec<&'static str>,
+    ) -> impl Strategy<Value = String> {
+        (
+            any::<bool>(),
+            prop::collection::vec(
+                (prop::sample::select(keys), value_text(), space(), space()),
+                0..8,
+            ),
+            space(),
+        )
+            .prop_map(move |(with_required, members, end)| {
+                let mut parts: Vec<String> = Vec::new();
+                if with_required {
+                    parts.extend(
+                        required
+                            .iter()
+                            .map(|(key, value)| format!("\"{key}\":{value}")),
+                    );
+                }
+                parts.extend(members.into_iter().map(|(key, value, before, after)| {
+                    format!("{before}\"{key}\"{after}:{before}{value}{after}")
+                }));
+                format!("{{{}{end}}}", parts.join(","))
+            })
+    }
+
+    const TRAJECTORY_REQUIRED: &[(&str, &str)] = &[
+        ("trajectory_id", "\"tr-1\""),
+        ("organization_id", "\"org\""),
+        ("source", "\"eval\""),
+        ("created_at", "\"2026-11-01T00:00:00Z\""),
+    ];
+
+    const TRAJECTORY_KEYS: &[&str] = &[
+        "trajectory_id",
+        "organization_id",
+        "source",
+        "created_at",
+        "status",
+        "termination_reason",
+        "reward",
+        "task_id",
+        "num_steps",
+        "policy_step",
+        "rollout",
+        "model_association_metadata",
+        "dataset_id",
+        "training_run_id",
+        "extra",
+    ];
+
+    const REWARD_REQUIRED: &[(&str, &str)] = &[("trajectory_id", "\"tr-1\""), ("reward", "0.5")];
+
+    const REWARD_KEYS: &[&str] = &["trajectory_id", "reward", "task_id", "extra"];
+
+    /// Bits of a reward, so that -0.0 and 0.0 differ.
+    fn bits(reward: Option<f64>) -> Option<u64> {
+        reward.map(f64::to_bits)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// Whatever the scanner reads of a trajectory, serde reads the same (to the reward's
+        /// bits), and the scanner stops at the item's end.
+        #[test]
+        fn a_scanned_trajectory_is_what_serde_decodes(
+            object in object_text(TRAJECTORY_REQUIRED, TRAJECTORY_KEYS.to_vec()),
+        ) {
+            let text = format!("{object}{TAIL}");
+            if let Some((scanned, length)) = PackedTrajectory::scan_plain(&text) {
+                prop_assert_eq!(length, object.len());
+                let decoded = decode::<PackedTrajectory>(object.as_bytes());
+                prop_assert!(decoded.is_ok(), "serde refuses what was scanned: {:?}", decoded);
+                let decoded = decoded.unwrap();
+                prop_assert_eq!(scanned.facts(), decoded.facts());
+                prop_assert_eq!(bits(scanned.listed_reward()), bits(decoded.listed_reward()));
+            }
+        }
+
+        /// The same for a trajectory reward.
+        #[test]
+        fn a_scanned_reward_is_what_serde_decodes(
+            object in object_text(REWARD_REQUIRED, REWARD_KEYS.to_vec()),
+        ) {
+            let text = format!("{object}{TAIL}");
+            if let Some((scanned, length)) = PackedReward::scan_plain(&text) {
+                prop_assert_eq!(length, object.len());
+                let decoded = decode::<PackedReward>(object.as_bytes());
+                prop_assert!(decoded.is_ok(), "serde refuses what was scanned: {:?}", decoded);
+                let decoded = decoded.unwrap();
+                prop_assert_eq!(
+                    (scanned.trajectory_id(), scanned.task_id()),
+                    (decoded.trajectory_id(), decoded.task_id())
+                );
+                prop_assert_eq!(scanned.reward().to_bits(), decoded.reward().to_bits());
+            }
+        }
+
+        /// A number the scanner converts has serde_json's value to the bit; one of at most 15
+        /// digits and an exponent of at most 7 either way is always converted.
+        #[test]
+        fn a_scanned_number_has_serde_jsons_value(number in number_text()) {
+            let object = format!("{{\"trajectory_id\":\"t\",\"reward\":{number}}}");
+            let decoded = decode::<PackedReward>(object.as_bytes()).map(|reward| reward.reward().to_bits());
+            match PackedReward::scan_plain(&object) {
+                Some((scanned, _)) => prop_assert_eq!(Ok(scanned.reward().to_bits()), decoded),
+                None => {
+                    let cursor_number = Cursor::new(&number).number().unwrap();
+                    let short = cursor_number.digit_count <= 15
+                        && cursor_number.exponent.is_some_and(|exponent| exponent.abs() <= 7);
+                    prop_assert!(!short, "{} was left to serde", number);
+                }
+            }
+        }
+    }
+
+    /// Items as exporters write them are read by the scanner, not left to serde.
+    #[test]
+    fn plain_items_are_scanned() {
+        let trajectories = [
+            r#"{"trajectory_id": "tr-a-000001-0", "organization_id": "org", "source": "eval", "status": "completed", "termination_reason": "ENV_DONE", "reward": 1.0, "num_steps": 12, "created_at": "2026-11-01T00:00:00Z", "task_id": "task-000001"}"#,
+            r#"{"trajectory_id":"t","organization_id":"o","dataset_id":null,"model_association_metadata":null,"source":"eval","status":"paused_new","termination_reason":null,"reward":null,"num_steps":-3,"created_at":"c","task_id":"tâche","policy_step":400,"rollout":{"rollout_id":"r","status":"QUEUED_NEW","termination_reason":"X","harness_diagnostic":null},"extra":[]}"#,
+            r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"c","rollout":null,"reward":-0.25e1}"#,
+        ];
+        for (index, text) in trajectories.iter().enumerate() {
+            let scanned = PackedTrajectory::scan_plain(text);
+            // The second has an array in a field not read: serde's.
+            if index == 1 {
+                assert!(scanned.is_none());
+                let plain = text.replace(r#","extra":[]"#, "");
+                let (scanned, length) = PackedTrajectory::scan_plain(&plain).expect("plain");
+                assert_eq!(length, plain.len());
+                let decoded: PackedTrajectory = decode(plain.as_bytes()).unwrap();
+                assert_eq!(scanned, decoded);
+                assert_eq!(scanned.facts().rollout_termination_reason, Some("X"));
+                continue;
+            }
+            let (scanned, length) = PackedTrajectory::scan_plain(text).expect("plain");
+            assert_eq!(length, text.len());
+            assert_eq!(
+                scanned,
+                decode::<PackedTrajectory>(text.as_bytes()).unwrap()
+            );
+        }
+        let reward = r#"{"trajectory_id":"t","reward":0.1,"task_id":null}"#;
+        let (scanned, _) = PackedReward::scan_plain(reward).expect("plain");
+        assert_eq!(scanned, decode::<PackedReward>(reward.as_bytes()).unwrap());
+    }
+
+    /// What serde refuses, or reads otherwise than the scanner would, is left to serde.
+    #[test]
+    fn what_serde_refuses_is_not_scanned() {
+        let cases = [
+            // A field twice, a required field missing, a wrong type.
+            r#"{"trajectory_id":"t","trajectory_id":"u","reward":1}"#,
+            r#"{"trajectory_id":"t","reward":1,"reward":1}"#,
+            r#"{"trajectory_id":"t"}"#,
+            r#"{"reward":1}"#,
+            r#"{"trajectory_id":"t","reward":null}"#,
+            r#"{"trajectory_id":1,"reward":1}"#,
+            // An escape, a control character, a number out of range or not exact.
+            r#"{"trajectory_id":"t\"","reward":1}"#,
+            "{\"trajectory_id\":\"t\u{7}\",\"reward\":1}",
+            r#"{"trajectory_id":"t","reward":1e400}"#,
+            r#"{"trajectory_id":"t","reward":9007199254740993}"#,
+            r#"{"trajectory_id":"t","reward":1e23}"#,
+            // Not JSON, or cut.
+            r#"{"trajectory_id":"t","reward":01}"#,
+            r#"{"trajectory_id":"t","reward":1,}"#,
+            r#"{"trajectory_id":"t","reward":1"#,
+            r#"{"trajectory_id":"t","reward":1 "task_id":null}"#,
+        ];
+        for case in cases {
+            assert!(PackedReward::scan_plain(case).is_none(), "{case}");
+        }
+        let trajectory_cases = [
+            r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"c","num_steps":-0}"#,
+            r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"c","num_steps":1.0}"#,
+            r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"c","num_steps":9223372036854775808}"#,
+            r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"c","dataset_id":1}"#,
+            r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"c","dataset_id":null,"dataset_id":null}"#,
+            r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"c","rollout":{"status":"X"}}"#,
+            r#"{"trajectory_id":"t","organization_id":"o","source":"eval"}"#,
+        ];
+        for case in trajectory_cases {
+            assert!(PackedTrajectory::scan_plain(case).is_none(), "{case}");
+        }
+    }
+}
