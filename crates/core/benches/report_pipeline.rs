@@ -11,9 +11,9 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use eval_compare_core::api::{
-    decode, AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, EvalRun,
-    EvalTrajectoryRewardsPage, LeanReward, LeanTrajectory, PackedReward, PackedTrajectory, Page,
-    PlainItem, TrajectoryMetadata,
+    decode, decode_plain, AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, EvalRun,
+    EvalTrajectoryRewardsPage, LeanReward, LeanTrajectory, PackedReward, PackedRewardsPage,
+    PackedTrajectory, PackedTrajectoryPage, Page, PlainItem, TrajectoryMetadata,
 };
 use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder, SourceKind};
 use eval_compare_core::parallel::map_in_parallel;
@@ -142,6 +142,24 @@ fn decode_run_lean(pages: &RunPages) -> Decoded<LeanReward<'_>, LeanTrajectory<'
 /// Decoded as the load engine keeps them.
 fn decode_run_packed(pages: &RunPages) -> Decoded<PackedReward, PackedTrajectory> {
     decode_run_as(pages)
+}
+
+/// One run's pages decoded as the load engine reads them: packed, through the plain scanner
+/// (`decode_plain`), serde for what is not plain.
+fn decode_run_plain(pages: &RunPages) -> Decoded<PackedReward, PackedTrajectory> {
+    let mut rewards = Vec::with_capacity(TASKS * SAMPLES);
+    for page in &pages.rewards {
+        rewards.extend(decode_plain::<PackedRewardsPage>(page).unwrap().items);
+    }
+    let mut trajectories = Vec::with_capacity(TASKS * SAMPLES);
+    for page in &pages.trajectories {
+        trajectories.extend(decode_plain::<PackedTrajectoryPage>(page).unwrap().items);
+    }
+    Decoded {
+        run: decode(&pages.run).unwrap(),
+        rewards,
+        trajectories,
+    }
 }
 
 fn decode_run(pages: &RunPages) -> Decoded {
@@ -274,6 +292,10 @@ fn pipeline(c: &mut Criterion) {
 
     group.bench_function("decode_api_pages_packed", |b| {
         b.iter(|| pages.iter().map(decode_run_packed).collect::<Vec<_>>())
+    });
+
+    group.bench_function("decode_api_pages_packed_plain", |b| {
+        b.iter(|| pages.iter().map(decode_run_plain).collect::<Vec<_>>())
     });
 
     // The viewer's Files page reads a list as it arrives (8 MiB pushes, `ListFeed`); the CLI

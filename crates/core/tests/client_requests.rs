@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use eval_compare_core::api::{CursorPage, EvalRunStatus, TaskSplitFilter};
+use eval_compare_core::api::{CursorPage, EvalRunStatus, PlainItem, TaskSplitFilter};
 use eval_compare_core::client::*;
 use eval_compare_core::testing::bodies::*;
 use eval_compare_core::testing::scripted::*;
@@ -119,7 +119,7 @@ fn first_page_url<P>(
     pages: Paginator<'_, ScriptedTransport, P>,
 ) -> String
 where
-    P: CursorPage + serde::de::DeserializeOwned,
+    P: CursorPage + PlainItem,
 {
     let mut pages = pages;
     block_on(pages.next_page()).unwrap().unwrap();

@@ -1,5 +1,6 @@
 //! Decoding JSON bodies with errors that name the failing field.
 
+use super::plain_scan::PlainItem;
 use serde::de::DeserializeSeed;
 use serde::Deserialize;
 
@@ -54,6 +55,23 @@ fn describe(error: &DecodeError) -> String {
 /// no second, path-tracking decoder is instantiated for every type, which keeps the wasm small.
 pub fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, DecodeError> {
     let text = utf8(bytes)?;
+    serde_json::from_str(text).map_err(|error| located(bytes, error))
+}
+
+/// [`decode`] for a page or item with a plain scanner ([`PlainItem`]): a body in its plain form
+/// is read by the scanner, any other by serde_json, with [`decode`]'s result and errors.
+pub fn decode_plain<T: PlainItem>(bytes: &[u8]) -> Result<T, DecodeError> {
+    let text = utf8(bytes)?;
+    if let Some((value, length)) = T::scan_plain(text) {
+        // What serde_json allows after the value: whitespace.
+        let rest = &text.as_bytes()[length..];
+        if rest
+            .iter()
+            .all(|byte| matches!(byte, b' ' | b'\n' | b'\r' | b'\t'))
+        {
+            return Ok(value);
+        }
+    }
     serde_json::from_str(text).map_err(|error| located(bytes, error))
 }
 

@@ -35,7 +35,7 @@ pub use chronicle::{
     ChronicleTrialDetail, ChronicleTrialPage, JobEvent, JobEventData, JobEventKind, JobMode,
     JobStatus, SuiteEvalRun, SuiteEvalRunPage, TaskResult, TrialArtifact, TrialStep,
 };
-pub use decode::{decode, decode_seed, DecodeError, DecodeErrorKind};
+pub use decode::{decode, decode_plain, decode_seed, DecodeError, DecodeErrorKind};
 pub use error_body::{ApiErrorBody, ApiErrorEnvelope, ErrorType};
 pub use eval_run::{
     AsyncFailure, EvalRun, EvalRunPage, EvalRunStatus, EvalTaskSelection, EvalTaskSplit,
@@ -48,8 +48,8 @@ pub use lean::{
 pub use organization::Organization;
 pub use packed::{PackedReward, PackedRewardsPage, PackedTrajectory, PackedTrajectoryPage};
 pub use page::{page_fingerprint, CursorPage, Page};
-pub(crate) use plain_scan::Cursor;
 pub use plain_scan::PlainItem;
+pub(crate) use plain_scan::{once, scan_page_object, Cursor};
 pub use progress::{
     EvalAttemptStatus, EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRemainingWorkPage,
 };

@@ -27,10 +27,104 @@ pub trait PlainItem: DeserializeOwned {
     }
 }
 
+// Items and pages read by serde alone: their lists are short, or kept whole.
 impl PlainItem for serde_json::Value {}
+impl PlainItem for super::BenchmarkListItem {}
 impl PlainItem for super::BenchmarkSpecTask {}
+impl PlainItem for super::ChronicleJob {}
+impl PlainItem for super::ChronicleTrial {}
+impl PlainItem for super::EvalRun {}
 impl PlainItem for super::EvalTrajectoryReward {}
+impl PlainItem for super::Step {}
+impl PlainItem for super::SuiteEvalRun {}
+impl PlainItem for super::TrainingCheckpoint {}
+impl PlainItem for super::TrainingRun {}
 impl PlainItem for super::TrajectoryMetadata {}
+impl<T: serde::de::DeserializeOwned> PlainItem for super::ChroniclePage<T> {}
+impl PlainItem for super::AgentListPage {}
+impl PlainItem for super::AgentTrainingEvaluationSeriesPage {}
+impl PlainItem for super::EvalRemainingWorkPage {}
+impl PlainItem for super::HeldOutRewardsByStepPage {}
+
+/// Marks a field seen; `None` when it was already (a field twice, which serde refuses).
+pub(crate) fn once(seen: &mut bool) -> Option<()> {
+    (!std::mem::replace(seen, true)).then_some(())
+}
+
+/// A page object in its plain form: its `items` (required, each read by `T`'s scanner)
+/// appended to `items`, every other member handed to `member`, which reads its value or
+/// answers `None`. `None` leaves `items` longer: the caller drops what it appended.
+pub(crate) fn scan_page_object<'a, T: PlainItem>(
+    cursor: &mut Cursor<'a>,
+    items: &mut Vec<T>,
+    mut member: impl FnMut(&'a str, &mut Cursor<'a>) -> Option<()>,
+) -> Option<()> {
+    let mut items_seen = false;
+    cursor.object(|key, cursor| {
+        if key != "items" {
+            return member(key, cursor);
+        }
+        once(&mut items_seen)?;
+        cursor.array(|cursor| {
+            items.push(cursor.item()?);
+            Some(())
+        })
+    })?;
+    items_seen.then_some(())
+}
+
+/// The cursor page's fields besides `items`: `next_cursor` (a string or null, as the
+/// contract's `Option<String>` with a default), `has_more` (required), and `eval_run_id`
+/// (required) when `with_run_id`.
+pub(crate) struct PageFields<'a> {
+    /// `next_cursor`.
+    pub next_cursor: Option<&'a str>,
+    /// `has_more`.
+    pub has_more: bool,
+    /// `eval_run_id`, when asked for.
+    pub eval_run_id: Option<&'a str>,
+}
+
+/// A cursor page ([`super::Page`], or [`super::EvalTrajectoryRewardsPage`] `with_run_id`) in
+/// its plain form: its items and other fields, and its length.
+pub(crate) fn scan_cursor_page<'a, T: PlainItem>(
+    text: &'a str,
+    with_run_id: bool,
+) -> Option<(Vec<T>, PageFields<'a>, usize)> {
+    let mut cursor = Cursor::new(text);
+    let mut items = Vec::new();
+    let mut next_cursor = None;
+    let mut has_more = None;
+    let mut eval_run_id = None;
+    let mut seen = [false; 3];
+    scan_page_object(&mut cursor, &mut items, |key, cursor| {
+        match key {
+            "next_cursor" => {
+                once(&mut seen[0])?;
+                next_cursor = cursor.optional_string()?;
+            }
+            "has_more" => {
+                once(&mut seen[1])?;
+                has_more = Some(cursor.optional_bool()??);
+            }
+            "eval_run_id" if with_run_id => {
+                once(&mut seen[2])?;
+                eval_run_id = Some(cursor.string()?);
+            }
+            _ => cursor.skip_scalar()?,
+        }
+        Some(())
+    })?;
+    if with_run_id && eval_run_id.is_none() {
+        return None;
+    }
+    let fields = PageFields {
+        next_cursor,
+        has_more: has_more?,
+        eval_run_id,
+    };
+    Some((items, fields, cursor.at()))
+}
 
 /// Powers of ten a `f64` holds exactly.
 const EXACT_POWERS_OF_TEN: [f64; 23] = [
@@ -276,10 +370,21 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// An item read by its plain scanner ([`PlainItem::scan_plain`]).
+    /// A page's item: read by its plain scanner ([`PlainItem::scan_plain`]), or, when it is
+    /// not plain (one trajectory in fifty has a harness diagnostic, an object), by serde_json
+    /// alone, where it lies, so that its page's other items are still scanned. An item serde
+    /// refuses, or nested deeper than [`MAX_ITEM_DEPTH`], answers `None` (its page goes to
+    /// serde whole).
     pub(crate) fn item<T: PlainItem>(&mut self) -> Option<T> {
         self.peek()?;
-        let (item, length) = T::scan_plain(&self.text[self.at..])?;
+        let rest = &self.text[self.at..];
+        let (item, length) = match T::scan_plain(rest) {
+            Some(scanned) => scanned,
+            None => {
+                let length = value_length(rest.as_bytes())?;
+                (serde_json::from_str(&rest[..length]).ok()?, length)
+            }
+        };
         self.at += length;
         Some(item)
     }
@@ -336,6 +441,55 @@ impl<'a> Cursor<'a> {
     }
 }
 
+/// How deep an item read by serde alone ([`Cursor::item`]) may nest: far below serde_json's
+/// limit of 128, which counts the page and array around an item when the page is read whole,
+/// and not when the item is read alone; within this depth both read it alike.
+const MAX_ITEM_DEPTH: usize = 64;
+
+/// The length of the JSON value at the start of `bytes` (no whitespace before it), found by
+/// its brackets and strings alone, when it nests at most [`MAX_ITEM_DEPTH`] deep; not
+/// checked otherwise (serde reads it next). `None` when it does not end within `bytes`.
+fn value_length(bytes: &[u8]) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (at, &byte) in bytes.iter().enumerate() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => {
+                    in_string = false;
+                    if depth == 0 {
+                        return Some(at + 1);
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_ITEM_DEPTH {
+                    return None;
+                }
+            }
+            b'}' | b']' if depth == 0 => return Some(at),
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at + 1);
+                }
+            }
+            b',' | b' ' | b'\n' | b'\r' | b'\t' if depth == 0 => return Some(at),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The length of a string's text up to its closing quote, when it has no escape and no
 /// control character; `None` otherwise, or when the quote is not in `bytes`. (A byte at a
 /// time: the strings are short, and eight at a time was no faster.)
@@ -351,16 +505,6 @@ fn plain_string_length(bytes: &[u8]) -> Option<usize> {
     None
 }
 
-/// Sets bit `bit` of `seen`; `None` when it was set (a field twice, which serde refuses).
-fn first_time(seen: &mut u32, bit: u32) -> Option<()> {
-    let mask = 1 << bit;
-    if *seen & mask != 0 {
-        return None;
-    }
-    *seen |= mask;
-    Some(())
-}
-
 /// A listed trajectory's facts ([`super::LeanTrajectory`]'s fields), in its plain form.
 pub(crate) fn scan_trajectory<'a>(cursor: &mut Cursor<'a>) -> Option<TrajectoryFacts<'a>> {
     let mut facts = TrajectoryFacts {
@@ -373,51 +517,51 @@ pub(crate) fn scan_trajectory<'a>(cursor: &mut Cursor<'a>) -> Option<TrajectoryF
         rollout_status: None,
         rollout_termination_reason: None,
     };
-    let mut seen = 0u32;
+    let mut seen = [false; 12 + OPTIONAL_STRING_FIELDS];
     cursor.object(|key, cursor| {
         match key {
             "trajectory_id" => {
-                first_time(&mut seen, 0)?;
+                once(&mut seen[0])?;
                 facts.id = cursor.string()?;
             }
             "organization_id" => {
-                first_time(&mut seen, 1)?;
+                once(&mut seen[1])?;
                 cursor.string()?;
             }
             "source" => {
-                first_time(&mut seen, 2)?;
+                once(&mut seen[2])?;
                 cursor.string()?;
             }
             "created_at" => {
-                first_time(&mut seen, 3)?;
+                once(&mut seen[3])?;
                 facts.created_at = cursor.string()?;
             }
             "status" => {
-                first_time(&mut seen, 4)?;
+                once(&mut seen[4])?;
                 facts.status = cursor.optional_string()?;
             }
             "termination_reason" => {
-                first_time(&mut seen, 5)?;
+                once(&mut seen[5])?;
                 facts.termination_reason = cursor.optional_string()?;
             }
             "reward" => {
-                first_time(&mut seen, 6)?;
+                once(&mut seen[6])?;
                 facts.reward = cursor.optional_f64()?;
             }
             "task_id" => {
-                first_time(&mut seen, 7)?;
+                once(&mut seen[7])?;
                 facts.task = cursor.optional_string()?;
             }
             "num_steps" => {
-                first_time(&mut seen, 8)?;
+                once(&mut seen[8])?;
                 cursor.optional_i64()?;
             }
             "policy_step" => {
-                first_time(&mut seen, 9)?;
+                once(&mut seen[9])?;
                 cursor.optional_i64()?;
             }
             "rollout" => {
-                first_time(&mut seen, 10)?;
+                once(&mut seen[10])?;
                 if !cursor.null() {
                     let (status, reason) = scan_rollout(cursor)?;
                     facts.rollout_status = Some(status);
@@ -426,69 +570,70 @@ pub(crate) fn scan_trajectory<'a>(cursor: &mut Cursor<'a>) -> Option<TrajectoryF
             }
             // Null-or-object: only null is plain.
             "model_association_metadata" => {
-                first_time(&mut seen, 11)?;
+                once(&mut seen[11])?;
                 cursor.null().then_some(())?;
             }
-            _ => {
-                let bit = OPTIONAL_STRING_FIELDS
-                    .iter()
-                    .position(|&field| field == key);
-                match bit {
-                    Some(bit) => {
-                        first_time(&mut seen, 12 + bit as u32)?;
-                        cursor.optional_string()?;
-                    }
-                    None => cursor.skip_scalar()?,
+            _ => match optional_string_field(key) {
+                Some(bit) => {
+                    once(&mut seen[12 + bit])?;
+                    cursor.optional_string()?;
                 }
-            }
+                None => cursor.skip_scalar()?,
+            },
         }
         Some(())
     })?;
     // Required: the id, the organization, the source, the creation time.
-    (seen & 0b1111 == 0b1111).then_some(facts)
+    seen[..4].iter().all(|&seen| seen).then_some(facts)
 }
 
-/// A trajectory's fields that are a string or null and not read.
-const OPTIONAL_STRING_FIELDS: [&str; 8] = [
-    "dataset_id",
-    "dataset_name",
-    "dataset_source",
-    "dataset_gcs_prefix",
-    "trace_id",
-    "model_id",
-    "model_association_source",
-    "training_run_id",
-];
+/// How many of a trajectory's fields are a string or null and not read.
+const OPTIONAL_STRING_FIELDS: usize = 8;
+
+/// Which of those fields `key` names.
+fn optional_string_field(key: &str) -> Option<usize> {
+    Some(match key {
+        "dataset_id" => 0,
+        "dataset_name" => 1,
+        "dataset_source" => 2,
+        "dataset_gcs_prefix" => 3,
+        "trace_id" => 4,
+        "model_id" => 5,
+        "model_association_source" => 6,
+        "training_run_id" => 7,
+        _ => return None,
+    })
+}
 
 /// A rollout's status and termination reason ([`super::LeanRollout`]'s fields).
 fn scan_rollout<'a>(cursor: &mut Cursor<'a>) -> Option<(&'a str, Option<&'a str>)> {
     let mut status = "";
     let mut reason = None;
-    let mut seen = 0u32;
+    let mut seen = [false; 4];
     cursor.object(|key, cursor| {
         match key {
             "rollout_id" => {
-                first_time(&mut seen, 0)?;
+                once(&mut seen[0])?;
                 cursor.string()?;
             }
             "status" => {
-                first_time(&mut seen, 1)?;
+                once(&mut seen[1])?;
                 status = cursor.string()?;
             }
             "termination_reason" => {
-                first_time(&mut seen, 2)?;
+                once(&mut seen[2])?;
                 reason = cursor.optional_string()?;
             }
             // Null-or-object: only null is plain.
             "harness_diagnostic" => {
-                first_time(&mut seen, 3)?;
+                once(&mut seen[3])?;
                 cursor.null().then_some(())?;
             }
             _ => cursor.skip_scalar()?,
         }
         Some(())
     })?;
-    (seen & 0b11 == 0b11).then_some((status, reason))
+    (seen[0] && seen[1]).then_some((status, reason))
 }
 
 /// A trajectory reward's id, reward and task ([`super::LeanReward`]'s fields).
@@ -496,26 +641,26 @@ pub(crate) fn scan_reward<'a>(cursor: &mut Cursor<'a>) -> Option<(&'a str, f64, 
     let mut id = "";
     let mut reward = 0.0;
     let mut task = None;
-    let mut seen = 0u32;
+    let mut seen = [false; 3];
     cursor.object(|key, cursor| {
         match key {
             "trajectory_id" => {
-                first_time(&mut seen, 0)?;
+                once(&mut seen[0])?;
                 id = cursor.string()?;
             }
             "reward" => {
-                first_time(&mut seen, 1)?;
+                once(&mut seen[1])?;
                 reward = cursor.f64()?;
             }
             "task_id" => {
-                first_time(&mut seen, 2)?;
+                once(&mut seen[2])?;
                 task = cursor.optional_string()?;
             }
             _ => cursor.skip_scalar()?,
         }
         Some(())
     })?;
-    (seen & 0b11 == 0b11).then_some((id, reward, task))
+    (seen[0] && seen[1]).then_some((id, reward, task))
 }
 
 #[cfg(test)]
@@ -523,7 +668,10 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::api::{decode, AsRewardFacts, AsTrajectoryFacts, PackedReward, PackedTrajectory};
+    use crate::api::{
+        decode, decode_plain, AsRewardFacts, AsTrajectoryFacts, PackedReward, PackedRewardsPage,
+        PackedTrajectory, PackedTrajectoryPage,
+    };
 
     /// What follows an item in a list: the scanner must stop at the item's end.
     const TAIL: &str = " ,{\"next\":1}]";
@@ -727,6 +875,100 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A page: items (plain or not) and the page's own fields, any of them twice or missing.
+    fn page_text(
+        item: impl Strategy<Value = String>,
+        keys: Vec<&'static str>,
+    ) -> impl Strategy<Value = String> {
+        (
+            prop::collection::vec(item, 0..4),
+            prop::collection::vec((prop::sample::select(keys), value_text()), 0..4),
+            any::<bool>(),
+            any::<bool>(),
+            space(),
+        )
+            .prop_map(|(items, members, with_required, items_first, end)| {
+                let mut parts: Vec<String> = Vec::new();
+                if with_required {
+                    parts.push(r#""eval_run_id":"er","has_more":false"#.to_owned());
+                }
+                parts.extend(
+                    members
+                        .into_iter()
+                        .map(|(key, value)| format!("\"{key}\":{value}")),
+                );
+                let items = format!("\"items\":[{}]", items.join(", "));
+                if items_first {
+                    parts.insert(0, items);
+                } else {
+                    parts.push(items);
+                }
+                format!("{{{}}}{end}", parts.join(","))
+            })
+    }
+
+    const PAGE_KEYS: &[&str] = &["next_cursor", "has_more", "eval_run_id", "items", "extra"];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1500))]
+
+        /// An API page decodes the same through the scanner as through serde alone: the same
+        /// page, or the same error.
+        #[test]
+        fn a_page_decodes_as_serde_decodes_it(
+            rewards in page_text(
+                prop_oneof![
+                    2 => Just(r#"{"trajectory_id":"t","reward":1.0,"task_id":"a"}"#.to_owned()),
+                    1 => object_text(REWARD_REQUIRED, REWARD_KEYS.to_vec()),
+                ],
+                PAGE_KEYS.to_vec(),
+            ),
+            trajectories in page_text(
+                prop_oneof![
+                    2 => Just(r#"{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"c"}"#.to_owned()),
+                    1 => object_text(TRAJECTORY_REQUIRED, TRAJECTORY_KEYS.to_vec()),
+                ],
+                PAGE_KEYS.to_vec(),
+            ),
+        ) {
+            prop_assert_eq!(
+                decode_plain::<PackedRewardsPage>(rewards.as_bytes()),
+                decode::<PackedRewardsPage>(rewards.as_bytes())
+            );
+            prop_assert_eq!(
+                decode_plain::<PackedTrajectoryPage>(trajectories.as_bytes()),
+                decode::<PackedTrajectoryPage>(trajectories.as_bytes())
+            );
+        }
+    }
+
+    /// Pages as the API sends them are read by the scanner.
+    #[test]
+    fn plain_pages_are_scanned() {
+        let item = r#"{"trajectory_id":"t","reward":1.0,"task_id":"a"}"#;
+        let page = format!(
+            r#"{{"eval_run_id":"er","items":[{item},{item}],"next_cursor":"c2","has_more":true}}"#
+        );
+        let (scanned, length) = PackedRewardsPage::scan_plain(&page).expect("plain");
+        assert_eq!(length, page.len());
+        assert_eq!(
+            scanned,
+            decode::<PackedRewardsPage>(page.as_bytes()).unwrap()
+        );
+        assert_eq!(scanned.next_cursor.as_deref(), Some("c2"));
+        // No run id, or has_more null: serde's (which refuses both).
+        let without_run = page.replace(r#""eval_run_id":"er","#, "");
+        assert!(PackedRewardsPage::scan_plain(&without_run).is_none());
+        let null_more = page.replace("true", "null");
+        assert!(PackedRewardsPage::scan_plain(&null_more).is_none());
+        let trajectories = r#"{"items":[],"next_cursor":null,"has_more":false}"#;
+        let (scanned, _) = PackedTrajectoryPage::scan_plain(trajectories).expect("plain");
+        assert_eq!(
+            scanned,
+            decode::<PackedTrajectoryPage>(trajectories.as_bytes()).unwrap()
+        );
     }
 
     /// Items as exporters write them are read by the scanner, not left to serde.

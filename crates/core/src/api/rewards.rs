@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::page::impl_cursor_page;
+use super::plain_scan::{scan_cursor_page, PlainItem};
 
 /// The effective reward of one trajectory (`EvalTrajectoryReward`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,3 +34,16 @@ pub struct EvalTrajectoryRewardsPage<R = EvalTrajectoryReward> {
 }
 
 impl_cursor_page!([R] EvalTrajectoryRewardsPage<R>, R);
+
+impl<R: PlainItem> PlainItem for EvalTrajectoryRewardsPage<R> {
+    fn scan_plain(text: &str) -> Option<(Self, usize)> {
+        let (items, fields, length) = scan_cursor_page(text, true)?;
+        let page = EvalTrajectoryRewardsPage {
+            eval_run_id: fields.eval_run_id?.to_owned(),
+            items,
+            next_cursor: fields.next_cursor.map(str::to_owned),
+            has_more: fields.has_more,
+        };
+        Some((page, length))
+    }
+}

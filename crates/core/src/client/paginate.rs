@@ -3,9 +3,7 @@
 
 use std::marker::PhantomData;
 
-use serde::de::DeserializeOwned;
-
-use crate::api::CursorPage;
+use crate::api::{CursorPage, PlainItem};
 use crate::text::plural;
 
 use super::error::{redacted_excerpt, ApiError};
@@ -233,7 +231,7 @@ impl<'c, T, P> Paginator<'c, T, P> {
     }
 }
 
-impl<T: Transport, P: CursorPage + DeserializeOwned> Paginator<'_, T, P> {
+impl<T: Transport, P: CursorPage + PlainItem> Paginator<'_, T, P> {
     /// Reads the next page; `None` once the last page was read. After an error the position is
     /// unchanged, so calling again retries the same page (a page refused as never-ending is
     /// refused again).
@@ -249,7 +247,7 @@ impl<T: Transport, P: CursorPage + DeserializeOwned> Paginator<'_, T, P> {
                 self.cap.describe(self.limit)
             ))));
         }
-        let page: P = match self.client.get(&self.path_and_query()).await {
+        let page: P = match self.client.get_plain(&self.path_and_query()).await {
             Ok(page) => page,
             Err(error) => return Some(Err(error)),
         };

@@ -2,7 +2,7 @@
 
 use serde::de::DeserializeOwned;
 
-use crate::api::decode;
+use crate::api::{decode, decode_plain, PlainItem};
 
 use super::config::{ClientConfig, API_VERSION_HEADER};
 use super::error::{decode_error, http_error, scrub, ApiError, Service};
@@ -58,6 +58,14 @@ impl<T: Transport> TrajectoryClient<T> {
     pub async fn get<R: DeserializeOwned>(&self, path_and_query: &str) -> Result<R, ApiError> {
         let response = self.get_response(path_and_query).await?;
         self.decode_success(&response)
+    }
+
+    /// [`Self::get`] for a page or item with a plain scanner ([`PlainItem`]): a body in its
+    /// plain form is read by the scanner ([`decode_plain`]), with the same result and errors.
+    pub async fn get_plain<R: PlainItem>(&self, path_and_query: &str) -> Result<R, ApiError> {
+        let response = self.get_response(path_and_query).await?;
+        decode_plain(&response.body)
+            .map_err(|error| decode_error(error, &response, self.config.api_key.as_ref()))
     }
 
     /// GETs a path and returns the successful (2xx) response undecoded, retrying per the retry

@@ -4,8 +4,8 @@ use std::cell::RefCell;
 
 use std::future::Future;
 
+use crate::api::PlainItem;
 use futures::future::{join, join3, join_all};
-use serde::de::DeserializeOwned;
 
 use crate::api::{CursorPage, EvalRun, EvalTaskSplit};
 use crate::client::{ApiError, PageCap, Paginator, TrajectoryClient, Transport};
@@ -34,7 +34,7 @@ pub async fn read_list<T, P>(
     notify: &dyn Fn(LoadEvent<'_>),
 ) where
     T: Transport,
-    P: CursorPage + DeserializeOwned,
+    P: CursorPage + PlainItem,
 {
     let (start, pages_before, items_before, followed) = {
         let mut list = list.borrow_mut();

@@ -3,7 +3,7 @@
 
 use std::fmt::Debug;
 
-use serde::de::DeserializeOwned;
+use crate::api::PlainItem;
 
 use crate::api::{
     AsRewardFacts, AsTrajectoryFacts, CursorPage, EvalTrajectoryReward, EvalTrajectoryRewardsPage,
@@ -19,9 +19,9 @@ pub trait ListForm: Debug + Default + 'static {
     /// A listed trajectory as kept.
     type Trajectory: AsTrajectoryFacts + Debug + Clone + PartialEq;
     /// A page of rewards, decoded into that form.
-    type RewardsPage: CursorPage<Item = Self::Reward> + DeserializeOwned;
+    type RewardsPage: CursorPage<Item = Self::Reward> + PlainItem;
     /// A page of trajectories, decoded into that form.
-    type TrajectoryPage: CursorPage<Item = Self::Trajectory> + DeserializeOwned;
+    type TrajectoryPage: CursorPage<Item = Self::Trajectory> + PlainItem;
 }
 
 /// What a comparison reads of each item, its strings in one allocation ([`PackedReward`],

@@ -6,7 +6,7 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use crate::api::{decode, decode_seed, Cursor, DecodeError, PlainItem};
+use crate::api::{decode, decode_seed, once, scan_page_object, Cursor, DecodeError, PlainItem};
 
 use super::RunFolderError;
 
@@ -217,37 +217,26 @@ pub(super) fn scan_plain_page<T: PlainItem>(
     let mut cursor = Cursor::new(text);
     let mut has_more = None;
     let mut has_next_page = None;
-    let mut seen = [false; 3];
-    let mut first_time = |field: usize| (!std::mem::replace(&mut seen[field], true)).then_some(());
-    let read = cursor.object(|key, cursor| {
+    let mut seen = [false; 2];
+    let read = scan_page_object(&mut cursor, items, |key, cursor| {
         match key {
-            "items" => {
-                first_time(0)?;
-                cursor.array(|cursor| {
-                    items.push(cursor.item()?);
-                    Some(())
-                })?;
-            }
             "has_more" => {
-                first_time(1)?;
+                once(&mut seen[0])?;
                 has_more = cursor.optional_bool()?;
             }
             "has_next_page" => {
-                first_time(2)?;
+                once(&mut seen[1])?;
                 has_next_page = cursor.optional_bool()?;
             }
             _ => cursor.skip_scalar()?,
         }
         Some(())
     });
-    match read {
-        // `items` is required.
-        Some(()) if seen[0] => Some((cursor.at(), more_follow(has_more, has_next_page))),
-        _ => {
-            items.truncate(before);
-            None
-        }
+    if read.is_none() {
+        items.truncate(before);
+        return None;
     }
+    Some((cursor.at(), more_follow(has_more, has_next_page)))
 }
 
 pub(super) fn more_follow(has_more: Option<bool>, has_next_page: Option<bool>) -> bool {
@@ -379,8 +368,9 @@ mod tests {
     use super::*;
     use crate::api::PackedReward;
 
-    /// A page in its plain form is scanned as serde reads it; one that is not (an item that is
-    /// not plain, a field twice, no items, not an object) is left to serde, nothing appended.
+    /// A page in its plain form is scanned as serde reads it; one that is not (an item serde
+    /// refuses or nested deep, a field twice, no items, not an object) is left to serde,
+    /// nothing appended.
     #[test]
     fn a_plain_page_is_scanned_as_serde_reads_it() {
         let item = r#"{"trajectory_id":"t","reward":0.5,"task_id":"a"}"#;
@@ -392,9 +382,26 @@ mod tests {
         assert_eq!((length, truncated), (plain.len(), true));
         assert_eq!(items[1..], page.items[..]);
         assert_eq!(items.len(), 3);
+        // An item not plain (an escape) is read by serde where it lies, the others scanned.
         let escaped = r#"{"trajectory_id":"t\u0031","reward":0.5}"#;
+        let mixed = format!(r#"{{"items":[{item},{escaped},{item}]}}"#);
+        let mut read: Vec<PackedReward> = Vec::new();
+        assert_eq!(
+            scan_plain_page(&mixed, &mut read),
+            Some((mixed.len(), false))
+        );
+        let page: FilePage<PackedReward> = decode(mixed.as_bytes()).unwrap();
+        assert_eq!(read, page.items);
+        // An item serde refuses, or nested too deep to read alone as in its page: serde's.
+        let refused = r#"{"trajectory_id":"t"}"#;
+        let deep = format!(
+            r#"{{"trajectory_id":"t","reward":1,"x":{}null{}}}"#,
+            "[".repeat(70),
+            "]".repeat(70)
+        );
         let left_to_serde = [
-            format!(r#"{{"items":[{item},{escaped}]}}"#),
+            format!(r#"{{"items":[{item},{refused}]}}"#),
+            format!(r#"{{"items":[{item},{deep}]}}"#),
             format!(r#"{{"items":[{item}],"items":[]}}"#),
             format!(r#"{{"items":[{item}],"has_more":1}}"#),
             format!(r#"{{"items":[{item}],"extra":{{}}}}"#),
