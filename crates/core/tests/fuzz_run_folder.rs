@@ -19,7 +19,9 @@ use eval_compare_core::run_folder::{
     ListLayout, RunFolder, RunFolderError, RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE,
     TRAJECTORIES_FILE,
 };
-use eval_compare_core::testing::feed::{feed_in_chunks, feed_in_chunks_unsized};
+use eval_compare_core::testing::feed::{
+    feed_in_chunks, feed_in_chunks_opening_pages, feed_in_chunks_unsized,
+};
 use eval_compare_core::testing::json_close::json_close;
 use fuzz_common::{apply_bytes, byte_ops, fixture_value, mutate, ops, ByteOp, Mutated, Op};
 use proptest::prelude::*;
@@ -373,7 +375,24 @@ where
         chunk,
         budget
     );
+    // Every page not arrived whole read member by member (as a feed reads pages of a
+    // megabyte or more): the same list, or the whole read's answer.
+    let opened = feed_in_chunks_opening_pages::<T>(bytes, chunk, budget);
     let at_once = parse_list::<T>(file, bytes);
+    match &opened {
+        Some(list) => prop_assert_eq!(
+            Ok(list),
+            at_once.as_ref(),
+            "pages opened, chunks of {}, steps of {}",
+            chunk,
+            budget
+        ),
+        None => prop_assert!(
+            fed.is_none(),
+            "pages opened, chunks of {chunk}, steps of {budget}: it ended unexpectedly where the feed did not: {}",
+            String::from_utf8_lossy(bytes)
+        ),
+    }
     match fed {
         Some(list) => prop_assert_eq!(
             Ok(list),

@@ -449,7 +449,7 @@ const MAX_ITEM_DEPTH: usize = 64;
 /// The length of the JSON value at the start of `bytes` (no whitespace before it), found by
 /// its brackets and strings alone, when it nests at most [`MAX_ITEM_DEPTH`] deep; not
 /// checked otherwise (serde reads it next). `None` when it does not end within `bytes`.
-fn value_length(bytes: &[u8]) -> Option<usize> {
+pub(crate) fn value_length(bytes: &[u8]) -> Option<usize> {
     let mut depth = 0usize;
     let mut in_string = false;
     let mut escaped = false;

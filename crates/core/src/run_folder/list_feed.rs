@@ -8,11 +8,12 @@
 //! (each array element, or each JSON Lines value: an item, or a page whose items are appended),
 //! the separators between them checked. A value in its plain form (what exporters write) is
 //! read by a hand-written scanner ([`PlainItem`]: trajectories and rewards), any other by
-//! serde_json, which accepts and refuses what it always did. A value cut by the end of what arrived waits for more,
-//! and is tried again only once what arrived from its start has doubled: a value of many
-//! chunks (a file that is one page holding every item) is decoded a few times, not once per
-//! chunk, but it is held whole and decoded in one step (the API's pages, of 200 items, are a
-//! fraction of a millisecond each).
+//! serde_json, which accepts and refuses what it always did. A value cut by the end of what
+//! arrived waits for more, and is tried again only once what arrived from its start has
+//! doubled, so a value of many chunks is decoded a few times, not once per chunk. A page of a
+//! megabyte or more (a file that is one page holding every item) does not wait to be whole:
+//! it is read member by member and item by item as it arrives ([`OpenPage`]), so the feed
+//! holds at most about two megabytes of it and no step reads much more than its budget.
 //! Anything unexpected (a value that does not decode, a separator out of place, bytes after
 //! the end, bytes that are not UTF-8) ends the feed with [`Feed::Unexpected`]: the caller then
 //! reads the whole file with [`parse_list`](super::parse_list), whose answer (its error, naming
@@ -26,7 +27,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::list::{is_page, more_follow, scan_plain_page, FilePage, ListLayout, ParsedList};
-use crate::api::PlainItem;
+use crate::api::{once, value_length, Cursor, PlainItem};
 
 /// Whether a layout's values are an array's elements (else JSON values one after another).
 fn in_array(layout: ListLayout) -> bool {
@@ -48,6 +49,8 @@ enum Stage {
         layout: ListLayout,
         expect_value: bool,
     },
+    /// Inside a page read member by member ([`OpenPage`]): one too large to wait for whole.
+    InPage { layout: ListLayout },
     /// An array's separator next: a comma, or its end.
     Separator { layout: ListLayout },
     /// After an array's end: only whitespace may follow.
@@ -75,6 +78,42 @@ enum Stop {
     /// The bytes so far end inside what comes next.
     NeedMore,
     Unexpected,
+}
+
+/// A page at least this large that has not arrived whole is read member by member, item by
+/// item, as its bytes arrive ([`OpenPage`]), instead of waiting for all of it and decoding it
+/// in one step: a file that is one page of every item (an export's own layout) would otherwise
+/// be held whole and decoded at once, the page frozen for seconds.
+const OPEN_PAGE_BYTES: usize = 1 << 20;
+
+/// Where a page read member by member stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PageAt {
+    /// After `{`: a member or the page's end.
+    First,
+    /// After a comma: a member.
+    Member,
+    /// After a member: a comma or the page's end.
+    AfterMember,
+    /// After `"items": [`: an item or the array's end.
+    FirstItem,
+    /// After a comma in `items`: an item.
+    Item,
+    /// After an item: a comma or the array's end.
+    AfterItem,
+}
+
+/// A page read member by member as its bytes arrive (see [`OPEN_PAGE_BYTES`]), in its plain
+/// form: its items as a page's items are read ([`Cursor::item`](crate::api::Cursor)), its
+/// other members null, booleans, plain strings or numbers. Anything else, or a field twice,
+/// ends the feed unexpectedly: the whole read then answers, as for any other surprise.
+#[derive(Debug, Clone, Copy)]
+struct OpenPage {
+    at: PageAt,
+    /// `items`, `has_more`, `has_next_page` seen.
+    seen: [bool; 3],
+    has_more: Option<bool>,
+    has_next_page: Option<bool>,
 }
 
 /// A list file read as its bytes arrive; see the module's documentation.
@@ -106,6 +145,10 @@ pub struct ListFeed<T> {
     /// decoded again (twice those it was tried on), so a value of many chunks is decoded a
     /// few times, not once per chunk.
     retry_at: usize,
+    /// The page being read member by member, when one is.
+    open_page: Option<OpenPage>,
+    /// How large a page that has not arrived whole must be to be read member by member.
+    open_page_bytes: usize,
     /// Values decoded, whole or cut (for the tests).
     #[cfg(test)]
     attempts: usize,
@@ -126,6 +169,8 @@ impl<T> Default for ListFeed<T> {
             size: None,
             truncated: false,
             retry_at: 0,
+            open_page: None,
+            open_page_bytes: OPEN_PAGE_BYTES,
             #[cfg(test)]
             attempts: 0,
         }
@@ -148,6 +193,13 @@ impl<T: PlainItem> ListFeed<T> {
             size: Some(size),
             ..Self::default()
         }
+    }
+
+    /// The feed reading member by member every page that has not arrived whole and is at
+    /// least `bytes` long (by default 1 MiB): for the tests, which read small pages so.
+    pub fn opening_pages_from(mut self, bytes: usize) -> Self {
+        self.open_page_bytes = bytes;
+        self
     }
 
     /// Bytes of the file consumed so far (decoded, or skipped as a byte order mark or
@@ -304,6 +356,7 @@ impl<T: PlainItem> ListFeed<T> {
                     self.at += 1;
                     let layout = match self.next_byte() {
                         Ok(b']') => Ok(ListLayout::Items),
+                        Ok(_) if self.large_page_begins() => Ok(ListLayout::PageArray),
                         Ok(_) => self
                             .decode::<Value>()
                             .map(|(value, _)| match is_page(&value) {
@@ -316,6 +369,8 @@ impl<T: PlainItem> ListFeed<T> {
                     // when more bytes are needed, before the array: the layout waits too).
                     self.at = start + usize::from(layout.is_ok());
                     layout?
+                } else if self.large_page_begins() {
+                    ListLayout::PageLines
                 } else {
                     let start = self.at;
                     let (value, _) = self.decode::<Value>()?;
@@ -365,6 +420,23 @@ impl<T: PlainItem> ListFeed<T> {
                 };
                 match decoded {
                     Ok(end) => self.at = end,
+                    Err(Stop::NeedMore)
+                        if pages(layout)
+                            && !self.ended
+                            && self.text.len() - start >= self.open_page_bytes
+                            && self.text.as_bytes()[start] == b'{' =>
+                    {
+                        self.at = start + 1;
+                        self.retry_at = 0;
+                        self.open_page = Some(OpenPage {
+                            at: PageAt::First,
+                            seen: [false; 3],
+                            has_more: None,
+                            has_next_page: None,
+                        });
+                        self.stage = Stage::InPage { layout };
+                        return Ok(false);
+                    }
                     Err(stop) => {
                         self.at = start;
                         return Err(stop);
@@ -380,6 +452,7 @@ impl<T: PlainItem> ListFeed<T> {
                 };
                 Ok(false)
             }
+            Stage::InPage { layout } => self.page_step(layout).map(|()| false),
             Stage::Separator { layout } => {
                 match self.next_byte()? {
                     b',' => {
@@ -400,6 +473,152 @@ impl<T: PlainItem> ListFeed<T> {
                 Ok(_) => Err(Stop::Unexpected),
             },
             Stage::Done => Err(Stop::Unexpected),
+        }
+    }
+
+    /// Whether the first value, at `at`, is a page too large to wait for whole (see
+    /// [`OPEN_PAGE_BYTES`]): an object not arrived whole whose plain members lead to
+    /// `"items": [`. Its layout is then that of pages without decoding it first; should the page
+    /// turn out otherwise, reading it ends unexpectedly and the whole read answers.
+    fn large_page_begins(&self) -> bool {
+        let rest = &self.text[self.at..];
+        if self.ended
+            || rest.len() < self.open_page_bytes
+            || value_length(rest.as_bytes()).is_some()
+        {
+            return false;
+        }
+        let mut cursor = Cursor::new(rest);
+        let mut items_next = false;
+        let read = cursor.object(|key, cursor| {
+            if key == "items" {
+                items_next = cursor.peek() == Some(b'[');
+                // Stop here: the answer is known.
+                return None;
+            }
+            cursor.skip_scalar()
+        });
+        read.is_none() && items_next
+    }
+
+    /// One step of the page read member by member: a member, an item, or a separator.
+    fn page_step(&mut self, layout: ListLayout) -> Result<(), Stop> {
+        let Some(mut page) = self.open_page else {
+            return Err(Stop::Unexpected);
+        };
+        let next = self.next_byte()?;
+        page.at = match (page.at, next) {
+            (PageAt::First | PageAt::AfterMember, b'}') => {
+                if !page.seen[0] {
+                    // `items` is required.
+                    return Err(Stop::Unexpected);
+                }
+                self.at += 1;
+                self.truncated = more_follow(page.has_more, page.has_next_page);
+                self.open_page = None;
+                self.stage = if in_array(layout) {
+                    Stage::Separator { layout }
+                } else {
+                    Stage::Value {
+                        layout,
+                        expect_value: false,
+                    }
+                };
+                return Ok(());
+            }
+            (PageAt::AfterMember, b',') => {
+                self.at += 1;
+                PageAt::Member
+            }
+            (PageAt::First | PageAt::Member, b'"') => self.page_member(&mut page)?,
+            (PageAt::FirstItem, b']') | (PageAt::AfterItem, b']') => {
+                self.at += 1;
+                PageAt::AfterMember
+            }
+            (PageAt::AfterItem, b',') => {
+                self.at += 1;
+                PageAt::Item
+            }
+            (PageAt::FirstItem | PageAt::Item, _) => {
+                let start = self.at;
+                let mut cursor = Cursor::new(&self.text[start..]);
+                match cursor.item::<T>() {
+                    Some(item) => {
+                        let end = start + cursor.at();
+                        self.make_room(1, end);
+                        self.items.push(item);
+                        self.at = end;
+                        PageAt::AfterItem
+                    }
+                    None => return Err(self.cut_or_unexpected(start)),
+                }
+            }
+            _ => return Err(Stop::Unexpected),
+        };
+        self.open_page = Some(page);
+        Ok(())
+    }
+
+    /// A member of the page read member by member (at its key): where the page is next.
+    fn page_member(&mut self, page: &mut OpenPage) -> Result<PageAt, Stop> {
+        let start = self.at;
+        let mut cursor = Cursor::new(&self.text[start..]);
+        let Some(key) = cursor.string() else {
+            return Err(self.cut_or_unexpected(start));
+        };
+        if !cursor.eat(b':') {
+            return Err(self.cut_or_unexpected(start + cursor.at()));
+        }
+        let value = start + cursor.at();
+        let field = match key {
+            "items" => Some(0),
+            "has_more" => Some(1),
+            "has_next_page" => Some(2),
+            _ => None,
+        };
+        if let Some(field) = field {
+            once(&mut page.seen[field]).ok_or(Stop::Unexpected)?;
+        }
+        let read = match field {
+            Some(0) => match cursor.peek() {
+                Some(b'[') => Some(()),
+                Some(_) => return Err(Stop::Unexpected),
+                None => None,
+            },
+            Some(1) => cursor.optional_bool().map(|more| page.has_more = more),
+            Some(_) => cursor.optional_bool().map(|more| page.has_next_page = more),
+            None => cursor.skip_scalar(),
+        };
+        if read.is_none() {
+            if let Some(field) = field {
+                page.seen[field] = false;
+            }
+            return Err(self.cut_or_unexpected(value));
+        }
+        if field == Some(0) {
+            self.at = start + cursor.at() + 1;
+            return Ok(PageAt::FirstItem);
+        }
+        if !self.ended && start + cursor.at() == self.text.len() {
+            // A number the next bytes may go on: read it again with them.
+            if let Some(field) = field {
+                page.seen[field] = false;
+            }
+            return Err(Stop::NeedMore);
+        }
+        self.at = start + cursor.at();
+        Ok(PageAt::AfterMember)
+    }
+
+    /// Why what starts at `from` could not be read: the bytes so far end inside it (more are
+    /// needed; the feed waits where it is), or it is not what a page read member by member
+    /// reads.
+    fn cut_or_unexpected(&mut self, from: usize) -> Stop {
+        let rest = self.text.as_bytes()[from..].trim_ascii_start();
+        if !self.ended && (rest.is_empty() || value_length(rest).is_none()) {
+            Stop::NeedMore
+        } else {
+            Stop::Unexpected
         }
     }
 
@@ -488,15 +707,25 @@ impl<T: PlainItem> ListFeed<T> {
 /// `Ok(None)` when the feed ended unexpectedly: [`parse_list`](super::parse_list) on the whole
 /// file then gives the answer (its error).
 pub fn read_list<T: PlainItem>(
-    mut source: impl std::io::Read,
+    source: impl std::io::Read,
     size: Option<u64>,
     chunk: usize,
     budget: usize,
 ) -> std::io::Result<Option<ParsedList<T>>> {
-    let mut feed = match size {
+    let feed = match size {
         Some(size) => ListFeed::<T>::sized(size),
         None => ListFeed::<T>::new(),
     };
+    read_list_with(feed, source, chunk, budget)
+}
+
+/// [`read_list`] with a feed set up by the caller (a test's, say).
+pub fn read_list_with<T: PlainItem>(
+    mut feed: ListFeed<T>,
+    mut source: impl std::io::Read,
+    chunk: usize,
+    budget: usize,
+) -> std::io::Result<Option<ParsedList<T>>> {
     let mut buffer = vec![0; chunk.max(1)];
     let mut pushed = 0;
     loop {
@@ -525,6 +754,48 @@ mod tests {
     use super::super::parse_list;
     use super::*;
     use crate::testing::feed::{feed_in_chunks, feed_in_chunks_unsized};
+
+    /// A file that is one page of every item (as a page, or an array of one) is read member
+    /// by member as it arrives, a step at a time: the feed never holds more than about two
+    /// megabytes of it, nor reads much more than its budget in one step, and reads what the
+    /// whole read reads.
+    #[test]
+    fn a_large_page_is_read_as_it_arrives() {
+        let items: Vec<String> = (0..50_000)
+            .map(|i| format!(r#"{{"trajectory_id":"t{i}","reward":0.5,"task_id":"task {i}"}}"#))
+            .collect();
+        let items = items.join(",\n");
+        let files = [
+            format!(r#"{{"has_more": true, "items": [{items}], "next_cursor": "c"}}"#),
+            format!(r#"[{{"items":[{items}]}}]"#),
+        ];
+        const CHUNK: usize = 64 << 10;
+        const BUDGET: usize = 256 << 10;
+        for file in files {
+            assert!(file.len() > 2 * OPEN_PAGE_BYTES);
+            let mut feed = ListFeed::<crate::api::PackedReward>::new();
+            let (mut held, mut step) = (0, 0);
+            let mut chunks = file.as_bytes().chunks(CHUNK);
+            let read = loop {
+                let before = feed.consumed();
+                match feed.advance(BUDGET) {
+                    Feed::Working => {}
+                    Feed::NeedMore => match chunks.next() {
+                        Some(chunk) => feed.push(chunk),
+                        None => feed.end(),
+                    },
+                    Feed::Read(list) => break list,
+                    Feed::Unexpected => panic!("unexpected"),
+                }
+                held = held.max(feed.text.len());
+                step = step.max(feed.consumed() - before);
+            };
+            assert_eq!(Ok(read), parse_list("t", file.as_bytes()));
+            // Until a megabyte or two has come, the page waits to be decoded whole.
+            assert!(held <= 2 * OPEN_PAGE_BYTES + CHUNK, "held {held} bytes");
+            assert!(step < BUDGET + 1024, "a step read {step} bytes");
+        }
+    }
 
     /// A feed told its file's size reserves room for about the items the file holds, once,
     /// instead of doubling its room as it fills: with a tenth of the file read, the room is

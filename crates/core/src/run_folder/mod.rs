@@ -46,7 +46,7 @@ pub use folder::{
 };
 pub use folder_set_build::{FolderSetBuild, FolderSetStep};
 pub use list::{parse_list, ListLayout, ParsedList};
-pub use list_feed::{read_list, Feed, ListFeed};
+pub use list_feed::{read_list, read_list_with, Feed, ListFeed};
 
 /// File name of the run.
 pub const RUN_FILE: &str = "run.json";

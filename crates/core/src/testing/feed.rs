@@ -3,7 +3,7 @@
 
 use crate::api::PlainItem;
 
-use crate::run_folder::{read_list, ParsedList};
+use crate::run_folder::{read_list, read_list_with, ListFeed, ParsedList};
 
 /// `bytes` pushed `chunk` bytes at a time and read `budget` bytes a step, the feed told their
 /// size (as the CLI tells it); `None` when the feed ended unexpectedly (the
@@ -24,4 +24,15 @@ pub fn feed_in_chunks_unsized<T: PlainItem>(
     budget: usize,
 ) -> Option<ParsedList<T>> {
     read_list(bytes, None, chunk, budget).expect("reading memory cannot fail")
+}
+
+/// [`feed_in_chunks_unsized`] with every page not arrived whole read member by member, however
+/// small (a feed reads so only pages of a megabyte or more): that reading, at every cut.
+pub fn feed_in_chunks_opening_pages<T: PlainItem>(
+    bytes: &[u8],
+    chunk: usize,
+    budget: usize,
+) -> Option<ParsedList<T>> {
+    read_list_with(ListFeed::new().opening_pages_from(0), bytes, chunk, budget)
+        .expect("reading memory cannot fail")
 }
