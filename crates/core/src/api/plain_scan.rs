@@ -53,10 +53,13 @@ pub(crate) fn once(seen: &mut bool) -> Option<()> {
 
 /// A page object in its plain form: its `items` (required, each read by `T`'s scanner)
 /// appended to `items`, every other member handed to `member`, which reads its value or
-/// answers `None`. `None` leaves `items` longer: the caller drops what it appended.
+/// answers `None`. `None` leaves `items` longer: the caller drops what it appended. Past
+/// `limit` bytes, no more items are read (`None`, the cursor past the limit): the caller tells
+/// a page too large to read whole by that.
 pub(crate) fn scan_page_object<'a, T: PlainItem>(
     cursor: &mut Cursor<'a>,
     items: &mut Vec<T>,
+    limit: usize,
     mut member: impl FnMut(&'a str, &mut Cursor<'a>) -> Option<()>,
 ) -> Option<()> {
     let mut items_seen = false;
@@ -66,6 +69,9 @@ pub(crate) fn scan_page_object<'a, T: PlainItem>(
         }
         once(&mut items_seen)?;
         cursor.array(|cursor| {
+            if cursor.at() > limit {
+                return None;
+            }
             items.push(cursor.item()?);
             Some(())
         })
@@ -97,7 +103,7 @@ pub(crate) fn scan_cursor_page<'a, T: PlainItem>(
     let mut has_more = None;
     let mut eval_run_id = None;
     let mut seen = [false; 3];
-    scan_page_object(&mut cursor, &mut items, |key, cursor| {
+    scan_page_object(&mut cursor, &mut items, usize::MAX, |key, cursor| {
         match key {
             "next_cursor" => {
                 once(&mut seen[0])?;

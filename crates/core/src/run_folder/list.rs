@@ -205,20 +205,32 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for PageInto<'_, T> {
     }
 }
 
+/// What [`scan_plain_page`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PageScan {
+    /// The page: its length, and whether it says more followed.
+    Read { length: usize, truncated: bool },
+    /// Plain past the limit it was given: a page too large to read whole.
+    Large,
+    /// Not plain, or cut by the text's end: serde's.
+    Other,
+}
+
 /// The page at the start of `text` in its plain form (an object of plain items; see
-/// [`PlainItem`]), its items appended to `items`: its length, and whether it says more followed.
-/// `None`, with `items` as they were, leaves the page to serde ([`FilePage`]), which reads it
-/// the same or refuses it.
+/// [`PlainItem`]), its items appended to `items`. Anything else, with `items` as they were,
+/// leaves the page to serde ([`FilePage`]), which reads it the same or refuses it; a page still
+/// plain `limit` bytes in is [`PageScan::Large`] (its items not kept).
 pub(super) fn scan_plain_page<T: PlainItem>(
     text: &str,
     items: &mut Vec<T>,
-) -> Option<(usize, bool)> {
+    limit: usize,
+) -> PageScan {
     let before = items.len();
     let mut cursor = Cursor::new(text);
     let mut has_more = None;
     let mut has_next_page = None;
     let mut seen = [false; 2];
-    let read = scan_page_object(&mut cursor, items, |key, cursor| {
+    let read = scan_page_object(&mut cursor, items, limit, |key, cursor| {
         match key {
             "has_more" => {
                 once(&mut seen[0])?;
@@ -234,9 +246,16 @@ pub(super) fn scan_plain_page<T: PlainItem>(
     });
     if read.is_none() {
         items.truncate(before);
-        return None;
+        return if cursor.at() > limit {
+            PageScan::Large
+        } else {
+            PageScan::Other
+        };
     }
-    Some((cursor.at(), more_follow(has_more, has_next_page)))
+    PageScan::Read {
+        length: cursor.at(),
+        truncated: more_follow(has_more, has_next_page),
+    }
 }
 
 pub(super) fn more_follow(has_more: Option<bool>, has_next_page: Option<bool>) -> bool {
@@ -377,7 +396,11 @@ mod tests {
         let plain =
             format!(r#"{{"items": [{item}, {item}], "next_cursor": "c", "has_more": true}}"#);
         let mut items = vec![decode::<PackedReward>(item.as_bytes()).unwrap()];
-        let (length, truncated) = scan_plain_page(&format!("{plain},"), &mut items).unwrap();
+        let PageScan::Read { length, truncated } =
+            scan_plain_page(&format!("{plain},"), &mut items, usize::MAX)
+        else {
+            panic!("not read")
+        };
         let page: FilePage<PackedReward> = decode(plain.as_bytes()).unwrap();
         assert_eq!((length, truncated), (plain.len(), true));
         assert_eq!(items[1..], page.items[..]);
@@ -387,8 +410,11 @@ mod tests {
         let mixed = format!(r#"{{"items":[{item},{escaped},{item}]}}"#);
         let mut read: Vec<PackedReward> = Vec::new();
         assert_eq!(
-            scan_plain_page(&mixed, &mut read),
-            Some((mixed.len(), false))
+            scan_plain_page(&mixed, &mut read, usize::MAX),
+            PageScan::Read {
+                length: mixed.len(),
+                truncated: false
+            }
         );
         let page: FilePage<PackedReward> = decode(mixed.as_bytes()).unwrap();
         assert_eq!(read, page.items);
@@ -409,8 +435,15 @@ mod tests {
             format!(r#"[[{item}]]"#),
             format!(r#"{{"items":[{item}]"#),
         ];
+        // Still plain past its limit: too large to read whole.
+        assert_eq!(scan_plain_page(&mixed, &mut items, 10), PageScan::Large);
+        assert_eq!(items.len(), 3);
         for page in left_to_serde {
-            assert_eq!(scan_plain_page(&page, &mut items), None, "{page}");
+            assert_eq!(
+                scan_plain_page(&page, &mut items, usize::MAX),
+                PageScan::Other,
+                "{page}"
+            );
             assert_eq!(items.len(), 3, "{page}");
         }
     }

@@ -26,7 +26,9 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::list::{is_page, more_follow, scan_plain_page, FilePage, ListLayout, ParsedList};
+use super::list::{
+    is_page, more_follow, scan_plain_page, FilePage, ListLayout, PageScan, ParsedList,
+};
 use crate::api::{once, value_length, Cursor, PlainItem};
 
 /// Whether a layout's values are an array's elements (else JSON values one after another).
@@ -357,12 +359,14 @@ impl<T: PlainItem> ListFeed<T> {
                     let layout = match self.next_byte() {
                         Ok(b']') => Ok(ListLayout::Items),
                         Ok(_) if self.large_page_begins() => Ok(ListLayout::PageArray),
-                        Ok(_) => self
-                            .decode::<Value>()
-                            .map(|(value, _)| match is_page(&value) {
-                                true => ListLayout::PageArray,
-                                false => ListLayout::Items,
-                            }),
+                        // A first element that is not JSON a `Value` reads (a number out of
+                        // range in a field no item keeps, say) is no page: its items are
+                        // read, as the whole read reads them.
+                        Ok(_) => match self.decode::<Value>() {
+                            Ok((value, _)) if is_page(&value) => Ok(ListLayout::PageArray),
+                            Ok(_) | Err(Stop::Unexpected) => Ok(ListLayout::Items),
+                            Err(stop) => Err(stop),
+                        },
                         Err(stop) => Err(stop),
                     };
                     // Back before the first element: it is decoded as what it is next (or,
@@ -373,9 +377,14 @@ impl<T: PlainItem> ListFeed<T> {
                     ListLayout::PageLines
                 } else {
                     let start = self.at;
-                    let (value, _) = self.decode::<Value>()?;
+                    let page = match self.decode::<Value>() {
+                        Ok((value, _)) => is_page(&value),
+                        // Not a page, as above.
+                        Err(Stop::Unexpected) => false,
+                        Err(stop) => return Err(stop),
+                    };
                     self.at = start;
-                    if is_page(&value) {
+                    if page {
                         ListLayout::PageLines
                     } else {
                         ListLayout::ItemLines
@@ -418,6 +427,10 @@ impl<T: PlainItem> ListFeed<T> {
                         end
                     })
                 };
+                if matches!(self.stage, Stage::InPage { .. }) {
+                    // A page too large to wait for, opened by the scan.
+                    return Ok(false);
+                }
                 match decoded {
                     Ok(end) => self.at = end,
                     Err(Stop::NeedMore)
@@ -426,15 +439,8 @@ impl<T: PlainItem> ListFeed<T> {
                             && self.text.len() - start >= self.open_page_bytes
                             && self.text.as_bytes()[start] == b'{' =>
                     {
-                        self.at = start + 1;
-                        self.retry_at = 0;
-                        self.open_page = Some(OpenPage {
-                            at: PageAt::First,
-                            seen: [false; 3],
-                            has_more: None,
-                            has_next_page: None,
-                        });
-                        self.stage = Stage::InPage { layout };
+                        self.at = start;
+                        self.open_page();
                         return Ok(false);
                     }
                     Err(stop) => {
@@ -499,6 +505,22 @@ impl<T: PlainItem> ListFeed<T> {
             cursor.skip_scalar()
         });
         read.is_none() && items_next
+    }
+
+    /// Starts reading the page at `at` (its `{`) member by member.
+    fn open_page(&mut self) {
+        let Stage::Value { layout, .. } = self.stage else {
+            return;
+        };
+        self.at += 1;
+        self.retry_at = 0;
+        self.open_page = Some(OpenPage {
+            at: PageAt::First,
+            seen: [false; 3],
+            has_more: None,
+            has_next_page: None,
+        });
+        self.stage = Stage::InPage { layout };
     }
 
     /// One step of the page read member by member: a member, an item, or a separator.
@@ -651,7 +673,20 @@ impl<T: PlainItem> ListFeed<T> {
         let rest = &self.text[self.at..];
         let (length, truncated) = if pages(layout) {
             let mut page = Vec::new();
-            let (length, truncated) = scan_plain_page(rest, &mut page)?;
+            // A page still plain a megabyte in is read member by member if not whole yet.
+            let limit = match self.ended {
+                true => usize::MAX,
+                false => self.open_page_bytes,
+            };
+            let (length, truncated) = match scan_plain_page(rest, &mut page, limit) {
+                PageScan::Read { length, truncated } => (length, truncated),
+                PageScan::Large => {
+                    self.open_page();
+                    // The caller sees the page opened by its stage.
+                    return Some(self.at);
+                }
+                PageScan::Other => return None,
+            };
             self.make_room(page.len(), self.at + length);
             self.items.append(&mut page);
             (length, truncated)
@@ -754,6 +789,22 @@ mod tests {
     use super::super::parse_list;
     use super::*;
     use crate::testing::feed::{feed_in_chunks, feed_in_chunks_unsized};
+
+    /// A first value that a `Value` does not read (a number out of range in a field no item
+    /// keeps) is no page, as for the whole read: its items are read.
+    #[test]
+    fn a_first_value_a_value_refuses_is_read_as_items() {
+        for file in [
+            r#"[{"trajectory_id":"t","reward":1,"x":[1e400]}]"#,
+            r#"{"trajectory_id":"t","reward":1,"x":[1e400]}"#,
+        ] {
+            let whole = parse_list::<crate::api::PackedReward>("r", file.as_bytes()).unwrap();
+            for chunk in [1, 7, file.len()] {
+                let fed = feed_in_chunks(file.as_bytes(), chunk, 16);
+                assert_eq!(fed.as_ref(), Some(&whole), "{file} in chunks of {chunk}");
+            }
+        }
+    }
 
     /// A file that is one page of every item (as a page, or an array of one) is read member
     /// by member as it arrives, a step at a time: the feed never holds more than about two
