@@ -483,15 +483,14 @@ impl<T: PlainItem> ListFeed<T> {
     }
 
     /// Whether the first value, at `at`, is a page too large to wait for whole (see
-    /// [`OPEN_PAGE_BYTES`]): an object not arrived whole whose plain members lead to
-    /// `"items": [`. Its layout is then that of pages without decoding it first; should the page
+    /// [`OPEN_PAGE_BYTES`]): an object not whole within its first megabyte whose plain members
+    /// lead to `"items": [`. Its layout is then that of pages without decoding it first; should the page
     /// turn out otherwise, reading it ends unexpectedly and the whole read answers.
     fn large_page_begins(&self) -> bool {
         let rest = &self.text[self.at..];
-        if self.ended
-            || rest.len() < self.open_page_bytes
-            || value_length(rest.as_bytes()).is_some()
-        {
+        // A value whole within its first megabyte is decoded whole.
+        let head = &rest.as_bytes()[..rest.len().min(self.open_page_bytes)];
+        if self.ended || rest.len() < self.open_page_bytes || value_length(head).is_some() {
             return false;
         }
         let mut cursor = Cursor::new(rest);
