@@ -1,6 +1,6 @@
 //! A hand-written reader of the two large lists' items (trajectories and trajectory rewards)
-//! in their plain form, for the list files read at scale: serde_json spent most of the CLI's
-//! time on them.
+//! and their pages in their plain form, for the list files and the API's pages read at scale:
+//! serde_json spent most of the CLI's time on them.
 //!
 //! The plain form is what every exporter writes: an object whose keys and strings have no
 //! escapes (nor control characters, which JSON refuses), whose numbers are at most 2^53 in
@@ -9,9 +9,11 @@
 //! strings, numbers and (a trajectory's) a plain rollout object. Anything else (an escape, a
 //! nested value not read here, a field twice, a required field missing, a type the full types
 //! refuse, the text's end) makes a scanner answer `None`: serde then decodes the item as it
-//! always did, and accepts or refuses it. A scanner never accepts what serde refuses, nor reads
-//! a value differently: the fields here mirror [`super::LeanTrajectory`] and
-//! [`super::LeanReward`], and property tests compare the two readers on mutated items.
+//! always did, and accepts or refuses it. Within a page, an item that is not plain is read by
+//! serde alone, where it lies ([`Cursor::item`]), and the page's other items are still
+//! scanned. A scanner never accepts what serde refuses, nor reads a value differently: the
+//! fields here mirror [`super::LeanTrajectory`] and [`super::LeanReward`], and property tests
+//! compare the two readers on mutated items, numbers and pages.
 
 use serde::de::DeserializeOwned;
 
@@ -40,7 +42,7 @@ impl PlainItem for super::SuiteEvalRun {}
 impl PlainItem for super::TrainingCheckpoint {}
 impl PlainItem for super::TrainingRun {}
 impl PlainItem for super::TrajectoryMetadata {}
-impl<T: serde::de::DeserializeOwned> PlainItem for super::ChroniclePage<T> {}
+impl<T: DeserializeOwned> PlainItem for super::ChroniclePage<T> {}
 impl PlainItem for super::AgentListPage {}
 impl PlainItem for super::AgentTrainingEvaluationSeriesPage {}
 impl PlainItem for super::EvalRemainingWorkPage {}

@@ -633,7 +633,8 @@ impl<T: PlainItem> ListFeed<T> {
 
     /// Why what starts at `from` could not be read: the bytes so far end inside it (more are
     /// needed; the feed waits where it is), or it is not what a page read member by member
-    /// reads.
+    /// reads. (An item nested deeper than a page's item is read alone is taken for cut: the
+    /// feed waits for the file's end, then the whole read answers.)
     fn cut_or_unexpected(&mut self, from: usize) -> Stop {
         let rest = self.text.as_bytes()[from..].trim_ascii_start();
         if !self.ended && (rest.is_empty() || value_length(rest).is_none()) {
