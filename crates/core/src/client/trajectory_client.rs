@@ -2,7 +2,7 @@
 
 use serde::de::DeserializeOwned;
 
-use crate::api::{decode, decode_plain, PlainItem};
+use crate::api::{decode, decode_plain, DecodeError, PlainItem};
 
 use super::config::{ClientConfig, API_VERSION_HEADER};
 use super::error::{decode_error, http_error, scrub, ApiError, Service};
@@ -64,8 +64,7 @@ impl<T: Transport> TrajectoryClient<T> {
     /// plain form is read by the scanner ([`decode_plain`]), with the same result and errors.
     pub async fn get_plain<R: PlainItem>(&self, path_and_query: &str) -> Result<R, ApiError> {
         let response = self.get_response(path_and_query).await?;
-        decode_plain(&response.body)
-            .map_err(|error| decode_error(error, &response, self.config.api_key.as_ref()))
+        self.decoded(decode_plain(&response.body), &response)
     }
 
     /// GETs a path and returns the successful (2xx) response undecoded, retrying per the retry
@@ -94,8 +93,16 @@ impl<T: Transport> TrajectoryClient<T> {
     }
 
     fn decode_success<R: DeserializeOwned>(&self, response: &HttpResponse) -> Result<R, ApiError> {
-        decode(&response.body)
-            .map_err(|error| decode_error(error, response, self.config.api_key.as_ref()))
+        self.decoded(decode(&response.body), response)
+    }
+
+    /// A response's decoding, its error naming the response (the key redacted).
+    fn decoded<R>(
+        &self,
+        decoding: Result<R, DecodeError>,
+        response: &HttpResponse,
+    ) -> Result<R, ApiError> {
+        decoding.map_err(|error| decode_error(error, response, self.config.api_key.as_ref()))
     }
 
     /// The error of a failed request to a service (after any retries).

@@ -227,22 +227,9 @@ pub(super) fn scan_plain_page<T: PlainItem>(
 ) -> PageScan {
     let before = items.len();
     let mut cursor = Cursor::new(text);
-    let mut has_more = None;
-    let mut has_next_page = None;
-    let mut seen = [false; 2];
+    let mut fields = PlainPageFields::default();
     let read = scan_page_object(&mut cursor, items, limit, |key, cursor| {
-        match key {
-            "has_more" => {
-                once(&mut seen[0])?;
-                has_more = cursor.optional_bool()?;
-            }
-            "has_next_page" => {
-                once(&mut seen[1])?;
-                has_next_page = cursor.optional_bool()?;
-            }
-            _ => cursor.skip_scalar()?,
-        }
-        Some(())
+        fields.member(key, cursor)
     });
     if read.is_none() {
         items.truncate(before);
@@ -254,7 +241,41 @@ pub(super) fn scan_plain_page<T: PlainItem>(
     }
     PageScan::Read {
         length: cursor.at(),
-        truncated: more_follow(has_more, has_next_page),
+        truncated: fields.more_follow(),
+    }
+}
+
+/// A [`FilePage`]'s members besides `items`, read in their plain form (the plain page scan's,
+/// and a page read member by member).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct PlainPageFields {
+    /// `has_more`, `has_next_page` seen.
+    seen: [bool; 2],
+    has_more: Option<bool>,
+    has_next_page: Option<bool>,
+}
+
+impl PlainPageFields {
+    /// Reads the value of the member `key` (not `items`): `has_more` or `has_next_page` (null
+    /// or a boolean, once each), any other a plain scalar. `None` when it is not that.
+    pub(super) fn member(&mut self, key: &str, cursor: &mut Cursor<'_>) -> Option<()> {
+        match key {
+            "has_more" => {
+                once(&mut self.seen[0])?;
+                self.has_more = cursor.optional_bool()?;
+            }
+            "has_next_page" => {
+                once(&mut self.seen[1])?;
+                self.has_next_page = cursor.optional_bool()?;
+            }
+            _ => cursor.skip_scalar()?,
+        }
+        Some(())
+    }
+
+    /// Whether the page says more followed.
+    pub(super) fn more_follow(&self) -> bool {
+        more_follow(self.has_more, self.has_next_page)
     }
 }
 

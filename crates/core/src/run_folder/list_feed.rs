@@ -28,12 +28,26 @@ use serde_json::Value;
 
 use super::list::{
     is_page, more_follow, scan_plain_page, FilePage, ListLayout, PageScan, ParsedList,
+    PlainPageFields,
 };
 use crate::api::{once, value_length, Cursor, PlainItem};
 
 /// Whether a layout's values are an array's elements (else JSON values one after another).
 fn in_array(layout: ListLayout) -> bool {
     matches!(layout, ListLayout::Items | ListLayout::PageArray)
+}
+
+/// Where a feed stands after a value of `layout`: at an array's separator, or at the next
+/// value.
+fn after_value(layout: ListLayout) -> Stage {
+    if in_array(layout) {
+        Stage::Separator { layout }
+    } else {
+        Stage::Value {
+            layout,
+            expect_value: false,
+        }
+    }
 }
 
 /// Whether a layout's values are pages (else items).
@@ -112,10 +126,20 @@ enum PageAt {
 #[derive(Debug, Clone, Copy)]
 struct OpenPage {
     at: PageAt,
-    /// `items`, `has_more`, `has_next_page` seen.
-    seen: [bool; 3],
-    has_more: Option<bool>,
-    has_next_page: Option<bool>,
+    /// `items` seen.
+    items_seen: bool,
+    /// Its other members.
+    fields: PlainPageFields,
+}
+
+/// What [`ListFeed::scan_plain`] did with the value at `at`.
+enum Scanned {
+    /// Read: where it ends.
+    Read(usize),
+    /// A page too large to read whole, opened to be read member by member.
+    Opened,
+    /// Left to serde.
+    Other,
 }
 
 /// A list file read as its bytes arrive; see the module's documentation.
@@ -411,26 +435,23 @@ impl<T: PlainItem> ListFeed<T> {
                     return Ok(false);
                 }
                 let start = self.at;
-                let decoded = if let Some(end) = self.scan_plain(layout) {
-                    Ok(end)
-                } else if pages(layout) {
-                    self.decode::<FilePage<T>>().map(|(page, end)| {
-                        self.truncated = more_follow(page.has_more, page.has_next_page);
-                        self.make_room(page.items.len(), end);
-                        self.items.extend(page.items);
-                        end
-                    })
-                } else {
-                    self.decode::<T>().map(|(item, end)| {
+                let decoded = match self.scan_plain(layout) {
+                    Scanned::Read(end) => Ok(end),
+                    Scanned::Opened => return Ok(false),
+                    Scanned::Other if pages(layout) => {
+                        self.decode::<FilePage<T>>().map(|(page, end)| {
+                            self.truncated = more_follow(page.has_more, page.has_next_page);
+                            self.make_room(page.items.len(), end);
+                            self.items.extend(page.items);
+                            end
+                        })
+                    }
+                    Scanned::Other => self.decode::<T>().map(|(item, end)| {
                         self.make_room(1, end);
                         self.items.push(item);
                         end
-                    })
+                    }),
                 };
-                if matches!(self.stage, Stage::InPage { .. }) {
-                    // A page too large to wait for, opened by the scan.
-                    return Ok(false);
-                }
                 match decoded {
                     Ok(end) => self.at = end,
                     Err(Stop::NeedMore)
@@ -448,14 +469,7 @@ impl<T: PlainItem> ListFeed<T> {
                         return Err(stop);
                     }
                 }
-                self.stage = if in_array(layout) {
-                    Stage::Separator { layout }
-                } else {
-                    Stage::Value {
-                        layout,
-                        expect_value: false,
-                    }
-                };
+                self.stage = after_value(layout);
                 Ok(false)
             }
             Stage::InPage { layout } => self.page_step(layout).map(|()| false),
@@ -515,9 +529,8 @@ impl<T: PlainItem> ListFeed<T> {
         self.retry_at = 0;
         self.open_page = Some(OpenPage {
             at: PageAt::First,
-            seen: [false; 3],
-            has_more: None,
-            has_next_page: None,
+            items_seen: false,
+            fields: PlainPageFields::default(),
         });
         self.stage = Stage::InPage { layout };
     }
@@ -530,21 +543,14 @@ impl<T: PlainItem> ListFeed<T> {
         let next = self.next_byte()?;
         page.at = match (page.at, next) {
             (PageAt::First | PageAt::AfterMember, b'}') => {
-                if !page.seen[0] {
+                if !page.items_seen {
                     // `items` is required.
                     return Err(Stop::Unexpected);
                 }
                 self.at += 1;
-                self.truncated = more_follow(page.has_more, page.has_next_page);
+                self.truncated = page.fields.more_follow();
                 self.open_page = None;
-                self.stage = if in_array(layout) {
-                    Stage::Separator { layout }
-                } else {
-                    Stage::Value {
-                        layout,
-                        expect_value: false,
-                    }
-                };
+                self.stage = after_value(layout);
                 return Ok(());
             }
             (PageAt::AfterMember, b',') => {
@@ -581,6 +587,7 @@ impl<T: PlainItem> ListFeed<T> {
     }
 
     /// A member of the page read member by member (at its key): where the page is next.
+    /// (`page` is the caller's copy, kept only when the step succeeds.)
     fn page_member(&mut self, page: &mut OpenPage) -> Result<PageAt, Stop> {
         let start = self.at;
         let mut cursor = Cursor::new(&self.text[start..]);
@@ -591,40 +598,22 @@ impl<T: PlainItem> ListFeed<T> {
             return Err(self.cut_or_unexpected(start + cursor.at()));
         }
         let value = start + cursor.at();
-        let field = match key {
-            "items" => Some(0),
-            "has_more" => Some(1),
-            "has_next_page" => Some(2),
-            _ => None,
-        };
-        if let Some(field) = field {
-            once(&mut page.seen[field]).ok_or(Stop::Unexpected)?;
+        if key == "items" {
+            once(&mut page.items_seen).ok_or(Stop::Unexpected)?;
+            return match cursor.peek() {
+                Some(b'[') => {
+                    self.at = start + cursor.at() + 1;
+                    Ok(PageAt::FirstItem)
+                }
+                Some(_) => Err(Stop::Unexpected),
+                None => Err(Stop::NeedMore),
+            };
         }
-        let read = match field {
-            Some(0) => match cursor.peek() {
-                Some(b'[') => Some(()),
-                Some(_) => return Err(Stop::Unexpected),
-                None => None,
-            },
-            Some(1) => cursor.optional_bool().map(|more| page.has_more = more),
-            Some(_) => cursor.optional_bool().map(|more| page.has_next_page = more),
-            None => cursor.skip_scalar(),
-        };
-        if read.is_none() {
-            if let Some(field) = field {
-                page.seen[field] = false;
-            }
+        if page.fields.member(key, &mut cursor).is_none() {
             return Err(self.cut_or_unexpected(value));
-        }
-        if field == Some(0) {
-            self.at = start + cursor.at() + 1;
-            return Ok(PageAt::FirstItem);
         }
         if !self.ended && start + cursor.at() == self.text.len() {
             // A number the next bytes may go on: read it again with them.
-            if let Some(field) = field {
-                page.seen[field] = false;
-            }
             return Err(Stop::NeedMore);
         }
         self.at = start + cursor.at();
@@ -668,8 +657,8 @@ impl<T: PlainItem> ListFeed<T> {
     }
 
     /// Reads the value at `at` without serde when it is in its plain form ([`PlainItem`]): a
-    /// page's items, or an item, appended; where it ends. `None` leaves it to serde.
-    fn scan_plain(&mut self, layout: ListLayout) -> Option<usize> {
+    /// page's items, or an item, appended; or opens a page too large to read whole.
+    fn scan_plain(&mut self, layout: ListLayout) -> Scanned {
         let rest = &self.text[self.at..];
         let (length, truncated) = if pages(layout) {
             let mut page = Vec::new();
@@ -682,23 +671,24 @@ impl<T: PlainItem> ListFeed<T> {
                 PageScan::Read { length, truncated } => (length, truncated),
                 PageScan::Large => {
                     self.open_page();
-                    // The caller sees the page opened by its stage.
-                    return Some(self.at);
+                    return Scanned::Opened;
                 }
-                PageScan::Other => return None,
+                PageScan::Other => return Scanned::Other,
             };
             self.make_room(page.len(), self.at + length);
             self.items.append(&mut page);
             (length, truncated)
         } else {
-            let (item, length) = T::scan_plain(rest)?;
+            let Some((item, length)) = T::scan_plain(rest) else {
+                return Scanned::Other;
+            };
             self.make_room(1, self.at + length);
             self.items.push(item);
             (length, self.truncated)
         };
         self.truncated = truncated;
         self.retry_at = 0;
-        Some(self.at + length)
+        Scanned::Read(self.at + length)
     }
 
     /// Decodes the value at `at`: it and where it ends. A value the bytes so far cut (or may
