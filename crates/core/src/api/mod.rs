@@ -48,8 +48,8 @@ pub use lean::{
 pub use organization::Organization;
 pub use packed::{PackedReward, PackedRewardsPage, PackedTrajectory, PackedTrajectoryPage};
 pub use page::{page_fingerprint, CursorPage, Page};
-pub use plain_scan::PlainItem;
 pub(crate) use plain_scan::{once, scan_page_object, value_length, Cursor};
+pub use plain_scan::{PlainItem, SharedTexts};
 pub use progress::{
     EvalAttemptStatus, EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRemainingWorkPage,
 };
