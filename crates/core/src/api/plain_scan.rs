@@ -62,9 +62,10 @@ pub struct SharedTexts {
 }
 
 impl SharedTexts {
-    /// The length a text is filled to before the next is begun: small enough for an
-    /// allocator's small sizes (jemalloc's end at 14 KiB; larger blocks cost it more), large
-    /// enough that an allocation serves dozens of items.
+    /// The length a text is filled to before the next is begun: within an allocator's small
+    /// sizes (jemalloc's end at 14 KiB; a first version holding a page's texts in blocks of up
+    /// to 64 KiB made the CLI's memory grow by a third), large enough that an allocation
+    /// serves dozens of items.
     const CHUNK: usize = 8 << 10;
 
     /// The text to append the next item's strings to, `length` bytes in all, and the offset
@@ -120,7 +121,7 @@ pub(crate) fn once(seen: &mut bool) -> Option<()> {
 }
 
 /// A page object in its plain form: its `items` (required, each read by `T`'s scanner, their
-/// strings in one allocation: [`PlainItem::share`]) appended to `items`, every other member
+/// strings kept in shared texts: [`PlainItem::share`]) appended to `items`, every other member
 /// handed to `member`, which reads its value or answers `None`. `None` leaves `items` longer,
 /// by items not yet whole: the caller drops what it appended. Past
 /// `limit` bytes, no more items are read (`None`, the cursor past the limit): the caller tells
