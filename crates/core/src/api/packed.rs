@@ -405,7 +405,7 @@ mod tests {
     }
 
     /// A page's items fill texts of about 8 KiB one after another, each item whole in one;
-    /// items whose strings are all empty, alone on a page or after a full text, read as such.
+    /// an item whose strings are all empty, among others or alone on its page, reads as such.
     #[test]
     fn a_large_pages_items_fill_several_texts() {
         let reward = |id: &str| format!(r#"{{"trajectory_id":"{id}","reward":1,"task_id":"k"}}"#);
