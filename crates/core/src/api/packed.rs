@@ -47,9 +47,10 @@ struct PackedText<const N: usize> {
 impl<const N: usize> PackedText<N> {
     /// Packs `parts` (each present or not) into a text of its own.
     fn pack<E: de::Error>(parts: [Option<&str>; N]) -> Result<Self, E> {
-        let mut text = String::with_capacity(Self::length(&parts));
-        let mut packed = Self::append(parts, &mut text, 0)
-            .ok_or_else(|| E::custom("an item's strings exceed 4 GiB"))?;
+        let length = Self::length(&parts);
+        u32::try_from(length).map_err(|_| E::custom("an item's strings exceed 4 GiB"))?;
+        let mut text = String::with_capacity(length);
+        let mut packed = Self::append(parts, &mut text, 0);
         packed.text = Some(Arc::from(text));
         Ok(packed)
     }
@@ -58,7 +59,7 @@ impl<const N: usize> PackedText<N> {
     /// [`Self::share`] gave it its text. `None` past 4 GiB of strings.
     fn pack_shared(parts: [Option<&str>; N], shared: &mut SharedTexts) -> Option<Self> {
         let (text, start) = shared.room(Self::length(&parts))?;
-        Self::append(parts, text, start)
+        Some(Self::append(parts, text, start))
     }
 
     /// The parts' length in all.
@@ -66,12 +67,9 @@ impl<const N: usize> PackedText<N> {
         parts.iter().flatten().map(|part| part.len()).sum()
     }
 
-    /// `parts` appended to `text`, at `start`, without the text itself: `None` when the parts
-    /// would end past 4 GiB.
-    fn append(parts: [Option<&str>; N], text: &mut String, start: u32) -> Option<Self> {
-        let length = Self::length(&parts);
-        u32::try_from(length).ok()?.checked_add(start)?;
-        text.reserve(length);
+    /// `parts` appended to `text`, at `start`, without the text itself; the caller has
+    /// checked that they end within 4 GiB of `start`'s text.
+    fn append(parts: [Option<&str>; N], text: &mut String, start: u32) -> Self {
         let mut ends = [0u32; N];
         let mut present = 0u8;
         let mut end = 0;
@@ -81,15 +79,15 @@ impl<const N: usize> PackedText<N> {
                 end += part.len();
                 present |= 1 << index;
             }
-            // Cannot truncate: the parts' length fits in u32 (checked above).
+            // Cannot truncate: the parts' length fits in u32 (checked by the caller).
             ends[index] = end as u32;
         }
-        Some(Self {
+        Self {
             text: None,
             start,
             ends,
             present,
-        })
+        }
     }
 
     /// Gives the items of `texts` waiting for it the text they were packed into (in the
@@ -208,22 +206,31 @@ impl<'de> Deserialize<'de> for PackedTrajectory {
     }
 }
 
-impl PlainItem for PackedTrajectory {
-    fn scan_plain(text: &str) -> Option<(Self, usize)> {
-        let mut cursor = Cursor::new(text);
-        let facts = scan_trajectory(&mut cursor)?;
-        let packed = Self::from_facts::<serde_json::Error>(&facts).ok()?;
-        Some((packed, cursor.at()))
-    }
-
-    fn scan_plain_sharing(text: &str, shared: &mut SharedTexts) -> Option<(Self, usize)> {
+impl PackedTrajectory {
+    /// The plain item at the start of `text`, its texts packed by `pack`, and its length.
+    fn scan(
+        text: &str,
+        pack: impl FnOnce([Option<&str>; slot::COUNT]) -> Option<PackedText<{ slot::COUNT }>>,
+    ) -> Option<(Self, usize)> {
         let mut cursor = Cursor::new(text);
         let facts = scan_trajectory(&mut cursor)?;
         let packed = Self {
-            texts: PackedText::pack_shared(Self::parts(&facts), shared)?,
+            texts: pack(Self::parts(&facts))?,
             reward: facts.reward,
         };
         Some((packed, cursor.at()))
+    }
+}
+
+impl PlainItem for PackedTrajectory {
+    fn scan_plain(text: &str) -> Option<(Self, usize)> {
+        Self::scan(text, |parts| {
+            PackedText::pack::<serde_json::Error>(parts).ok()
+        })
+    }
+
+    fn scan_plain_sharing(text: &str, shared: &mut SharedTexts) -> Option<(Self, usize)> {
+        Self::scan(text, |parts| PackedText::pack_shared(parts, shared))
     }
 
     fn share(items: &mut [Self], shared: SharedTexts) {
@@ -277,22 +284,31 @@ impl PackedReward {
     }
 }
 
-impl PlainItem for PackedReward {
-    fn scan_plain(text: &str) -> Option<(Self, usize)> {
-        let mut cursor = Cursor::new(text);
-        let (id, reward, task) = scan_reward(&mut cursor)?;
-        let packed = Self::from_parts::<serde_json::Error>(id, reward, task).ok()?;
-        Some((packed, cursor.at()))
-    }
-
-    fn scan_plain_sharing(text: &str, shared: &mut SharedTexts) -> Option<(Self, usize)> {
+impl PackedReward {
+    /// The plain item at the start of `text`, its texts packed by `pack`, and its length.
+    fn scan(
+        text: &str,
+        pack: impl FnOnce([Option<&str>; 2]) -> Option<PackedText<2>>,
+    ) -> Option<(Self, usize)> {
         let mut cursor = Cursor::new(text);
         let (id, reward, task) = scan_reward(&mut cursor)?;
         let packed = Self {
-            texts: PackedText::pack_shared([Some(id), task], shared)?,
+            texts: pack([Some(id), task])?,
             reward,
         };
         Some((packed, cursor.at()))
+    }
+}
+
+impl PlainItem for PackedReward {
+    fn scan_plain(text: &str) -> Option<(Self, usize)> {
+        Self::scan(text, |parts| {
+            PackedText::pack::<serde_json::Error>(parts).ok()
+        })
+    }
+
+    fn scan_plain_sharing(text: &str, shared: &mut SharedTexts) -> Option<(Self, usize)> {
+        Self::scan(text, |parts| PackedText::pack_shared(parts, shared))
     }
 
     fn share(items: &mut [Self], shared: SharedTexts) {
