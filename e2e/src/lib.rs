@@ -193,25 +193,117 @@ fn read_listening_line(stdout: impl std::io::Read + Send + 'static) -> Result<St
         .map_err(|_| "the server did not print `listening on http://…` in time".into())
 }
 
-/// A port nothing listens on right now.
-fn free_port() -> Result<u16, BoxError> {
-    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
-    Ok(listener.local_addr()?.port())
+/// Where chromedriver's ports begin: well above the well-known and registered services.
+const DRIVER_PORTS_START: u32 = 20_000;
+
+/// How many times chromedriver is started on another port when the one chosen was taken.
+const DRIVER_ATTEMPTS: usize = 4;
+
+/// A port for chromedriver that nothing listens on right now.
+///
+/// It lies below the range the system hands out for port 0, where the servers the tests start
+/// bind: a port picked there and checked free could be given to a server before chromedriver
+/// binds it, and chromedriver (bound on `::1` only) would be reached at 127.0.0.1 through the
+/// server. Each call tries the next port of this process, starting where its pid points.
+fn driver_port() -> Result<u16, BoxError> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let end = ephemeral_ports_start().max(DRIVER_PORTS_START + 1_000);
+    let span = end - DRIVER_PORTS_START;
+    let first = std::process::id().wrapping_mul(97);
+    for _ in 0..span.min(1_000) {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let port = DRIVER_PORTS_START + first.wrapping_add(n) % span;
+        let port = u16::try_from(port)?;
+        if TcpListener::bind((Ipv4Addr::LOCALHOST, port)).is_ok() {
+            return Ok(port);
+        }
+    }
+    Err("no free port for chromedriver below the ephemeral range".into())
 }
 
-/// Waits until something accepts TCP connections on `port`.
-fn wait_for_port(port: u16, name: &str) -> Result<(), BoxError> {
+/// The first port of the system's ephemeral range (`ip_local_port_range`; 32768 when unread).
+fn ephemeral_ports_start() -> u32 {
+    std::fs::read_to_string("/proc/sys/net/ipv4/ip_local_port_range")
+        .ok()
+        .and_then(|range| range.split_whitespace().next()?.parse().ok())
+        .unwrap_or(32_768)
+}
+
+/// Waits until chromedriver answers its status on `port`. An error when the process ends, when
+/// something else answers there (another server took the port), or after [`STARTUP_TIMEOUT`].
+fn wait_for_chromedriver(port: u16, process: &mut ChildGuard) -> Result<(), BoxError> {
     let deadline = Instant::now() + STARTUP_TIMEOUT;
     while Instant::now() < deadline {
-        if TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_ok() {
-            return Ok(());
+        if let Some(status) = process.child.try_wait()? {
+            return Err(format!("chromedriver on port {port} ended ({status})").into());
         }
-        thread::sleep(Duration::from_millis(50));
+        match driver_status(port) {
+            Ok(Some(true)) => return Ok(()),
+            Ok(Some(false)) => {
+                return Err(format!("port {port} answers, but not as chromedriver").into())
+            }
+            Ok(None) | Err(_) => thread::sleep(Duration::from_millis(50)),
+        }
     }
-    Err(format!("{name} did not listen on port {port} in time").into())
+    Err(format!("chromedriver did not listen on port {port} in time").into())
 }
 
-/// chromedriver running on a free port.
+/// `GET /status` on `port`: `None` when nothing listens, whether the answer is chromedriver's
+/// (a WebDriver status naming its build) otherwise.
+fn driver_status(port: u16) -> Result<Option<bool>, BoxError> {
+    use std::io::Write;
+    let Ok(mut stream) = TcpStream::connect((Ipv4Addr::LOCALHOST, port)) else {
+        return Ok(None);
+    };
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    write!(
+        stream,
+        "GET /status HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )?;
+    let body = response_body(stream)?;
+    let status = serde_json::from_slice::<serde_json::Value>(&body).ok();
+    Ok(Some(status.is_some_and(|status| {
+        status.pointer("/value/build/version").is_some()
+    })))
+}
+
+/// The body of the HTTP response on `stream`, as long as its `Content-Length` says (chromedriver
+/// keeps the connection open after answering, though it says it closes it), or up to the end
+/// of the stream without one.
+fn response_body(stream: TcpStream) -> Result<Vec<u8>, BoxError> {
+    use std::io::Read;
+    let mut reader = BufReader::new(stream);
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 {
+            return Ok(Vec::new());
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            if name.trim().eq_ignore_ascii_case("content-length") {
+                length = value.trim().parse::<usize>().ok();
+            }
+        }
+    }
+    let mut body = Vec::new();
+    match length {
+        Some(length) => {
+            body.resize(length, 0);
+            reader.read_exact(&mut body)?;
+        }
+        None => {
+            reader.read_to_end(&mut body)?;
+        }
+    }
+    Ok(body)
+}
+
+/// chromedriver running on a port of its own.
 #[derive(Debug)]
 pub struct ChromeDriver {
     _process: ChildGuard,
@@ -219,28 +311,37 @@ pub struct ChromeDriver {
 }
 
 impl ChromeDriver {
-    /// Starts chromedriver and waits until it accepts connections.
+    /// Starts chromedriver and waits until it answers its status; on another port when the one
+    /// chosen turns out to be taken.
     pub fn start() -> Result<Self, BoxError> {
         let bin = require(
             configured_path("CHROMEDRIVER", "/usr/bin/chromedriver"),
             "chromedriver",
             "run ./scripts/setup.sh or set CHROMEDRIVER",
         )?;
-        let port = free_port()?;
-        let child = Command::new(&bin)
-            .arg(format!("--port={port}"))
-            .process_group(0)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .map_err(|error| format!("could not start {}: {error}", bin.display()))?;
-        let process = ChildGuard::group_leader("chromedriver", child);
-        wait_for_port(port, "chromedriver")?;
-        Ok(Self {
-            _process: process,
-            port,
-        })
+        let mut failures = Vec::new();
+        for _ in 0..DRIVER_ATTEMPTS {
+            let port = driver_port()?;
+            let child = Command::new(&bin)
+                .arg(format!("--port={port}"))
+                .process_group(0)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::inherit())
+                .spawn()
+                .map_err(|error| format!("could not start {}: {error}", bin.display()))?;
+            let mut process = ChildGuard::group_leader("chromedriver", child);
+            match wait_for_chromedriver(port, &mut process) {
+                Ok(()) => {
+                    return Ok(Self {
+                        _process: process,
+                        port,
+                    })
+                }
+                Err(error) => failures.push(error.to_string()),
+            }
+        }
+        Err(format!("chromedriver did not start: {}", failures.join("; ")).into())
     }
 
     /// Opens a headless Chromium session with the arguments of the workspace's `webdriver.json`.
@@ -343,4 +444,56 @@ fn chrome_capabilities() -> Result<serde_json::Map<String, serde_json::Value>, B
         .ok_or("goog:chromeOptions.args in webdriver.json is not an array")?;
     args.push("--window-size=1280,900".into());
     Ok(capabilities)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    /// A server on a port of its own that answers one request with `status` and the JSON
+    /// `body`, then keeps the connection open until the client is done; its port.
+    fn answer_once(status: &'static str, body: &'static str) -> Result<u16, BoxError> {
+        let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
+        let port = listener.local_addr()?.port();
+        thread::spawn(move || {
+            let Ok((mut stream, _)) = listener.accept() else {
+                return;
+            };
+            let mut request = [0u8; 1024];
+            let _ = stream.read(&mut request);
+            let response = format!(
+                "HTTP/1.1 {status}\r\nContent-Length:{}\r\nConnection:close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(response.as_bytes());
+            // Held open, as chromedriver does: the reader must stop at Content-Length.
+            let _ = stream.read(&mut request);
+        });
+        Ok(port)
+    }
+
+    #[test]
+    fn chromedriver_is_told_from_another_server_on_its_port() -> Result<(), BoxError> {
+        let driver = r#"{"value":{"build":{"version":"156.0"},"ready":true}}"#;
+        assert_eq!(driver_status(answer_once("200 OK", driver)?)?, Some(true));
+        let other = r#"{"error":{"code":"request_body_not_accepted"}}"#;
+        assert_eq!(
+            driver_status(answer_once("400 Bad Request", other)?)?,
+            Some(false)
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn chromedrivers_ports_are_below_the_ephemeral_range() -> Result<(), BoxError> {
+        let first = driver_port()?;
+        let second = driver_port()?;
+        assert_ne!(first, second);
+        for port in [first, second] {
+            assert!(u32::from(port) >= DRIVER_PORTS_START);
+            assert!(u32::from(port) < ephemeral_ports_start().max(DRIVER_PORTS_START + 1_000));
+        }
+        Ok(())
+    }
 }
