@@ -142,6 +142,17 @@ impl<const N: usize> PackedText<N> {
     }
 }
 
+#[cfg(test)]
+impl<const N: usize> PackedText<N> {
+    /// Whether its strings are kept in the same text as `other`'s (for the tests).
+    pub(crate) fn kept_with(&self, other: &Self) -> bool {
+        match (&self.text, &other.text) {
+            (Some(text), Some(other)) => Arc::ptr_eq(text, other),
+            _ => false,
+        }
+    }
+}
+
 /// Two items' texts are equal when each of their texts is, wherever they are kept.
 impl<const N: usize> PartialEq for PackedText<N> {
     fn eq(&self, other: &Self) -> bool {
@@ -297,6 +308,14 @@ impl PackedReward {
             reward,
         };
         Some((packed, cursor.at()))
+    }
+}
+
+#[cfg(test)]
+impl PackedReward {
+    /// Whether its strings are kept in the same text as `other`'s (for the tests).
+    pub(crate) fn kept_with(&self, other: &Self) -> bool {
+        self.texts.kept_with(&other.texts)
     }
 }
 

@@ -10,8 +10,8 @@
 //! nested value not read here, a field twice, a required field missing, a type the full types
 //! refuse, the text's end) makes a scanner answer `None`: serde then decodes the item as it
 //! always did, and accepts or refuses it. Within a page, an item that is not plain is read by
-//! serde alone, where it lies ([`Cursor::item`]), and the page's other items are still
-//! scanned. A scanner never accepts what serde refuses, nor reads a value differently: the
+//! serde alone, where it lies ([`Cursor::item_sharing`]), and the page's other items are
+//! still scanned. A scanner never accepts what serde refuses, nor reads a value differently: the
 //! fields here mirror [`super::LeanTrajectory`] and [`super::LeanReward`], and property tests
 //! compare the two readers on mutated items, numbers and pages.
 
@@ -449,22 +449,17 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// A page's item: read by its plain scanner ([`PlainItem::scan_plain`]), or, when it is
-    /// not plain (one trajectory in fifty has a harness diagnostic, an object), by serde_json
-    /// alone, where it lies, so that its page's other items are still scanned. An item serde
-    /// refuses, or nested deeper than [`MAX_ITEM_DEPTH`], answers `None` (its page goes to
-    /// serde whole).
-    pub(crate) fn item<T: PlainItem>(&mut self) -> Option<T> {
-        self.item_read_by(T::scan_plain)
-    }
-
-    /// [`Self::item`] read by [`PlainItem::scan_plain_sharing`] with `shared`: whole once
-    /// [`PlainItem::share`] gave it that text.
+    /// A page's item: read by its plain scanner ([`PlainItem::scan_plain_sharing`], its
+    /// strings appended to `shared`: whole once [`PlainItem::share`] gave it that text), or,
+    /// when it is not plain (one trajectory in fifty has a harness diagnostic, an object), by
+    /// serde_json alone, where it lies, so that its page's other items are still scanned. An
+    /// item serde refuses, or nested deeper than [`MAX_ITEM_DEPTH`], answers `None` (its page
+    /// goes to serde whole).
     pub(crate) fn item_sharing<T: PlainItem>(&mut self, shared: &mut SharedTexts) -> Option<T> {
         self.item_read_by(|text| T::scan_plain_sharing(text, shared))
     }
 
-    /// An item read by `scan` when plain, else by serde (see [`Self::item`]).
+    /// An item read by `scan` when plain, else by serde (see [`Self::item_sharing`]).
     fn item_read_by<T: PlainItem>(
         &mut self,
         scan: impl FnOnce(&str) -> Option<(T, usize)>,
@@ -534,9 +529,9 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// How deep an item read by serde alone ([`Cursor::item`]) may nest: far below serde_json's
-/// limit of 128, which counts the page and array around an item when the page is read whole,
-/// and not when the item is read alone; within this depth both read it alike.
+/// How deep an item read by serde alone ([`Cursor::item_sharing`]) may nest: far below
+/// serde_json's limit of 128, which counts the page and array around an item when the page is
+/// read whole, and not when the item is read alone; within this depth both read it alike.
 const MAX_ITEM_DEPTH: usize = 64;
 
 /// The length of the JSON value at the start of `bytes` (no whitespace before it), found by

@@ -30,7 +30,7 @@ use super::list::{
     is_page, more_follow, scan_plain_page, FilePage, ListLayout, PageScan, ParsedList,
     PlainPageFields,
 };
-use crate::api::{once, value_length, Cursor, PlainItem};
+use crate::api::{once, value_length, Cursor, PlainItem, SharedTexts};
 
 /// Whether a layout's values are an array's elements (else JSON values one after another).
 fn in_array(layout: ListLayout) -> bool {
@@ -120,9 +120,10 @@ enum PageAt {
 }
 
 /// A page read member by member as its bytes arrive (see [`OPEN_PAGE_BYTES`]), in its plain
-/// form: its items as a page's items are read ([`Cursor::item`](crate::api::Cursor)), its
-/// other members null, booleans, plain strings or numbers. Anything else, or a field twice,
-/// ends the feed unexpectedly: the whole read then answers, as for any other surprise.
+/// form: its items as a page's items are read ([`Cursor::item_sharing`](crate::api::Cursor),
+/// their strings kept as [`WaitingItems`]), its other members null, booleans, plain strings or
+/// numbers. Anything else, or a field twice, ends the feed unexpectedly: the whole read then
+/// answers, as for any other surprise.
 #[derive(Debug, Clone, Copy)]
 struct OpenPage {
     at: PageAt,
@@ -131,6 +132,21 @@ struct OpenPage {
     /// Its other members.
     fields: PlainPageFields,
 }
+
+/// Items read one at a time (a bare array's or JSON Lines' items, an open page's) keep their
+/// strings in texts shared with the items read next, as a page's items do: 800,000 items take
+/// about 8,000 allocations, not 800,000. They are whole once given those texts
+/// ([`PlainItem::share`]): every [`SHARE_EVERY`] items, and when the list is read.
+#[derive(Debug)]
+struct WaitingItems {
+    /// The first item that may wait (the items before it are whole).
+    first: usize,
+    texts: SharedTexts,
+}
+
+/// Items read one at a time are given their shared texts at least this often, so the texts'
+/// offsets stay far from their 4 GiB bound.
+const SHARE_EVERY: usize = 1 << 14;
 
 /// What [`ListFeed::scan_plain`] did with the value at `at`.
 enum Scanned {
@@ -173,6 +189,8 @@ pub struct ListFeed<T> {
     retry_at: usize,
     /// The page being read member by member, when one is.
     open_page: Option<OpenPage>,
+    /// Items read one at a time waiting for their shared texts, when any.
+    waiting: Option<WaitingItems>,
     /// How large a page that has not arrived whole must be to be read member by member.
     open_page_bytes: usize,
     /// Values decoded, whole or cut (for the tests).
@@ -196,6 +214,7 @@ impl<T> Default for ListFeed<T> {
             truncated: false,
             retry_at: 0,
             open_page: None,
+            waiting: None,
             open_page_bytes: OPEN_PAGE_BYTES,
             #[cfg(test)]
             attempts: 0,
@@ -310,6 +329,7 @@ impl<T: PlainItem> ListFeed<T> {
                         _ => ListLayout::Items,
                     };
                     self.stage = Stage::Done;
+                    self.share_waiting();
                     return Feed::Read(ParsedList {
                         items: std::mem::take(&mut self.items),
                         layout,
@@ -331,6 +351,7 @@ impl<T: PlainItem> ListFeed<T> {
     fn unexpected(&mut self) -> Feed<T> {
         self.stage = Stage::Done;
         self.items = Vec::new();
+        self.waiting = None;
         Feed::Unexpected
     }
 
@@ -569,11 +590,14 @@ impl<T: PlainItem> ListFeed<T> {
             (PageAt::FirstItem | PageAt::Item, _) => {
                 let start = self.at;
                 let mut cursor = Cursor::new(&self.text[start..]);
-                match cursor.item::<T>() {
+                let waiting = self.waiting.get_or_insert_with(|| WaitingItems {
+                    first: self.items.len(),
+                    texts: SharedTexts::default(),
+                });
+                match cursor.item_sharing::<T>(&mut waiting.texts) {
                     Some(item) => {
                         let end = start + cursor.at();
-                        self.make_room(1, end);
-                        self.items.push(item);
+                        self.push_waiting(item, end);
                         self.at = end;
                         PageAt::AfterItem
                     }
@@ -656,6 +680,31 @@ impl<T: PlainItem> ListFeed<T> {
         }
     }
 
+    /// Appends `item`, read one at a time by [`PlainItem::scan_plain_sharing`] with the waiting
+    /// items' texts, decoded up to `end` of the text; gives the waiting items their texts
+    /// every [`SHARE_EVERY`] items.
+    fn push_waiting(&mut self, item: T, end: usize) {
+        self.make_room(1, end);
+        self.items.push(item);
+        if self
+            .waiting
+            .as_ref()
+            .is_some_and(|waiting| self.items.len() - waiting.first >= SHARE_EVERY)
+        {
+            self.share_waiting();
+        }
+    }
+
+    /// Gives the items waiting for their shared texts those texts (the items read whole
+    /// among them, by serde or with their page, keep theirs).
+    fn share_waiting(&mut self) {
+        if let Some(waiting) = self.waiting.take() {
+            if let Some(items) = self.items.get_mut(waiting.first..) {
+                T::share(items, waiting.texts);
+            }
+        }
+    }
+
     /// Reads the value at `at` without serde when it is in its plain form ([`PlainItem`]): a
     /// page's items, or an item, appended; or opens a page too large to read whole.
     fn scan_plain(&mut self, layout: ListLayout) -> Scanned {
@@ -679,11 +728,14 @@ impl<T: PlainItem> ListFeed<T> {
             self.items.append(&mut page);
             (length, truncated)
         } else {
-            let Some((item, length)) = T::scan_plain(rest) else {
+            let waiting = self.waiting.get_or_insert_with(|| WaitingItems {
+                first: self.items.len(),
+                texts: SharedTexts::default(),
+            });
+            let Some((item, length)) = T::scan_plain_sharing(rest, &mut waiting.texts) else {
                 return Scanned::Other;
             };
-            self.make_room(1, self.at + length);
-            self.items.push(item);
+            self.push_waiting(item, self.at + length);
             (length, self.truncated)
         };
         self.truncated = truncated;
@@ -792,6 +844,54 @@ mod tests {
             for chunk in [1, 7, file.len()] {
                 let fed = feed_in_chunks(file.as_bytes(), chunk, 16);
                 assert_eq!(fed.as_ref(), Some(&whole), "{file} in chunks of {chunk}");
+            }
+        }
+    }
+
+    /// Items read one at a time (a bare array's, JSON Lines', an open page's) keep their
+    /// strings in texts shared with the items beside them, given every [`SHARE_EVERY`] items
+    /// and at the end, however the bytes are cut; an item serde reads keeps a text of its own.
+    /// Each item reads as the whole read reads it.
+    #[test]
+    fn items_read_one_at_a_time_share_their_texts() {
+        use crate::api::PackedReward;
+        use crate::testing::feed::feed_in_chunks_opening_pages;
+        let count = SHARE_EVERY + 100;
+        let item = |i: usize| match i {
+            // An escape: read by serde.
+            7 => r#"{"trajectory_id":"t\u0037","reward":0.5,"task_id":"k"}"#.to_owned(),
+            _ => format!(r#"{{"trajectory_id":"t{i}","reward":0.5,"task_id":"task {i}"}}"#),
+        };
+        let items: Vec<String> = (0..count).map(item).collect();
+        let files = [
+            (format!("[{}]", items.join(",")), "a bare array"),
+            (items.join("\n"), "JSON Lines"),
+            (format!(r#"{{"items": [{}]}}"#, items.join(",")), "one page"),
+        ];
+        for (file, layout) in &files {
+            let whole = parse_list::<PackedReward>("r", file.as_bytes()).unwrap();
+            for chunk in [4096, 1 << 16] {
+                let read = match *layout {
+                    "one page" => feed_in_chunks_opening_pages(file.as_bytes(), chunk, 1 << 20),
+                    _ => feed_in_chunks(file.as_bytes(), chunk, 1 << 20),
+                };
+                let read: ParsedList<PackedReward> = read.expect("read by the feed");
+                assert_eq!(read, whole, "{layout} in chunks of {chunk}");
+                let kept_with = |a: usize, b: usize| read.items[a].kept_with(&read.items[b]);
+                assert!(kept_with(0, 1) && kept_with(6, 8), "{layout}: shared");
+                assert!(
+                    !kept_with(6, 7),
+                    "{layout}: read by serde, a text of its own"
+                );
+                let texts = (1..count).filter(|&i| !kept_with(i - 1, i)).count() + 1;
+                // About 14 bytes an item (230 KB) in texts of about 8 KiB: 28, plus those
+                // around the escaped item and the one begun at SHARE_EVERY.
+                assert!((29..=36).contains(&texts), "{layout}: {texts} texts");
+                let last = SHARE_EVERY - 1;
+                assert!(
+                    !kept_with(last, last + 1),
+                    "{layout}: shared every SHARE_EVERY"
+                );
             }
         }
     }
