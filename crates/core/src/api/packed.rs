@@ -233,21 +233,30 @@ impl PackedTrajectory {
     }
 }
 
-impl PlainItem for PackedTrajectory {
-    fn scan_plain(text: &str) -> Option<(Self, usize)> {
-        Self::scan(text, |parts| {
-            PackedText::pack::<serde_json::Error>(parts).ok()
-        })
-    }
+/// [`PlainItem`] for a packed item (a `texts` field, and a `scan(text, pack)` that reads the
+/// plain item at the start of `text` and packs its texts with `pack`): its texts packed into a
+/// text of its own, or into the texts shared with the items read beside it.
+macro_rules! plain_packed_item {
+    ($item:ty) => {
+        impl PlainItem for $item {
+            fn scan_plain(text: &str) -> Option<(Self, usize)> {
+                Self::scan(text, |parts| {
+                    PackedText::pack::<serde_json::Error>(parts).ok()
+                })
+            }
 
-    fn scan_plain_sharing(text: &str, shared: &mut SharedTexts) -> Option<(Self, usize)> {
-        Self::scan(text, |parts| PackedText::pack_shared(parts, shared))
-    }
+            fn scan_plain_sharing(text: &str, shared: &mut SharedTexts) -> Option<(Self, usize)> {
+                Self::scan(text, |parts| PackedText::pack_shared(parts, shared))
+            }
 
-    fn share(items: &mut [Self], shared: SharedTexts) {
-        PackedText::share(items.iter_mut().map(|item| &mut item.texts), shared);
-    }
+            fn share(items: &mut [Self], shared: SharedTexts) {
+                PackedText::share(items.iter_mut().map(|item| &mut item.texts), shared);
+            }
+        }
+    };
 }
+
+plain_packed_item!(PackedTrajectory);
 
 impl Serialize for PackedTrajectory {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -319,21 +328,7 @@ impl PackedReward {
     }
 }
 
-impl PlainItem for PackedReward {
-    fn scan_plain(text: &str) -> Option<(Self, usize)> {
-        Self::scan(text, |parts| {
-            PackedText::pack::<serde_json::Error>(parts).ok()
-        })
-    }
-
-    fn scan_plain_sharing(text: &str, shared: &mut SharedTexts) -> Option<(Self, usize)> {
-        Self::scan(text, |parts| PackedText::pack_shared(parts, shared))
-    }
-
-    fn share(items: &mut [Self], shared: SharedTexts) {
-        PackedText::share(items.iter_mut().map(|item| &mut item.texts), shared);
-    }
-}
+plain_packed_item!(PackedReward);
 
 impl<'de> Deserialize<'de> for PackedReward {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -11,9 +11,9 @@
 //! refuse, the text's end) makes a scanner answer `None`: serde then decodes the item as it
 //! always did, and accepts or refuses it. Within a page, an item that is not plain is read by
 //! serde alone, where it lies ([`Cursor::item_sharing`]), and the page's other items are
-//! still scanned. A scanner never accepts what serde refuses, nor reads a value differently: the
-//! fields here mirror [`super::LeanTrajectory`] and [`super::LeanReward`], and property tests
-//! compare the two readers on mutated items, numbers and pages.
+//! still scanned. A scanner never accepts what serde refuses, nor reads a value differently:
+//! the fields here mirror [`super::LeanTrajectory`] and [`super::LeanReward`], and property
+//! tests compare the two readers on mutated items, numbers and pages.
 
 use std::sync::Arc;
 
@@ -123,9 +123,9 @@ pub(crate) fn once(seen: &mut bool) -> Option<()> {
 /// A page object in its plain form: its `items` (required, each read by `T`'s scanner, their
 /// strings kept in shared texts: [`PlainItem::share`]) appended to `items`, every other member
 /// handed to `member`, which reads its value or answers `None`. `None` leaves `items` longer,
-/// by items not yet whole: the caller drops what it appended. Past
-/// `limit` bytes, no more items are read (`None`, the cursor past the limit): the caller tells
-/// a page too large to read whole by that.
+/// by items not yet whole: the caller drops what it appended. Past `limit` bytes, no more
+/// items are read (`None`, the cursor past the limit): the caller tells a page too large to
+/// read whole by that.
 pub(crate) fn scan_page_object<'a, T: PlainItem>(
     cursor: &mut Cursor<'a>,
     items: &mut Vec<T>,
@@ -456,17 +456,9 @@ impl<'a> Cursor<'a> {
     /// item serde refuses, or nested deeper than [`MAX_ITEM_DEPTH`], answers `None` (its page
     /// goes to serde whole).
     pub(crate) fn item_sharing<T: PlainItem>(&mut self, shared: &mut SharedTexts) -> Option<T> {
-        self.item_read_by(|text| T::scan_plain_sharing(text, shared))
-    }
-
-    /// An item read by `scan` when plain, else by serde (see [`Self::item_sharing`]).
-    fn item_read_by<T: PlainItem>(
-        &mut self,
-        scan: impl FnOnce(&str) -> Option<(T, usize)>,
-    ) -> Option<T> {
         self.peek()?;
         let rest = &self.text[self.at..];
-        let (item, length) = match scan(rest) {
+        let (item, length) = match T::scan_plain_sharing(rest, shared) {
             Some(scanned) => scanned,
             None => {
                 let length = value_length(rest.as_bytes())?;

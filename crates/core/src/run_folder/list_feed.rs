@@ -144,6 +144,19 @@ struct WaitingItems {
     texts: SharedTexts,
 }
 
+impl WaitingItems {
+    /// The texts the next item read one at a time appends its strings to: those of the items
+    /// waiting, or new ones, the items waiting from `first` (the next item's index).
+    fn texts(waiting: &mut Option<Self>, first: usize) -> &mut SharedTexts {
+        &mut waiting
+            .get_or_insert_with(|| WaitingItems {
+                first,
+                texts: SharedTexts::default(),
+            })
+            .texts
+    }
+}
+
 /// Items read one at a time are given their shared texts at least this often, so the texts'
 /// offsets stay far from their 4 GiB bound.
 const SHARE_EVERY: usize = 1 << 14;
@@ -590,11 +603,8 @@ impl<T: PlainItem> ListFeed<T> {
             (PageAt::FirstItem | PageAt::Item, _) => {
                 let start = self.at;
                 let mut cursor = Cursor::new(&self.text[start..]);
-                let waiting = self.waiting.get_or_insert_with(|| WaitingItems {
-                    first: self.items.len(),
-                    texts: SharedTexts::default(),
-                });
-                match cursor.item_sharing::<T>(&mut waiting.texts) {
+                let texts = WaitingItems::texts(&mut self.waiting, self.items.len());
+                match cursor.item_sharing::<T>(texts) {
                     Some(item) => {
                         let end = start + cursor.at();
                         self.push_waiting(item, end);
@@ -728,11 +738,8 @@ impl<T: PlainItem> ListFeed<T> {
             self.items.append(&mut page);
             (length, truncated)
         } else {
-            let waiting = self.waiting.get_or_insert_with(|| WaitingItems {
-                first: self.items.len(),
-                texts: SharedTexts::default(),
-            });
-            let Some((item, length)) = T::scan_plain_sharing(rest, &mut waiting.texts) else {
+            let texts = WaitingItems::texts(&mut self.waiting, self.items.len());
+            let Some((item, length)) = T::scan_plain_sharing(rest, texts) else {
                 return Scanned::Other;
             };
             self.push_waiting(item, self.at + length);
