@@ -3,6 +3,7 @@
 
 use eval_compare_core::client::{HttpRequest, Transport, TransportError};
 use eval_compare_viewer::transport::FetchTransport;
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -54,6 +55,44 @@ async fn an_error_status_is_a_response_not_a_transport_error() {
         .await
         .expect("a 404 is still a response");
     assert_eq!(response.status, 404);
+}
+
+#[wasm_bindgen(inline_js = r#"
+const modes = [];
+let original = null;
+export function watch_fetch_cache_modes() {
+  original = globalThis.fetch;
+  globalThis.fetch = function (input, init) {
+    modes.push(new Request(input, init).cache);
+    return original.call(this, input, init);
+  };
+}
+export function unwatch_fetch_cache_modes() {
+  globalThis.fetch = original;
+  return modes.splice(0).join(",");
+}
+"#)]
+extern "C" {
+    /// Wraps the page's `fetch` to record each request's cache mode.
+    fn watch_fetch_cache_modes();
+    /// Puts `fetch` back and returns the modes recorded, comma-separated.
+    fn unwatch_fetch_cache_modes() -> String;
+}
+
+#[wasm_bindgen_test]
+async fn requests_bypass_the_http_cache() {
+    let origin = web_sys::window()
+        .expect("a window")
+        .location()
+        .origin()
+        .expect("an origin");
+    watch_fetch_cache_modes();
+    let response = FetchTransport::default()
+        .send(get(&format!("{origin}/")))
+        .await;
+    let modes = unwatch_fetch_cache_modes();
+    assert_eq!(response.expect("the runner's server answers").status, 200);
+    assert_eq!(modes, "no-store");
 }
 
 #[wasm_bindgen_test]
