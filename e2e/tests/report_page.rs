@@ -8,7 +8,9 @@
 //! 5. a hostile or malformed query shows a clear message, never runs script, never crashes;
 //! 6. the API key never reaches the URL, a link, the copied link or an export;
 //! 7. a comparison of 20,000 tasks × 4 samples (`--demo-scale`), its run set built and its
-//!    bootstrap drawn over many slices, is the CLI's report too.
+//!    bootstrap drawn over many slices, is the CLI's report too;
+//! 8. a slow load says how much of the runs' items is read and, once its pace is known, about
+//!    how long is left; the line goes with the load.
 //!
 //! Every server runs with `--running-eval-secs 0`: the demo's running evaluation is finished
 //! from the start, so the browser and the CLI read the same data whenever they read it.
@@ -478,6 +480,77 @@ async fn a_comparison_of_20000_tasks_renders_the_cli_report() -> Result<(), BoxE
     let downloads = TempDir::new("large")?;
     let browser = driver.open_browser_downloading_to(downloads.path()).await?;
     let outcome = large_comparison_matches_cli(&browser, &server, downloads.path()).await;
+    finish(browser, outcome).await
+}
+
+/// Point 8: the load panel's line on the whole load, while every list page is slowed down.
+async fn slow_load_says_its_pace(browser: &Client, server: &Server) -> Result<(), BoxError> {
+    browser
+        .goto(&format!(
+            "{}/compare?base=eval_base_v2&cand=eval_ckpt_s400",
+            server.base_url()
+        ))
+        .await?;
+    // The line as shown, and whether it reads as the share alone or the share and an estimate
+    // (matched in the page: the e2e crate has no regular expressions of its own).
+    const LINE_JS: &str = r#"
+    const p = document.querySelector('.load-panel .load-pace');
+    if (!p) return null;
+    const text = p.textContent;
+    const share = /^\d{1,3}% of the runs' items read$/.test(text);
+    const estimate = /^\d{1,3}% of the runs' items read · (a few seconds|about \d+ s|about \d+ min) left$/.test(text);
+    if (arguments[0] && !estimate) return null;
+    return { text, share, estimate };
+    "#;
+    let first = wait_js(
+        browser,
+        "the load's share read",
+        PAGE_TIMEOUT,
+        LINE_JS,
+        vec![false.into()],
+    )
+    .await?;
+    check(first["share"] == true || first["estimate"] == true, || {
+        format!("the load's line reads {}", first["text"])
+    })?;
+    // The pace is known 2 s after the load was first seen, long before its end here.
+    let later = wait_js(
+        browser,
+        "the load's estimate of the time left",
+        PAGE_TIMEOUT,
+        LINE_JS,
+        vec![true.into()],
+    )
+    .await?;
+    check(later["estimate"] == true, || {
+        format!("the load's line with its estimate reads {}", later["text"])
+    })?;
+    wait_for_report(browser).await?;
+    let left = js(
+        browser,
+        "return document.querySelectorAll('.load-pace').length;",
+        vec![],
+    )
+    .await?;
+    check(left == 0, || {
+        format!("{left} load lines are still shown after the load")
+    })
+}
+
+#[tokio::test]
+async fn a_slow_load_says_how_far_it_is_and_the_time_left() -> Result<(), BoxError> {
+    // 4,000 items a run (20 pages a list), each list page 150 ms late: about 3 s a list.
+    let server = Server::start_demo(&[
+        "--running-eval-secs",
+        "0",
+        "--demo-scale",
+        "1000x4",
+        "--fault",
+        "latency:ms=150:path=/trajector",
+    ])?;
+    let driver = ChromeDriver::start()?;
+    let browser = driver.open_browser().await?;
+    let outcome = slow_load_says_its_pace(&browser, &server).await;
     finish(browser, outcome).await
 }
 

@@ -11,9 +11,10 @@ use leptos::prelude::*;
 use crate::components::api_error::{is_access_refused, EnterKeyButton};
 use crate::components::stat_text::{count, plural};
 use crate::failure::explain;
-use eval_compare_core::load::{ListKind, ListProgress, Phase, RunProgress};
+use eval_compare_core::load::{ItemsRead, ListKind, ListProgress, LoadPace, Phase, RunProgress};
 
 use crate::state::loader::{LiveMode, REFRESH_MS};
+use crate::state::report::now_ms;
 
 /// Whether a progress entry is a Chronicle job's (its one list is the trials).
 fn is_job(run: &RunProgress) -> bool {
@@ -54,6 +55,19 @@ pub fn LoadPanel(
         })
     };
     let visible = move || loading.get() || stopped();
+    // Each load's pace is its own: a Retry, or loading again after a Cancel, starts anew.
+    let pace = StoredValue::new(LoadPace::new());
+    let pace_text = Memo::new(move |_| {
+        if !loading.get() {
+            pace.set_value(LoadPace::new());
+            return None;
+        }
+        let items = progress.with(|runs| ItemsRead::of(runs))?;
+        let left = pace
+            .try_update_value(|pace| pace.time_left_ms(now_ms(), items))
+            .flatten();
+        Some(pace_line(items, left))
+    });
     view! {
         <Show when=visible>
             <section class="panel load-panel" aria-labelledby="load-title">
@@ -103,6 +117,7 @@ pub fn LoadPanel(
                         }}
                     </div>
                 </div>
+                {move || pace_text.get().map(|text| view! { <p class="load-pace">{text}</p> })}
                 {move || {
                     (!loading.get() && stopped() && !only_missing())
                         .then(|| {
@@ -487,6 +502,33 @@ pub fn list_line(list: &ListProgress) -> (String, ListBar) {
     (text, bar)
 }
 
+/// The whole load in a line: the share of the runs' items read and, once the pace is known,
+/// the time left at that pace. The lengths are upper bounds (a run's planned rollouts), so the
+/// share never says more than was read; it reaches 100% only once everything is.
+pub fn pace_line(items: ItemsRead, left_ms: Option<f64>) -> String {
+    let percent = (items.share() * 100.0).floor().clamp(0.0, 100.0);
+    let read = format!("{percent:.0}% of the runs' items read");
+    match left_ms {
+        Some(ms) => format!("{read} · {}", time_left(ms)),
+        None => read,
+    }
+}
+
+/// An estimate of the time left, as coarse as an estimate is: "a few seconds left", "about
+/// 25 s left" (in steps of 5 s, rounded up), "about 3 min left", "about 2 h left".
+pub fn time_left(ms: f64) -> String {
+    let seconds = (ms / 1_000.0).max(0.0);
+    if seconds < 10.0 {
+        "a few seconds left".to_owned()
+    } else if seconds < 60.0 {
+        format!("about {:.0} s left", (seconds / 5.0).ceil() * 5.0)
+    } else if seconds < 90.0 * 60.0 {
+        format!("about {:.0} min left", (seconds / 60.0).round().max(1.0))
+    } else {
+        format!("about {:.0} h left", (seconds / 3_600.0).round())
+    }
+}
+
 /// One list: a bar (items of the known total, full once complete) and "N pages · M items".
 #[component]
 fn ListLoadView(list: ListProgress) -> impl IntoView {
@@ -513,6 +555,50 @@ fn ListLoadView(list: ListProgress) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_pace_line_says_the_share_read_and_the_time_left() {
+        let items = ItemsRead {
+            read: 583_000,
+            planned: 1_612_000,
+        };
+        assert_eq!(pace_line(items, None), "36% of the runs' items read");
+        assert_eq!(
+            pace_line(items, Some(17_400.0)),
+            "36% of the runs' items read · about 20 s left"
+        );
+        // 99.9% is not yet 100%.
+        let almost = ItemsRead {
+            read: 999,
+            planned: 1_000,
+        };
+        assert_eq!(
+            pace_line(almost, Some(10.0)),
+            "99% of the runs' items read · a few seconds left"
+        );
+        let all = ItemsRead {
+            read: 1_000,
+            planned: 1_000,
+        };
+        assert_eq!(
+            pace_line(all, Some(0.0)),
+            "100% of the runs' items read · a few seconds left"
+        );
+    }
+
+    #[test]
+    fn time_left_is_coarse() {
+        assert_eq!(time_left(-5.0), "a few seconds left");
+        assert_eq!(time_left(9_999.0), "a few seconds left");
+        assert_eq!(time_left(10_000.0), "about 10 s left");
+        assert_eq!(time_left(10_001.0), "about 15 s left");
+        assert_eq!(time_left(59_999.0), "about 60 s left");
+        assert_eq!(time_left(60_000.0), "about 1 min left");
+        assert_eq!(time_left(149_000.0), "about 2 min left");
+        assert_eq!(time_left(89.0 * 60_000.0), "about 89 min left");
+        assert_eq!(time_left(90.0 * 60_000.0), "about 2 h left");
+        assert_eq!(time_left(10.0 * 3_600_000.0), "about 10 h left");
+    }
 
     fn list(kind: ListKind, items: usize, total: Option<u64>, phase: Phase) -> ListProgress {
         ListProgress {
