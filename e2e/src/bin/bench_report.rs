@@ -41,7 +41,8 @@
 //! each phase (and how many passed 200 ms), and the wasm memory's peak; then it opens the
 //! folder and the comparison again in the same tab, `--files-rounds N` times in all (default
 //! 3: does the memory grow?); `--screenshots DIR` saves a picture of the reading and of each
-//! report (`--dark` in dark mode); `--cpu-profile FILE` profiles the first round, from the
+//! report (without `--files`: of the load once its lists are a third read, and of the report;
+//! `--dark` in dark mode); `--cpu-profile FILE` profiles the first round, from the
 //! pick to the report.
 //!
 //! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
@@ -485,8 +486,8 @@ struct Options {
     /// How many times `--files` opens the folder and compares in the same tab
     /// (`--files-rounds N`, default 3).
     files_rounds: usize,
-    /// With `--files`, where to save screenshots of the reading and of the report
-    /// (`--screenshots DIR`).
+    /// Where to save screenshots (`--screenshots DIR`): of the load a third read and of the
+    /// report, or with `--files` of the reading and of each report.
     screenshots: Option<PathBuf>,
     /// The page in dark mode (`--dark`: `prefers-color-scheme: dark`).
     dark: bool,
@@ -947,6 +948,14 @@ async fn print_interactions(browser: &Client) -> Result<(), BoxError> {
     Ok(())
 }
 
+/// True once the load panel shows measured bars and each is at least a third full, or once
+/// the report is up (a small load may never show its bars).
+const LOAD_THIRD_READ_JS: &str = r#"
+if (document.querySelector('.headline-card')) return true;
+const bars = Array.from(document.querySelectorAll('.load-list progress[max]'));
+return bars.length > 0 && bars.every((bar) => bar.value >= bar.max / 3);
+"#;
+
 /// Saves the page as `DIR/NAME.png` (`--screenshots DIR`), spaces in NAME made dashes.
 async fn save_screenshot(browser: &Client, dir: &Path, name: &str) -> Result<(), BoxError> {
     std::fs::create_dir_all(dir)?;
@@ -981,12 +990,27 @@ async fn measure_in(
     if options.replay_in_worker {
         bypass_csp(browser).await?;
     }
+    if options.dark {
+        prefer_color_scheme(browser, true).await?;
+    }
     tokio::time::sleep(options.settle).await;
     let load1 = load1();
     if options.cpu_profile.is_some() {
         start_cpu_profile(browser, CPU_PROFILE_INTERVAL_US).await?;
     }
     browser.goto(link).await?;
+    if let Some(shots) = &options.screenshots {
+        // The load's progress, once every list with a known length is a third read.
+        wait_js(
+            browser,
+            "the load's progress",
+            PAGE_TIMEOUT,
+            LOAD_THIRD_READ_JS,
+            vec![],
+        )
+        .await?;
+        save_screenshot(browser, shots, "api-loading").await?;
+    }
     wait_js(
         browser,
         "the report to complete",
@@ -995,6 +1019,9 @@ async fn measure_in(
         vec![],
     )
     .await?;
+    if let Some(shots) = &options.screenshots {
+        save_screenshot(browser, shots, "api-report").await?;
+    }
     let collected: Collected = serde_json::from_value(browser.execute(COLLECT_JS, vec![]).await?)?;
     if let Some(failure) = &collected.failure {
         return Err(format!("the page shows a failure: {failure}").into());
