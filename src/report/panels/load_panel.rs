@@ -62,11 +62,12 @@ pub fn LoadPanel(
             pace.set_value(LoadPace::new());
             return None;
         }
-        let items = progress.with(|runs| ItemsRead::of(runs))?;
+        let (items, jobs) =
+            progress.with(|runs| Some((ItemsRead::of(runs)?, runs.iter().any(is_job))))?;
         let left = pace
             .try_update_value(|pace| pace.time_left_ms(now_ms(), items))
             .flatten();
-        Some(pace_line(items, left))
+        Some(pace_line(items, left, jobs))
     });
     view! {
         <Show when=visible>
@@ -502,12 +503,18 @@ pub fn list_line(list: &ListProgress) -> (String, ListBar) {
     (text, bar)
 }
 
-/// The whole load in a line: the share of the runs' items read and, once the pace is known,
+/// The whole load in a line: the share of the runs' items (the jobs' trials when `jobs`) read
+/// and, once the pace is known,
 /// the time left at that pace. The lengths are upper bounds (a run's planned rollouts), so the
 /// share never says more than was read; it reaches 100% only once everything is.
-pub fn pace_line(items: ItemsRead, left_ms: Option<f64>) -> String {
+pub fn pace_line(items: ItemsRead, left_ms: Option<f64>, jobs: bool) -> String {
     let percent = (items.share() * 100.0).floor().clamp(0.0, 100.0);
-    let read = format!("{percent:.0}% of the runs' items read");
+    let what = if jobs {
+        "the jobs' trials"
+    } else {
+        "the runs' items"
+    };
+    let read = format!("{percent:.0}% of {what} read");
     match left_ms {
         Some(ms) => format!("{read} · {}", time_left(ms)),
         None => read,
@@ -562,10 +569,14 @@ mod tests {
             read: 583_000,
             planned: 1_612_000,
         };
-        assert_eq!(pace_line(items, None), "36% of the runs' items read");
+        assert_eq!(pace_line(items, None, false), "36% of the runs' items read");
         assert_eq!(
-            pace_line(items, Some(17_400.0)),
+            pace_line(items, Some(17_400.0), false),
             "36% of the runs' items read · about 20 s left"
+        );
+        assert_eq!(
+            pace_line(items, Some(17_400.0), true),
+            "36% of the jobs' trials read · about 20 s left"
         );
         // 99.9% is not yet 100%.
         let almost = ItemsRead {
@@ -573,7 +584,7 @@ mod tests {
             planned: 1_000,
         };
         assert_eq!(
-            pace_line(almost, Some(10.0)),
+            pace_line(almost, Some(10.0), false),
             "99% of the runs' items read · a few seconds left"
         );
         let all = ItemsRead {
@@ -581,7 +592,7 @@ mod tests {
             planned: 1_000,
         };
         assert_eq!(
-            pace_line(all, Some(0.0)),
+            pace_line(all, Some(0.0), false),
             "100% of the runs' items read · a few seconds left"
         );
     }
