@@ -539,14 +539,15 @@ async fn slow_load_says_its_pace(browser: &Client, server: &Server) -> Result<()
 
 #[tokio::test]
 async fn a_slow_load_says_how_far_it_is_and_the_time_left() -> Result<(), BoxError> {
-    // 4,000 items a run (20 pages a list), each list page 150 ms late: about 3 s a list.
+    // 4,000 items a run (20 pages a list), each list page 250 ms late: over 5 s a list, so the
+    // estimate (2 s after the lengths are known) shows well before the end.
     let server = Server::start_demo(&[
         "--running-eval-secs",
         "0",
         "--demo-scale",
         "1000x4",
         "--fault",
-        "latency:ms=150:path=/trajector",
+        "latency:ms=250:path=/trajector",
     ])?;
     let driver = ChromeDriver::start()?;
     let browser = driver.open_browser().await?;

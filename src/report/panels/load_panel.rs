@@ -504,9 +504,9 @@ pub fn list_line(list: &ListProgress) -> (String, ListBar) {
 }
 
 /// The whole load in a line: the share of the runs' items (the jobs' trials when `jobs`) read
-/// and, once the pace is known,
-/// the time left at that pace. The lengths are upper bounds (a run's planned rollouts), so the
-/// share never says more than was read; it reaches 100% only once everything is.
+/// and, once the pace is known, the time left at that pace. The lengths are upper bounds (a
+/// run's planned rollouts), so the share never says more than was read; it reaches 100% only
+/// once everything is.
 pub fn pace_line(items: ItemsRead, left_ms: Option<f64>, jobs: bool) -> String {
     let percent = (items.share() * 100.0).floor().clamp(0.0, 100.0);
     let what = if jobs {
