@@ -151,6 +151,7 @@ pub fn ComparePage(
             <LoadPanel
                 progress
                 loading=Signal::derive(move || loader.is_loading())
+                load=Signal::derive(move || loader.load_number())
                 on_cancel=Callback::new(move |()| loader.cancel())
                 on_retry=Callback::new(move |()| loader.retry(&load_plan.get_untracked().unwrap_or(LoadPlan::Runs(Vec::new()))))
                 base_url

@@ -110,6 +110,8 @@ pub struct Loader {
     /// Ticks when the data settle or change (the run set must be rebuilt).
     generation: RwSignal<u64>,
     loading: RwSignal<bool>,
+    /// How many loads were started: each load (another comparison, a Retry) has its own number.
+    loads_started: RwSignal<u64>,
     /// How running jobs are watched (`None` when none is).
     live: RwSignal<Option<LiveMode>>,
     /// When the runs were last read or checked for new results (`Date.now()`, ms), for the live
@@ -137,6 +139,7 @@ impl Loader {
             tick: RwSignal::new(0),
             generation: RwSignal::new(0),
             loading: RwSignal::new(false),
+            loads_started: RwSignal::new(0),
             live: RwSignal::new(None),
             checked_at: RwSignal::new(None),
             components_in_flight: StoredValue::new(None),
@@ -229,6 +232,12 @@ impl Loader {
     /// Whether a load is in progress (tracked).
     pub fn is_loading(&self) -> bool {
         self.loading.get()
+    }
+
+    /// The number of the load in progress, or of the last one (tracked): a new number for each
+    /// load started, even one that replaces a load still in flight.
+    pub fn load_number(&self) -> u64 {
+        self.loads_started.get()
     }
 
     /// Progress of each run or job of `plan` (tracked: changes with every page).
@@ -477,6 +486,7 @@ impl Loader {
         let store = self.store.get_value();
         let (tick, generation, loading) = (self.tick, self.generation, self.loading);
         let checked_at = self.checked_at;
+        self.loads_started.update(|number| *number += 1);
         loading.set(true);
         spawn_local(async move {
             let client = TrajectoryClient::new(config, FetchTransport::default());

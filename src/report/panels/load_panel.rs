@@ -31,6 +31,10 @@ pub fn LoadPanel(
     /// Whether a load is in progress.
     #[prop(into)]
     loading: Signal<bool>,
+    /// Which load: a new number for each one started (another comparison, a Retry), so each
+    /// has a pace of its own.
+    #[prop(into)]
+    load: Signal<u64>,
     /// Stops loading (what was read is kept).
     on_cancel: Callback<()>,
     /// Resumes whatever stopped, from where it stopped.
@@ -55,20 +59,26 @@ pub fn LoadPanel(
         })
     };
     let visible = move || loading.get() || stopped();
-    // Each load's pace is its own: a Retry, or loading again after a Cancel, starts anew.
-    let pace = StoredValue::new(LoadPace::new());
-    let pace_text = Memo::new(move |_| {
+    // The pace of the load numbered first: a load with another number starts a new one.
+    let pace = StoredValue::new((0, LoadPace::new()));
+    let pace_text = move || {
         if !loading.get() {
-            pace.set_value(LoadPace::new());
             return None;
         }
+        let load = load.get();
         let (items, jobs) =
             progress.with(|runs| Some((ItemsRead::of(runs)?, runs.iter().any(is_job))))?;
         let left = pace
-            .try_update_value(|pace| pace.time_left_ms(now_ms(), items))
+            .try_update_value(|(paced, pace)| {
+                if *paced != load {
+                    *paced = load;
+                    *pace = LoadPace::new();
+                }
+                pace.time_left_ms(now_ms(), items)
+            })
             .flatten();
         Some(pace_line(items, left, jobs))
-    });
+    };
     view! {
         <Show when=visible>
             <section class="panel load-panel" aria-labelledby="load-title">
@@ -118,7 +128,7 @@ pub fn LoadPanel(
                         }}
                     </div>
                 </div>
-                {move || pace_text.get().map(|text| view! { <p class="load-pace">{text}</p> })}
+                {move || pace_text().map(|text| view! { <p class="load-pace">{text}</p> })}
                 {move || {
                     (!loading.get() && stopped() && !only_missing())
                         .then(|| {
@@ -563,36 +573,29 @@ fn ListLoadView(list: ListProgress) -> impl IntoView {
 mod tests {
     use super::*;
 
+    fn items(read: u64, planned: u64) -> ItemsRead {
+        ItemsRead { read, planned }
+    }
+
     #[test]
     fn the_pace_line_says_the_share_read_and_the_time_left() {
-        let items = ItemsRead {
-            read: 583_000,
-            planned: 1_612_000,
-        };
-        assert_eq!(pace_line(items, None, false), "36% of the runs' items read");
+        let third = items(583_000, 1_612_000);
+        assert_eq!(pace_line(third, None, false), "36% of the runs' items read");
         assert_eq!(
-            pace_line(items, Some(17_400.0), false),
+            pace_line(third, Some(17_400.0), false),
             "36% of the runs' items read · about 20 s left"
         );
         assert_eq!(
-            pace_line(items, Some(17_400.0), true),
+            pace_line(third, Some(17_400.0), true),
             "36% of the jobs' trials read · about 20 s left"
         );
         // 99.9% is not yet 100%.
-        let almost = ItemsRead {
-            read: 999,
-            planned: 1_000,
-        };
         assert_eq!(
-            pace_line(almost, Some(10.0), false),
+            pace_line(items(999, 1_000), Some(10.0), false),
             "99% of the runs' items read · a few seconds left"
         );
-        let all = ItemsRead {
-            read: 1_000,
-            planned: 1_000,
-        };
         assert_eq!(
-            pace_line(all, Some(0.0), false),
+            pace_line(items(1_000, 1_000), Some(0.0), false),
             "100% of the runs' items read · a few seconds left"
         );
     }
