@@ -68,7 +68,7 @@ impl LoadPace {
     /// The time left at the average pace since the load was first seen, in milliseconds,
     /// given `items` at `now_ms`; `None` until [`PACE_MIN_ELAPSED_MS`] passed and
     /// [`PACE_MIN_SHARE`] of the planned items were read. Fewer items read than when first
-    /// seen (another comparison's load) starts the pace again.
+    /// seen (a list started over: its cursor expired) starts the pace again.
     pub fn time_left_ms(&mut self, now_ms: f64, items: ItemsRead) -> Option<f64> {
         let (start_ms, start_read) = match self.first {
             Some((start_ms, start_read)) if start_read <= items.read && start_ms <= now_ms => {
@@ -199,7 +199,7 @@ mod tests {
         let mut pace = LoadPace::new();
         assert_eq!(pace.time_left_ms(0.0, items(5_000, 10_000)), None);
         assert!(pace.time_left_ms(5_000.0, items(7_000, 10_000)).is_some());
-        // Another load, with fewer items read: a new start, no estimate yet.
+        // A list started over, fewer items read: a new start, no estimate yet.
         assert_eq!(pace.time_left_ms(6_000.0, items(100, 10_000)), None);
         assert_eq!(pace.time_left_ms(7_000.0, items(2_000, 10_000)), None);
         let left = pace
