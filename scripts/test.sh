@@ -13,6 +13,10 @@ export CHROMEDRIVER=${CHROMEDRIVER:-/usr/bin/chromedriver}
 # name their file and line without it. A clean clone (CI) also keeps no incremental caches.
 export CARGO_PROFILE_DEV_DEBUG=${CARGO_PROFILE_DEV_DEBUG:-false}
 if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
+# Every property test (proptest) draws its cases from this seed: the same cases on every run,
+# so a failure here is a regression, never bad luck, and reruns the same. Unset, proptest draws
+# new cases each run (README.md, "Fuzzing": long random runs).
+export PROPTEST_RNG_SEED=${PROPTEST_RNG_SEED:-20261205}
 TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 
 summary=()

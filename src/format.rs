@@ -117,23 +117,15 @@ pub fn duration_ms(ms: u64) -> String {
     format!("{} h {:02} min", minutes / 60, minutes % 60)
 }
 
-/// A size in bytes: `512 B`, `1.5 KiB`, `12.3 MiB`, `420 GiB` (powers of 1,024; one decimal
-/// below 100 of the unit).
-pub fn byte_size(bytes: u64) -> String {
-    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    if bytes < 1_024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1_024.0;
-    let mut unit = 0;
-    // Promoted once the number would read 1024 or more of a unit.
-    while value >= 1_023.5 && unit + 1 < UNITS.len() {
-        value /= 1_024.0;
-        unit += 1;
-    }
-    if value < 99.95 {
-        format!("{value:.1} {}", UNITS[unit])
-    } else {
-        format!("{value:.0} {}", UNITS[unit])
+/// A name or label from the data as a heading or cell shows it: cut to
+/// [`text::SHOWN_NAME_CHARS`] characters ([`text::shorten`]), with the whole of it for the
+/// element's `title` when it was cut (else `None`).
+pub fn shown_name(name: &str) -> (String, Option<String>) {
+    match text::shorten(name, text::SHOWN_NAME_CHARS) {
+        std::borrow::Cow::Borrowed(_) => (name.to_owned(), None),
+        std::borrow::Cow::Owned(short) => (short, Some(name.to_owned())),
     }
 }
+
+/// A size in bytes ([`eval_compare_core::text::byte_size`]).
+pub use eval_compare_core::text::byte_size;

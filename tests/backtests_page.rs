@@ -281,6 +281,16 @@ async fn a_live_job_shows_how_far_it_is_and_how_it_is_watched() {
     mode.set(Some(LiveMode::Polling));
     TimeoutFuture::new(20).await;
     assert!(text(&select_all(&root, ".live-jobs")[0]).contains("checking every 10 s"));
+    let why = "job job_hot's progress stream said it ended (succeeded), but its record still \
+               says it is running, unchanged after 8 reads over 95 s: the API contradicts itself";
+    mode.set(Some(LiveMode::Stopped(why.to_owned())));
+    TimeoutFuture::new(20).await;
+    let stopped = text(&select_all(&root, ".live-jobs")[0]);
+    assert!(
+        stopped.starts_with(&format!("Not followed any more — {why}. Reload the page")),
+        "{stopped}"
+    );
+    assert!(stopped.contains("running · 12 of 40 trials finished (30%)"));
     let mut ended = running;
     ended.status = Some(eval_compare_core::api::JobStatus::Succeeded);
     jobs.set(vec![ended]);

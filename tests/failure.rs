@@ -13,6 +13,8 @@ fn http(status: u16, request_id: Option<&str>) -> ApiError {
         message: "try again".to_owned(),
         param: None,
         request_id: request_id.map(str::to_owned),
+        retry_after_ms: None,
+        key_sent: true,
     })
 }
 
@@ -66,9 +68,67 @@ fn a_timeout_and_an_unreadable_answer_have_their_own_titles() {
         path: "items[0].status".to_owned(),
         message: "invalid type".to_owned(),
         request_id: None,
+        truncated: false,
     };
     assert_eq!(
         explain(&decode, "").title,
         "The API's answer could not be read"
     );
+    // A body cut off is said as such, with no word of a newer API.
+    let cut = ApiError::Decode {
+        path: "items[3]".to_owned(),
+        message: "EOF while parsing".to_owned(),
+        request_id: None,
+        truncated: true,
+    };
+    let explained = explain(&cut, "");
+    assert_eq!(explained.title, "The API's answer was cut off");
+    assert!(
+        !explained.hint.contains("newer") && !explained.message.contains("newer"),
+        "{explained:?}"
+    );
+}
+
+#[test]
+fn a_refusal_says_whether_a_key_was_sent_and_where_the_key_is_entered() {
+    let without_key = |status| {
+        ApiError::from(HttpError {
+            key_sent: false,
+            ..match http(status, None) {
+                ApiError::Http(http) => *http,
+                other => panic!("{other:?}"),
+            }
+        })
+    };
+    for status in [401, 403] {
+        let explanation = explain(&without_key(status), "");
+        assert!(
+            explanation
+                .hint
+                .starts_with("Enter the API key in the source settings"),
+            "{}",
+            explanation.hint
+        );
+        assert!(
+            explanation.message.starts_with("No API key was sent"),
+            "{}",
+            explanation.message
+        );
+        assert!(
+            !explanation.message.contains("refused"),
+            "{}",
+            explanation.message
+        );
+    }
+    let refused = explain(&http(401, None), "");
+    assert!(
+        refused.hint.starts_with("The API key was refused"),
+        "{}",
+        refused.hint
+    );
+    for status in [401, 403] {
+        let hint = explain(&http(status, None), "").hint;
+        assert!(hint.contains("in the source settings"), "{hint}");
+        assert!(!hint.contains("on the server"), "{hint}");
+    }
 }

@@ -145,3 +145,16 @@ fn sizes_use_powers_of_1024() {
     assert_eq!(format::byte_size(12_900_000), "12.3 MiB");
     assert_eq!(format::byte_size(u64::MAX), "16.0 EiB");
 }
+
+#[test]
+fn a_long_name_is_shown_cut_with_the_whole_for_its_title() {
+    let name = "n".repeat(3000);
+    let (shown, title) = format::shown_name(&name);
+    assert_eq!(shown.chars().count(), 120);
+    assert!(shown.ends_with('…'));
+    assert_eq!(title.as_deref(), Some(name.as_str()));
+    assert_eq!(
+        format::shown_name("Step 400"),
+        ("Step 400".to_owned(), None)
+    );
+}

@@ -5,13 +5,13 @@ mod transcript_fixture;
 
 use eval_compare_core::transcript::{
     align, ContentBlock, DivergenceKind, Flip, OutcomeCounts, PairReason, StepSummaries,
-    StepSummary, Transcript,
+    StepSummary, ToolCalls, Transcript,
 };
 use eval_compare_viewer::report::task_panel::transcript_lines::{
     answers_text, block_text, counts_text, divergence_text, flip_text, origin_text,
     pair_reason_text, row_after_key, sample_after_key, step_at_turn, step_heading, step_offer_text,
     step_requests, steps_summary_text, tool_call_heading, turn_footer, turn_heading, BlockText,
-    KEYBOARD_HINT,
+    KEYBOARD_HINT, LISTED_ERROR_STEPS,
 };
 
 #[test]
@@ -30,7 +30,7 @@ fn turns_read_with_role_finish_reason_and_tokens() {
     );
     assert_eq!(
         tool_call_heading(&call.tool_calls.calls[0]),
-        "call read_file (id c1)"
+        "call \u{2068}read_file\u{2069} (id \u{2068}c1\u{2069})"
     );
     assert_eq!(
         call.tool_calls.calls[0].arguments.display(),
@@ -43,13 +43,25 @@ fn a_tool_result_names_the_call_it_answers() {
     let transcript = transcript_fixture::baseline();
     assert_eq!(
         answers_text(&transcript, &transcript.turns[3]).as_deref(),
-        Some("result of #3's call read_file (id c1)")
+        Some("result of #3's call \u{2068}read_file\u{2069} (id \u{2068}c1\u{2069})")
     );
     assert_eq!(
         answers_text(&transcript, &transcript.turns[5]).as_deref(),
-        Some("result of #5's call apply_patch (id c2)")
+        Some("result of #5's call \u{2068}apply_patch\u{2069} (id \u{2068}c2\u{2069})")
     );
     assert_eq!(answers_text(&transcript, &transcript.turns[1]), None);
+}
+
+/// A name that leaves a right-to-left override open ends it where it ends: the id after it
+/// reads as written, not reversed ("call (7-llac di) fr_mr").
+#[test]
+fn a_tool_name_is_isolated_from_its_id() {
+    let calls =
+        ToolCalls::parse("[{\"id\":\"call-7\",\"name\":\"\u{202e}rm_rf\",\"arguments\":{}}]");
+    assert_eq!(
+        tool_call_heading(&calls.calls[0]),
+        "call \u{2068}\u{202e}rm_rf\u{2069} (id \u{2068}call-7\u{2069})"
+    );
 }
 
 #[test]
@@ -72,6 +84,16 @@ fn images_are_named_never_fetched_and_unknown_parts_kept_as_text() {
     assert_eq!(
         block_text(&ContentBlock::Text("hi".into())),
         BlockText::Text("hi")
+    );
+    let unreadable = ContentBlock::Unreadable {
+        problem: "a text part needs a string `text`".into(),
+        json: "{\"type\":\"text\"}".into(),
+    };
+    assert_eq!(
+        block_text(&unreadable),
+        BlockText::Note(
+            "[unreadable part (a text part needs a string `text`): {\"type\":\"text\"}]".into()
+        )
     );
 }
 
@@ -198,4 +220,25 @@ fn per_step_rewards_and_errors_read_as_text_and_sit_at_the_first_turn_of_their_s
          hold the conversation so far, so they are not placed at the turns."
     );
     assert_eq!(step_at_turn(&clean, 0), None);
+}
+
+/// Many steps with an error are summed up (their count, the first few, the last), not listed:
+/// up to [`LISTED_ERROR_STEPS`] are listed in full.
+#[test]
+fn many_error_steps_are_summed_up_not_listed() {
+    let facts: Vec<(usize, Option<f64>, bool)> = (0..10_000)
+        .map(|index| (1, None, index % 13 == 0))
+        .collect();
+    let text = steps_summary_text(&steps(&facts));
+    assert!(
+        text.contains("errors at 770 steps: 0, 13, 26, … 9997."),
+        "{text}"
+    );
+    assert!(text.len() < 200, "{text}");
+    let five = steps(&[(1, None, true); LISTED_ERROR_STEPS]);
+    assert!(
+        steps_summary_text(&five).contains("errors at steps 0, 1, 2, 3, 4"),
+        "{}",
+        steps_summary_text(&five)
+    );
 }

@@ -44,8 +44,14 @@ async fn both_attempts_side_by_side_with_the_divergence_marked() {
     let rows = select_all(&root, ".sbs-row");
     assert!(rows.len() >= 3, "{}", root.inner_html());
     let all = text(&root);
-    assert!(all.contains("call apply_patch (id c2)"), "{all}");
-    assert!(all.contains("call run_tests (id c2)"), "{all}");
+    assert!(
+        all.contains("call \u{2068}apply_patch\u{2069} (id \u{2068}c2\u{2069})"),
+        "{all}"
+    );
+    assert!(
+        all.contains("call \u{2068}run_tests\u{2069} (id \u{2068}c2\u{2069})"),
+        "{all}"
+    );
     assert!(all.contains("Done: the test passes."), "{all}");
     assert!(all.contains("I could not fix it."), "{all}");
     let note = select_all(&root, ".sbs-divergence-note");
@@ -99,7 +105,7 @@ async fn a_hostile_transcript_is_inert_text() {
     assert!(all.contains("<script>window.__pwned = 1</script>"));
     assert!(all.contains("\u{1b}[31m"));
     assert!(all.contains("[image artifact <img src=https://evil.example/x.png>, not fetched]"));
-    assert!(all.contains("call <script>x</script> (id <i>c</i>)"));
+    assert!(all.contains("call \u{2068}<script>x</script>\u{2069} (id \u{2068}<i>c</i>\u{2069})"));
     let pwned = js_sys::Reflect::get(&js_sys::global(), &"__pwned".into()).expect("a global");
     assert!(pwned.is_undefined());
     // The 1 MB text is cut, with "Show all"; showing all puts the whole text in one node.

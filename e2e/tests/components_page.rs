@@ -4,7 +4,7 @@
 //!    them fills the table (the weight-0 component marked informative), and the page's report
 //!    JSON is then the CLI's `report --components` byte for byte;
 //! 2. a trajectory whose read keeps failing is named, the table covers the rest, and Resume is
-//!    offered;
+//!    offered; a 429 storm stops the read after ten failures in a row, saying so, with Resume;
 //! 3. a transcript's per-step rewards and errors are read on request and each step is named at
 //!    the first turn it added.
 
@@ -174,6 +174,39 @@ async fn a_trajectory_that_cannot_be_read_is_named_and_the_rest_is_shown() -> Re
     let driver = ChromeDriver::start()?;
     let browser = driver.open_browser().await?;
     let outcome = a_failed_read_is_named(&browser, &server).await;
+    finish(browser, outcome).await
+}
+
+async fn a_storm_stops_the_read(browser: &Client, server: &Server) -> Result<(), BoxError> {
+    browser
+        .goto(&format!(
+            "{}/compare?base={BASELINE}&cand={CANDIDATE}",
+            server.base_url()
+        ))
+        .await?;
+    wait_for_report(browser).await?;
+    click_button(browser, Some("section.components"), "Read components").await?;
+    let stopped = panel_when(browser, "the read to give up", |panel| {
+        status(panel).starts_with("The read stopped")
+    })
+    .await?;
+    check(
+        status(&stopped).starts_with(
+            "The read stopped after 10 reads in a row failed (HTTP 429 Too Many Requests); 20 of ",
+        ) && status(&stopped).contains(" read; Resume continues.")
+            && stopped["buttons"] == serde_json::json!(["Resume"]),
+        || format!("after the storm the panel says {stopped}"),
+    )
+}
+
+#[tokio::test]
+async fn a_429_storm_stops_the_read_and_says_so_with_resume() -> Result<(), BoxError> {
+    // Every read of a trajectory after the 20th is answered 429.
+    let fault = "429:path=/api/v1/trajectories/:from=21:retry-after=0";
+    let server = Server::start_demo(&["--running-eval-secs", "0", "--fault", fault])?;
+    let driver = ChromeDriver::start()?;
+    let browser = driver.open_browser().await?;
+    let outcome = a_storm_stops_the_read(&browser, &server).await;
     finish(browser, outcome).await
 }
 

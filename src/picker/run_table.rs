@@ -92,7 +92,7 @@ fn RunTableRow(
 ) -> impl IntoView {
     let RunRow { run, progress } = row;
     let run_id = run.eval_run_id.clone();
-    let name = format::run_name(&run).to_owned();
+    let (name, full_name) = format::shown_name(format::run_name(&run));
     let pick_cells = selection.map(|selection| pick_cells(selection, &run_id, &name));
     let status = {
         let live_id = run_id.clone();
@@ -125,7 +125,7 @@ fn RunTableRow(
         <tr data-run-id=row_id>
             {pick_cells}
             <td>
-                <span class="run-name">{name}</span>
+                <span class="run-name" title=full_name>{name}</span>
                 <span class="run-id">{visible(&run_id).into_owned()}</span>
             </td>
             <td>

@@ -185,6 +185,8 @@ mod tests {
                 message: "no".to_owned(),
                 param: None,
                 request_id: None,
+                retry_after_ms: None,
+                key_sent: true,
             })
         };
         assert_eq!(

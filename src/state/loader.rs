@@ -7,18 +7,21 @@
 //! (the run set is rebuilt only then). A [`LoadPlan`] says what a comparison reads: Trajectory
 //! runs, or Chronicle jobs (whose agents are the runs). Runs still executing are checked every
 //! [`REFRESH_MS`]; a running Chronicle job is followed on its progress stream
-//! ([`Loader::follow_jobs`]), with polling when the stream fails or closes.
+//! ([`Loader::follow_jobs`]), with polling when the stream fails or closes, every reconnect and
+//! read paced by the core's [`WatchPace`] (backoff with jitter while nothing changes, stopped
+//! with a message when the stream keeps contradicting the job's record).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::pin::pin;
 use std::rc::Rc;
 
-use eval_compare_core::api::{ChronicleJob, JobEvent, JobEventKind};
-use eval_compare_core::client::{ClientConfig, StreamEnd, TrajectoryClient};
+use eval_compare_core::api::{ChronicleJob, JobEvent, JobEventKind, JobStatus};
+use eval_compare_core::client::{
+    ClientConfig, NextTry, StreamEnd, TrajectoryClient, WatchPace, WatchPolicy,
+};
 use eval_compare_core::load::{
     jobs_of, load_components, load_jobs, load_runs, refresh_jobs, refresh_running, BuildStep,
-    ComponentProgress, LoadEvent, LoadStore, Phase, RunProgress, RunSetBuild,
-    COMPONENT_CONCURRENCY,
+    ComponentProgress, ComponentReadLimits, LoadEvent, LoadStore, Phase, RunProgress, RunSetBuild,
 };
 use eval_compare_core::model::{ModelError, RunSet};
 use futures::future::{join_all, select, AbortHandle, Abortable};
@@ -88,12 +91,23 @@ pub enum RunSetStart {
 }
 
 /// How running jobs are watched right now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LiveMode {
     /// On their progress streams.
     Streaming,
-    /// By retrieving them every [`REFRESH_MS`] (the stream failed, closed, or is not there).
+    /// By retrieving them every [`REFRESH_MS`] or less often (the stream failed, closed, or is
+    /// not there).
     Polling,
+    /// Not any more: the API kept contradicting itself (the sentence says how).
+    Stopped(String),
+}
+
+/// What one round of following the streams brought.
+struct StreamsFollowed {
+    /// Every stream ended with its job's `run_finished`: worth following again.
+    healthy: bool,
+    /// The longest wait a refusal asked for (`Retry-After`).
+    server_asked_ms: Option<u64>,
 }
 
 /// The loader of the app: the store, the client configuration it was read with, and signals for
@@ -361,9 +375,15 @@ impl Loader {
     /// read; its `trial_finished` and `run_finished` events read the jobs again (at most every
     /// [`STREAM_REFRESH_MS`]), and after every disconnect the jobs are read at once (the record
     /// is the truth). Once a stream fails, or closes without the job ending, the jobs are
-    /// retrieved every [`REFRESH_MS`] instead. Ends with the calling view (see `spawn_scoped`).
+    /// retrieved every [`REFRESH_MS`] instead. A round that moved no job's record makes the
+    /// next wait (the core's [`WatchPace`]: 1 s doubling to 60 s with jitter, never below a
+    /// `Retry-After`, polls never faster than [`REFRESH_MS`]); when a stream said its job ended
+    /// and the record keeps saying it runs, 8 such rounds stop the follow with the reason
+    /// ([`LiveMode::Stopped`]). Ends with the calling view (see `spawn_scoped`).
     pub async fn follow_jobs(self, job_ids: Vec<String>) {
         let mut streams = true;
+        let seed = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
+        let mut pace = WatchPace::new(WatchPolicy::default(), seed);
         loop {
             let Some(config) = self.config.try_get_value().flatten() else {
                 return;
@@ -396,44 +416,80 @@ impl Loader {
                 continue;
             }
             let client = TrajectoryClient::new(config, FetchTransport::default());
+            let before = standings(&store, &job_ids);
+            let mut server_asked_ms = None;
             if streams {
                 self.live.try_set(Some(LiveMode::Streaming));
-                streams = self
-                    .follow_streams(&client, &store, &running, &job_ids)
+                let followed = self
+                    .follow_streams(&client, &store, &running, &job_ids, &mut pace)
                     .await;
+                streams = followed.healthy;
+                server_asked_ms = followed.server_asked_ms;
             } else {
                 self.live.try_set(Some(LiveMode::Polling));
-                TimeoutFuture::new(REFRESH_MS).await;
             }
             self.refresh_jobs_now(&client, &store, &job_ids).await;
+            let moved = standings(&store, &job_ids) != before;
+            let refused = job_ids
+                .iter()
+                .filter_map(|id| {
+                    store
+                        .get_job(id)?
+                        .refresh_error
+                        .borrow()
+                        .as_ref()?
+                        .retry_after_ms()
+                })
+                .max();
+            let floor = if streams { 0 } else { u64::from(REFRESH_MS) };
+            match pace.after_try(moved, floor, server_asked_ms.max(refused)) {
+                NextTry::After(0) => {}
+                NextTry::After(ms) => {
+                    TimeoutFuture::new(u32::try_from(ms).unwrap_or(u32::MAX)).await;
+                }
+                NextTry::GiveUp(why) => {
+                    self.live.try_set(Some(LiveMode::Stopped(why.to_string())));
+                    return;
+                }
+            }
         }
     }
 
     /// Reads the progress streams of `running` until each ended, reading `job_ids` again while
-    /// trials finish. Returns whether streams are still worth following: every one ended with
-    /// its job's `run_finished`.
+    /// trials finish; a stream's `run_finished` is told to `pace`.
     async fn follow_streams(
         &self,
         client: &TrajectoryClient<FetchTransport>,
         store: &LoadStore,
         running: &[String],
         job_ids: &[String],
-    ) -> bool {
+        pace: &mut WatchPace,
+    ) -> StreamsFollowed {
         let trial_finished = Cell::new(false);
         let healthy = Cell::new(true);
+        let server_asked_ms = Cell::new(None::<u64>);
+        let claims = RefCell::new(Vec::new());
         let follows = join_all(running.iter().map(|id| {
             let (trial_finished, healthy) = (&trial_finished, &healthy);
+            let (server_asked_ms, claims) = (&server_asked_ms, &claims);
             async move {
                 let mut on_event = |event: &JobEvent| {
-                    if matches!(
-                        event.kind,
-                        JobEventKind::TrialFinished | JobEventKind::RunFinished
-                    ) {
-                        trial_finished.set(true);
+                    match event.kind {
+                        JobEventKind::TrialFinished => trial_finished.set(true),
+                        JobEventKind::RunFinished => {
+                            trial_finished.set(true);
+                            claims
+                                .borrow_mut()
+                                .push((id.clone(), event.data.status.clone()));
+                        }
+                        _ => {}
                     }
                     true
                 };
                 let ended = client.follow_job(id, &mut on_event).await;
+                if let Err(error) = &ended {
+                    server_asked_ms.set(server_asked_ms.get().max(error.retry_after_ms()));
+                }
                 if !matches!(&ended, Ok(summary) if summary.end == StreamEnd::RunFinished) {
                     healthy.set(false);
                 }
@@ -449,7 +505,13 @@ impl Loader {
         };
         // The refresher never ends: this returns once every stream has.
         let _ = select(pin!(follows), pin!(refresher)).await;
-        healthy.get()
+        for (job_id, status) in claims.into_inner() {
+            pace.stream_said_ended(&job_id, status.as_deref());
+        }
+        StreamsFollowed {
+            healthy: healthy.get(),
+            server_asked_ms: server_asked_ms.get(),
+        }
     }
 
     /// Reads the running jobs of `job_ids` again, unless a load owns the data.
@@ -512,8 +574,10 @@ impl Loader {
     }
 
     /// Reads the reward components of `trajectory_ids` not read yet (those that failed again),
-    /// [`COMPONENT_CONCURRENCY`] at a time, with the store's configuration; progress ticks as
-    /// they arrive, and the run set is rebuilt with them once the read ends or is cancelled.
+    /// within [`ComponentReadLimits::for_reads`] (a few at a time, given up after failures in a
+    /// row or at a deadline: the progress then says why), with the store's configuration;
+    /// progress ticks as they arrive, and the run set is rebuilt with them once the read ends,
+    /// gives up or is cancelled.
     pub fn load_components(&self, trajectory_ids: Vec<String>) {
         let Some(config) = self.config.get_value() else {
             return;
@@ -528,13 +592,8 @@ impl Loader {
             let client = TrajectoryClient::new(config, FetchTransport::default());
             let throttle = ProgressThrottle::default();
             let notify = move |_: LoadEvent<'_>| throttle.notify(tick);
-            let read = load_components(
-                &client,
-                &store,
-                &trajectory_ids,
-                COMPONENT_CONCURRENCY,
-                &notify,
-            );
+            let limits = ComponentReadLimits::for_reads(trajectory_ids.len());
+            let read = load_components(&client, &store, &trajectory_ids, &limits, &notify);
             if Abortable::new(read, registration).await.is_ok() {
                 loading.try_set(false);
                 generation.try_update(|generation| *generation += 1);
@@ -642,6 +701,23 @@ impl ProgressThrottle {
             std::time::Duration::from_millis(wait.ceil() as u64),
         );
     }
+}
+
+/// What a round of following must move to count as a change: each job's status and finished
+/// trials, as last read.
+fn standings(
+    store: &LoadStore,
+    job_ids: &[String],
+) -> Vec<Option<(Option<JobStatus>, Option<u64>)>> {
+    job_ids
+        .iter()
+        .map(|id| {
+            let job = store.get_job(id)?;
+            let record = job.record.borrow();
+            let record = record.0.as_ref()?;
+            Some((record.status.clone(), record.completed_trials))
+        })
+        .collect()
 }
 
 /// The loader in context, or a new one when the view is mounted alone.

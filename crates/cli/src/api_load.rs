@@ -7,8 +7,8 @@
 use eval_compare_core::api::{ChronicleJob, ChronicleTrial, JobStatus, SuiteEvalRun};
 use eval_compare_core::client::{ApiError, PageProgress, TrajectoryClient, Transport};
 use eval_compare_core::load::{
-    component_targets, load_components, load_jobs, load_runs, FullRecords, ListForm, ListKind,
-    LoadEvent, LoadFailure, LoadStore, Phase, COMPONENT_CONCURRENCY,
+    component_targets, load_components, load_jobs, load_runs, ComponentReadLimits, FullRecords,
+    ListForm, ListKind, LoadEvent, LoadFailure, LoadStore, Phase,
 };
 use eval_compare_core::model::RunSet;
 use eval_compare_core::run_folder::RunFolder;
@@ -78,7 +78,9 @@ pub async fn load_complete<T: Transport, F: ListForm>(
 
 /// Reads the reward components of every trajectory of the runs `run_ids` (read completely by
 /// [`load_complete`]) whose components enter the report, or fails naming the first trajectory
-/// that could not be read: a report never covers only some of them.
+/// that could not be read: a report never covers only some of them. The read gives up as the
+/// viewer's does ([`ComponentReadLimits::for_reads`]: ten failures in a row, or its deadline),
+/// failing with the core's words.
 pub async fn load_components_complete<T: Transport>(
     client: &TrajectoryClient<T>,
     store: &LoadStore,
@@ -96,7 +98,13 @@ pub async fn load_components_complete<T: Transport>(
             progress.counted(label, done.get(), targets.len());
         }
     };
-    load_components(client, store, &targets, COMPONENT_CONCURRENCY, &notify).await;
+    let limits = ComponentReadLimits::for_reads(targets.len());
+    if let Some(stop) = load_components(client, store, &targets, &limits, &notify).await {
+        return Err(CliError::ComponentsStopped {
+            stop: Box::new(stop),
+            key_set: client.config().api_key.is_some(),
+        });
+    }
     let standing = store.component_progress(&targets);
     match standing.first_error {
         None => {

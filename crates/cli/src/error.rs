@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use eval_compare_core::client::{ApiError, InvalidApiKey, Service};
+use eval_compare_core::load::ComponentStop;
 use eval_compare_core::model::ModelError;
 use eval_compare_core::run_folder::RunFolderError;
 
@@ -63,6 +64,15 @@ pub enum CliError {
         /// Whether a key was sent (for the hint on 401).
         key_set: bool,
     },
+    /// A read of reward components that gave up (failures in a row, or its deadline), in the
+    /// core's words (the viewer's too), followed by the last failure.
+    #[error("could not read the reward components: {stop}{}", last_failure(stop, *key_set))]
+    ComponentsStopped {
+        /// Why and how far it got.
+        stop: Box<ComponentStop>,
+        /// Whether a key was sent (for the hint on 401).
+        key_set: bool,
+    },
     /// A Chronicle job with no trials to compare or export yet (the guide's words).
     #[error("job {job_id} has no trials yet; inspect its status ({status})")]
     NoTrials {
@@ -100,11 +110,21 @@ impl CliError {
             | CliError::InputFile { .. }
             | CliError::Folder { .. }
             | CliError::Model(_) => Exit::UnreadableInput,
-            CliError::Api { .. } | CliError::TransportSetup(_) => Exit::Api,
+            CliError::Api { .. }
+            | CliError::ComponentsStopped { .. }
+            | CliError::TransportSetup(_) => Exit::Api,
             CliError::NoTrials { .. } => Exit::NoResults,
             CliError::Runtime(_) | CliError::Write { .. } => Exit::OutputFailed,
         }
     }
+}
+
+/// `: ` and the last failure of a stopped read of components, with [`key_hint`]; nothing for
+/// a read stopped by its deadline.
+fn last_failure(stop: &ComponentStop, key_set: bool) -> String {
+    stop.last_error()
+        .map(|error| format!(": {error}{}", key_hint(error, key_set)))
+        .unwrap_or_default()
 }
 
 /// What to do about a refused key: set one, or check the one set. (Chronicle's 403 is about
@@ -136,6 +156,8 @@ mod tests {
             message: "missing or invalid API key".to_owned(),
             param: None,
             request_id: None,
+            retry_after_ms: None,
+            key_sent: true,
         })
     }
 

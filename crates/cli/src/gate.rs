@@ -1,10 +1,12 @@
 //! CI gates on a report, read from the core's one verdict per candidate: a blocking
-//! comparability finding (exit 5 unless allowed), a compared run still running, failed or
-//! cancelled when the regression gate is asked for (exit 11 unless allowed), and a significant
+//! comparability finding (exit 5 unless allowed), a compared run still running, failed,
+//! cancelled or not read completely (a run folder's list ending with a page saying more
+//! followed) when the regression gate is asked for (exit 11 unless allowed), and a significant
 //! regression (exit 6 when asked for). Checked in that order.
 
 use eval_compare_core::audit::{Lifecycle, Severity};
 use eval_compare_core::report::{CandidateResult, Decision, Report};
+use eval_compare_core::text::{shorten, SHOWN_NAME_CHARS};
 
 use crate::exit_code::Exit;
 
@@ -34,7 +36,8 @@ pub struct GateOutcome {
 struct Findings {
     /// Blocking comparability findings ("CODE: message").
     blocking: Vec<String>,
-    /// Compared runs still running, failed or cancelled ("Step 500 (running)").
+    /// Compared runs still running, failed, cancelled or not read completely ("Step 500
+    /// (running)", "Step 400 (not read completely: …)").
     unfinished: Vec<String>,
     /// Candidates whose verdict is a regression, with the gates' allowances applied.
     regressions: Vec<String>,
@@ -50,8 +53,16 @@ pub fn evaluate(report: &Report, gates: Gates) -> GateOutcome {
     let unfinished = report
         .runs
         .iter()
-        .filter(|run| Lifecycle::of(run.status.as_deref()).is_unfinished())
-        .map(|run| format!("{} ({})", run.name, run.status.as_deref().unwrap_or("")))
+        .filter_map(|run| {
+            let name = shorten(&run.name, SHOWN_NAME_CHARS);
+            let status = run.status.as_deref();
+            if Lifecycle::of(status).is_unfinished() {
+                Some(format!("{name} ({})", status.unwrap_or("")))
+            } else {
+                let missing = run.incomplete_load.as_deref()?;
+                Some(format!("{name} (not read completely: {missing})"))
+            }
+        })
         .collect();
     let regressions = report
         .candidates
@@ -116,7 +127,7 @@ fn decide(findings: &Findings, gates: Gates) -> GateOutcome {
                 "not finished: {run}; the regression gate does not judge partial numbers (--allow-unfinished judges them as they stand)"
             )
         } else {
-            format!("warning: {run} has not finished: its numbers are partial and its verdict provisional or incomplete")
+            format!("warning: {run} has not finished: its numbers are partial and its verdict provisional or partial")
         });
     }
     let regressed = !findings.regressions.is_empty() && gates.fail_on_regression;
@@ -244,7 +255,7 @@ mod tests {
         let warned = decide(&findings(&[], &running, &[]), gates(false, false));
         assert_eq!(
             warned.messages,
-            ["warning: Step 500 (running) has not finished: its numbers are partial and its verdict provisional or incomplete"]
+            ["warning: Step 500 (running) has not finished: its numbers are partial and its verdict provisional or partial"]
         );
         let refused = decide(&findings(&[], &running, &[]), gates(true, false));
         assert!(

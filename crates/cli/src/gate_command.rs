@@ -1,5 +1,6 @@
 //! `eval-compare gate`: wait for a Chronicle job with the core's `wait_for_job` (progress from
-//! the stream on stderr), read the platform's results, and judge them ([`crate::job_gate`]).
+//! the stream on stderr, summarised by [`EventLines`]; reconnects and reads paced by the core's
+//! `WatchPace`), read the platform's results, and judge them ([`crate::job_gate`]).
 
 use eval_compare_core::api::{JobEvent, JobEventKind, JobStatus};
 use eval_compare_core::client::{ApiError, TrajectoryClient, Transport, WaitProgress};
@@ -10,8 +11,9 @@ use crate::api_load::{job_standing, results_description};
 use crate::args::GateArgs;
 use crate::connection;
 use crate::error::CliError;
+use crate::event_lines::EventLines;
 use crate::exit_code::Exit;
-use crate::job_gate::{judge_end, judge_results, no_suite, GateVerdict};
+use crate::job_gate::{contradicted, judge_end, judge_results, no_suite, GateVerdict};
 use crate::progress::Progress;
 use crate::report_command::write_output;
 
@@ -60,6 +62,8 @@ pub async fn run_gate<T: Transport>(
         key_set: client.config().api_key.is_some(),
     };
     let mut shown: Option<(Option<JobStatus>, Option<u64>)> = None;
+    let mut event_lines = EventLines::default();
+    let transport = client.transport();
     let mut on_progress = |step: WaitProgress<'_>| match step {
         WaitProgress::Job(job) => {
             let standing = (job.status.clone(), job.completed_trials);
@@ -69,7 +73,11 @@ pub async fn run_gate<T: Transport>(
             }
         }
         WaitProgress::Event(event) => {
-            if let Some(line) = event_line(job_id, event) {
+            let Some(line) = event_line(job_id, event) else {
+                return;
+            };
+            let ends = event.kind == JobEventKind::RunFinished;
+            if let Some(line) = event_lines.line(transport.now_unix_ms(), line, ends) {
                 progress.note(&line);
             }
         }
@@ -83,10 +91,16 @@ pub async fn run_gate<T: Transport>(
                 source,
             )
         })?;
+    if let Some(line) = event_lines.finish(job_id) {
+        progress.note(&line);
+    }
     for problem in &outcome.stream_problems {
         progress.note(&format!(
             "{job_id}: {problem}; the wait went on by retrieving the job"
         ));
+    }
+    if let Some(contradiction) = &outcome.gave_up {
+        return Ok(contradicted(contradiction));
     }
     if let Some(verdict) = judge_end(&outcome.job, outcome.ended, timeout_ms / 1000) {
         return Ok(verdict);
@@ -331,9 +345,55 @@ mod tests {
             "{verdict:?}"
         );
         assert_eq!(transport.count("/eval-runs"), 0);
-        // After a stream that brought nothing, the job was polled every 2 s until the timeout.
-        let polls = transport.sleeps().iter().filter(|ms| **ms == 2_000).count();
-        assert_eq!(polls, 5, "{:?}", transport.sleeps());
+        // After a stream that brought nothing, the job was polled every 2 s at the fastest
+        // (the backoff's steps of 1 s, 2 s, 4 s, … once they are longer) until the timeout.
+        let polls = &transport.sleeps()[1..];
+        assert!(polls.len() >= 3, "{polls:?}");
+        assert_eq!(polls[..2], [2_000, 2_000]);
+        assert_eq!(polls.iter().sum::<u64>(), 10_000, "{polls:?}");
+    }
+
+    #[test]
+    fn a_stream_that_keeps_contradicting_the_record_stops_the_gate_with_a_clear_message() {
+        // The stream says the job succeeded; its record keeps saying running.
+        let transport = ScriptedTransport::default();
+        transport
+            .advance_clock_on_sleep()
+            .route(
+                "/jobs/j1/stream",
+                vec![(
+                    200,
+                    sse_event("run_finished", 9, r#"{"status":"succeeded"}"#),
+                )],
+            )
+            .route("/jobs/j1", vec![(200, job("running", 2))]);
+        let verdict = gate_of(&transport, 3_600).unwrap();
+        assert_eq!(verdict.exit, Exit::Api);
+        let message = &verdict.problems[0];
+        assert!(
+            message.starts_with(
+                "job j1's progress stream said it ended (succeeded), but its record still says \
+                 it is running, unchanged after 8 reads over "
+            ),
+            "{message}"
+        );
+        assert!(
+            message.ends_with(
+                "the API contradicts itself; the gate stopped waiting. Run it again later (the \
+                 record may be catching up), or check job j1 on the platform"
+            ),
+            "{message}"
+        );
+        // An hour's wait: 3 streams and 9 reads of the job, not a read every 2 s (1,800).
+        let streams = transport.count("/stream");
+        assert_eq!(streams, 3);
+        assert_eq!(
+            transport.count("/jobs/j1") - streams,
+            9,
+            "{:?}",
+            transport.urls()
+        );
+        assert_eq!(transport.count("/eval-runs"), 0);
     }
 
     #[test]

@@ -86,7 +86,7 @@ impl HttpTransport {
         }
         let mut response = response;
         let mut body = Vec::new();
-        while let Some(chunk) = response.chunk().await.map_err(transport_error)? {
+        while let Some(chunk) = response.chunk().await.map_err(body_error)? {
             if (body.len() + chunk.len()) as u64 > self.max_response_bytes {
                 return Err(self.too_large());
             }
@@ -141,7 +141,7 @@ impl Transport for HttpTransport {
                 .map_err(|_| self.deadline_passed())?;
         }
         let headers = headers_of(&response);
-        while let Some(chunk) = response.chunk().await.map_err(transport_error)? {
+        while let Some(chunk) = response.chunk().await.map_err(body_error)? {
             if !on_chunk(&chunk) {
                 break;
             }
@@ -209,6 +209,19 @@ fn transport_error(error: reqwest::Error) -> TransportError {
     } else {
         TransportError::Other(detail)
     }
+}
+
+/// Maps a failure while a body streams in: the connection broke (it closed before the body's
+/// end, or was reset), a [`TransportError::Connect`] the client retries as the browser's fetch
+/// reports it; a read timeout stays a timeout.
+fn body_error(error: reqwest::Error) -> TransportError {
+    if error.is_timeout() {
+        return TransportError::Timeout;
+    }
+    TransportError::Connect(format!(
+        "the connection broke while the answer was read: {}",
+        causes(&error.without_url())
+    ))
 }
 
 /// The error's message followed by its sources', skipping repeats.
@@ -512,6 +525,49 @@ mod tests {
             assert_eq!(events, 1);
             assert!(started.elapsed() < Duration::from_secs(2));
         });
+    }
+
+    #[test]
+    fn a_body_cut_off_by_a_broken_connection_is_asked_for_again_through_the_client() {
+        runtime().block_on(async {
+            // The first answer announces 60 bytes and closes after 10; the second is whole.
+            let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let server = tokio::spawn(async move {
+                for answer in [
+                    b"HTTP/1.1 200 OK\r\ncontent-length: 60\r\n\r\n{\"eval_run".to_vec(),
+                    run_answer(),
+                ] {
+                    let (mut socket, _) = listener.accept().await.unwrap();
+                    let mut buffer = [0u8; 1024];
+                    let _ = socket.read(&mut buffer).await;
+                    socket.write_all(&answer).await.unwrap();
+                    socket.flush().await.unwrap();
+                    drop(socket);
+                }
+            });
+            let config = ClientConfig::new(&format!("http://{addr}"))
+                .unwrap()
+                .with_retry(eval_compare_core::client::RetryPolicy {
+                    max_retries: 1,
+                    base_delay_ms: 1,
+                    ..Default::default()
+                });
+            let client = TrajectoryClient::new(config, HttpTransport::new(quick()).unwrap());
+            let run = client.eval_run("er_1").await.unwrap();
+            assert_eq!(run.eval_run_id, "er_1");
+            server.await.unwrap();
+        });
+    }
+
+    /// A whole answer to `GET /api/v1/eval/er_1`.
+    fn run_answer() -> Vec<u8> {
+        let body = r#"{"eval_run_id":"er_1","bench_id":"b_1","agent_id":"a_1","options":{},"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}"#;
+        format!(
+            "HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! The CI gate of a Chronicle job, as the guide's "Use results in CI": after the wait, a job
 //! that did not end (exit 7), a failed or cancelled job (exit 8), empty results (exit 9) and
-//! any task that did not pass (exit 10) fail; otherwise "Every task passed". Pure decisions on
-//! what was read; `gate_command` does the reading.
+//! any task that did not pass (exit 10) fail, and so does an API that kept contradicting itself
+//! (exit 4); otherwise "Every task passed". Pure decisions on what was read; `gate_command`
+//! does the reading.
 
 use eval_compare_core::api::{ChronicleJob, JobStatus, SuiteEvalRun, TaskResult};
+use eval_compare_core::client::Contradiction;
 use eval_compare_core::text::noun;
 
 use crate::api_load::{job_standing, trials_finished};
@@ -86,6 +88,20 @@ pub fn judge_end(job: &ChronicleJob, ended: bool, timeout_secs: u64) -> Option<G
             )],
         )),
     }
+}
+
+/// The verdict when the wait stopped because the job's stream said it ended while its record
+/// kept saying it runs (the core's `WatchPace` gave up): an API error (exit 4), with what the
+/// user can do.
+pub fn contradicted(contradiction: &Contradiction) -> GateVerdict {
+    GateVerdict::failed(
+        Exit::Api,
+        vec![format!(
+            "{contradiction}; the gate stopped waiting. Run it again later (the record may be \
+             catching up), or check job {} on the platform",
+            contradiction.job_id
+        )],
+    )
 }
 
 /// The verdict on the platform's results of a job that succeeded: every task must have

@@ -17,6 +17,7 @@ mod args;
 mod chronicle_script;
 mod connection;
 mod error;
+mod event_lines;
 mod exit_code;
 mod export_command;
 mod folder_io;

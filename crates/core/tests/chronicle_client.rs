@@ -17,7 +17,7 @@ use eval_compare_core::testing::bodies::{
     chronicle_job_body, chronicle_page, chronicle_results_page, chronicle_trial_item, sse_event,
     SERVER_FAILURE,
 };
-use eval_compare_core::testing::scripted::{client_over, SECRET};
+use eval_compare_core::testing::scripted::{client_over, response, with_header, SECRET};
 use eval_compare_core::testing::{ScriptedTransport, NEVER};
 use futures::executor::block_on;
 
@@ -332,8 +332,137 @@ fn without_a_stream_waiting_polls_and_a_timeout_leaves_the_job_running() {
     assert_eq!(outcome.job.status, Some(JobStatus::Running));
     assert!(outcome.stream_problems[0].contains("could not be read"));
     // The first is the deadline the stream raced (dropped when the stream was refused); then
-    // the polls, the last one cut at the deadline.
-    assert_eq!(transport.sleeps(), [10_000, 3_000, 3_000, 3_000, 1_000]);
+    // the polls, every 3 s while the backoff's steps (1 s, 2 s, …) are shorter, the last one
+    // cut at the deadline.
+    let sleeps = transport.sleeps();
+    assert_eq!(sleeps[..3], [10_000, 3_000, 3_000], "{sleeps:?}");
+    assert!((3_000..=4_000).contains(&sleeps[3]), "{sleeps:?}");
+    assert_eq!(sleeps[1..].iter().sum::<u64>(), 10_000, "{sleeps:?}");
+}
+
+/// Job reads of `job_1` (its stream's URL contains the job's too).
+fn job_reads(transport: &ScriptedTransport) -> usize {
+    transport.count("/jobs/job_1") - transport.count("/jobs/job_1/stream")
+}
+
+#[test]
+fn a_stream_that_keeps_saying_the_job_ended_is_backed_off_then_given_up() {
+    // The API contradicts itself: the stream says the job succeeded, the record says running.
+    let transport = ScriptedTransport::default();
+    transport.advance_clock_on_sleep();
+    transport.route(
+        "/jobs/job_1/stream",
+        vec![(
+            200,
+            stream_body(&[("run_finished", r#"{"status":"succeeded"}"#)]),
+        )],
+    );
+    transport.route(
+        "/jobs/job_1",
+        vec![(200, chronicle_job_body("job_1", "running", &[BASE], 1, 2))],
+    );
+    let client = client_over(&transport);
+    let outcome = block_on(client.wait_for_job("job_1", 3_600_000, 5_000, &mut |_| {})).unwrap();
+    assert!(!outcome.ended);
+    let why = outcome.gave_up.expect("the wait gives up").to_string();
+    assert!(
+        why.starts_with(
+            "job job_1's progress stream said it ended (succeeded), but its record still says \
+             it is running, unchanged after 8 reads over "
+        ),
+        "{why}"
+    );
+    assert!(why.ends_with(" s: the API contradicts itself"), "{why}");
+    // An hour of waiting took 3 streams and 9 reads (before: a read every 5 s, 720 and more).
+    assert_eq!(transport.count("/jobs/job_1/stream"), 3);
+    assert_eq!(job_reads(&transport), 9, "{:?}", transport.urls());
+    // Between them the waits doubled from 1 s, each in the upper half of its step; polls
+    // (after the third stream) never came faster than every 5 s.
+    let waits: Vec<u64> = transport
+        .sleeps()
+        .into_iter()
+        .filter(|ms| *ms < 600_000)
+        .collect();
+    let steps = [1, 2, 4, 8, 16, 32, 60].map(|s: u64| s * 1_000);
+    assert_eq!(waits.len(), steps.len(), "{waits:?}");
+    for (i, (wait, step)) in waits.iter().zip(steps).enumerate() {
+        let floor = if i >= 2 { 5_000 } else { 0 };
+        assert!(
+            (step / 2..=step).contains(wait) || (*wait == floor && step / 2 < floor),
+            "{waits:?}"
+        );
+    }
+}
+
+#[test]
+fn a_refused_stream_s_retry_after_is_honoured_before_the_next_read() {
+    let running = || {
+        Ok(response(
+            200,
+            &chronicle_job_body("job_1", "running", &[BASE], 1, 2),
+        ))
+    };
+    let mut outcomes = vec![
+        running(),
+        Ok(with_header(
+            response(429, SERVER_FAILURE),
+            "Retry-After",
+            "30",
+        )),
+    ];
+    outcomes.extend((0..10).map(|_| running()));
+    let transport = ScriptedTransport::new(outcomes);
+    transport.advance_clock_on_sleep();
+    let client = client_over(&transport);
+    let outcome = block_on(client.wait_for_job("job_1", 33_000, 2_000, &mut |_| {})).unwrap();
+    assert!(!outcome.ended);
+    let sleeps = transport.sleeps();
+    // The stream raced the deadline, then the API's 30 s, then polls every 2 s at the fastest.
+    assert_eq!(sleeps[..2], [33_000, 30_000], "{sleeps:?}");
+    assert!(sleeps[2..].iter().all(|ms| *ms >= 1_000), "{sleeps:?}");
+}
+
+#[test]
+fn an_event_that_never_ends_stops_the_stream_with_a_clear_error_and_the_wait_polls() {
+    let line = format!("data: {}\n", "x".repeat(64 * 1024));
+    // 2 MiB of `data:` lines and no blank line to end the event.
+    let body = format!(
+        "{}{}",
+        stream_body(&[("trial_started", "{}")]),
+        line.repeat(32)
+    );
+    let transport = ScriptedTransport::default();
+    transport.route("/jobs/job_1/stream", vec![(200, body)]);
+    let client = client_over(&transport);
+    let mut events = 0;
+    let error = block_on(client.follow_job("job_1", &mut |_| {
+        events += 1;
+        true
+    }))
+    .unwrap_err();
+    assert_eq!(events, 1);
+    assert_eq!(
+        error.to_string(),
+        "the API's answer broke the contract: an event of the progress stream went on past 1 MiB \
+         without the blank line that ends it; reading stopped there (1 events read before)"
+    );
+    transport.advance_clock_on_sleep();
+    transport.route(
+        "/jobs/job_1",
+        vec![(200, chronicle_job_body("job_1", "running", &[BASE], 1, 2))],
+    );
+    // A deadline far enough for the scripted stream's 300,000 chunks (a yield each) to come first.
+    let outcome = block_on(client.wait_for_job("job_1", 100_000_000, 5_000, &mut |_| {})).unwrap();
+    assert_eq!(
+        transport.count("/jobs/job_1/stream"),
+        2,
+        "not followed again"
+    );
+    assert!(
+        outcome.stream_problems[0].contains("went on past 1 MiB"),
+        "{:?}",
+        outcome.stream_problems
+    );
 }
 
 #[test]

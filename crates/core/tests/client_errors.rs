@@ -37,6 +37,8 @@ fn invalid_cursor_maps_to_its_code() {
             message: "The cursor is not valid for this list.".into(),
             param: Some("cursor".into()),
             request_id: Some("req_cursor".into()),
+            retry_after_ms: None,
+            key_sent: true,
         })
     );
     let shown = error.to_string();
@@ -71,6 +73,26 @@ fn unauthorized_says_to_check_the_key() {
     assert!(shown.contains("HTTP 401 invalid_api_key"), "{shown}");
     assert!(shown.contains("Invalid API key."), "{shown}");
     assert!(shown.contains("(request id req_401)"), "{shown}");
+}
+
+#[test]
+fn refused_without_a_key_says_none_was_sent() {
+    let body = error_body(
+        "authentication_error",
+        "authentication_required",
+        "missing or invalid API key",
+        None,
+    );
+    for status in [401, 403] {
+        let client = anonymous_client(vec![Ok(response(status, &body))]);
+        let error = block_on(client.eval_run("er_1")).unwrap_err();
+        let shown = error.to_string();
+        assert!(
+            shown.starts_with("no API key was sent, and this API needs one"),
+            "{shown}"
+        );
+        assert!(!shown.contains("key was refused"), "{shown}");
+    }
 }
 
 #[test]
@@ -198,6 +220,7 @@ fn malformed_success_body_names_the_field() {
         path,
         message,
         request_id,
+        truncated,
     } = &error
     else {
         panic!("{error:?}");
@@ -205,6 +228,7 @@ fn malformed_success_body_names_the_field() {
     assert_eq!(path, "reward_mean");
     assert!(message.contains("line 2"), "{message}");
     assert_eq!(request_id.as_deref(), Some("req_bad"));
+    assert!(!truncated);
     assert!(error.to_string().contains("reward_mean"), "{error}");
     assert_eq!(
         client.transport().requests().len(),
@@ -215,9 +239,26 @@ fn malformed_success_body_names_the_field() {
 
 #[test]
 fn truncated_success_body_is_a_decode_error() {
-    let client = client_with(vec![Ok(response(200, r#"{"eval_run_id": "er_1", "bench"#))]);
+    // Cut off on each of the three attempts (a cut body is asked for again, as a failure).
+    let cut = || Ok(response(200, r#"{"eval_run_id": "er_1", "bench"#));
+    let client = client_with(vec![cut(), cut(), cut()]);
     let error = block_on(client.eval_run("er_1")).unwrap_err();
     assert!(error.to_string().contains("truncated"), "{error}");
+    // Said as what happened, not blamed on a newer API.
+    assert!(
+        matches!(
+            error,
+            ApiError::Decode {
+                truncated: true,
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert!(
+        error.to_string().contains("cut it off") && !error.to_string().contains("newer"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -319,6 +360,22 @@ fn a_key_near_the_end_of_a_body_never_shows() {
     let text = unexpected_body_message(key, &format!("<p>bad key {key}</p>"));
     assert!(!text.contains("Secret_42"), "{text}");
     assert!(text.contains("bad key ***"), "{text}");
+}
+
+/// A key shorter than eight characters is no credential: it is redacted where it stands alone,
+/// not inside other words ("un***nown path" for the key `k`); a longer key is redacted
+/// wherever it is, inside words too.
+#[test]
+fn a_short_key_is_redacted_only_where_it_stands_alone() {
+    let text = unexpected_body_message("k", "unknown path; key k, (k) and kk");
+    assert!(
+        text.contains("unknown path; key ***, (***) and kk"),
+        "{text}"
+    );
+    let text = unexpected_body_message("a-a", "xa-a-a and a-a");
+    assert!(text.contains("xa-*** and ***"), "{text}");
+    let text = unexpected_body_message(SECRET, &format!("unknown{SECRET}path"));
+    assert!(text.contains("unknown***path"), "{text}");
 }
 
 #[test]

@@ -269,3 +269,40 @@ fn http_dates_parse_as_imf_fixdate_only() {
         assert_eq!(parse_http_date_ms(bad), None, "{bad}");
     }
 }
+
+/// The run's body cut off in the middle, as a connection that broke or a proxy that cut it.
+fn cut_run() -> Result<HttpResponse, TransportError> {
+    let body = eval_run_body("er_1");
+    Ok(response(200, &body[..body.len() / 2]))
+}
+
+#[test]
+fn a_body_cut_off_mid_read_is_asked_for_again() {
+    let client = client_with(vec![cut_run(), ok_run()]);
+    let run = block_on(client.eval_run("er_1")).unwrap();
+    assert_eq!(run.eval_run_id, "er_1");
+    assert_eq!(client.transport().requests().len(), 2);
+    assert_eq!(client.transport().sleeps(), vec![500]);
+}
+
+#[test]
+fn cut_bodies_share_the_retries_of_failed_requests() {
+    let client = client_with(vec![Ok(status(503)), cut_run(), cut_run(), ok_run()]);
+    let error = block_on(client.eval_run("er_1")).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("the body ended early (truncated)"),
+        "{error}"
+    );
+    assert_eq!(client.transport().requests().len(), 3);
+    assert_eq!(client.transport().sleeps(), vec![500, 1_000]);
+}
+
+#[test]
+fn a_body_of_the_wrong_shape_is_not_asked_for_again() {
+    let client = client_with(vec![Ok(response(200, r#"{"eval_run_id":7}"#)), ok_run()]);
+    let error = block_on(client.eval_run("er_1")).unwrap_err();
+    assert!(matches!(error, ApiError::Decode { .. }), "{error:?}");
+    assert_eq!(client.transport().requests().len(), 1);
+}

@@ -450,6 +450,46 @@ fn check_fed_lists(
     Ok(())
 }
 
+/// Regression (`mutated_folders_never_panic`, one run in three at 10,000 cases): a page-array
+/// `tasks.json` whose first item has an unknown member holding `1e400`, a number no Rust
+/// number holds, was a page to the page-opened read and not to the whole read (a
+/// `serde_json::Value` refuses the number), which read the pages as items and refused them
+/// ("missing field `task_id`"). A typed page read skips the member: every read reads the
+/// pages. (Seeds in `fuzz_run_folder.proptest-regressions`.)
+#[test]
+fn a_page_array_with_1e400_in_an_items_unknown_member_reads_as_pages() {
+    let bytes = br#"[{"items":[{"future_field":[1,2,1e400],"split":"holdout","task_id":"t-003"},{"task_id":"t-002"}],"next_cursor":"c","has_more":true,"eval_run_id":"er_1"},{"items":[{"task_id":"t-001"}],"next_cursor":null,"has_more":false,"eval_run_id":"er_1"}]"#;
+    let list = parse_list::<BenchmarkSpecTask>(TASKS_FILE, bytes).unwrap();
+    assert_eq!(list.layout, ListLayout::PageArray);
+    let ids: Vec<&str> = list
+        .items
+        .iter()
+        .map(|task| task.task_id.as_str())
+        .collect();
+    assert_eq!(ids, ["t-003", "t-002", "t-001"]);
+    for chunk in [1, 28, 48, 58, bytes.len()] {
+        for budget in [1, 27, 179, 352] {
+            check_fed_list::<BenchmarkSpecTask>(TASKS_FILE, bytes, chunk, budget).unwrap();
+        }
+    }
+}
+
+/// Regression (`mutated_folders_never_panic`): JSON Lines of tasks whose unknown member holds
+/// `2.2250738585072014e-308`, fed in chunks of 52, one ending just after the `e`: serde_json,
+/// skipping the member, called the cut number invalid rather than cut, and the feed ended
+/// unexpectedly where the whole read reads the file. (Seed in
+/// `fuzz_run_folder.proptest-regressions`.)
+#[test]
+fn a_number_cut_after_its_exponent_mark_waits_for_the_next_chunk() {
+    let bytes = b"{\n  \"future_field\": [\n    1,\n    2,\n    3\n  ],\n  \"split\": \"holdout\",\n  \"task_id\": \"t-003\"\n}\n{\n  \"future_field\": [\n    1,\n    2.2250738585072014e-308,\n    -153482.07989462995\n  ],\n  \"split\": \"holdout\",\n  \"task_id\": \"t-003\"\n}\n";
+    assert!(parse_list::<BenchmarkSpecTask>(TASKS_FILE, bytes).is_ok());
+    for chunk in 1..=bytes.len() {
+        for budget in [1, 52, 600] {
+            check_fed_list::<BenchmarkSpecTask>(TASKS_FILE, bytes, chunk, budget).unwrap();
+        }
+    }
+}
+
 proptest! {
     /// Rewards, trajectory metadata and tasks, valid, in every layout: read back exactly.
     #[test]

@@ -6,7 +6,8 @@
 #![allow(clippy::unwrap_used)]
 
 use eval_compare_core::load::{
-    component_target_count, component_targets, load_components, load_runs, LoadEvent, LoadStore,
+    component_target_count, component_targets, load_components, load_runs, ComponentReadLimits,
+    LoadEvent, LoadStore,
 };
 use eval_compare_core::model::RunIdx;
 use eval_compare_core::report::{build_report, ComponentDelta, ReportSettings};
@@ -82,6 +83,14 @@ fn ids(list: &[&str]) -> Vec<String> {
 
 fn quiet(_: LoadEvent<'_>) {}
 
+/// The default limits with this concurrency.
+fn limits(concurrency: usize) -> ComponentReadLimits {
+    ComponentReadLimits {
+        concurrency,
+        ..ComponentReadLimits::for_reads(5)
+    }
+}
+
 /// The candidate's component deltas in the report of the store's run set (no bootstrap).
 fn component_deltas_of(store: &LoadStore, runs: &[String]) -> Vec<ComponentDelta> {
     let set = store.run_set(runs).unwrap().unwrap();
@@ -126,7 +135,13 @@ fn components_are_read_for_counted_trajectories_resumed_after_a_failure_and_atta
             events.borrow_mut().push((trajectory_id.to_owned(), ok));
         }
     };
-    block_on(load_components(&client, &store, &targets, 2, &record));
+    block_on(load_components(
+        &client,
+        &store,
+        &targets,
+        &limits(2),
+        &record,
+    ));
     let progress = store.component_progress(&targets);
     assert_eq!(
         (
@@ -144,7 +159,13 @@ fn components_are_read_for_counted_trajectories_resumed_after_a_failure_and_atta
 
     // Reading again asks only for what failed.
     let before = transport.request_count();
-    block_on(load_components(&client, &store, &targets, 2, &quiet));
+    block_on(load_components(
+        &client,
+        &store,
+        &targets,
+        &limits(2),
+        &quiet,
+    ));
     assert_eq!(
         transport.urls_since(before),
         vec!["http://api.test/api/v1/trajectories/cand_t2?include_reward_components=true"]
@@ -193,7 +214,8 @@ fn reads_are_bounded_and_a_cancel_keeps_what_arrived() {
     }
     let before = transport.request_count();
     {
-        let load = std::pin::pin!(load_components(&client, &store, &targets, 3, &quiet));
+        let three = limits(3);
+        let load = std::pin::pin!(load_components(&client, &store, &targets, &three, &quiet));
         let stuck = async {
             for _ in 0..64 {
                 yield_now().await;

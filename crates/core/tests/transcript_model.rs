@@ -115,6 +115,48 @@ fn tool_results_link_to_their_call_by_id_else_by_position() {
     assert!(t.turns[6].is_tool_result());
 }
 
+/// One malformed part (a text part with no text, a bare string, null, a `type` that is not a
+/// string) does not take the transcript with it: it is kept as unreadable, with why, and the
+/// message's other parts and the other messages are read.
+#[test]
+fn a_malformed_content_part_is_unreadable_and_the_rest_is_read() {
+    let t = transcript(json!([
+        {"message_id": 1, "role": "user", "content": [
+            {"type": "text", "text": "Fix"}, {"type": "text"}, "bare", null,
+            {"type": 7, "text": "x"}, {"type": "image", "artifact_id": 3},
+            {"type": "text", "text": "it."}]},
+        {"message_id": 2, "role": "assistant", "content": "Done."},
+    ]));
+    let user = &t.turns[0];
+    assert_eq!(user.text(), "Fix\nit.");
+    let unreadable: Vec<(&str, &str)> = user
+        .content
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::Unreadable { problem, json } => Some((problem.as_str(), json.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        unreadable,
+        [
+            ("a text part needs a string `text`", r#"{"type":"text"}"#),
+            ("a content part must be an object", r#""bare""#),
+            ("a content part must be an object", "null"),
+            (
+                "a content part's `type` must be a string",
+                r#"{"text":"x","type":7}"#
+            ),
+            (
+                "an image part needs a string `artifact_id`",
+                r#"{"artifact_id":3,"type":"image"}"#
+            ),
+        ]
+    );
+    assert_eq!(user.content.len(), 7);
+    assert_eq!(t.turns[1].text(), "Done.");
+}
+
 #[test]
 fn hostile_content_is_kept_as_the_text_it_is() {
     let hostile =

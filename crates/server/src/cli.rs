@@ -26,9 +26,17 @@ Syntax: KIND[:OPTION=VALUE]...
                             cut = half of the next event and the connection drops (default),
                             garbage = bytes that are neither UTF-8 nor event JSON, then the end
                             (only /v1/backtests/jobs/{id}/stream requests count)
+  contradicting-stream      a progress stream says the job succeeded at once and closes,
+                            whatever its record says (stream requests only)
+  endless-event[:line-kib=N]
+                            a progress stream sends data: lines of N KiB (default 64) for ever,
+                            no blank line ends the event (stream requests only)
+  event-flood               a progress stream sends trial_finished events for ever, as fast as
+                            they are read (stream requests only)
 Selectors for every kind:
   path=SUBSTR               only /api/ and /v1/ requests whose path contains SUBSTR
   nth=N | every=N | rate=P  only the N-th matching request, every N-th, or a seeded share P
+  from=N                    the N-th matching request and every later one
 Examples: --fault 5xx:path=/trajectory-rewards:nth=2 fails the second page of rewards;
   --fault 429:path=/v1/backtests:every=3 rate-limits every third Chronicle request;
   --fault broken-stream:after=3:end=garbage spoils every progress stream after 3 events.";

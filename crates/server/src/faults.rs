@@ -13,10 +13,14 @@
 //! | `truncate` | the real response with its body cut in half (no `Content-Length`); a progress stream (`text/event-stream`) is cut in the middle of its first event and the connection drops | |
 //! | `bad-cursor` | 400 `invalid_cursor`; only requests carrying `cursor` count | |
 //! | `broken-stream` | a progress stream passes its first N events (keep-alive comments pass too), then breaks; only requests of `/v1/backtests/jobs/{id}/stream` count | `after=N` (default 1), `end=cut\|garbage` (default `cut`: half of the next event, then the connection drops; `garbage`: bytes that are neither UTF-8 nor an event's JSON, then the stream ends) |
+//! | `contradicting-stream` | a progress stream says at once that the job succeeded (`run_finished`) and closes, whatever the job's record says (an API whose record lags, or a hostile one); stream requests only | |
+//! | `endless-event` | a progress stream sends `data:` lines for ever, with no blank line to end the event; stream requests only | `line-kib=N` (default 64) |
+//! | `event-flood` | a progress stream sends `trial_finished` events for ever, as fast as they are read; stream requests only | |
 //!
 //! Selectors, for every kind: `path=SUBSTR` (default: every `/api/` and `/v1/` request),
 //! and at most one of `nth=N` (only the N-th matching request, from 1), `every=N` (the N-th,
-//! 2N-th, …) or `rate=P` (each with probability P in 0..=1, from a fixed seeded sequence);
+//! 2N-th, …), `from=N` (the N-th and every later one: an API that stops answering) or `rate=P`
+//! (each with probability P in 0..=1, from a fixed seeded sequence);
 //! with none of them the fault fires on every matching request.
 //! Example: `5xx:path=/trajectory-rewards:nth=2` fails exactly the second page of rewards.
 
@@ -36,8 +40,11 @@ use crate::error::ApiError;
 use crate::proxy::is_event_stream_path;
 
 mod broken_stream;
+mod hostile_stream;
 
 use broken_stream::{broken_stream, is_event_stream};
+use hostile_stream::hostile_stream;
+pub use hostile_stream::HostileStream;
 
 /// What a fault does.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,6 +75,9 @@ pub enum FaultKind {
         /// How it breaks.
         end: StreamBreak,
     },
+    /// Replace a progress stream's events (`contradicting-stream`, `endless-event`,
+    /// `event-flood`).
+    HostileStream(HostileStream),
 }
 
 /// How a broken progress stream ends.
@@ -88,6 +98,8 @@ pub enum Trigger {
     Nth(u64),
     /// The N-th, 2N-th, …
     Every(u64),
+    /// The N-th and every later one.
+    From(u64),
     /// Each with this probability, from a fixed seeded sequence.
     Rate(f64),
 }
@@ -108,7 +120,7 @@ pub struct FaultSpec {
 pub enum FaultSpecError {
     /// Unknown kind.
     #[error(
-        "unknown fault kind `{0}` (expected latency, 429, 5xx, truncate, bad-cursor or broken-stream)"
+        "unknown fault kind `{0}` (expected latency, 429, 5xx, truncate, bad-cursor, broken-stream, contradicting-stream, endless-event or event-flood)"
     )]
     Kind(String),
     /// An option without `=`.
@@ -141,7 +153,7 @@ pub enum FaultSpecError {
         option: &'static str,
     },
     /// More than one of nth, every and rate.
-    #[error("use at most one of nth=, every= and rate=")]
+    #[error("use at most one of nth=, every=, from= and rate=")]
     Triggers,
 }
 
@@ -177,6 +189,11 @@ impl FromStr for FaultSpec {
                 after: 1,
                 end: StreamBreak::Cut,
             },
+            "contradicting-stream" => FaultKind::HostileStream(HostileStream::Contradicting),
+            "endless-event" => FaultKind::HostileStream(HostileStream::EndlessEvent {
+                line_bytes: 64 * 1024,
+            }),
+            "event-flood" => FaultKind::HostileStream(HostileStream::Flood),
             other => return Err(FaultSpecError::Kind(other.into())),
         };
         let mut path = None;
@@ -197,6 +214,7 @@ impl FromStr for FaultSpec {
                 ("path", _) => path = Some(value.to_owned()),
                 ("nth", _) => set_trigger(&mut trigger, Trigger::Nth(positive(name, value)?))?,
                 ("every", _) => set_trigger(&mut trigger, Trigger::Every(positive(name, value)?))?,
+                ("from", _) => set_trigger(&mut trigger, Trigger::From(positive(name, value)?))?,
                 ("rate", _) => {
                     let p = value
                         .parse::<f64>()
@@ -230,6 +248,16 @@ impl FromStr for FaultSpec {
                         value: value.into(),
                         expected: "a number of events (0 or more)",
                     })?;
+                }
+                (
+                    "line-kib",
+                    FaultKind::HostileStream(HostileStream::EndlessEvent { line_bytes }),
+                ) => {
+                    *line_bytes = positive(name, value)?
+                        .min(1 << 20)
+                        .saturating_mul(1024)
+                        .try_into()
+                        .unwrap_or(usize::MAX);
                 }
                 ("end", FaultKind::BrokenStream { end, .. }) => {
                     *end = match value {
@@ -326,7 +354,11 @@ impl Armed {
         if self.spec.kind == FaultKind::BadCursor && !has_cursor {
             return false;
         }
-        if matches!(self.spec.kind, FaultKind::BrokenStream { .. }) && !is_event_stream_path(path) {
+        let stream_only = matches!(
+            self.spec.kind,
+            FaultKind::BrokenStream { .. } | FaultKind::HostileStream(_)
+        );
+        if stream_only && !is_event_stream_path(path) {
             return false;
         }
         let n = self.seen.fetch_add(1, Ordering::Relaxed) + 1;
@@ -334,6 +366,7 @@ impl Armed {
             Trigger::Always => true,
             Trigger::Nth(k) => n == k,
             Trigger::Every(k) => n.is_multiple_of(k),
+            Trigger::From(k) => n >= k,
             Trigger::Rate(p) => {
                 let unit = (mix64(self.salt ^ n) >> 11) as f64 / (1u64 << 53) as f64;
                 unit < p
@@ -381,6 +414,7 @@ pub async fn inject(State(faults): State<Arc<Faults>>, request: Request, next: N
     let mut failure: Option<ApiError> = None;
     let mut truncate = false;
     let mut broken = None;
+    let mut hostile = None;
     for armed in &faults.0 {
         if !armed.fires(&path, cursor) {
             continue;
@@ -390,6 +424,9 @@ pub async fn inject(State(faults): State<Arc<Faults>>, request: Request, next: N
             FaultKind::Truncate => truncate = true,
             FaultKind::BrokenStream { after, end } => {
                 broken.get_or_insert((*after, *end));
+            }
+            FaultKind::HostileStream(shape) => {
+                hostile.get_or_insert(*shape);
             }
             kind => {
                 failure.get_or_insert_with(|| match kind {
@@ -412,6 +449,12 @@ pub async fn inject(State(faults): State<Arc<Faults>>, request: Request, next: N
         return error.into_response();
     }
     let response = next.run(request).await;
+    if let Some(shape) = hostile {
+        let job_id = path
+            .trim_start_matches("/v1/backtests/jobs/")
+            .trim_end_matches("/stream");
+        return hostile_stream(response, job_id, shape);
+    }
     match (truncate, broken) {
         (true, _) => truncated(response).await,
         (false, Some((after, end))) => broken_stream(response, after, end),
@@ -513,6 +556,13 @@ mod tests {
         .map(|p| faults.0[0].fires(p, false))
         .collect();
         assert_eq!(fired, [false, false, true, false, false, true]);
+        let storm = Faults::new(&[parse("429:from=3").unwrap()]);
+        let fired: Vec<bool> = (0..5).map(|_| storm.0[0].fires("/api/x", false)).collect();
+        assert_eq!(fired, [false, false, true, true, true]);
+        assert!(matches!(
+            parse("429:from=3:every=2"),
+            Err(FaultSpecError::Triggers)
+        ));
         let cursor_only = Faults::new(&[parse("bad-cursor:nth=1").unwrap()]);
         assert!(!cursor_only.0[0].fires("/api/x", false));
         assert!(cursor_only.0[0].fires("/api/x", true));
@@ -547,6 +597,20 @@ mod tests {
         ));
         assert!(matches!(
             parse("truncate:after=1"),
+            Err(FaultSpecError::Option { .. })
+        ));
+        assert_eq!(
+            parse("endless-event:line-kib=8").map(|s| s.kind),
+            Ok(FaultKind::HostileStream(HostileStream::EndlessEvent {
+                line_bytes: 8 * 1024
+            }))
+        );
+        assert_eq!(
+            parse("contradicting-stream").map(|s| s.kind),
+            Ok(FaultKind::HostileStream(HostileStream::Contradicting))
+        );
+        assert!(matches!(
+            parse("event-flood:line-kib=8"),
             Err(FaultSpecError::Option { .. })
         ));
         let faults = Faults::new(&[parse("broken-stream:nth=2").unwrap()]);

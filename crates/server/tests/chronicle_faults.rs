@@ -1,5 +1,5 @@
 //! Injected faults on the Chronicle routes: latency, 429, 5xx and truncated bodies as on the
-//! Trajectory routes, and broken progress streams.
+//! Trajectory routes, and broken or hostile progress streams.
 #![allow(clippy::unwrap_used)]
 
 mod common;
@@ -134,4 +134,46 @@ async fn a_broken_stream_passes_some_events_then_is_cut_or_spoiled() {
     let read = read_sse(&mut whole, |_| false, WITHIN).await;
     assert_eq!((read.events.len(), read.end), (103, SseEnd::Closed));
     get_json(&c, b, "/v1/backtests/jobs/job_s400", 200).await;
+}
+
+#[tokio::test]
+async fn hostile_streams_contradict_the_record_never_end_an_event_or_flood() {
+    let server = start(with_faults(
+        demo(2),
+        &[
+            "contradicting-stream:path=job_s500",
+            "endless-event:line-kib=8:path=job_s400",
+            "event-flood:path=job_s300",
+        ],
+    ))
+    .await;
+    let (c, b) = (client(), server.base.as_str());
+    // The running job's stream says it succeeded at once; its record still says running.
+    let mut said = open_stream(&c, b, "/v1/backtests/jobs/job_s500/stream", None).await;
+    let read = read_sse(&mut said, |_| false, WITHIN).await;
+    assert_eq!(read.end, SseEnd::Closed);
+    assert_eq!(read.events.len(), 1);
+    assert_eq!(read.events[0].event, "run_finished");
+    assert_eq!(read.events[0].data["status"], "succeeded");
+    assert_eq!(read.events[0].data["job_id"], "job_s500");
+    let record = get_json(&c, b, "/v1/backtests/jobs/job_s500", 200).await;
+    assert_eq!(record["status"], "running");
+
+    // `data:` lines of 8 KiB and never a blank line: 2 MiB read, no event ended.
+    let mut endless = open_stream(&c, b, "/v1/backtests/jobs/job_s400/stream", None).await;
+    let mut raw = Vec::new();
+    while raw.len() < 2 << 20 {
+        raw.extend_from_slice(&endless.chunk().await.unwrap().unwrap());
+    }
+    assert!(!raw.windows(2).any(|w| w == b"\n\n"));
+    assert!(raw.starts_with(b"data: xxx"));
+    assert_eq!(raw.iter().position(|b| *b == b'\n'), Some(8 * 1024 - 1));
+
+    // `trial_finished` events for ever.
+    let mut flood = open_stream(&c, b, "/v1/backtests/jobs/job_s300/stream", None).await;
+    let read = read_sse(&mut flood, |events| events.len() >= 1_000, WITHIN).await;
+    assert_eq!(read.end, SseEnd::Stopped);
+    assert!(read.events.iter().all(|e| e.event == "trial_finished"));
+    // The JSON routes are untouched.
+    get_json(&c, b, "/v1/backtests/jobs/job_s300/trials", 200).await;
 }

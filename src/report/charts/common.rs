@@ -531,15 +531,10 @@ pub fn count_tick(value: f64) -> String {
     }
 }
 
-/// `name` shortened to at most `max` characters, with "…" when cut.
+/// `name` shortened to at most `max` characters, with "…" when cut
+/// ([`eval_compare_core::text::shorten`]).
 pub fn short_name(name: &str, max: usize) -> String {
-    if name.chars().count() <= max {
-        name.to_owned()
-    } else {
-        let mut out: String = name.chars().take(max.saturating_sub(1)).collect();
-        out.push('…');
-        out
-    }
+    eval_compare_core::text::shorten(name, max).into_owned()
 }
 
 /// "1 task" / "12 tasks" / "1,403 tasks".

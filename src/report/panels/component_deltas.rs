@@ -18,7 +18,7 @@ use eval_compare_core::load::{
 };
 use eval_compare_core::model::{RunSet, SourceKind};
 use eval_compare_core::report::{component_cells, ComponentDelta, Report, COMPONENT_COLUMNS};
-use eval_compare_core::text::{count, noun, visible};
+use eval_compare_core::text::{count, noun, shorten, visible, SHOWN_NAME_CHARS};
 use leptos::prelude::*;
 
 use crate::failure::explain;
@@ -74,7 +74,7 @@ pub fn ComponentDeltas(
             let name = report
                 .runs
                 .get(candidate.run)
-                .map(|run| visible(&run.name).into_owned())
+                .map(|run| visible(&shorten(&run.name, SHOWN_NAME_CHARS)).into_owned())
                 .unwrap_or_default();
             let table = (!candidate.components.is_empty()).then(|| {
                 let rows = candidate
@@ -157,7 +157,7 @@ pub fn too_many_to_read(wanted: usize) -> String {
 }
 
 /// Reading the components of `targets`: the offer with its cost, then progress with Cancel,
-/// then what was covered, with Resume after a Cancel or failed reads.
+/// then what was covered, with Resume after a Cancel, failed reads or a read that gave up.
 #[component]
 fn ComponentReadControl(
     /// The trajectories to read.
@@ -200,7 +200,7 @@ fn ComponentReadControl(
         } else if standing.is_complete() {
             ().into_any()
         } else {
-            let label = if standing.read + standing.failed == 0 {
+            let label = if standing.read + standing.failed == 0 && standing.stopped.is_none() {
                 "Read components"
             } else {
                 "Resume"
@@ -231,7 +231,7 @@ fn ComponentReadControl(
 }
 
 /// What the read of components says: its cost before it starts, its progress, what the table
-/// covers after it.
+/// covers after it, or why it gave up (the core's words, as the CLI's).
 pub fn read_status(standing: &ComponentProgress, loading: bool) -> String {
     let wanted = standing.wanted as u64;
     let trajectories = noun(wanted, "trajectory", "trajectories");
@@ -247,6 +247,9 @@ pub fn read_status(standing: &ComponentProgress, loading: bool) -> String {
             "Components read for all {} counted {trajectories} of these runs.",
             count(wanted)
         );
+    }
+    if let Some(stop) = &standing.stopped {
+        return format!("The read {stop}; Resume continues. The table covers those read.");
     }
     if standing.read + standing.failed == 0 {
         return format!(
@@ -296,7 +299,8 @@ fn component_row(component: &ComponentDelta) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use eval_compare_core::client::ApiError;
+    use eval_compare_core::client::{ApiError, TransportError};
+    use eval_compare_core::load::{ComponentStop, ComponentStopCause};
 
     fn standing(wanted: usize, read: usize, failed: usize) -> ComponentProgress {
         ComponentProgress {
@@ -306,7 +310,34 @@ mod tests {
             pending: 0,
             first_error: (failed > 0)
                 .then(|| ("t1".to_owned(), ApiError::InvalidArgument("x".to_owned()))),
+            stopped: None,
         }
+    }
+
+    #[test]
+    fn a_read_that_gave_up_says_why_and_that_resume_continues() {
+        let stop = ComponentStop {
+            cause: ComponentStopCause::FailuresInARow(
+                10,
+                ApiError::Transport(TransportError::Timeout),
+            ),
+            read: 20,
+            wanted: 400,
+        };
+        let standing = ComponentProgress {
+            stopped: Some(stop),
+            ..standing(400, 20, 10)
+        };
+        assert_eq!(
+            read_status(&standing, false),
+            "The read stopped after 10 reads in a row failed (no answer in time); 20 of 400 \
+             read; Resume continues. The table covers those read."
+        );
+        assert_eq!(
+            read_status(&standing, true),
+            "Reading components: 20 of 400 trajectories read…",
+            "a new read shows its progress"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use crate::components::api_error::{is_access_refused, EnterKeyButton};
 use crate::components::stat_text::{count, plural};
 use crate::failure::explain;
+use crate::report::panels::load_stopped::stopped_note;
 use eval_compare_core::load::{ItemsRead, ListKind, ListProgress, LoadPace, Phase, RunProgress};
 
 use crate::state::loader::{LiveMode, REFRESH_MS};
@@ -133,11 +134,7 @@ pub fn LoadPanel(
                     (!loading.get() && stopped() && !only_missing())
                         .then(|| {
                             view! {
-                                <p class="muted">
-                                    "What was read is kept: the report uses it, and the coverage "
-                                    "ledger marks these runs as incomplete. Retry continues each "
-                                    "list from where it stopped."
-                                </p>
+                                <p class="muted">{progress.with(|runs| stopped_note(runs))}</p>
                             }
                         })
                 }}
@@ -367,7 +364,24 @@ pub fn LiveJobsNotice(
         let how = match mode.get() {
             Some(LiveMode::Streaming) => "following its progress stream".to_owned(),
             Some(LiveMode::Polling) | None => {
-                format!("checking every {} s", REFRESH_MS / 1_000)
+                format!("checking every {} s or less often", REFRESH_MS / 1_000)
+            }
+            Some(LiveMode::Stopped(why)) => {
+                return Some(view! {
+                    <section class="notice notice-caution live-jobs" role="status">
+                        <p class="live-jobs-stopped">
+                            <strong>"Not followed any more"</strong>
+                            {format!(
+                                " — {why}. Reload the page to follow it again, or check the job \
+                                 on the platform."
+                            )}
+                        </p>
+                        <ul class="live-jobs-list">
+                            {lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                        </ul>
+                    </section>
+                }
+                .into_any());
             }
         };
         Some(view! {
@@ -385,7 +399,8 @@ pub fn LiveJobsNotice(
                     "in the coverage ledger."
                 </p>
             </section>
-        })
+        }
+        .into_any())
     }
 }
 

@@ -4,12 +4,13 @@ use std::sync::Arc;
 
 use eval_compare_core::api::EvalRunStatus;
 use eval_compare_core::report::{Report, Role, RunSummary, Topic};
-use eval_compare_core::text::visible;
+use eval_compare_core::text::{shorten, visible, SHOWN_NAME_CHARS};
 use leptos::prelude::*;
 
 use crate::components::explain::explain_button;
 use crate::components::stat_text::{count, interval_mean, optional_mean, plural, StatText};
 use crate::components::status_badge::StatusBadge;
+use crate::report::panels::platform_words::platform_cell;
 
 /// A title naming the candidates and the baseline, where the data came from, and one row per
 /// run: its name and id, model or checkpoint step, benchmark version, status ("as of N graded
@@ -20,19 +21,12 @@ pub fn ReportHeader(
     #[prop(into)]
     report: Signal<Arc<Report>>,
 ) -> impl IntoView {
-    let title = move || {
-        report.with(|report| {
-            let candidates: Vec<&str> = report
-                .runs
-                .iter()
-                .filter(|run| run.role == Role::Candidate)
-                .map(|run| run.name.as_str())
-                .collect();
-            let baseline = report
-                .baseline()
-                .map_or("the baseline", |run| run.name.as_str());
-            format!("{} against {baseline}", candidates.join(", "))
-        })
+    // Each name cut for showing; the whole title in the heading's tooltip when one was.
+    let titles = move |shown: bool| report.with(|report| comparison_heading(report, shown));
+    let title = move || titles(true);
+    let full_title = move || {
+        let full = titles(false);
+        (full != titles(true)).then_some(full)
     };
     let sources = move || {
         report.with(|report| {
@@ -57,7 +51,7 @@ pub fn ReportHeader(
     };
     view! {
         <header class="report-header">
-            <h2 class="page-heading">{title}</h2>
+            <h2 class="page-heading" title=full_title>{title}</h2>
             <p class="page-intro">"Data from "{sources}"."</p>
             <div class="table-scroll">
                 <table class="data-table runs-summary">
@@ -90,6 +84,25 @@ pub fn ReportHeader(
     }
 }
 
+/// The comparison in words, "Step 300, Step 400 against Baseline qwen3-235b": the report's
+/// heading and the tab's title; `shown` cuts each name to [`SHOWN_NAME_CHARS`] characters.
+pub fn comparison_heading(report: &Report, shown: bool) -> String {
+    let name = |name: &str| match shown {
+        true => shorten(name, SHOWN_NAME_CHARS).into_owned(),
+        false => name.to_owned(),
+    };
+    let candidates: Vec<String> = report
+        .runs
+        .iter()
+        .filter(|run| run.role == Role::Candidate)
+        .map(|run| name(&run.name))
+        .collect();
+    let baseline = report
+        .baseline()
+        .map_or_else(|| "the baseline".to_owned(), |run| name(&run.name));
+    format!("{} against {baseline}", candidates.join(", "))
+}
+
 /// The badge of a Chronicle job's status that Trajectory has no word for (`succeeded`,
 /// `queued`); `None` for the others, which read the same in both APIs.
 pub fn chronicle_status(status: &str) -> Option<(&'static str, &'static str)> {
@@ -108,6 +121,7 @@ fn RunRow(run: RunSummary) -> impl IntoView {
         (None, Some(model)) => model.clone(),
         (None, None) => "—".to_owned(),
     };
+    let platform = platform_cell(&run);
     let status = run.status.as_deref().map(EvalRunStatus::from);
     let running = status == Some(EvalRunStatus::Running) || run.status.as_deref() == Some("queued");
     let badge = match run.status.as_deref().and_then(chronicle_status) {
@@ -117,10 +131,11 @@ fn RunRow(run: RunSummary) -> impl IntoView {
         None => view! { <StatusBadge status/> }.into_any(),
     };
     let interval = StatText::of(&run.task_weighted_interval, interval_mean).text();
+    let (name, full_name) = crate::format::shown_name(&run.name);
     view! {
         <tr data-run-id=run.id.clone() class:baseline=run.role == Role::Baseline>
             <th scope="row">
-                <span class="run-name">{run.name.clone()}</span>
+                <span class="run-name" title=full_name>{name}</span>
                 {(run.role == Role::Baseline).then(|| view! { <span class="role role-baseline">"baseline"</span> })}
                 <span class="run-id">{visible(&run.id).into_owned()}</span>
             </th>
@@ -173,14 +188,8 @@ fn RunRow(run: RunSummary) -> impl IntoView {
             </td>
             <td class="num">{optional_mean(run.pooled_mean)}</td>
             <td class="num">
-                {match &run.chronicle {
-                    Some(job) => view! {
-                        {optional_mean(job.platform_pass_rate)}
-                        <span class="run-detail">"the job's pass rate"</span>
-                    }
-                    .into_any(),
-                    None => optional_mean(run.platform_reward_mean).into_any(),
-                }}
+                {platform.0}
+                {platform.1.map(|detail| view! { <span class="run-detail">{detail}</span> })}
             </td>
         </tr>
     }

@@ -10,7 +10,7 @@ use eval_compare_core::report::{
     category_cells, flaky_sentence, pass_k_cells, CandidateResult, Report, Topic, CATEGORY_COLUMNS,
     PASS_K_COLUMNS,
 };
-use eval_compare_core::text::visible;
+use eval_compare_core::text::{shorten, visible, SHOWN_NAME_CHARS};
 use leptos::prelude::*;
 
 use crate::components::explain::explain_button;
@@ -30,7 +30,7 @@ pub fn WhereDelta(
             let candidate = report.candidates.get(focus.get())?;
             let name = report
                 .run_of(candidate)
-                .map(|run| visible(&run.name).into_owned())
+                .map(|run| visible(&shorten(&run.name, SHOWN_NAME_CHARS)).into_owned())
                 .unwrap_or_default();
             Some(view! {
                 <section class="panel where-delta" aria-labelledby="where-delta-title">

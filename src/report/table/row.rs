@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use eval_compare_core::report::{Report, TaskCell, TaskRow};
-use eval_compare_core::text::visible;
+use eval_compare_core::text::{shorten, visible, SHOWN_NAME_CHARS};
 use leptos::prelude::*;
 
 use super::badges::cell_badges;
@@ -22,19 +22,20 @@ pub struct TaskName {
     pub title: String,
 }
 
-/// The name cell of `row`.
+/// The name cell of `row`: the name and id cut to [`SHOWN_NAME_CHARS`] characters, the title
+/// holding both whole.
 pub fn task_name(row: &TaskRow) -> TaskName {
     let (name, id_line) = match &row.label {
-        Some(label) => (label.clone(), Some(row.task_id.clone())),
-        None => (row.task_id.clone(), None),
+        Some(label) => (label.as_str(), Some(row.task_id.as_str())),
+        None => (row.task_id.as_str(), None),
     };
-    let title = match &id_line {
+    let title = match id_line {
         Some(id) => format!("{name}\n{id}"),
-        None => name.clone(),
+        None => name.to_owned(),
     };
     TaskName {
-        name,
-        id_line,
+        name: shorten(name, SHOWN_NAME_CHARS).into_owned(),
+        id_line: id_line.map(|id| shorten(id, SHOWN_NAME_CHARS).into_owned()),
         title,
     }
 }
@@ -143,6 +144,15 @@ mod tests {
                 title: "Fix the parser\nt_7".to_owned(),
             }
         );
+    }
+
+    #[test]
+    fn a_long_label_is_shown_cut_and_kept_whole_in_the_title() {
+        let label = "W".repeat(3000);
+        let name = task_name(&row(Some(&label), Vec::new()));
+        assert_eq!(name.name.chars().count(), SHOWN_NAME_CHARS);
+        assert!(name.name.ends_with('…'));
+        assert_eq!(name.title, format!("{label}\nt_7"));
     }
 
     #[test]

@@ -49,7 +49,7 @@ pub fn turn_footer(turn: &Turn) -> Option<String> {
 pub enum BlockText<'a> {
     /// Text content.
     Text(&'a str),
-    /// An image (never fetched) or a part this build does not know.
+    /// An image (never fetched), a part this build does not know or one it cannot read.
     Note(String),
 }
 
@@ -64,16 +64,30 @@ pub fn block_text(block: &ContentBlock) -> BlockText<'_> {
             "[{} part: {json}]",
             kind.as_deref().unwrap_or("untyped")
         )),
+        ContentBlock::Unreadable { problem, json } => {
+            BlockText::Note(format!("[unreadable part ({problem}): {json}]"))
+        }
     }
 }
 
-/// A tool call's heading, e.g. "call search (id call_1)".
+/// A tool call's heading, e.g. "call search (id call_1)", the name and the id each isolated
+/// ([`isolated`]): a right-to-left override a name leaves open cannot reverse the id after it.
 pub fn tool_call_heading(call: &ToolCall) -> String {
-    let name = call.name.as_deref().unwrap_or("(no name)");
+    let name = call
+        .name
+        .as_deref()
+        .map_or_else(|| "(no name)".to_owned(), isolated);
     match call.id.as_deref() {
-        Some(id) => format!("call {name} (id {id})"),
+        Some(id) => format!("call {name} (id {})", isolated(id)),
         None => format!("call {name}"),
     }
+}
+
+/// Untrusted text between FIRST STRONG ISOLATE (U+2068) and POP DIRECTIONAL ISOLATE (U+2069):
+/// shown in its own direction, and any embedding or override it opens ends with it, so it
+/// cannot reorder the text around it.
+fn isolated(text: &str) -> String {
+    format!("\u{2068}{text}\u{2069}")
 }
 
 /// Which call a tool result answers, e.g. "result of #2's call search (id call_1)".
@@ -246,6 +260,10 @@ pub fn step_heading(step: &StepSummary) -> String {
     format!("Step {} · {reward}{error}", step.step_index)
 }
 
+/// Steps with an error listed in full up to this many; more are summed up as their count, the
+/// first few and the last.
+pub const LISTED_ERROR_STEPS: usize = 5;
+
 /// What the steps read say as a whole: how many, where rewards were logged, which recorded an
 /// error, and whether their rewards can be placed at the turns.
 pub fn steps_summary_text(read: &StepSummaries) -> String {
@@ -263,10 +281,15 @@ pub fn steps_summary_text(read: &StepSummaries) -> String {
         .error_steps()
         .map(|step| step.step_index.to_string())
         .collect();
-    let errors = match errors.len() {
-        0 => "no step recorded an error".to_owned(),
-        1 => format!("an error at step {}", errors[0]),
-        _ => format!("errors at steps {}", errors.join(", ")),
+    let errors = match errors.as_slice() {
+        [] => "no step recorded an error".to_owned(),
+        [one] => format!("an error at step {one}"),
+        few if few.len() <= LISTED_ERROR_STEPS => format!("errors at steps {}", few.join(", ")),
+        [first @ .., last] => format!(
+            "errors at {} steps: {}, … {last}",
+            count(errors.len() as u64),
+            first[..LISTED_ERROR_STEPS - 2].join(", ")
+        ),
     };
     let placed = if read.hold_conversation_so_far() {
         ""

@@ -140,6 +140,15 @@ pub enum ContentPart {
     },
     /// A part type this build does not know, kept as received.
     Other(serde_json::Value),
+    /// A part that is not what its kind needs (not an object, a `type` that is not a string, a
+    /// text part with no string `text`, an image part with no string `artifact_id`), kept as
+    /// received beside why it cannot be read; the message's other parts are still read.
+    Unreadable {
+        /// Why it cannot be read, e.g. "a text part needs a string `text`".
+        problem: String,
+        /// The part as received.
+        value: serde_json::Value,
+    },
 }
 
 impl Serialize for ContentPart {
@@ -157,7 +166,7 @@ impl Serialize for ContentPart {
                 map.serialize_entry("artifact_id", artifact_id)?;
                 map.end()
             }
-            Self::Other(value) => value.serialize(serializer),
+            Self::Other(value) | Self::Unreadable { value, .. } => value.serialize(serializer),
         }
     }
 }
@@ -165,41 +174,42 @@ impl Serialize for ContentPart {
 impl<'de> Deserialize<'de> for ContentPart {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = serde_json::Value::deserialize(deserializer)?;
-        let serde_json::Value::Object(object) = &value else {
-            return Err(de::Error::custom("a content part must be an object"));
-        };
-        let kind = match object.get("type") {
-            None => None,
-            Some(serde_json::Value::String(kind)) => Some(kind.as_str()),
-            Some(_) => {
-                return Err(de::Error::custom(
-                    "a content part's `type` must be a string",
-                ))
-            }
-        };
-        let string_field = |name: &str| -> Result<String, D::Error> {
-            match object.get(name) {
-                Some(serde_json::Value::String(text)) => Ok(text.clone()),
-                _ => Err(de::Error::custom(format!(
-                    "a {} part needs a string `{name}`",
-                    kind.unwrap_or("content")
-                ))),
-            }
-        };
-        match kind {
-            Some("text") => Ok(Self::Text {
-                text: string_field("text")?,
-            }),
-            Some("image") => Ok(Self::Image {
-                artifact_id: string_field("artifact_id")?,
-            }),
-            None if object.contains_key("text") => Ok(Self::Text {
-                text: string_field("text")?,
-            }),
-            None if object.contains_key("artifact_id") => Ok(Self::Image {
-                artifact_id: string_field("artifact_id")?,
-            }),
-            _ => Ok(Self::Other(value)),
+        Ok(match part_of(&value) {
+            Ok(Some(part)) => part,
+            Ok(None) => Self::Other(value),
+            Err(problem) => Self::Unreadable { problem, value },
+        })
+    }
+}
+
+/// The text or image part a content part is (`None`: a kind this build does not know), or why
+/// it cannot be read.
+fn part_of(value: &serde_json::Value) -> Result<Option<ContentPart>, String> {
+    let serde_json::Value::Object(object) = value else {
+        return Err("a content part must be an object".to_owned());
+    };
+    let kind = match object.get("type") {
+        None => None,
+        Some(serde_json::Value::String(kind)) => Some(kind.as_str()),
+        Some(_) => return Err("a content part's `type` must be a string".to_owned()),
+    };
+    let string_field = |name: &str| match object.get(name) {
+        Some(serde_json::Value::String(text)) => Ok(text.clone()),
+        _ => Err(match kind {
+            Some("image") => format!("an image part needs a string `{name}`"),
+            Some(kind) => format!("a {kind} part needs a string `{name}`"),
+            None => format!("a content part needs a string `{name}`"),
+        }),
+    };
+    let text = |text| ContentPart::Text { text };
+    let image = |artifact_id| ContentPart::Image { artifact_id };
+    match kind {
+        Some("text") => string_field("text").map(text).map(Some),
+        Some("image") => string_field("artifact_id").map(image).map(Some),
+        None if object.contains_key("text") => string_field("text").map(text).map(Some),
+        None if object.contains_key("artifact_id") => {
+            string_field("artifact_id").map(image).map(Some)
         }
+        _ => Ok(None),
     }
 }

@@ -21,7 +21,7 @@ pub(super) fn check_run(index: RunIdx, run: &Run, findings: &mut Vec<Finding>) {
             runs: vec![index],
             message: format!(
                 "{} has {} trials listed more than once in job {}: each was counted once (its first listing).",
-                run.info().name(),
+                run.info().shown_name(),
                 job.duplicate_trials,
                 job.job_id
             ),

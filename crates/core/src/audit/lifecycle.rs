@@ -53,8 +53,8 @@ pub(super) fn check(index: RunIdx, run: &Run, findings: &mut Vec<Finding>) {
     let info = run.info();
     // A Chronicle run's status is its job's: say which job.
     let name = match &info.chronicle {
-        Some(job) => format!("{} (job {})", info.name(), job.job_id),
-        None => info.name().to_owned(),
+        Some(job) => format!("{} (job {})", info.shown_name(), job.job_id),
+        None => info.shown_name().into_owned(),
     };
     let chronicle = info.chronicle.is_some();
     let finding = |severity, code: &str, message: String| Finding {
@@ -78,7 +78,10 @@ pub(super) fn check(index: RunIdx, run: &Run, findings: &mut Vec<Finding>) {
         finding(
             Severity::Caution,
             "RUN_NOT_FINISHED",
-            format!("{name} is still {status}: its scores can change as trajectories finish."),
+            format!(
+                "{name} is still {status}: its scores can change as {} finish.",
+                if chronicle { "trials" } else { "trajectories" }
+            ),
         )
     } else if status == "failed" {
         let why = info

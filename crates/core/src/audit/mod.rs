@@ -92,7 +92,7 @@ pub fn audit(set: &RunSet, baseline: RunIdx, candidates: &[RunIdx]) -> Result<Au
                 severity: Severity::Info,
                 code: "SAME_RUN".to_owned(),
                 runs: vec![baseline],
-                message: format!("{} is compared with itself.", base.info().name()),
+                message: format!("{} is compared with itself.", base.info().shown_name()),
             });
             continue;
         }
@@ -101,6 +101,7 @@ pub fn audit(set: &RunSet, baseline: RunIdx, candidates: &[RunIdx]) -> Result<Au
         let pair = Pair {
             base: (baseline, base),
             cand: (candidate, cand),
+            names: (base.info().shown_name(), cand.info().shown_name()),
         };
         // Chronicle jobs record a suite, its version, subset, scorers and environment instead
         // of a benchmark version and sampling settings.
@@ -142,6 +143,8 @@ pub fn audit(set: &RunSet, baseline: RunIdx, candidates: &[RunIdx]) -> Result<Au
 struct Pair<'a> {
     base: (RunIdx, &'a Run),
     cand: (RunIdx, &'a Run),
+    /// Their names as findings quote them ([`crate::model::RunInfo::shown_name`]).
+    names: (std::borrow::Cow<'a, str>, std::borrow::Cow<'a, str>),
 }
 
 impl Pair<'_> {
@@ -150,11 +153,11 @@ impl Pair<'_> {
     }
 
     fn base_name(&self) -> &str {
-        self.base.1.info().name()
+        &self.names.0
     }
 
     fn cand_name(&self) -> &str {
-        self.cand.1.info().name()
+        &self.names.1
     }
 
     fn finding(&self, severity: Severity, code: &str, message: String) -> Finding {

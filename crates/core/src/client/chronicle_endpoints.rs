@@ -14,7 +14,7 @@ use super::error::{scrub, ApiError, Service};
 use super::key::ApiKey;
 use super::paginate::Paginator;
 use super::query::{segment, Query};
-use super::sse::{SseEvent, SseParser};
+use super::sse::{SseEvent, SseParser, MAX_EVENT_BYTES};
 use super::trajectory_client::TrajectoryClient;
 use super::transport::Transport;
 
@@ -132,8 +132,10 @@ impl<T: Transport> TrajectoryClient<T> {
     /// event to `on_event` as it arrives; `on_event` returns `false` to stop. Reading ends at
     /// `run_finished`, when the server closes the stream, or when the connection breaks: the
     /// events read stay handed over, and the summary says which. An event whose data is not the
-    /// expected JSON is counted and described, never fatal. Not retried: after a disconnect the
-    /// job's record is the truth (see [`TrajectoryClient::wait_for_job`]).
+    /// expected JSON is counted and described, never fatal; an event that goes on past
+    /// [`MAX_EVENT_BYTES`] without ending stops the reading with an error (memory stays
+    /// bounded). Not retried: after a disconnect the job's record is the truth (see
+    /// [`TrajectoryClient::wait_for_job`]).
     pub async fn follow_job(
         &self,
         job_id: &str,
@@ -156,10 +158,13 @@ impl<T: Transport> TrajectoryClient<T> {
         };
         let mut finished = false;
         let mut stopped = false;
+        let mut too_long = false;
         let outcome = self
             .transport()
             .send_streaming(request, &mut |chunk| {
-                for event in parser.feed(chunk) {
+                let events = parser.feed(chunk);
+                too_long = parser.event_too_long();
+                for event in events {
                     match job_event(&event, self.config().api_key.as_ref()) {
                         Ok(event) => {
                             summary.events += 1;
@@ -179,9 +184,20 @@ impl<T: Transport> TrajectoryClient<T> {
                         return false;
                     }
                 }
-                true
+                !too_long
             })
             .await;
+        if too_long && !finished && !stopped {
+            return Err(ApiError::UnexpectedResponse {
+                message: format!(
+                    "an event of the progress stream went on past {} MiB without the blank line \
+                     that ends it; reading stopped there ({} events read before)",
+                    MAX_EVENT_BYTES >> 20,
+                    summary.events
+                ),
+                request_id: None,
+            });
+        }
         summary.end = match outcome {
             Ok(response) if (200..300).contains(&response.status) => {
                 if finished {

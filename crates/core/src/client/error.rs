@@ -1,6 +1,6 @@
 //! Errors of API calls, with messages that say what happened and what to do next.
 
-use crate::api::{decode, ApiErrorEnvelope, DecodeError, ErrorType};
+use crate::api::{decode, ApiErrorEnvelope, DecodeError, DecodeErrorKind, ErrorType};
 
 use super::key::ApiKey;
 use super::transport::{HttpResponse, TransportError};
@@ -21,7 +21,7 @@ pub enum ApiError {
     #[error("{}", describe_transport(.0))]
     Transport(TransportError),
     /// A successful response whose body could not be read.
-    #[error("the API's answer could not be read ({message}); the API may be newer than this tool{}", request_id_suffix(request_id.as_deref()))]
+    #[error("{}", describe_decode(*truncated, message, request_id.as_deref()))]
     Decode {
         /// JSON path of the failing field.
         path: String,
@@ -29,6 +29,9 @@ pub enum ApiError {
         message: String,
         /// The `x-request-id` of the response.
         request_id: Option<String>,
+        /// The body ended before its JSON did: cut off on the way (a connection or a proxy),
+        /// not a shape this tool does not know.
+        truncated: bool,
     },
     /// A response that breaks the pagination contract (e.g. more pages but no cursor).
     #[error("the API's answer broke the contract: {message}{}", request_id_suffix(request_id.as_deref()))]
@@ -66,7 +69,7 @@ impl Service {
 
 /// An error status from the API, with what its body said.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{}", describe_http(*service, *status, code.as_deref(), message, param.as_deref(), request_id.as_deref()))]
+#[error("{}", describe_http(*service, (*status, *key_sent), code.as_deref(), message, param.as_deref(), request_id.as_deref()))]
 pub struct HttpError {
     /// The API that answered.
     pub service: Service,
@@ -83,6 +86,13 @@ pub struct HttpError {
     pub param: Option<String>,
     /// The `x-request-id` of the response, to quote when reporting the problem.
     pub request_id: Option<String>,
+    /// The wait the response asked for before asking again (`retry-after-ms`, `Retry-After`),
+    /// in milliseconds from when it arrived; what a watch's next try honours
+    /// ([`super::WatchPace`]).
+    pub retry_after_ms: Option<u64>,
+    /// Whether the request carried an API key: a 401 or 403 without one is said as "no key was
+    /// sent", not as a key refused.
+    pub key_sent: bool,
 }
 
 impl From<HttpError> for ApiError {
@@ -127,6 +137,15 @@ impl ApiError {
         }
     }
 
+    /// The wait the API asked for before asking again (`Retry-After`), when it answered an
+    /// error status with one.
+    pub fn retry_after_ms(&self) -> Option<u64> {
+        match self {
+            Self::Http(http) => http.retry_after_ms,
+            _ => None,
+        }
+    }
+
     /// Whether the request was cancelled by the caller.
     pub fn is_aborted(&self) -> bool {
         matches!(self, Self::Transport(TransportError::Aborted))
@@ -153,7 +172,7 @@ fn describe_transport(error: &TransportError) -> String {
 
 fn describe_http(
     service: Service,
-    status: u16,
+    (status, key_sent): (u16, bool),
     code: Option<&str>,
     message: &str,
     param: Option<&str>,
@@ -181,6 +200,7 @@ fn describe_http(
         (_, Some("invalid_cursor")) => {
             "the list changed or its cursor expired; load it again from the start"
         }
+        (401 | 403, _) if !key_sent => "no API key was sent, and this API needs one",
         (401, _) => "the API key was refused; check the key",
         (403, _) => "this API key may not read this; use a key of the right organization",
         (404, _) => "not found; check the id, or whether it belongs to this organization",
@@ -203,12 +223,37 @@ fn describe_http(
     text
 }
 
-/// Replaces every occurrence of the key in a text by `***`.
+/// Keys shorter than this many characters are redacted only where they stand alone (see
+/// [`scrub`]).
+pub(crate) const SHORT_KEY_CHARS: usize = 8;
+
+/// Replaces the key in a text by `***`: every occurrence, or for a key shorter than
+/// [`SHORT_KEY_CHARS`] (no credential, but a test's or a demo's) every occurrence that stands
+/// alone, with no letter or digit on either side. A one-character key `k` would otherwise turn
+/// "unknown" into "un***nown", and its letter inside a word tells nothing of the key.
 pub(crate) fn scrub(text: &str, key: Option<&ApiKey>) -> String {
-    match key {
-        Some(key) => text.replace(key.expose(), "***"),
-        None => text.to_owned(),
+    let Some(key) = key.map(ApiKey::expose) else {
+        return text.to_owned();
+    };
+    if key.len() >= SHORT_KEY_CHARS {
+        return text.replace(key, "***");
     }
+    let (mut out, mut kept, mut from) = (String::with_capacity(text.len()), 0, 0);
+    while let Some(found) = text[from..].find(key) {
+        let at = from + found;
+        let end = at + key.len();
+        let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+        if word(text[..at].chars().next_back()) || word(text[end..].chars().next()) {
+            // Inside a word: look again from the next character (occurrences may overlap).
+            from = at + text[at..].chars().next().map_or(1, char::len_utf8);
+        } else {
+            out.push_str(&text[kept..at]);
+            out.push_str("***");
+            (kept, from) = (end, end);
+        }
+    }
+    out.push_str(&text[kept..]);
+    out
 }
 
 /// The request id of a response.
@@ -238,6 +283,8 @@ pub(crate) fn http_error(
                 message: scrub(&body.message, key),
                 param: body.param.map(|param| scrub(&param, key)),
                 request_id,
+                retry_after_ms: None,
+                key_sent: key.is_some(),
             }
         }
         Err(_) => HttpError {
@@ -248,6 +295,8 @@ pub(crate) fn http_error(
             message: describe_unexpected_body(&response.body, key),
             param: None,
             request_id,
+            retry_after_ms: None,
+            key_sent: key.is_some(),
         },
     }
     .into()
@@ -263,6 +312,22 @@ pub(crate) fn decode_error(
         path: scrub(&error.path, key),
         message: scrub(&error.to_string(), key),
         request_id: request_id_of(response).map(|id| scrub(&id, key)),
+        truncated: error.kind == DecodeErrorKind::Eof,
+    }
+}
+
+/// What a body that could not be decoded says: a body cut off is said as such (asking again
+/// usually helps); any other is a shape this tool does not read, perhaps a newer API's.
+fn describe_decode(truncated: bool, message: &str, request_id: Option<&str>) -> String {
+    let suffix = request_id_suffix(request_id);
+    if truncated {
+        format!(
+            "the API's answer ended before its end ({message}): the connection or a proxy cut it off; asking again usually helps{suffix}"
+        )
+    } else {
+        format!(
+            "the API's answer could not be read ({message}); the API may be newer than this tool{suffix}"
+        )
     }
 }
 

@@ -21,6 +21,7 @@ pub mod retry;
 pub mod sse;
 mod trajectory_client;
 mod transport;
+mod watch_pace;
 
 pub use chronicle_endpoints::{StreamEnd, StreamSummary, CHRONICLE_MAX_LIMIT};
 pub use chronicle_wait::{WaitOutcome, WaitProgress, STREAM_ATTEMPTS};
@@ -36,3 +37,4 @@ pub use paginate::{PageProgress, Paginator, PartialList, MAX_PAGE_LIMIT};
 pub use query::percent_encode;
 pub use trajectory_client::TrajectoryClient;
 pub use transport::{HttpRequest, HttpResponse, Transport, TransportError};
+pub use watch_pace::{Contradiction, NextTry, WatchPace, WatchPolicy};

@@ -5,6 +5,11 @@
 //! fields are ignored); a line starting with `:` is a comment (a keep-alive); a blank line ends an
 //! event. Several `data` lines are joined with `\n`. An event still open when the stream ends is
 //! dropped, as the standard says. Bytes that are not UTF-8 are replaced, never fatal.
+//!
+//! Memory is bounded whatever the stream sends: a line is kept up to [`MAX_LINE_BYTES`], an
+//! event up to [`MAX_EVENT_BYTES`]; an event that grows past that (`data:` lines without the
+//! blank line that ends an event) ends the parse ([`SseParser::event_too_long`]): the caller
+//! stops reading and says why.
 
 /// One event of the stream.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -21,6 +26,10 @@ pub struct SseEvent {
 /// without line breaks cannot grow memory without bound.
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
+/// Largest event kept (its fields' values together): past it the parse stops. A progress event
+/// is a few hundred bytes; a stream whose event never ends would otherwise hold every line.
+pub const MAX_EVENT_BYTES: usize = 1 << 20;
+
 /// An incremental parser of an event stream.
 #[derive(Debug, Default)]
 pub struct SseParser {
@@ -31,6 +40,10 @@ pub struct SseParser {
     data: Option<String>,
     id: Option<String>,
     lines_cut: usize,
+    /// Bytes of the fields of the event being read.
+    event_bytes: usize,
+    /// An event grew past [`MAX_EVENT_BYTES`]: nothing more is read.
+    too_long: bool,
 }
 
 impl SseParser {
@@ -39,10 +52,14 @@ impl SseParser {
         Self::default()
     }
 
-    /// Reads `bytes` and returns the events they completed, in order.
+    /// Reads `bytes` and returns the events they completed, in order; nothing once an event grew
+    /// past [`MAX_EVENT_BYTES`].
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<SseEvent> {
         let mut events = Vec::new();
         for &byte in bytes {
+            if self.too_long {
+                break;
+            }
             match byte {
                 b'\n' if self.after_cr => self.after_cr = false,
                 b'\n' | b'\r' => {
@@ -70,6 +87,12 @@ impl SseParser {
         self.lines_cut
     }
 
+    /// Whether an event grew past [`MAX_EVENT_BYTES`] without ending: the parse stopped there,
+    /// and what was read of that event was let go.
+    pub fn event_too_long(&self) -> bool {
+        self.too_long
+    }
+
     /// Whether an event was begun and not ended (the stream stopped in the middle of one).
     pub fn has_partial_event(&self) -> bool {
         !self.line.is_empty() || self.data.is_some() || self.event.is_some()
@@ -89,6 +112,16 @@ impl SseParser {
             Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
             None => (line.as_ref(), ""),
         };
+        if matches!(field, "event" | "data" | "id") {
+            self.event_bytes = self.event_bytes.saturating_add(value.len() + 1);
+            if self.event_bytes > MAX_EVENT_BYTES {
+                self.too_long = true;
+                self.event = None;
+                self.data = None;
+                self.id = None;
+                return None;
+            }
+        }
         match field {
             "event" => self.event = Some(value.to_owned()),
             "data" => match &mut self.data {
@@ -105,6 +138,7 @@ impl SseParser {
     }
 
     fn dispatch(&mut self) -> Option<SseEvent> {
+        self.event_bytes = 0;
         let event = self.event.take();
         let id = self.id.take();
         // An event without data is not dispatched (the standard), but its fields are reset.
@@ -180,5 +214,40 @@ mod tests {
         assert_eq!(got[0].data.len(), MAX_LINE_BYTES - "data: ".len());
         assert_eq!(parser.lines_cut(), 1);
         assert!(got[1].data.ends_with(" ok"));
+    }
+
+    #[test]
+    fn an_event_that_never_ends_stops_the_parse_with_bounded_memory() {
+        let mut parser = SseParser::new();
+        let mut line = b"data: ".to_vec();
+        line.extend(std::iter::repeat_n(b'x', 64 * 1024));
+        line.push(b'\n');
+        let mut fed = 0;
+        // 64 MiB of `data:` lines of 64 KiB and no blank line: the parse stops at 1 MiB.
+        for _ in 0..1_024 {
+            assert!(parser.feed(&line).is_empty());
+            fed += line.len();
+            if parser.event_too_long() {
+                break;
+            }
+        }
+        assert!(parser.event_too_long());
+        assert!(
+            fed <= MAX_EVENT_BYTES + line.len(),
+            "stopped after {fed} bytes"
+        );
+        assert!(parser.data.is_none() && parser.line.capacity() <= MAX_LINE_BYTES);
+        assert!(
+            parser.feed(b"\n\ndata: late\n\n").is_empty(),
+            "nothing more is read"
+        );
+        let mut fine = SseParser::new();
+        for _ in 0..100 {
+            assert_eq!(fine.feed(&[&line[..], b"\n"].concat()).len(), 1);
+        }
+        assert!(
+            !fine.event_too_long(),
+            "events that end are never too long together"
+        );
     }
 }

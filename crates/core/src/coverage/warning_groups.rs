@@ -44,6 +44,7 @@ pub fn rank_of(code: &str) -> (u8, &'static str) {
         "SCORED_ZERO_WITHOUT_GRADE" => (5, "trajectories without a grade scored 0"),
         "UNKNOWN_ENDINGS" => (6, "endings this build does not class"),
         "TRAJECTORIES_WITHOUT_TASK" => (6, "trajectories without a task"),
+        "TEXT_CUT" => (6, "names or labels too long to show whole"),
         _ => (3, "a warning this build does not know"),
     }
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{JoinReport, OutcomeClass, RunIdx, RunSet};
-use crate::text::noun;
+use crate::text::{byte_size, noun, shorten, MAX_SHOWN_FIELD_BYTES, SHOWN_NAME_CHARS};
 
 use super::{Coverage, MissingnessCheck, PairCoverage, RunCoverage};
 
@@ -41,13 +41,13 @@ pub(super) fn collect(set: &RunSet, ledger: &Coverage) -> Vec<CoverageWarning> {
         per_run(set, run, &mut warnings);
     }
     let name = |index: RunIdx| {
-        ledger
-            .runs
-            .iter()
-            .find(|run| run.run == index)
-            .map_or_else(|| format!("run {}", index.0), |run| run.name.clone())
+        ledger.runs.iter().find(|run| run.run == index).map_or_else(
+            || format!("run {}", index.0),
+            |run| shorten(&run.name, SHOWN_NAME_CHARS).into_owned(),
+        )
     };
     task_list(set, ledger, &mut warnings);
+    cut_labels(set, ledger, &mut warnings);
     for pair in &ledger.comparisons {
         per_pair(
             pair,
@@ -61,7 +61,21 @@ pub(super) fn collect(set: &RunSet, ledger: &Coverage) -> Vec<CoverageWarning> {
 
 fn per_run(set: &RunSet, run: &RunCoverage, warnings: &mut Vec<CoverageWarning>) {
     let runs = vec![run.run];
-    let name = &run.name;
+    let name = shorten(&run.name, SHOWN_NAME_CHARS);
+    if let Ok(stored) = set.run(run.run) {
+        for cut in &stored.info().cut_texts {
+            warnings.push(CoverageWarning::new(
+                "TEXT_CUT",
+                runs.clone(),
+                format!(
+                    "{name}: its {} was {}, over the {} any shown name or label may hold; it is cut to that.",
+                    cut.field,
+                    byte_size(cut.bytes),
+                    byte_size(MAX_SHOWN_FIELD_BYTES as u64)
+                ),
+            ));
+        }
+    }
     if let Some(missing) = &run.incomplete_load {
         warnings.push(CoverageWarning::new(
             "INCOMPLETE_LOAD",
@@ -220,6 +234,34 @@ fn task_list(set: &RunSet, ledger: &Coverage, warnings: &mut Vec<CoverageWarning
                 "task listing repeats",
                 "task listings repeat"
             ),
+            named.join(", ")
+        ),
+    ));
+}
+
+/// Task and category labels cut for their size when the set was built.
+fn cut_labels(set: &RunSet, ledger: &Coverage, warnings: &mut Vec<CoverageWarning>) {
+    let cut = set.cut_labels();
+    if cut.count == 0 {
+        return;
+    }
+    let mut named: Vec<String> = cut
+        .examples
+        .iter()
+        .map(|text| format!("the {} ({})", text.field, byte_size(text.bytes)))
+        .collect();
+    let listed = named.len() as u64;
+    if cut.count > listed {
+        named.push(format!("{} more", cut.count - listed));
+    }
+    warnings.push(CoverageWarning::new(
+        "TEXT_CUT",
+        ledger.runs.iter().map(|run| run.run).collect(),
+        format!(
+            "{} {} over the {} any shown name or label may hold and cut to that: {}.",
+            cut.count,
+            noun(cut.count, "label was", "labels were"),
+            byte_size(MAX_SHOWN_FIELD_BYTES as u64),
             named.join(", ")
         ),
     ));

@@ -3,17 +3,23 @@
 //! (`GET /api/v1/trajectories/{id}?include_reward_components=true`), a few at a time, into the
 //! [`LoadStore`]. What was read stays (a cache for the store's API and key); a failed read is
 //! kept with its error and read again on the next call; a Cancel (dropping the future, then
-//! [`LoadStore::cancel_component_reads`]) keeps everything read. [`LoadStore::run_set`] attaches what
-//! was read, so the report's per-component deltas cover it.
+//! [`LoadStore::cancel_component_reads`]) keeps everything read. A read gives up when the API
+//! has stopped answering ([`ComponentReadLimits`]: failures in a row, an overall deadline),
+//! keeping what was read and saying why ([`ComponentStop`]); the next call continues.
+//! [`LoadStore::run_set`] attaches what was read, so the report's per-component deltas cover it.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use std::pin::pin;
+
+use futures::future::{select, Either};
 use futures::StreamExt;
 
 use crate::client::{ApiError, TrajectoryClient, Transport};
 use crate::model::{components_from_api, RewardComponent, RunSet};
 
+use super::component_stop::{Breaker, ComponentReadLimits, ComponentStop, ComponentStopCause};
 use super::forms::ListForm;
 use super::progress::LoadEvent;
 use super::store::LoadStore;
@@ -30,6 +36,8 @@ pub struct ComponentReads {
     pub(super) failed: RefCell<BTreeMap<String, ApiError>>,
     /// Reads claimed by a load in progress (queued or in flight).
     pub(super) pending: RefCell<HashSet<String>>,
+    /// Why the last load gave up, until the next one starts.
+    pub(super) stopped: RefCell<Option<ComponentStop>>,
 }
 
 /// Where reading the components of some trajectories stands.
@@ -45,6 +53,8 @@ pub struct ComponentProgress {
     pub pending: usize,
     /// The error of the first failed read (in id order), to show.
     pub first_error: Option<(String, ApiError)>,
+    /// Why the last read gave up before it ended (see [`ComponentReadLimits`]).
+    pub stopped: Option<ComponentStop>,
 }
 
 impl ComponentProgress {
@@ -93,6 +103,7 @@ impl<F: ListForm> LoadStore<F> {
         );
         let mut progress = ComponentProgress {
             wanted: trajectory_ids.len(),
+            stopped: reads.stopped.borrow().clone(),
             ..ComponentProgress::default()
         };
         for id in trajectory_ids {
@@ -123,49 +134,115 @@ impl<F: ListForm> LoadStore<F> {
 }
 
 /// Reads the components of the trajectories `trajectory_ids` not read yet (again those that
-/// failed), at most `concurrency` requests at a time; tells `notify` after each read. Ids being read by
-/// another call are left to it.
+/// failed), at most `limits.concurrency` requests at a time; tells `notify` after each read. Ids
+/// being read by another call are left to it. Gives up after `limits.failures_in_a_row`
+/// trajectories in a row failed, or when `limits.deadline_ms` passed on the transport's clock
+/// (reads in flight are dropped and count as not read): returns why, also kept for
+/// [`LoadStore::component_progress`] until the next call.
 pub async fn load_components<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
     store: &LoadStore<F>,
     trajectory_ids: &[String],
-    concurrency: usize,
+    limits: &ComponentReadLimits,
     notify: &dyn Fn(LoadEvent<'_>),
-) {
+) -> Option<ComponentStop> {
     let reads = &store.components;
-    let pending: Vec<&String> = {
+    reads.stopped.replace(None);
+    let claimed: Vec<&String> = {
         let (read, mut claimed) = (reads.read.borrow(), reads.pending.borrow_mut());
         trajectory_ids
             .iter()
             .filter(|id| !read.contains_key(*id) && claimed.insert((*id).clone()))
             .collect()
     };
-    if pending.is_empty() {
-        return;
+    if claimed.is_empty() {
+        return None;
     }
     notify(LoadEvent::Moved);
-    futures::stream::iter(pending)
-        .for_each_concurrent(concurrency.max(1), |id| async move {
-            let outcome = client.trajectory(id, true).await;
-            reads.pending.borrow_mut().remove(id);
-            let ok = match outcome {
-                Ok(trajectory) => {
-                    reads.failed.borrow_mut().remove(id);
-                    reads.read.borrow_mut().insert(
-                        id.clone(),
-                        components_from_api(&trajectory.reward_components),
-                    );
-                    true
-                }
-                Err(error) => {
-                    reads.failed.borrow_mut().insert(id.clone(), error);
-                    false
-                }
-            };
-            notify(LoadEvent::Components {
-                trajectory_id: id,
-                ok,
-            });
-        })
-        .await;
+    let transport = client.transport();
+    let deadline = transport.now_unix_ms().saturating_add(limits.deadline_ms);
+    let cause = {
+        let reading = read_until_tripped(client, reads, &claimed, limits, notify);
+        match select(pin!(reading), pin!(deadline_passes(transport, deadline))).await {
+            Either::Left((cause, _)) => cause,
+            Either::Right(((), _)) => Some(ComponentStopCause::Deadline(limits.deadline_ms)),
+        }
+    }?;
+    {
+        let mut pending = reads.pending.borrow_mut();
+        for id in &claimed {
+            pending.remove(*id);
+        }
+    }
+    let read = {
+        let read = reads.read.borrow();
+        trajectory_ids
+            .iter()
+            .filter(|id| read.contains_key(*id))
+            .count()
+    };
+    let stop = ComponentStop {
+        cause,
+        read,
+        wanted: trajectory_ids.len(),
+    };
+    reads.stopped.replace(Some(stop.clone()));
+    notify(LoadEvent::Moved);
+    Some(stop)
+}
+
+/// Reads `claimed`, storing each outcome as it arrives, until all are read or the breaker trips
+/// (then returns why; the reads still in flight are dropped with the returned future's stream).
+async fn read_until_tripped<T: Transport>(
+    client: &TrajectoryClient<T>,
+    reads: &ComponentReads,
+    claimed: &[&String],
+    limits: &ComponentReadLimits,
+    notify: &dyn Fn(LoadEvent<'_>),
+) -> Option<ComponentStopCause> {
+    let mut breaker = Breaker::new(limits.failures_in_a_row);
+    let mut outcomes = futures::stream::iter(claimed.iter().copied())
+        .map(|id| async move { (id, client.trajectory(id, true).await) })
+        .buffer_unordered(limits.concurrency.max(1));
+    while let Some((id, outcome)) = outcomes.next().await {
+        reads.pending.borrow_mut().remove(id);
+        let (ok, tripped) = match outcome {
+            Ok(trajectory) => {
+                reads.failed.borrow_mut().remove(id);
+                reads.read.borrow_mut().insert(
+                    id.clone(),
+                    components_from_api(&trajectory.reward_components),
+                );
+                (true, breaker.record(Ok(())))
+            }
+            Err(error) => {
+                let tripped = breaker.record(Err(&error));
+                reads.failed.borrow_mut().insert(id.clone(), error);
+                (false, tripped)
+            }
+        };
+        notify(LoadEvent::Components {
+            trajectory_id: id,
+            ok,
+        });
+        if tripped.is_some() {
+            return tripped;
+        }
+    }
+    None
+}
+
+/// Completes once the transport's clock reaches `deadline` (ms since the epoch). A clock that
+/// stood still through a whole sleep (a test's) never reaches it.
+async fn deadline_passes<T: Transport>(transport: &T, deadline: u64) {
+    loop {
+        let before = transport.now_unix_ms();
+        if before >= deadline {
+            return;
+        }
+        transport.sleep(deadline - before).await;
+        if transport.now_unix_ms() == before {
+            std::future::pending::<()>().await;
+        }
+    }
 }

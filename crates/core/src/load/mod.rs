@@ -27,12 +27,14 @@
 //! the runs (`{job}/{agent}`) of [`LoadStore::chronicle_run_set`].
 //!
 //! Reward components, which the run lists do not carry, are read per trajectory on request
-//! ([`load_components`], bounded in concurrency, resumable) and attached to the run set.
+//! ([`load_components`], bounded in concurrency, given up after failures in a row or at an
+//! overall deadline, resumable) and attached to the run set.
 //!
 //! Everything here is generic over the client's [`Transport`](crate::client::Transport); the
 //! caller owns time (when to refresh, how often to repaint) and receives a [`LoadEvent`] for
 //! every request that ended.
 
+mod component_stop;
 mod components;
 mod engine;
 mod forms;
@@ -43,6 +45,10 @@ mod progress;
 mod run_set_build;
 mod store;
 
+pub use component_stop::{
+    read_deadline_minutes, read_deadline_ms, ComponentReadLimits, ComponentStop,
+    ComponentStopCause, DEADLINE_BASE_MINUTES, DEADLINE_TRAJECTORIES_PER_MINUTE, FAILURES_IN_A_ROW,
+};
 pub use components::{
     component_target_count, component_targets, load_components, ComponentProgress, ComponentReads,
     COMPONENT_CONCURRENCY,

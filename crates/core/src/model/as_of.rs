@@ -58,6 +58,7 @@ impl RunSet {
             task_index: self.task_index.clone(),
             categories: self.categories.clone(),
             task_conflicts: self.task_conflicts.clone(),
+            cut_labels: self.cut_labels.clone(),
             platform_series: self.platform_series.clone(),
         };
         (set, summary)

@@ -3,6 +3,7 @@
 use super::id_map::IdMap;
 
 use super::aggregate::{RunTotals, TaskStats};
+use super::cut_text::{cut_display_name, CutLabels};
 use super::error::ModelError;
 use super::join::JoinReport;
 use super::run::{RunIdx, RunInfo, TaskScoring};
@@ -26,6 +27,7 @@ pub struct RunSetBuilder {
     /// The last task interned: sources list a task's samples together, so most lookups hit it.
     last_task: Option<TaskIdx>,
     task_conflicts: TaskListConflicts,
+    cut_labels: CutLabels,
 }
 
 #[derive(Debug)]
@@ -47,8 +49,11 @@ impl RunSetBuilder {
 
     /// Adds a task from a benchmark task list. A task listed twice keeps the first label, split
     /// and categories it was given; a later listing fills only what is missing, and one that
-    /// gives another split or categories is counted in [`RunSet::task_list_conflicts`].
-    pub fn add_task(&mut self, input: TaskInput) -> Result<TaskIdx, ModelError> {
+    /// gives another split or categories is counted in [`RunSet::task_list_conflicts`]. A
+    /// label (of the task or a category) over
+    /// [`MAX_SHOWN_FIELD_BYTES`](crate::text::MAX_SHOWN_FIELD_BYTES) is cut to it
+    /// ([`RunSet::cut_labels`]).
+    pub fn add_task(&mut self, mut input: TaskInput) -> Result<TaskIdx, ModelError> {
         let categories = input
             .categories
             .into_iter()
@@ -59,7 +64,10 @@ impl RunSetBuilder {
             let listed_before = task.listed;
             task.listed = true;
             // Another label only changes what is shown; another split or categories changes
-            // the analysis (clusters), so that is a conflict.
+            // the analysis (clusters), so that is a conflict. A label kept is cut to size.
+            if let (None, Some(label)) = (&task.label, &mut input.label) {
+                self.cut_labels.cut(label, "task", &input.id);
+            }
             fill(&mut task.label, input.label);
             let conflict = fill(&mut task.split, input.split)
                 | fill_categories(&mut task.categories, categories);
@@ -70,9 +78,12 @@ impl RunSetBuilder {
         Ok(index)
     }
 
-    /// Adds a run; its trajectories follow with [`Self::add_trajectory`].
-    pub fn add_run(&mut self, info: RunInfo) -> Result<RunIdx, ModelError> {
+    /// Adds a run; its trajectories follow with [`Self::add_trajectory`]. A display name over
+    /// [`MAX_SHOWN_FIELD_BYTES`](crate::text::MAX_SHOWN_FIELD_BYTES) is cut to it
+    /// ([`RunInfo::cut_texts`]).
+    pub fn add_run(&mut self, mut info: RunInfo) -> Result<RunIdx, ModelError> {
         self.check_new_run(&info.id)?;
+        cut_display_name(&mut info.display_name, &mut info.cut_texts);
         self.runs.push(PendingRun {
             info,
             join: None,
@@ -326,10 +337,12 @@ impl RunSetBuilder {
         Ok(index)
     }
 
-    fn intern_category(&mut self, category: Category) -> Result<CategoryIdx, ModelError> {
+    fn intern_category(&mut self, mut category: Category) -> Result<CategoryIdx, ModelError> {
         if let Some(&index) = self.category_index.get(category.id.as_str()) {
             return Ok(index);
         }
+        self.cut_labels
+            .cut(&mut category.label, "category", &category.id);
         let index =
             u32::try_from(self.categories.len()).map_err(|_| ModelError::TooMany("categories"))?;
         self.category_index
@@ -455,6 +468,7 @@ impl RunSetFinish {
             task_index: builder.task_index,
             categories: builder.categories,
             task_conflicts: builder.task_conflicts,
+            cut_labels: builder.cut_labels,
             platform_series: std::collections::BTreeMap::new(),
         }
     }

@@ -569,9 +569,13 @@ pub fn classify_facts<'a>(
 
 /// The model's view of an `EvalRun`.
 pub fn run_info_from_api(run: &EvalRun, source: SourceKind) -> RunInfo {
+    let mut cut_texts = Vec::new();
     RunInfo {
         id: run.eval_run_id.clone(),
-        display_name: run.display_name.clone(),
+        display_name: super::cut_text::copied_display_name(
+            run.display_name.as_deref(),
+            &mut cut_texts,
+        ),
         base_model: run.base_model_slug.clone(),
         checkpoint: CheckpointInfo {
             step: run.step,
@@ -612,6 +616,7 @@ pub fn run_info_from_api(run: &EvalRun, source: SourceKind) -> RunInfo {
         incomplete_load: None,
         task_scoring: super::run::TaskScoring::MeanOfSamples,
         chronicle: None,
+        cut_texts,
     }
 }
 

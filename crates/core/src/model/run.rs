@@ -51,6 +51,10 @@ pub struct RunInfo {
     /// The Chronicle job the run is an agent version of, for Chronicle runs.
     #[serde(default)]
     pub chronicle: Option<ChronicleRunInfo>,
+    /// Its shown texts cut when the run was added to a set, for being over
+    /// [`MAX_SHOWN_FIELD_BYTES`](crate::text::MAX_SHOWN_FIELD_BYTES).
+    #[serde(default)]
+    pub cut_texts: Vec<super::CutText>,
 }
 
 /// How a run's samples (trajectories, trials) on one task make that task's score.
@@ -115,6 +119,12 @@ impl RunInfo {
     /// The name to show: the display name, else the id.
     pub fn name(&self) -> &str {
         self.display_name.as_deref().unwrap_or(&self.id)
+    }
+
+    /// [`Self::name`] as messages quote it: cut to
+    /// [`SHOWN_NAME_CHARS`](crate::text::SHOWN_NAME_CHARS) characters.
+    pub fn shown_name(&self) -> std::borrow::Cow<'_, str> {
+        crate::text::shorten(self.name(), crate::text::SHOWN_NAME_CHARS)
     }
 }
 

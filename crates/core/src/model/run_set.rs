@@ -22,6 +22,7 @@ pub struct RunSet {
     pub(crate) task_index: IdMap<Box<str>, TaskIdx>,
     pub(crate) categories: Vec<Category>,
     pub(crate) task_conflicts: TaskListConflicts,
+    pub(crate) cut_labels: super::CutLabels,
     /// The platform's own progression of each training run read, by training run id, or why
     /// it could not be read.
     pub(crate) platform_series: std::collections::BTreeMap<String, Result<PlatformSeries, String>>,
@@ -107,6 +108,12 @@ impl RunSet {
     /// listing is used).
     pub fn task_list_conflicts(&self) -> &TaskListConflicts {
         &self.task_conflicts
+    }
+
+    /// Task and category labels cut when the set was built, for being over
+    /// [`MAX_SHOWN_FIELD_BYTES`](crate::text::MAX_SHOWN_FIELD_BYTES).
+    pub fn cut_labels(&self) -> &super::CutLabels {
+        &self.cut_labels
     }
 
     /// Attaches reward components loaded later (e.g. on drill-down) to one trajectory.

@@ -3,8 +3,9 @@
 //! Every string that comes from the data (ids, names, models, benchmarks, statuses, task labels,
 //! and the sentences and messages that quote them) goes through [`markdown_text`] or
 //! [`markdown_code`]: hidden characters are made visible and markup is escaped, so a hostile
-//! run can neither inject HTML, links or terminal sequences nor break a table. The report's own
-//! text (statistics, labels of rows) only has its cells' `|` escaped.
+//! run can neither inject HTML, links or terminal sequences nor break a table. Names and labels
+//! in headings and cells are cut to [`SHOWN_NAME_CHARS`] characters first (the JSON holds them
+//! whole). The report's own text (statistics, labels of rows) only has its cells' `|` escaped.
 
 use std::fmt::Write;
 
@@ -14,7 +15,7 @@ use crate::model::Resolution;
 use crate::stats::Stat;
 use crate::text::{
     interval_points, markdown_code, markdown_text, noun, p_value, points, setting_source,
-    setting_value, signed_points, StatText,
+    setting_value, shorten, signed_points, StatText, SHOWN_NAME_CHARS,
 };
 
 use super::categories::{category_cells, CATEGORY_COLUMNS};
@@ -97,7 +98,7 @@ fn runs(out: &mut String, report: &Report) {
             out,
             "| {:?} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             r.role,
-            markdown_text(&r.name),
+            shown(&r.name),
             markdown_code(&r.id),
             markdown_text(r.base_model.as_deref().unwrap_or("—")),
             markdown_text(r.bench_id.as_deref().unwrap_or("—")),
@@ -132,7 +133,7 @@ fn comparability(out: &mut String, report: &Report) {
             "- {:?} {}: {}",
             f.severity,
             markdown_code(&f.code),
-            markdown_text(&f.message)
+            markdown_quoted(&f.message)
         );
     }
     if report.audit.findings.is_empty() {
@@ -154,7 +155,7 @@ fn effective_settings(out: &mut String, report: &Report) {
             .runs
             .iter()
             .find(|r| r.index == run)
-            .map_or_else(|| "—".to_owned(), |r| markdown_text(&r.name))
+            .map_or_else(|| "—".to_owned(), |r| shown(&r.name))
     };
     let _ = writeln!(
         out,
@@ -208,7 +209,7 @@ fn coverage(out: &mut String, report: &Report) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            markdown_text(&r.name),
+            shown(&r.name),
             r.tasks_selected.map_or("—".to_owned(), |n| n.to_string()),
             r.tasks_attempted,
             r.tasks_scored,
@@ -237,7 +238,7 @@ fn coverage(out: &mut String, report: &Report) {
         let _ = writeln!(
             out,
             "- {}: {} paired of {} in the union; {} only in the baseline, {} only in the candidate.",
-            markdown_text(name),
+            shown(name),
             pair.paired,
             pair.union,
             pair.only_in_baseline.len(),
@@ -274,7 +275,7 @@ fn coverage_warnings(out: &mut String, warnings: &[CoverageWarning]) {
 
 fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
     let name = report.run_of(c).map_or("candidate", |r| r.name.as_str());
-    let _ = writeln!(out, "## {} vs baseline\n", markdown_text(name));
+    let _ = writeln!(out, "## {} vs baseline\n", shown(name));
     let _ = writeln!(out, "{}.\n", markdown_text(&c.sentence));
     let _ = writeln!(out, "| statistic | primary | sensitivity |");
     let _ = writeln!(out, "|---|---|---|");
@@ -310,7 +311,7 @@ fn where_delta(out: &mut String, report: &Report, c: &CandidateResult) {
             let _ = writeln!(
                 out,
                 "| {} | {} |",
-                markdown_text(&group.label),
+                shown(&group.label),
                 cells[1..]
                     .iter()
                     .map(|c| cell(c))
@@ -371,7 +372,7 @@ fn progression(out: &mut String, report: &Report) {
             out,
             "| {} | {} | {} | {} | {} | {} |",
             point.step,
-            markdown_text(name),
+            shown(name),
             opt(point.mean),
             point.delta.map_or_else(|| "—".to_owned(), signed_points),
             cell(&StatText::of(&point.delta_interval, interval_points).text()),
@@ -450,7 +451,7 @@ fn chronicle_jobs(out: &mut String, report: &Report) {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} ({} tasks) | {} |",
-            markdown_text(&r.name),
+            shown(&r.name),
             markdown_code(&job.job_id),
             markdown_text(job.mode.as_deref().unwrap_or("—")),
             markdown_text(job.task_suite_id.as_deref().unwrap_or("—")),
@@ -593,7 +594,12 @@ fn extremes(out: &mut String, report: &Report, c: &CandidateResult) {
         }
         let _ = writeln!(out, "{title}:");
         for (task, d) in list {
-            let _ = writeln!(out, "- {} {} points", markdown_code(task), points(*d));
+            let _ = writeln!(
+                out,
+                "- {} {} points",
+                markdown_code(&shorten(task, SHOWN_NAME_CHARS)),
+                points(*d)
+            );
         }
         out.push('\n');
     }
@@ -608,8 +614,26 @@ fn opt(value: Option<f64>) -> String {
     value.map_or("—".to_owned(), |v| format!("{v:.4}"))
 }
 
+/// A name or label from the data as a heading or table cell shows it: cut to
+/// [`SHOWN_NAME_CHARS`] characters (the report JSON holds it whole), then escaped.
+fn shown(name: &str) -> String {
+    markdown_text(&shorten(name, SHOWN_NAME_CHARS))
+}
+
 /// The report's own text (a statistic's label or value) in a markdown table cell: its `|`
 /// escaped and its line breaks joined. Untrusted text goes through [`markdown_text`] instead.
 fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// A phrase of the report's own as markdown: its `` `quoted` `` parts as code spans, the rest
+/// as escaped text (so no backtick shows escaped).
+fn markdown_quoted(text: &str) -> String {
+    crate::text::quoted_parts(text)
+        .into_iter()
+        .map(|part| match part {
+            crate::text::QuotedPart::Words(words) => markdown_text(words),
+            crate::text::QuotedPart::Code(code) => markdown_code(code),
+        })
+        .collect()
 }

@@ -8,6 +8,7 @@ use crate::audit::{self, Audit, Lifecycle, PlatformCheck};
 use crate::coverage::{self, Coverage};
 use crate::model::{self, Analysis, PairedScores, Run, RunIdx, RunSet, SourceKind};
 use crate::stats;
+use crate::text::{shorten, SHOWN_NAME_CHARS};
 
 use super::{
     adjust_p_values, analyse_pair, anytime_interval, bootstrap_slots, candidate_verdict,
@@ -193,6 +194,7 @@ impl<'a> ReportBuild<'a> {
             self.runs
                 .push(summarize_run(self.set, index, run, Role::Candidate, level));
         }
+        super::run_labels::make_unique(&mut self.runs);
     }
 
     /// Candidate `i`'s paired analyses (its bootstraps left to draw), exclusions, components,
@@ -276,13 +278,13 @@ impl<'a> ReportBuild<'a> {
             result.verdict = candidate_verdict(result, &context, settings);
         }
         for result in &mut self.results {
-            let name = &self.runs[result.run].name;
+            let name = shorten(&self.runs[result.run].name, SHOWN_NAME_CHARS);
             let headline = match settings.headline {
                 Analysis::Primary => &result.primary,
                 Analysis::Sensitivity => &result.sensitivity,
             };
             result.sentence =
-                headline_sentence(name, headline, &result.excluded, settings, &result.verdict);
+                headline_sentence(&name, headline, &result.excluded, settings, &result.verdict);
         }
         self.audit = Some(audit);
         Ok(())

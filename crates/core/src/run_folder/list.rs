@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::api::{decode, decode_seed, once, scan_page_object, Cursor, DecodeError, PlainItem};
 
+use super::page_shape::IsPage;
 use super::RunFolderError;
 
 /// How a list file is laid out.
@@ -122,9 +123,9 @@ fn parse_lines<'a, T: Deserialize<'a>>(
         let value = body.get(start..end).unwrap_or_default().trim_ascii_start();
         let page_layout = match &pages {
             Some(_) => true,
-            None if items.is_empty() => serde_json::from_slice::<Value>(value)
-                .as_ref()
-                .is_ok_and(is_page),
+            None if items.is_empty() => {
+                serde_json::from_slice::<IsPage>(value).is_ok_and(|page| page.0)
+            }
             None => false,
         };
         if page_layout {
@@ -362,14 +363,6 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for Items<'_, T> {
     }
 }
 
-/// Whether a JSON value looks like an API page: an object with an `items` array.
-pub(super) fn is_page(value: &Value) -> bool {
-    value
-        .as_object()
-        .and_then(|object| object.get("items"))
-        .is_some_and(Value::is_array)
-}
-
 /// Whether the first element of a JSON array is a page. Only the first element is read: the
 /// visitor answers, then stops the decoder with an error, so the rest of the file is not
 /// scanned. An array whose first element is malformed answers `false`, so that decoding it as
@@ -382,8 +375,8 @@ fn first_element_is_page(body: &[u8]) -> bool {
             formatter.write_str("a JSON array")
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            let first: Option<Value> = seq.next_element()?;
-            self.0.set(first.as_ref().is_some_and(is_page));
+            let first: Option<IsPage> = seq.next_element()?;
+            self.0.set(first.is_some_and(|page| page.0));
             Err(serde::de::Error::custom("answered after the first element"))
         }
     }

@@ -24,13 +24,14 @@
 //! read by a feed and refused by the whole read.
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
-use super::list::{
-    is_page, more_follow, scan_plain_page, FilePage, ListLayout, PageScan, ParsedList,
-    PlainPageFields,
-};
-use crate::api::{once, value_length, Cursor, PlainItem, SharedTexts};
+use super::list::{more_follow, scan_plain_page, FilePage, ListLayout, PageScan, ParsedList};
+use super::page_shape::IsPage;
+use crate::api::{PlainItem, SharedTexts};
+
+mod open_page;
+
+use open_page::{OpenPage, OPEN_PAGE_BYTES};
 
 /// Whether a layout's values are an array's elements (else JSON values one after another).
 fn in_array(layout: ListLayout) -> bool {
@@ -94,43 +95,6 @@ enum Stop {
     /// The bytes so far end inside what comes next.
     NeedMore,
     Unexpected,
-}
-
-/// A page at least this large that has not arrived whole is read member by member, item by
-/// item, as its bytes arrive ([`OpenPage`]), instead of waiting for all of it and decoding it
-/// in one step: a file that is one page of every item (an export's own layout) would otherwise
-/// be held whole and decoded at once, the page frozen for seconds.
-const OPEN_PAGE_BYTES: usize = 1 << 20;
-
-/// Where a page read member by member stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PageAt {
-    /// After `{`: a member or the page's end.
-    First,
-    /// After a comma: a member.
-    Member,
-    /// After a member: a comma or the page's end.
-    AfterMember,
-    /// After `"items": [`: an item or the array's end.
-    FirstItem,
-    /// After a comma in `items`: an item.
-    Item,
-    /// After an item: a comma or the array's end.
-    AfterItem,
-}
-
-/// A page read member by member as its bytes arrive (see [`OPEN_PAGE_BYTES`]), in its plain
-/// form: its items as a page's items are read ([`Cursor::item_sharing`](crate::api::Cursor),
-/// their strings kept as [`WaitingItems`]), its other members null, booleans, plain strings or
-/// numbers. Anything else, or a field twice, ends the feed unexpectedly: the whole read then
-/// answers, as for any other surprise.
-#[derive(Debug, Clone, Copy)]
-struct OpenPage {
-    at: PageAt,
-    /// `items` seen.
-    items_seen: bool,
-    /// Its other members.
-    fields: PlainPageFields,
 }
 
 /// Items read one at a time (a bare array's or JSON Lines' items, an open page's) keep their
@@ -417,11 +381,10 @@ impl<T: PlainItem> ListFeed<T> {
                     let layout = match self.next_byte() {
                         Ok(b']') => Ok(ListLayout::Items),
                         Ok(_) if self.large_page_begins() => Ok(ListLayout::PageArray),
-                        // A first element that is not JSON a `Value` reads (a number out of
-                        // range in a field no item keeps, say) is no page: its items are
-                        // read, as the whole read reads them.
-                        Ok(_) => match self.decode::<Value>() {
-                            Ok((value, _)) if is_page(&value) => Ok(ListLayout::PageArray),
+                        // Told as the whole read tells it ([`IsPage`]); a first element
+                        // that is not JSON is no page: its items are read, and refused.
+                        Ok(_) => match self.decode::<IsPage>() {
+                            Ok((IsPage(true), _)) => Ok(ListLayout::PageArray),
                             Ok(_) | Err(Stop::Unexpected) => Ok(ListLayout::Items),
                             Err(stop) => Err(stop),
                         },
@@ -435,8 +398,8 @@ impl<T: PlainItem> ListFeed<T> {
                     ListLayout::PageLines
                 } else {
                     let start = self.at;
-                    let page = match self.decode::<Value>() {
-                        Ok((value, _)) => is_page(&value),
+                    let page = match self.decode::<IsPage>() {
+                        Ok((IsPage(page), _)) => page,
                         // Not a page, as above.
                         Err(Stop::Unexpected) => false,
                         Err(stop) => return Err(stop),
@@ -527,143 +490,6 @@ impl<T: PlainItem> ListFeed<T> {
                 Ok(_) => Err(Stop::Unexpected),
             },
             Stage::Done => Err(Stop::Unexpected),
-        }
-    }
-
-    /// Whether the first value, at `at`, is a page too large to wait for whole (see
-    /// [`OPEN_PAGE_BYTES`]): an object not whole within its first megabyte whose plain members
-    /// lead to `"items": [`. Its layout is then that of pages without decoding it first; should the page
-    /// turn out otherwise, reading it ends unexpectedly and the whole read answers.
-    fn large_page_begins(&self) -> bool {
-        let rest = &self.text[self.at..];
-        // A value whole within its first megabyte is decoded whole.
-        let head = &rest.as_bytes()[..rest.len().min(self.open_page_bytes)];
-        if self.ended || rest.len() < self.open_page_bytes || value_length(head).is_some() {
-            return false;
-        }
-        let mut cursor = Cursor::new(rest);
-        let mut items_next = false;
-        let read = cursor.object(|key, cursor| {
-            if key == "items" {
-                items_next = cursor.peek() == Some(b'[');
-                // Stop here: the answer is known.
-                return None;
-            }
-            cursor.skip_scalar()
-        });
-        read.is_none() && items_next
-    }
-
-    /// Starts reading the page at `at` (its `{`) member by member.
-    fn open_page(&mut self) {
-        let Stage::Value { layout, .. } = self.stage else {
-            return;
-        };
-        self.at += 1;
-        self.retry_at = 0;
-        self.open_page = Some(OpenPage {
-            at: PageAt::First,
-            items_seen: false,
-            fields: PlainPageFields::default(),
-        });
-        self.stage = Stage::InPage { layout };
-    }
-
-    /// One step of the page read member by member: a member, an item, or a separator.
-    fn page_step(&mut self, layout: ListLayout) -> Result<(), Stop> {
-        let Some(mut page) = self.open_page else {
-            return Err(Stop::Unexpected);
-        };
-        let next = self.next_byte()?;
-        page.at = match (page.at, next) {
-            (PageAt::First | PageAt::AfterMember, b'}') => {
-                if !page.items_seen {
-                    // `items` is required.
-                    return Err(Stop::Unexpected);
-                }
-                self.at += 1;
-                self.truncated = page.fields.more_follow();
-                self.open_page = None;
-                self.stage = after_value(layout);
-                return Ok(());
-            }
-            (PageAt::AfterMember, b',') => {
-                self.at += 1;
-                PageAt::Member
-            }
-            (PageAt::First | PageAt::Member, b'"') => self.page_member(&mut page)?,
-            (PageAt::FirstItem, b']') | (PageAt::AfterItem, b']') => {
-                self.at += 1;
-                PageAt::AfterMember
-            }
-            (PageAt::AfterItem, b',') => {
-                self.at += 1;
-                PageAt::Item
-            }
-            (PageAt::FirstItem | PageAt::Item, _) => {
-                let start = self.at;
-                let mut cursor = Cursor::new(&self.text[start..]);
-                let texts = WaitingItems::texts(&mut self.waiting, self.items.len());
-                match cursor.item_sharing::<T>(texts) {
-                    Some(item) => {
-                        let end = start + cursor.at();
-                        self.push_waiting(item, end);
-                        self.at = end;
-                        PageAt::AfterItem
-                    }
-                    None => return Err(self.cut_or_unexpected(start)),
-                }
-            }
-            _ => return Err(Stop::Unexpected),
-        };
-        self.open_page = Some(page);
-        Ok(())
-    }
-
-    /// A member of the page read member by member (at its key): where the page is next.
-    /// (`page` is the caller's copy, kept only when the step succeeds.)
-    fn page_member(&mut self, page: &mut OpenPage) -> Result<PageAt, Stop> {
-        let start = self.at;
-        let mut cursor = Cursor::new(&self.text[start..]);
-        let Some(key) = cursor.string() else {
-            return Err(self.cut_or_unexpected(start));
-        };
-        if !cursor.eat(b':') {
-            return Err(self.cut_or_unexpected(start + cursor.at()));
-        }
-        let value = start + cursor.at();
-        if key == "items" {
-            once(&mut page.items_seen).ok_or(Stop::Unexpected)?;
-            return match cursor.peek() {
-                Some(b'[') => {
-                    self.at = start + cursor.at() + 1;
-                    Ok(PageAt::FirstItem)
-                }
-                Some(_) => Err(Stop::Unexpected),
-                None => Err(Stop::NeedMore),
-            };
-        }
-        if page.fields.member(key, &mut cursor).is_none() {
-            return Err(self.cut_or_unexpected(value));
-        }
-        if !self.ended && start + cursor.at() == self.text.len() {
-            // A number the next bytes may go on: read it again with them.
-            return Err(Stop::NeedMore);
-        }
-        self.at = start + cursor.at();
-        Ok(PageAt::AfterMember)
-    }
-
-    /// Why what starts at `from` could not be read: the bytes so far end inside it (more are
-    /// needed; the feed waits where it is), or it is not what a page read member by member
-    /// reads. (An item nested deeper than a page's item is read alone is taken for cut: the
-    /// feed waits for the file's end, then the whole read answers.)
-    fn cut_or_unexpected(&mut self, from: usize) -> Stop {
-        let rest = self.text.as_bytes()[from..].trim_ascii_start();
-        if !self.ended && (rest.is_empty() || value_length(rest).is_none()) {
-            Stop::NeedMore
-        } else {
-            Stop::Unexpected
         }
     }
 
@@ -778,11 +604,22 @@ impl<T: PlainItem> ListFeed<T> {
                 }
                 Ok((value, self.at + end))
             }
-            Some(Err(error)) if error.is_eof() && !self.ended => Err(Stop::NeedMore),
+            Some(Err(error)) if !self.ended && (error.is_eof() || at_end(rest, &error)) => {
+                Err(Stop::NeedMore)
+            }
             None if !self.ended => Err(Stop::NeedMore),
             _ => Err(Stop::Unexpected),
         }
     }
+}
+
+/// Whether serde_json's `error` lies at the very end of `text`: a number the end cuts after
+/// its `-`, `.`, `e` or `e-` is an invalid number, not an end of file, to serde_json when it
+/// skips a member (`1e` then EOF), so more bytes may still make it whole.
+fn at_end(text: &str, error: &serde_json::Error) -> bool {
+    let lines = text.bytes().filter(|&byte| byte == b'\n').count() + 1;
+    let column = text.len() - text.rfind('\n').map_or(0, |newline| newline + 1);
+    error.line() == lines && error.column() >= column
 }
 
 /// A list file read from `source` (a file on disk, say) `chunk` bytes at a time, each chunk
@@ -838,6 +675,7 @@ mod tests {
     use super::super::parse_list;
     use super::*;
     use crate::testing::feed::{feed_in_chunks, feed_in_chunks_unsized};
+    use serde_json::Value;
 
     /// A first value that a `Value` does not read (a number out of range in a field no item
     /// keeps) is no page, as for the whole read: its items are read.

@@ -24,6 +24,7 @@ mod folder;
 mod folder_set_build;
 mod list;
 mod list_feed;
+mod page_shape;
 
 use serde::{Deserialize, Serialize};
 

@@ -74,9 +74,34 @@ pub fn p_value(p: f64) -> String {
 }
 
 /// A mean reward (or a pass@k, a correlation) with three decimals, e.g. `0.483`; a negative one
-/// with the minus sign (U+2212), `−0.075`, like every number a person reads.
+/// with the minus sign (U+2212), `−0.075`, like every number a person reads; −0.0 (and what
+/// rounds to it) as `0.000`; a huge one in scientific notation (`1e308`).
 pub fn mean(value: f64) -> String {
-    minus_sign(format!("{value:.3}"))
+    if let Some(huge) = huge(value) {
+        return huge;
+    }
+    let text = format!("{value:.3}");
+    // −0.0, or a value that rounds to zero from below, reads as zero.
+    if text == "-0.000" {
+        return "0.000".to_owned();
+    }
+    minus_sign(text)
+}
+
+/// Values at least this large (in magnitude) are written in scientific notation: printed in
+/// full, 1e308 would be an integer of 309 digits.
+const HUGE: f64 = 1e15;
+
+/// A finite value of [`HUGE`] magnitude or more in scientific notation with up to four
+/// decimals, trailing zeros dropped, e.g. `1e308`, `−1.2346e20`; `None` for a smaller one.
+fn huge(value: f64) -> Option<String> {
+    if !value.is_finite() || value.abs() < HUGE {
+        return None;
+    }
+    let text = format!("{value:.4e}");
+    let (mantissa, exponent) = text.split_once('e')?;
+    let mantissa = mantissa.trim_end_matches('0').trim_end_matches('.');
+    Some(minus_sign(format!("{mantissa}e{exponent}")))
 }
 
 /// A value in its own units (a scorer's score, a share such as a pass rate) with three
@@ -106,16 +131,41 @@ pub fn interval_value(interval: &Interval) -> String {
 }
 
 /// A logged number (a component's value, weight or bound) with up to four decimals, trailing
-/// zeros dropped: `1`, `0.85`, `0.3333`, `−2.5`; a non-finite value as Rust writes it.
+/// zeros dropped: `1`, `0.85`, `0.3333`, `−2.5`; from 1e15 up in scientific notation (`1e308`,
+/// not 309 digits); a non-finite value as Rust writes it.
 pub fn compact_value(value: f64) -> String {
     if !value.is_finite() {
         return format!("{value}");
+    }
+    if let Some(huge) = huge(value) {
+        return huge;
     }
     let text = format!("{value:.4}");
     let text = text.trim_end_matches('0').trim_end_matches('.');
     match text {
         "-0" | "" => "0".to_owned(),
         other => minus_sign(other.to_owned()),
+    }
+}
+
+/// A size in bytes: `512 B`, `1.5 KiB`, `12.3 MiB`, `420 GiB` (powers of 1,024; one decimal
+/// below 100 of the unit).
+pub fn byte_size(bytes: u64) -> String {
+    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    if bytes < 1_024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1_024.0;
+    let mut unit = 0;
+    // Promoted once the number would read 1024 or more of a unit.
+    while value >= 1_023.5 && unit + 1 < UNITS.len() {
+        value /= 1_024.0;
+        unit += 1;
+    }
+    if value < 99.95 {
+        format!("{value:.1} {}", UNITS[unit])
+    } else {
+        format!("{value:.0} {}", UNITS[unit])
     }
 }
 
@@ -190,6 +240,26 @@ mod tests {
         assert_eq!(mean(0.483_218), "0.483");
         assert_eq!(mean(1.0), "1.000");
         assert_eq!(mean(-0.075), "\u{2212}0.075");
+    }
+
+    #[test]
+    fn negative_zero_reads_as_zero() {
+        assert_eq!(mean(-0.0), "0.000");
+        assert_eq!(mean(-0.0004), "0.000");
+        assert_eq!(optional_value(Some(-0.0)), "0.000");
+        assert_eq!(mean(-0.0005), "\u{2212}0.001");
+        assert_eq!(compact_value(-0.0), "0");
+    }
+
+    #[test]
+    fn huge_values_read_in_scientific_notation() {
+        assert_eq!(compact_value(1e308), "1e308");
+        assert_eq!(compact_value(f64::MAX), "1.7977e308");
+        assert_eq!(compact_value(-1.234_56e20), "\u{2212}1.2346e20");
+        assert_eq!(compact_value(1e15), "1e15");
+        assert_eq!(compact_value(999_999_999_999_999.0), "999999999999999");
+        assert_eq!(mean(1e308), "1e308");
+        assert_eq!(mean(-2.5e17), "\u{2212}2.5e17");
     }
 
     #[test]

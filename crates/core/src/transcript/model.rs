@@ -65,6 +65,14 @@ pub enum ContentBlock {
         /// The part's JSON, compact.
         json: String,
     },
+    /// A part that is not what its kind needs (a text part with no text, a bare string or
+    /// null), kept with why it cannot be read; the other parts are read.
+    Unreadable {
+        /// Why, e.g. "a text part needs a string `text`".
+        problem: String,
+        /// The part's JSON, compact.
+        json: String,
+    },
 }
 
 /// Which call a tool result answers.
@@ -351,6 +359,10 @@ fn blocks_of(content: &MessageContent) -> Vec<ContentBlock> {
                         .get("type")
                         .and_then(serde_json::Value::as_str)
                         .map(str::to_owned),
+                    json: value.to_string(),
+                },
+                ContentPart::Unreadable { problem, value } => ContentBlock::Unreadable {
+                    problem: problem.clone(),
                     json: value.to_string(),
                 },
             })

@@ -2,7 +2,8 @@
 //! (values swapped for other JSON types, members removed or added, numbers as NaN-ish text or
 //! out of range, deep nesting, unknown enum names) and then byte by byte (cut, overwritten,
 //! inserted, deleted). Proptest runs them: 256 cases per property by default, `PROPTEST_CASES`
-//! for a longer run (README.md, "Fuzzing").
+//! for a longer run; CI draws them from a fixed seed (`PROPTEST_RNG_SEED`, `scripts/test.sh`)
+//! (README.md, "Fuzzing").
 #![allow(clippy::unwrap_used, dead_code)]
 
 use proptest::prelude::*;

@@ -12,7 +12,7 @@ use super::super::details::{detail_rows, DetailCells};
 use super::super::flaky::flaky_sentence;
 use super::super::pass_k::{pass_k_cells, PASS_K_COLUMNS};
 use super::super::{CandidateResult, Report, TaskRow};
-use super::sections::{figure, head, td, td_num};
+use super::sections::{figure, head, shown, td, td_num, td_shown};
 use super::svg;
 
 /// Most regressed tasks listed per candidate (the rest are counted).
@@ -23,10 +23,10 @@ pub fn section(out: &mut String, report: &Report, candidate: &CandidateResult) {
     let name = report
         .run_of(candidate)
         .map_or("candidate", |run| run.name.as_str());
+    let (name, title) = shown(name);
     let _ = write!(
         out,
-        "<section class=\"candidate\"><h2>{} vs baseline</h2><p>{}.</p>",
-        html_text(name),
+        "<section class=\"candidate\"><h2{title}>{name} vs baseline</h2><p>{}.</p>",
         html_text(&candidate.sentence)
     );
     if let Some(chart) = svg::sorted_deltas(report, candidate) {
@@ -188,7 +188,7 @@ fn regressed(out: &mut String, report: &Report, candidate: &CandidateResult) {
         out.push_str("<tr>");
         let _ = write!(out, "<td><code>{}</code></td>", html_text(&task.task_id));
         // A label that only repeats the id is left out.
-        td(
+        td_shown(
             out,
             task.label
                 .as_deref()

@@ -8,7 +8,9 @@
 //! The only address in it is the share link, written as a link only when it is http(s).
 //!
 //! Every text goes through [`html_text`] (the report's own words as well as the data's), and no
-//! data reaches a `style` or any attribute other than the escaped share link's `href`. Numbers
+//! data reaches a `style` or any attribute other than the escaped share link's `href` and the
+//! escaped `title` that holds the whole of a name or label shown cut (to
+//! [`SHOWN_NAME_CHARS`] characters); table cells and headings break long words. Numbers
 //! are written by `core::text`, the formatters of the page and the markdown.
 
 mod candidate;
@@ -16,10 +18,11 @@ mod sections;
 mod style;
 pub mod svg;
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use crate::share_link::is_web_link;
-use crate::text::html_text;
+use crate::text::{html_text, shorten, SHOWN_NAME_CHARS};
 
 use super::Report;
 
@@ -62,9 +65,12 @@ pub fn render(report: &Report, share: Option<&str>) -> String {
 
 /// "Eval comparison: BASELINE vs CANDIDATE, …".
 fn title(report: &Report) -> String {
-    let mut names = report.runs.iter().map(|run| run.name.as_str());
-    let baseline = names.next().unwrap_or("baseline");
-    let candidates: Vec<&str> = names.collect();
+    let mut names = report
+        .runs
+        .iter()
+        .map(|run| shorten(&run.name, SHOWN_NAME_CHARS));
+    let baseline = names.next().unwrap_or(Cow::Borrowed("baseline"));
+    let candidates: Vec<Cow<'_, str>> = names.collect();
     format!("Eval comparison: {baseline} vs {}", candidates.join(", "))
 }
 

@@ -1,13 +1,14 @@
 //! The report-wide sections of the HTML document: header, headline verdicts, runs, audit,
 //! coverage ledger, categories and the progression by step.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
 use crate::audit::{Lifecycle, Severity};
 use crate::model::{Analysis, Resolution};
 use crate::text::{
     count, html_text, interval_points, optional_value, p_value, points, setting_source,
-    setting_value, signed_points, StatText, MISSING,
+    setting_value, shorten, signed_points, StatText, MISSING, SHOWN_NAME_CHARS,
 };
 
 use super::super::details::{headline_anytime_interval, interval_method_text};
@@ -17,6 +18,22 @@ use super::svg;
 /// A table cell of text (escaped).
 pub(super) fn td(out: &mut String, text: &str) {
     let _ = write!(out, "<td>{}</td>", html_text(text));
+}
+
+/// A name or label from the data as a heading or cell shows it: its escaped text, cut to
+/// [`SHOWN_NAME_CHARS`] characters, and ` title="…"` holding the whole of it when it was cut
+/// (else empty).
+pub(super) fn shown(text: &str) -> (String, String) {
+    match shorten(text, SHOWN_NAME_CHARS) {
+        Cow::Borrowed(_) => (html_text(text), String::new()),
+        Cow::Owned(short) => (html_text(&short), format!(" title=\"{}\"", html_text(text))),
+    }
+}
+
+/// A table cell of a name or label from the data ([`shown`]).
+pub(super) fn td_shown(out: &mut String, text: &str) {
+    let (text, title) = shown(text);
+    let _ = write!(out, "<td{title}>{text}</td>");
 }
 
 /// A numeric table cell (escaped, right-aligned).
@@ -115,11 +132,11 @@ pub fn headline(out: &mut String, report: &Report) {
         })
         .text();
         let verdict = &candidate.verdict;
+        let (name, title) = shown(name);
         let _ = write!(
             out,
-            "<article class=\"card\"><h3>{}</h3><p class=\"verdict {}\">{}</p><p class=\"delta\">Δ {}</p><dl>\
+            "<article class=\"card\"><h3{title}>{name}</h3><p class=\"verdict {}\">{}</p><p class=\"delta\">Δ {}</p><dl>\
              <dt>{} ({}%)</dt><dd>{}</dd><dt>Holm-adjusted p</dt><dd>{}</dd><dt>paired tasks</dt><dd>{}</dd></dl><p>{}.</p>",
-            html_text(name),
             decision_class(verdict.decision),
             html_text(&verdict.headline()),
             html_text(&delta),
@@ -175,7 +192,7 @@ pub fn runs(out: &mut String, report: &Report) {
                 super::super::Role::Candidate => "candidate",
             },
         );
-        td(out, &run.name);
+        td_shown(out, &run.name);
         let _ = write!(out, "<td><code>{}</code></td>", html_text(&run.id));
         td(out, run.base_model.as_deref().unwrap_or(MISSING));
         td(out, run.bench_id.as_deref().unwrap_or(MISSING));
@@ -247,11 +264,10 @@ fn effective_settings(out: &mut String, report: &Report) {
     let names: Vec<String> = settings
         .iter()
         .map(|run| {
-            report
-                .runs
-                .iter()
-                .find(|r| r.index == run.run)
-                .map_or_else(|| MISSING.to_owned(), |r| r.name.clone())
+            report.runs.iter().find(|r| r.index == run.run).map_or_else(
+                || MISSING.to_owned(),
+                |r| shorten(&r.name, SHOWN_NAME_CHARS).into_owned(),
+            )
         })
         .collect();
     out.push_str("<h3>Effective settings</h3><div class=\"scroll\"><table>");
@@ -314,7 +330,7 @@ pub fn coverage(out: &mut String, report: &Report) {
     for run in &cov.runs {
         let t = &run.tasks_by_class;
         out.push_str("<tr>");
-        td(out, &run.name);
+        td_shown(out, &run.name);
         td_num(
             out,
             &run.tasks_selected.map_or_else(|| MISSING.to_owned(), count),
@@ -351,6 +367,7 @@ pub fn coverage(out: &mut String, report: &Report) {
             .iter()
             .find(|r| r.index == pair.candidate)
             .map_or("candidate", |r| r.name.as_str());
+        let name = shorten(name, SHOWN_NAME_CHARS);
         let _ = write!(
             out,
             "<li>{}</li>",
@@ -410,7 +427,7 @@ pub fn categories(out: &mut String, report: &Report) {
     out.push_str("<tbody>");
     for (name, n) in report.categories.iter().zip(&tasks) {
         out.push_str("<tr>");
-        td(out, name);
+        td_shown(out, name);
         td_num(out, &count(*n));
         out.push_str("</tr>");
     }

@@ -24,6 +24,7 @@ main { max-width: 1280px; margin: 0 auto; padding: 24px; }
 h1 { font-size: 1.6rem; margin: 0 0 4px; }
 h2 { font-size: 1.25rem; margin: 0 0 10px; }
 h3 { font-size: 1.05rem; margin: 18px 0 8px; }
+h1, h2, h3 { overflow-wrap: anywhere; }
 section { border-top: 1px solid var(--line); padding: 18px 0; }
 header { padding-bottom: 12px; }
 .meta, .note, footer { color: var(--muted); }
@@ -36,6 +37,8 @@ table.runs td { white-space: nowrap; }
 table.runs thead th { white-space: normal; }
 table { border-collapse: collapse; font-size: 0.9rem; margin: 6px 0; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+th, td, li, p { overflow-wrap: anywhere; }
+td[title] { min-width: 10em; }
 thead th { background: var(--panel); white-space: nowrap; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.details th[scope=row] { font-weight: 500; }
