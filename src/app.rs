@@ -7,6 +7,7 @@
 
 use leptos::prelude::*;
 
+use crate::page_title::{route_subject, set_document_title};
 use crate::pages::lazy::{prefetch_report_pages, report_page};
 use crate::pages::not_found::NotFoundPage;
 use crate::picker::page::RunsPage;
@@ -30,6 +31,8 @@ pub fn App() -> impl IntoView {
     provide_context(ReportPrefetch(Callback::new(|()| prefetch_report_pages())));
     let path = history.path();
     let route = Memo::new(move |_| path.with(|path| Route::parse(path)));
+    // Each page's own title; a report names its comparison once computed.
+    Effect::new(move |_| set_document_title(route_subject(route.get())));
     view! {
         <header class="app-header">
             <h1 class="app-title">

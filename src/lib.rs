@@ -4,7 +4,7 @@
 //! The shell, at the root: [`app`] (the page frame and the match on the [`route`] table),
 //! [`transport`] (gloo-net under the core's Trajectory client), and helpers every page uses,
 //! [`format`] (API values as text), [`failure`] (a failed request explained) and [`links`]
-//! (the rule of every link out of the viewer).
+//! (the rule of every link out of the viewer), [`page_title`] (the browser tab's title).
 //! The features, one folder each:
 //! - [`picker`]: the run picker, the start page;
 //! - [`report`]: the report pages and everything only they use (the wasm split point cuts it
@@ -22,6 +22,7 @@ pub mod components;
 pub mod failure;
 pub mod format;
 pub mod links;
+pub mod page_title;
 pub mod pages;
 pub mod picker;
 pub mod report;

@@ -15,7 +15,7 @@ use eval_compare_viewer::state::files::grouping::{
     group_by_folder, merge_runs, missing_runs, open_files, parse_folders, run_set_of, OpenedRun,
     PickedFile, LOOSE_FILES,
 };
-use eval_compare_viewer::state::files::FileRuns;
+use eval_compare_viewer::state::files::{issues_note, FileRuns};
 use leptos::prelude::*;
 use run_folder_fixture::{file, run_folder, run_json, trajectories_json};
 
@@ -224,12 +224,21 @@ fn file_runs_keep_the_runs_of_every_opening_and_the_issues_of_the_last() {
         opened.add_files(vec![file("notes.txt", "hello")]);
         assert_eq!(opened.issues().len(), 1, "nothing usable is reported");
         assert_eq!(opened.runs().len(), 2, "and nothing is lost");
+        // No folder was opened this time: the issues do not say every other one was.
+        assert_eq!(issues_note(opened.opened_last()), "No folder was opened.");
+        let mut files = run_folder("fourth", "er_fourth", &[0.1]);
+        files.push(file("fourth/run.json.bak", "{}"));
+        opened.add_files(files);
+        assert_eq!(
+            issues_note(opened.opened_last()),
+            "Every other folder was opened."
+        );
         opened.add_files(run_folder("third", "er_third", &[0.3]));
         assert!(
             opened.issues().is_empty(),
             "the issues are the last opening's"
         );
-        assert_eq!(opened.runs().len(), 3);
+        assert_eq!(opened.runs().len(), 4);
         opened.clear();
         assert!(opened.runs().is_empty());
         assert_eq!(opened.missing(&wanted), wanted);

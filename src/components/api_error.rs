@@ -29,8 +29,8 @@ pub fn EnterKeyButton() -> impl IntoView {
 
 /// The error panel of one failed API call: what failed, the details, what to do, and Retry.
 ///
-/// On 401 or 403 it says the API wants a (different) key and offers a button that opens the
-/// source settings at the key field.
+/// On 401 or 403 it says whether a key was sent ([`explain`]) and offers a button that opens
+/// the source settings at the key field.
 #[component]
 pub fn ApiErrorPanel(
     /// The failure.
@@ -46,13 +46,7 @@ pub fn ApiErrorPanel(
 ) -> impl IntoView {
     let explanation = explain(&error, &base_url);
     let refused = is_access_refused(&error);
-    let hint = if refused {
-        "This API needs an API key, or the key given has no access. Enter the key in the source \
-         settings (it stays in this browser and is sent only as a request header), then retry."
-            .to_owned()
-    } else {
-        explanation.hint
-    };
+    let hint = explanation.hint;
     view! {
         <div class="error-panel" role="alert">
             {context.map(|context| view! { <p class="error-context">{context}</p> })}

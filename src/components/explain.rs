@@ -25,7 +25,7 @@ fn popover_id(topic: Topic) -> String {
 
 /// The question the button asks, e.g. "What is the pooled mean?"; also the popover's heading.
 pub fn question(topic: Topic) -> String {
-    format!("What is {}?", topic.title())
+    topic.question()
 }
 
 /// The "?" button and its popover explaining `topic` under `settings`.

@@ -12,7 +12,7 @@ use crate::components::api_error::ApiErrorPanel;
 use crate::components::loading::Loading;
 use crate::format;
 use crate::picker::overview::{
-    default_benchmark, load_overview, AgentRuns, BenchmarkRuns, Overview,
+    default_benchmark, load_overview, AgentRuns, BenchmarkRuns, Overview, RunRow,
 };
 use crate::picker::run_chooser::{chooser_view, RunChooser};
 use crate::picker::source_config::config_or_panel;
@@ -111,16 +111,21 @@ fn Picker(overview: Overview, config: ClientConfig) -> impl IntoView {
         })
     });
 
+    // The version's runs, and the agent's runs on its other versions (a choice may keep them).
     let runs_of_bench = move || {
         let id = bench_id.get()?;
         overview.with_value(|overview| {
-            overview
-                .agents
-                .get(agent_index.get())?
-                .benchmarks
+            let benchmarks = &overview.agents.get(agent_index.get())?.benchmarks;
+            let entry = benchmarks
                 .iter()
-                .find(|entry| entry.benchmark.bench_id == id)
-                .cloned()
+                .find(|entry| entry.benchmark.bench_id == id)?
+                .clone();
+            let others: Vec<RunRow> = benchmarks
+                .iter()
+                .filter(|other| other.benchmark.bench_id != id)
+                .flat_map(|other| other.runs.iter().cloned())
+                .collect();
+            Some((entry, others))
         })
     };
 
@@ -131,8 +136,8 @@ fn Picker(overview: Overview, config: ClientConfig) -> impl IntoView {
         </div>
         {move || {
             runs_of_bench()
-                .map(|entry| {
-                    view! { <BenchmarkPicker entry config=config.clone()/> }
+                .map(|(entry, other_versions)| {
+                    view! { <BenchmarkPicker entry other_versions config=config.clone()/> }
                 })
         }}
     }
@@ -183,7 +188,8 @@ fn AgentSelect(
 }
 
 /// The chosen agent's benchmark versions, one radio each; choosing one writes it to the URL and
-/// clears the runs chosen in another version.
+/// keeps the runs chosen in another version (a baseline of one version may be compared with
+/// checkpoints of another: the report's audit says why the scores are not comparable).
 #[component]
 fn VersionChoice(
     overview: StoredValue<Overview>,
@@ -220,8 +226,6 @@ fn VersionChoice(
                             let mut view = chooser_view(&url.view_untracked());
                             view.agent = Some(agent_id.clone());
                             view.bench = Some(id.clone());
-                            view.baseline = None;
-                            view.candidates.clear();
                             url.replace(&view);
                         }
                     };
@@ -260,9 +264,14 @@ fn agent_label(agent: &AgentRuns) -> String {
     }
 }
 
-/// One benchmark version's runs with the baseline and candidate controls and the Compare bar.
+/// One benchmark version's runs with the baseline and candidate controls and the Compare bar
+/// (`other_versions`: the agent's runs on its other versions, which the choice may keep).
 #[component]
-fn BenchmarkPicker(entry: BenchmarkRuns, config: ClientConfig) -> impl IntoView {
+fn BenchmarkPicker(
+    entry: BenchmarkRuns,
+    other_versions: Vec<RunRow>,
+    config: ClientConfig,
+) -> impl IntoView {
     let url = use_url_state();
     let BenchmarkRuns { benchmark, runs } = entry;
     let meta = format!(
@@ -283,6 +292,7 @@ fn BenchmarkPicker(entry: BenchmarkRuns, config: ClientConfig) -> impl IntoView 
                 agent=benchmark.agent_id.clone()
                 bench=Some(benchmark.bench_id.clone())
                 live_from=Some(config)
+                other_versions
             />
         }
         .into_any()

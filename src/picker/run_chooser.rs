@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use eval_compare_core::api::{EvalProgress, EvalRunStatus};
 use eval_compare_core::client::{ClientConfig, TrajectoryClient};
-use eval_compare_core::text::noun;
+use eval_compare_core::text::{noun, visible};
 use eval_compare_core::view_state::ViewState;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
@@ -59,14 +59,19 @@ pub fn sort_candidates(candidates: &mut [String], order: &[String]) {
     });
 }
 
-/// The initial choice: the URL's when it names runs of `rows` (and the same benchmark version,
-/// when one is given), else the defaults of [`default_selection`].
+/// The initial choice: the URL's when it names runs of `rows` or of `other_versions` (and the
+/// same benchmark version, when one is given), else the defaults of [`default_selection`].
 fn initial_choice(
     rows: &[RunRow],
+    other_versions: &[RunRow],
     view: ViewState,
     bench: Option<&str>,
 ) -> (Option<String>, Vec<String>) {
-    let known = |id: &String| rows.iter().any(|row| &row.run.eval_run_id == id);
+    let known = |id: &String| {
+        rows.iter()
+            .chain(other_versions)
+            .any(|row| &row.run.eval_run_id == id)
+    };
     let same_bench = bench.is_none() || view.bench.as_deref() == bench;
     let names_runs = view.baseline.as_ref().is_some_and(known) || view.candidates.iter().any(known);
     if same_bench && names_runs {
@@ -81,7 +86,8 @@ fn initial_choice(
 
 /// The run table with selection controls and the Compare bar. The choice is kept in the URL
 /// (replaced as it changes, with `agent` and `bench` when given); Compare opens `compare` with
-/// it (a new history entry).
+/// it (a new history entry). Runs chosen on another benchmark version (`other_versions`) stay
+/// chosen, named with their version in the bar.
 #[component]
 pub fn RunChooser(
     /// The runs to choose from, in display order.
@@ -103,22 +109,32 @@ pub fn RunChooser(
     /// Where to read the progress of running runs (none for files).
     #[prop(optional_no_strip)]
     live_from: Option<ClientConfig>,
+    /// The same agent's runs on its other benchmark versions, which the choice may keep.
+    #[prop(optional)]
+    other_versions: Vec<RunRow>,
 ) -> impl IntoView {
-    let (initial_base, initial_cands) =
-        initial_choice(&rows, url.view_untracked(), bench.as_deref());
+    let (initial_base, initial_cands) = initial_choice(
+        &rows,
+        &other_versions,
+        url.view_untracked(),
+        bench.as_deref(),
+    );
     let baseline = RwSignal::new(initial_base);
     let candidates = RwSignal::new(initial_cands);
-    let names: HashMap<String, String> = rows
-        .iter()
-        .map(|row| {
-            (
-                row.run.eval_run_id.clone(),
-                format::run_name(&row.run).to_owned(),
-            )
+    let names = StoredValue::new(chosen_names(&rows, &other_versions));
+    let mixes_versions = {
+        let versions: HashMap<String, String> = rows
+            .iter()
+            .chain(&other_versions)
+            .map(|row| (row.run.eval_run_id.clone(), row.run.bench_id.clone()))
+            .collect();
+        Signal::derive(move || {
+            let base = baseline.get();
+            candidates.with(|cands| spans_versions(base.iter().chain(cands), &versions))
         })
-        .collect();
-    let names = StoredValue::new(names);
-    let order = StoredValue::new(candidate_order(&rows));
+    };
+    let all_rows: Vec<RunRow> = rows.iter().chain(&other_versions).cloned().collect();
+    let order = StoredValue::new(candidate_order(&all_rows));
     let chosen_view = StoredValue::new(move || {
         let mut view = chooser_view(&url.view_untracked());
         if agent.is_some() {
@@ -170,11 +186,43 @@ pub fn RunChooser(
             baseline=baseline.into()
             candidates=candidates.into()
             names
+            mixes_versions
             on_compare=open_report
             on_intent=on_compare_intent
         />
     }
 }
+
+/// The names the Compare bar gives run ids: each run's name, with its benchmark version for the
+/// runs of `other_versions`.
+fn chosen_names(rows: &[RunRow], other_versions: &[RunRow]) -> HashMap<String, String> {
+    let named = |row: &RunRow| {
+        (
+            row.run.eval_run_id.clone(),
+            format::shown_name(format::run_name(&row.run)).0,
+        )
+    };
+    let elsewhere = other_versions.iter().map(|row| {
+        let (id, name) = named(row);
+        (id, format!("{name} ({})", visible(&row.run.bench_id)))
+    });
+    rows.iter().map(named).chain(elsewhere).collect()
+}
+
+/// Whether the chosen runs `ids` ran on more than one benchmark version (`versions`: each
+/// run's version).
+fn spans_versions<'a>(
+    ids: impl Iterator<Item = &'a String>,
+    versions: &HashMap<String, String>,
+) -> bool {
+    let mut seen = ids.filter_map(|id| versions.get(id));
+    let first = seen.next();
+    seen.any(|version| Some(version) != first)
+}
+
+/// What the Compare bar says when the chosen runs ran on different benchmark versions.
+pub const MIXED_VERSIONS_NOTE: &str = "These runs ran on different benchmark versions: the \
+    report compares them, and its audit says why their scores are not comparable.";
 
 /// "N candidates: " before the chosen candidates' names.
 pub fn candidates_label(count: usize) -> String {
@@ -182,6 +230,21 @@ pub fn candidates_label(count: usize) -> String {
         "{count} {}: ",
         noun(count as u64, "candidate", "candidates")
     )
+}
+
+/// "Baseline " before the chosen baseline's name, unless the name says so already ("Baseline
+/// qwen3-235b" is not read "Baseline Baseline qwen3-235b").
+pub fn baseline_label(name: &str) -> &'static str {
+    let first_word = name
+        .trim_start()
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default();
+    if first_word.eq_ignore_ascii_case("baseline") {
+        ""
+    } else {
+        "Baseline "
+    }
 }
 
 /// The bar under the table: the chosen runs by name, and Compare once a baseline and a
@@ -194,6 +257,8 @@ fn CompareBar(
     candidates: Signal<Vec<String>>,
     /// Run names by id.
     names: StoredValue<HashMap<String, String>>,
+    /// Whether the chosen runs ran on different benchmark versions.
+    mixes_versions: Signal<bool>,
     /// Opens the report of the choice.
     on_compare: Callback<()>,
     /// Called when the user is about to press Compare.
@@ -216,7 +281,9 @@ fn CompareBar(
             names.with_value(|names| names.get(id).cloned().unwrap_or_else(|| id.clone()))
         };
         let base = match baseline.with(|base| base.as_ref().map(name)) {
-            Some(name) => view! { <span>"Baseline "<strong>{name}</strong></span> }.into_any(),
+            Some(name) => {
+                view! { <span>{baseline_label(&name)}<strong>{name}</strong></span> }.into_any()
+            }
             None => view! { <span class="muted">"No baseline chosen"</span> }.into_any(),
         };
         let cands: Vec<String> = candidates.with(|cands| cands.iter().map(name).collect());
@@ -230,7 +297,14 @@ fn CompareBar(
     };
     view! {
         <div class="compare-bar" role="region" aria-label="Chosen runs">
-            <p class="compare-summary" aria-live="polite">{summary}</p>
+            <p class="compare-summary" aria-live="polite">
+                {summary}
+                {move || {
+                    mixes_versions
+                        .get()
+                        .then(|| view! { <span class="compare-note">{MIXED_VERSIONS_NOTE}</span> })
+                }}
+            </p>
             <button
                 class="button"
                 type="button"
@@ -365,18 +439,65 @@ mod tests {
             ..ViewState::default()
         };
         assert_eq!(
-            initial_choice(&rows(), view.clone(), Some("b2")),
+            initial_choice(&rows(), &[], view.clone(), Some("b2")),
             (Some("er_other_old".to_owned()), vec!["er_s400".to_owned()])
         );
         // Another benchmark version, or no run of the table: the defaults.
         assert_eq!(
-            initial_choice(&rows(), view, Some("b3")),
+            initial_choice(&rows(), &[], view, Some("b3")),
             default_selection(&rows())
         );
         assert_eq!(
-            initial_choice(&rows(), ViewState::default(), None),
+            initial_choice(&rows(), &[], ViewState::default(), None),
             default_selection(&rows())
         );
+    }
+
+    #[test]
+    fn a_choice_keeps_the_runs_of_another_benchmark_version() {
+        let mut v1_base = row("er_base_v1", None, "2026-09-01T00:00:00Z");
+        v1_base.run.bench_id = "b1".to_owned();
+        let view = ViewState {
+            bench: Some("b2".to_owned()),
+            baseline: Some("er_base_v1".to_owned()),
+            candidates: vec!["er_s400".to_owned(), "er_elsewhere".to_owned()],
+            ..ViewState::default()
+        };
+        let others = [v1_base.clone()];
+        assert_eq!(
+            initial_choice(&rows(), &others, view.clone(), Some("b2")),
+            (Some("er_base_v1".to_owned()), vec!["er_s400".to_owned()])
+        );
+        let names = chosen_names(&rows(), &others);
+        assert_eq!(names["er_base_v1"], "er_base_v1 (b1)");
+        assert_eq!(names["er_s400"], "er_s400");
+        let versions: HashMap<String, String> = rows()
+            .iter()
+            .chain(&others)
+            .map(|row| (row.run.eval_run_id.clone(), row.run.bench_id.clone()))
+            .collect();
+        let ids = |ids: &[&str]| ids.iter().map(|id| (*id).to_owned()).collect::<Vec<_>>();
+        assert!(spans_versions(
+            ids(&["er_base_v1", "er_s400"]).iter(),
+            &versions
+        ));
+        assert!(!spans_versions(
+            ids(&["er_other_old", "er_s400"]).iter(),
+            &versions
+        ));
+        assert!(!spans_versions(
+            ids(&["er_base_v1", "er_unknown"]).iter(),
+            &versions
+        ));
+    }
+
+    #[test]
+    fn the_summary_says_baseline_once() {
+        assert_eq!(baseline_label("Baseline qwen3-235b"), "");
+        assert_eq!(baseline_label("baseline-v2 run"), "");
+        assert_eq!(baseline_label("Checkpoint step 300"), "Baseline ");
+        assert_eq!(baseline_label("Baselines compared"), "Baseline ");
+        assert_eq!(baseline_label(""), "Baseline ");
     }
 
     #[test]

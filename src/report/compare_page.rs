@@ -17,6 +17,7 @@ use eval_compare_core::view_state::ViewState;
 use leptos::prelude::*;
 
 use crate::components::loading::Loading;
+use crate::page_title::set_document_title;
 use crate::picker::run_chooser::chooser_view;
 use crate::report::charts::ReportCharts;
 use crate::report::export::ExportButtons;
@@ -31,7 +32,7 @@ use crate::report::panels::platform_panel::PlatformPanel;
 use crate::report::panels::platform_progression::PlatformProgressionPanel;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::report::panels::report_controls::{FocusSelector, ReportSettingsForm};
-use crate::report::panels::report_header::ReportHeader;
+use crate::report::panels::report_header::{comparison_heading, ReportHeader};
 use crate::report::panels::where_delta::WhereDelta;
 use crate::report::table::{focus_table, focus_task_row, TaskTable};
 use crate::report::task_panel::TaskPanel;
@@ -39,6 +40,7 @@ use crate::route::{ReportPage, Route, RunSource};
 use crate::state::async_load::spawn_scoped;
 use crate::state::loader::{use_loader, LoadPlan};
 use crate::state::report::{after_paint, use_report, ReportKey, ReportState, BELOW_FOLD_STAGES};
+use crate::state::retry_load::RetryLoad;
 use crate::state::run_set_build::use_run_set;
 use crate::state::shared::Shared;
 use crate::state::source::use_source_settings;
@@ -120,6 +122,15 @@ pub fn ComparePage(
     let run_set = run_set_state.built;
     let base_url = Signal::derive(move || source.base_url());
     let client = Signal::derive(move || config.get().ok());
+    let retry = Callback::new(move |()| {
+        loader.retry(
+            &load_plan
+                .get_untracked()
+                .unwrap_or(LoadPlan::Runs(Vec::new())),
+        )
+    });
+    // A partial verdict's card offers the same Retry as the load panel.
+    provide_context(RetryLoad(retry));
 
     let problem = move || {
         let plan_error = plan.get().err().map(|why| {
@@ -153,7 +164,7 @@ pub fn ComparePage(
                 loading=Signal::derive(move || loader.is_loading())
                 load=Signal::derive(move || loader.load_number())
                 on_cancel=Callback::new(move |()| loader.cancel())
-                on_retry=Callback::new(move |()| loader.retry(&load_plan.get_untracked().unwrap_or(LoadPlan::Runs(Vec::new()))))
+                on_retry=retry
                 base_url
             />
             <LiveJobsNotice jobs=job_records mode=Signal::derive(move || loader.live_mode())/>
@@ -335,6 +346,9 @@ pub fn ReportView(
     let task_id: Signal<Option<String>> =
         Memo::new(move |_| view.with(|view| view.task.clone())).into();
     let org_key = Signal::derive(move || source.org_key());
+    Effect::new(move |_| {
+        report.with(|report| set_document_title(&comparison_heading(report, true)));
+    });
     let close_task = Callback::new(move |()| {
         let mut next = view.get_untracked();
         let closed = next.task.take();

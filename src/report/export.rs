@@ -1,4 +1,5 @@
-//! Downloads of the comparison: the per-task table as CSV (core [`to_csv`]), the whole report
+//! Downloads of the comparison: the per-task table as CSV (core [`to_csv`]; the rows a filter
+//! leaves, [`shown_csv_file`]), the whole report
 //! as JSON ([`Report::to_json`], the same text as `eval-compare report --format json` for the
 //! same runs and settings) and as one HTML document to keep ([`Report::to_html`] with the
 //! Copy link's link, the same bytes as `eval-compare report --format html --link-base ORIGIN`
@@ -10,7 +11,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use eval_compare_core::report::{to_csv, Report};
+use eval_compare_core::report::{to_csv, to_csv_rows, visible_rows, Report};
+use eval_compare_core::text::count;
+use eval_compare_core::view_state::{RowFilter, ViewState};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -41,6 +44,33 @@ pub fn csv_file(report: &Report) -> ExportFile {
         mime: "text/csv;charset=utf-8",
         contents: to_csv(report),
     }
+}
+
+/// The per-task table's rows as `view` shows them (its filter, category, search and sort) as
+/// CSV, named `…-shown.csv`; `None` when the view shows every task (the whole table is
+/// [`csv_file`]).
+pub fn shown_csv_file(report: &Report, view: &ViewState) -> Option<ExportFile> {
+    let rows = visible_rows(report, view);
+    (rows.len() < report.tasks.len()).then(|| ExportFile {
+        name: format!("{}-shown.csv", file_stem(report)),
+        mime: "text/csv;charset=utf-8",
+        contents: to_csv_rows(report, &rows),
+    })
+}
+
+/// Whether `view` may leave tasks out of the table (a filter, a category or a search).
+pub fn narrows_rows(view: &ViewState) -> bool {
+    view.filter != RowFilter::All || view.category.is_some() || view.search.is_some()
+}
+
+/// The title of "Download CSV": every task, whatever the table shows, and Δ's unit.
+pub fn csv_title(report: &Report) -> String {
+    format!(
+        "The per-task table, all {} tasks whatever the filter, as {} (Δ as a fraction: \
+         100 × the points shown)",
+        count(report.tasks.len() as u64),
+        csv_file_name(report)
+    )
 }
 
 /// The whole report as JSON, byte for byte what `eval-compare report --format json` prints for
@@ -191,11 +221,32 @@ pub fn ExportButtons(
             <button
                 type="button"
                 class="button button-quiet"
-                title=move || report.with(|r| format!("The per-task table as {}", csv_file_name(r)))
+                title=move || report.with(|r| csv_title(r))
                 on:click=move |_| start(csv_file)
             >
                 "Download CSV"
             </button>
+            {move || {
+                url.view_signal().with(narrows_rows).then(|| {
+                    view! {
+                        <button
+                            type="button"
+                            class="button button-quiet"
+                            title="The rows the table shows (its filter, category, search and sort), as CSV"
+                            on:click=move |_| {
+                                let view = url.view_untracked();
+                                let file = report
+                                    .with_untracked(|report| shown_csv_file(report, &view));
+                                if let Some(file) = file {
+                                    error.set(download(&file).err());
+                                }
+                            }
+                        >
+                            "Download shown rows (CSV)"
+                        </button>
+                    }
+                })
+            }}
             <button
                 type="button"
                 class="button button-quiet"
@@ -233,4 +284,24 @@ pub fn ExportButtons(
 
 fn csv_file_name(report: &Report) -> String {
     format!("{}.csv", file_stem(report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_filter_a_category_or_a_search_narrows_the_rows_and_a_sort_does_not() {
+        let mut view = ViewState::default();
+        assert!(!narrows_rows(&view));
+        view.sort.descending = !view.sort.descending;
+        assert!(!narrows_rows(&view));
+        view.filter = RowFilter::Regressions;
+        assert!(narrows_rows(&view));
+        let view = ViewState {
+            search: Some("cf-00".to_owned()),
+            ..ViewState::default()
+        };
+        assert!(narrows_rows(&view));
+    }
 }

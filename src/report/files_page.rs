@@ -14,7 +14,7 @@ use crate::report::files_jobs::{job_rows, JobFolderChooser};
 use crate::report::panels::drop_zone::DropZone;
 use crate::report::panels::query_notice::QueryIssuesNotice;
 use crate::route::{ReportPage, Route};
-use crate::state::files::{use_file_runs, FileIssue, OpenedRun};
+use crate::state::files::{issues_note, use_file_runs, FileIssue, OpenedRun};
 use crate::state::url::use_url_state;
 
 /// `/files`: open run folders, then choose the baseline and candidates among them.
@@ -163,7 +163,7 @@ fn FileIssues() -> impl IntoView {
                     <div class="notice-body">
                         <p class="notice-title">"Some files could not be used"</p>
                         <ul class="notice-list">{items}</ul>
-                        <p class="field-help">"Every other folder was opened."</p>
+                        <p class="field-help">{issues_note(file_runs.opened_last())}</p>
                     </div>
                 </div>
             }

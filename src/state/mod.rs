@@ -15,6 +15,7 @@
 //!   with the bootstrap;
 //! - [`history`]: the app's own history router (pushState, popstate, clicked links);
 //! - [`async_load`]: a component's one-off load as a signal, with Retry and cancellation;
+//! - [`retry_load`]: the page's Retry of a stopped load, as context for panels far from it;
 //! - [`shared`]: values compared by identity, so memos over big values stay cheap.
 //!
 //! May import: the core, `route`, `transport`; never a component or a page.
@@ -26,6 +27,7 @@ pub mod files;
 pub mod history;
 pub mod loader;
 pub mod report;
+pub mod retry_load;
 pub mod run_set_build;
 pub mod shared;
 pub mod source;

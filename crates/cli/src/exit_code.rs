@@ -25,8 +25,9 @@ pub enum Exit {
     NoResults,
     /// `gate`: not every task passed.
     TasksFailed,
-    /// `report --fail-on-regression`: a compared run is still running, failed or was cancelled
-    /// (without `--allow-unfinished`): the gate does not judge partial numbers.
+    /// `report --fail-on-regression`: a compared run is still running, failed, was cancelled or
+    /// was not read completely (without `--allow-unfinished`): the gate does not judge partial
+    /// numbers.
     Unfinished,
 }
 
@@ -71,10 +72,11 @@ Exit codes:
   9  nothing to judge yet: a Chronicle job with no trials yet (report, export), or no task results
      from the platform (gate)
  10  gate: not every task passed (the failing tasks are listed with their failed scorers)
- 11  with --fail-on-regression, a compared run (baseline or candidate) is still running, failed or
-     was cancelled: its numbers are partial, so the gate refuses to judge them (checked after gate
-     5, before 6; --allow-unfinished judges them as they stand, a running run's verdict marked
-     provisional). Without --fail-on-regression such a run is a warning on stderr
+ 11  with --fail-on-regression, a compared run (baseline or candidate) is still running, failed,
+     was cancelled or was not read completely (a run folder's list ends with a page saying more
+     followed): its numbers are partial, so the gate refuses to judge them (checked after gate 5,
+     before 6; --allow-unfinished judges them as they stand, the verdict marked provisional or
+     partial). Without --fail-on-regression such a run is a warning on stderr
 
 The API key is read from the TRAJECTORY_API_KEY environment variable only; it is never printed,
 never put in an error message and never written to an exported file.";

@@ -134,6 +134,23 @@ fn stream_list<T: PlainItem>(dir: &Path, name: &str) -> Result<ParsedList<T>, Cl
     }
 }
 
+/// The run folders (or job folders) directly inside `dir`, in name order, when `dir` is no
+/// folder of either kind itself but holds some: a folder of runs, opened as its runs as the
+/// viewer opens it. `None` for a run folder, or anything else (read as given, for its error).
+pub fn run_folders_in(dir: &Path) -> Option<Vec<PathBuf>> {
+    let is_folder = |dir: &Path| FolderKind::detect(|name: &str| dir.join(name).is_file()).is_ok();
+    if !dir.is_dir() || is_folder(dir) {
+        return None;
+    }
+    let mut inside: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.is_dir() && is_folder(path))
+        .collect();
+    inside.sort();
+    (!inside.is_empty()).then_some(inside)
+}
+
 /// Refuses `dir` when it is not a directory that can be read.
 fn check_folder(dir: &Path) -> Result<(), CliError> {
     match std::fs::metadata(dir) {

@@ -14,7 +14,7 @@ use crate::api_load::{
 use crate::args::ReportArgs;
 use crate::connection;
 use crate::error::CliError;
-use crate::folder_io::read_packed_folder;
+use crate::folder_io::{read_packed_folder, run_folders_in};
 use crate::progress::Progress;
 use eval_compare_core::parallel;
 
@@ -51,6 +51,19 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
             run_set(&store, &run_ids)
         }
         None => {
+            // A folder of run folders stands for its run folders, in name order (as the
+            // viewer opens it).
+            let expanded: Vec<String> = arguments
+                .iter()
+                .flat_map(|dir| match run_folders_in(Path::new(dir)) {
+                    Some(inside) => inside
+                        .iter()
+                        .map(|path| path.to_string_lossy().into_owned())
+                        .collect(),
+                    None => vec![(*dir).to_owned()],
+                })
+                .collect();
+            let arguments: Vec<&str> = expanded.iter().map(String::as_str).collect();
             // The folders read and decoded packed (only what the report reads, the lists as
             // they are read) as many at once as there are cores, their runs joined at once
             // too, added in argument order and dropped.
@@ -224,6 +237,17 @@ mod tests {
             twice.to_string().contains("job_1/coder@1 is given twice"),
             "{twice}"
         );
+    }
+
+    #[test]
+    fn a_folder_of_run_folders_is_its_runs_in_name_order() {
+        let parent = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/real-data/humaneval-10x"
+        );
+        let set = read(&report_args(&[parent])).unwrap();
+        let names: Vec<&str> = set.runs().iter().map(|run| run.info().name()).collect();
+        assert_eq!(names, ["codellama-34b-instruct", "gpt-3.5-turbo", "gpt-4"]);
     }
 
     #[test]

@@ -128,6 +128,8 @@ fn the_regression_gate_refuses_a_failed_run() {
     assert!(gated.stderr.contains("(failed)"), "{}", gated.stderr);
     let json: Value = serde_json::from_str(&gated.stdout).unwrap();
     assert_eq!(json["candidates"][0]["verdict"]["provisional"], false);
+    // Its numbers will not move, but they are partial: marked so.
+    assert_eq!(json["candidates"][0]["verdict"]["partial"], true);
     let allowed = report(
         &server,
         &baseline,

@@ -126,6 +126,57 @@ fn a_significant_regression_fails_only_when_asked_and_only_downwards() {
     assert_eq!(reversed.code, 0, "{}", reversed.stderr);
 }
 
+/// A copy of a run folder whose rewards list is its first half as one page saying more
+/// follows: a run not read completely.
+fn half_read_copy(run_dir: &std::path::Path, into: &std::path::Path) {
+    std::fs::create_dir_all(into).unwrap();
+    for entry in std::fs::read_dir(run_dir).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, into.join(path.file_name().unwrap())).unwrap();
+    }
+    let rewards: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(run_dir.join("trajectory-rewards.json")).unwrap())
+            .unwrap();
+    let half = rewards[..rewards.len() / 2].to_vec();
+    let page = serde_json::json!([{ "items": half, "has_more": true, "next_cursor": "c2" }]);
+    std::fs::write(into.join("trajectory-rewards.json"), page.to_string()).unwrap();
+}
+
+#[test]
+fn a_run_not_read_completely_gets_a_partial_verdict_and_the_gate_refuses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let half = dir.path().join("gpt5-half");
+    half_read_copy(&swe_bench_pro(GPT5), &half);
+    let output = run(eval_compare()
+        .args(["report", "--resamples", "0", "--format", "json"])
+        .arg(swe_bench_pro(CLAUDE))
+        .arg(&half));
+    assert_eq!(output.code, 0, "{}", output.stderr);
+    let json: Value = serde_json::from_str(&output.stdout).unwrap();
+    let verdict = &json["candidates"][0]["verdict"];
+    assert_eq!(verdict["partial"], true, "{verdict}");
+    assert!(
+        verdict["reasons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r.as_str().unwrap().contains("was not read completely")),
+        "{verdict}"
+    );
+    // The regression gate does not judge partial numbers (it would say 6 on the whole runs).
+    let gated = run(eval_compare()
+        .args(["report", "--resamples", "0", "--fail-on-regression"])
+        .arg(swe_bench_pro(CLAUDE))
+        .arg(&half));
+    assert_eq!(gated.code, 11, "{}", gated.stderr);
+    assert!(
+        gated.stderr.contains("(not read completely: "),
+        "{}",
+        gated.stderr
+    );
+    assert!(gated.stdout.contains("(partial)"), "{}", gated.stdout);
+}
+
 #[test]
 fn runs_of_different_benchmarks_are_blocked_unless_allowed() {
     let humaneval = common::real_data().join("humaneval-10x/gpt-4");

@@ -196,7 +196,12 @@ fn failed_cancelled_and_running_jobs_are_lifecycle_findings() {
         .message
         .contains("finished trials keep"));
     let (_, report) = two_jobs(json!({"status": "running"}), &[]);
-    assert!(find(&report, "RUN_NOT_FINISHED").is_some());
+    let running = find(&report, "RUN_NOT_FINISHED").unwrap();
+    assert!(
+        running.message.contains("as trials finish") && !running.message.contains("trajector"),
+        "{}",
+        running.message
+    );
 }
 
 #[test]

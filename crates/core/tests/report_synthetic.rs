@@ -423,7 +423,7 @@ fn empty_and_nan_inputs_never_panic_or_show_nan() {
 
 #[test]
 fn table_rows_follow_filters_search_and_sort() {
-    use eval_compare_core::report::{to_csv, visible_rows};
+    use eval_compare_core::report::{to_csv, to_csv_rows, visible_rows};
     use eval_compare_core::view_state::{RowFilter, Sort, SortKey, ViewState};
     let (set, base, cand) = binary_set();
     let report = build_report(&set, base, &[cand], &ReportSettings::default()).unwrap();
@@ -464,8 +464,19 @@ fn table_rows_follow_filters_search_and_sort() {
     assert_eq!(lines.len(), 1 + 8);
     assert_eq!(
         lines[0],
-        "task_id,label,categories,base:mean,base:included,base:samples,base:failed,ck100:mean,ck100:included,ck100:samples,ck100:failed,delta:ck100"
+        "task_id,label,categories,base:mean,base:included,base:samples,base:failed,ck100:mean,ck100:included,ck100:samples,ck100:failed,delta_fraction:ck100"
     );
     // The failed task: the candidate has no mean and no delta (empty, never 0).
     assert_eq!(lines[8], "t7,Task 7,Cat 1,0,1,1,0,,0,1,1,");
+    // The rows a filter leaves, in the table's order, under the same header.
+    view.filter = RowFilter::Improvements;
+    view.sort = Sort::default();
+    let shown = to_csv_rows(&report, &visible_rows(&report, &view));
+    let shown: Vec<&str> = shown.split("\r\n").filter(|l| !l.is_empty()).collect();
+    assert_eq!(shown[0], lines[0]);
+    let ids: Vec<&str> = shown[1..]
+        .iter()
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(ids, ["t4", "t5"]);
 }

@@ -19,6 +19,7 @@ pub mod demo;
 pub mod demo_key;
 pub mod error;
 pub mod faults;
+pub mod favicon;
 pub mod proxy;
 pub mod request_id;
 pub mod request_limits;

@@ -39,6 +39,7 @@ pub fn router(dist: PathBuf) -> Router {
     Router::new()
         .route("/", get(index.clone()))
         .route("/index.html", get(index))
+        .merge(crate::favicon::router())
         .fallback_service(
             ServeDir::new(dist)
                 .precompressed_gzip()

@@ -1,7 +1,7 @@
 //! Coverage bars: one stacked horizontal bar per compared run, its trajectories split by outcome
 //! class (graded, cut-off, model ending, failed, cancelled, unfinished, ungraded, other).
 
-use eval_compare_core::model::OutcomeClass;
+use eval_compare_core::model::{OutcomeClass, SourceKind};
 use eval_compare_core::report::Report;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -47,6 +47,8 @@ pub struct CoverageBars {
     pub runs: Vec<CoverageRun>,
     /// Classes some run has a trajectory of, in [`STACK_ORDER`] (the legend).
     pub classes: Vec<OutcomeClass>,
+    /// What is counted: "trials" for Chronicle runs, else "trajectories".
+    pub unit: &'static str,
 }
 
 /// The coverage bars of every compared run.
@@ -82,7 +84,12 @@ pub fn coverage_bars(report: &Report) -> Result<CoverageBars, NoChart> {
         .filter(|(slot, _)| runs.iter().any(|run| run.counts[*slot] > 0))
         .map(|(_, &class)| class)
         .collect();
+    let chronicle = report
+        .runs
+        .iter()
+        .any(|run| run.source == SourceKind::Chronicle);
     Ok(CoverageBars {
+        unit: if chronicle { "trials" } else { "trajectories" },
         baseline_id: report
             .baseline()
             .map_or_else(|| "runs".to_owned(), |run| run.id.clone()),
@@ -109,7 +116,7 @@ impl Chart for CoverageBars {
     }
 
     fn title(&self) -> String {
-        "Coverage: trajectories by outcome".to_owned()
+        format!("Coverage: {} by outcome", self.unit)
     }
 
     fn summary(&self) -> String {
@@ -125,19 +132,21 @@ impl Chart for CoverageBars {
                     .collect();
                 let role = if run.baseline { " (baseline)" } else { "" };
                 if parts.is_empty() {
-                    format!("{}{role}: no trajectory", run.name)
+                    format!("{}{role}: none", run.name)
                 } else {
                     format!(
-                        "{}{role}: {} trajectories, {}",
+                        "{}{role}: {} {}, {}",
                         run.name,
                         count_label(run.total),
+                        self.unit,
                         parts.join(", ")
                     )
                 }
             })
             .collect();
         format!(
-            "Trajectories of each compared run by outcome. {}.",
+            "{} of each compared run by outcome. {}.",
+            crate::format::capitalized(self.unit),
             runs.join("; ")
         )
     }
@@ -183,7 +192,7 @@ pub fn draw_coverage<DB: DrawingBackend>(
     axes.y_grid = false;
     axes.y_axis = false;
     axes.y_label_area = 180;
-    axes.x_desc = "trajectories".to_owned();
+    axes.x_desc = data.unit.to_owned();
     let plot = plot_axes(&plot_area, &axes, theme)?;
     let name_style = text_style(15.0, &theme.text).pos(Pos::new(HPos::Right, VPos::Center));
     let total_style = label_style(theme).pos(Pos::new(HPos::Left, VPos::Center));

@@ -199,6 +199,20 @@ fn render_all(name: &str, report: &Report) -> usize {
 }
 
 #[test]
+fn chronicle_runs_are_counted_in_trials() {
+    let mut report = synthetic_report(40, 2, false);
+    let bars = coverage_bars(&report).unwrap();
+    assert_eq!(bars.title(), "Coverage: trajectories by outcome");
+    for run in &mut report.runs {
+        run.source = eval_compare_core::model::SourceKind::Chronicle;
+    }
+    let bars = coverage_bars(&report).unwrap();
+    assert_eq!(bars.title(), "Coverage: trials by outcome");
+    assert!(bars.summary().starts_with("Trials of each compared run"));
+    assert!(!bars.summary().contains("trajector"), "{}", bars.summary());
+}
+
+#[test]
 fn every_chart_draws_in_both_themes_for_binary_rewards() {
     let report = synthetic_report(400, 4, false);
     render_all("binary", &report);

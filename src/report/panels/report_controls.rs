@@ -268,7 +268,8 @@ pub fn ReportSettingsForm(
                         min=PROJECT_SAMPLES_RANGE.start().to_string()
                         max=PROJECT_SAMPLES_RANGE.end().to_string()
                         step="1"
-                        placeholder="max(8, 2 × samples)"
+                        placeholder="automatic"
+                        title="Empty: automatic, max(8, 2 × the most samples a paired task has)"
                         prop:value=move || k_prime.get()
                         on:input=move |event| k_prime.set(event_target_value(&event))
                     />

@@ -15,6 +15,25 @@ pub fn min_width_style(runs: usize) -> String {
     format!("min-width: {}rem", 32 + 11 * runs)
 }
 
+/// The width in rem of every column but the task's (style/table.css: category 8rem, each run
+/// 10.5rem, Δ 7rem).
+fn fixed_columns_rem(runs: usize) -> f64 {
+    8.0 + 10.5 * runs as f64 + 7.0
+}
+
+/// How wide the task column would like to be: about 50 characters of a label.
+const TASK_COLUMN_WANT_REM: f64 = 28.0;
+
+/// The width the table would like for `runs` run columns, as an inline style (`--table-want`):
+/// on a window wider than the page's main column the table takes up to this much
+/// (style/table.css), the task column getting what the others leave.
+pub fn wanted_width_style(runs: usize) -> String {
+    format!(
+        "--table-want: {}rem",
+        TASK_COLUMN_WANT_REM + fixed_columns_rem(runs)
+    )
+}
+
 /// The `<col>` elements: task, category, one per run, and the delta.
 #[component]
 pub fn ColumnGroup(
@@ -201,5 +220,24 @@ mod tests {
     fn the_columns_and_width_grow_with_the_runs() {
         assert_eq!(column_count(3), 6);
         assert_eq!(min_width_style(3), "min-width: 65rem");
+    }
+
+    #[test]
+    fn the_wanted_width_leaves_the_task_column_room_for_its_labels() {
+        // Five candidates: their columns and the task column at 28rem.
+        assert_eq!(wanted_width_style(6), "--table-want: 106rem");
+        assert_eq!(wanted_width_style(3), "--table-want: 74.5rem");
+        // Wider than the minimum, with more room for the task column than the minimum leaves.
+        for runs in 2..12 {
+            let minimum = (32 + 11 * runs) as f64;
+            assert!(
+                TASK_COLUMN_WANT_REM + fixed_columns_rem(runs) >= minimum,
+                "{runs}"
+            );
+            assert!(
+                minimum - fixed_columns_rem(runs) < TASK_COLUMN_WANT_REM,
+                "{runs}"
+            );
+        }
     }
 }

@@ -33,7 +33,7 @@ use wasm_bindgen::JsCast;
 use body::TableBody;
 use filters::FilterBar;
 pub use header::next_sort;
-use header::{header_cells, min_width_style, ColumnGroup};
+use header::{header_cells, min_width_style, wanted_width_style, ColumnGroup};
 use keys::RowKeys;
 use scroll::TableScroll;
 use window::page_rows;
@@ -118,9 +118,10 @@ pub fn TaskTable(
         header_cells(&report, focus, view, on_change)
     };
     let min_width = move || min_width_style(report.with(|r| r.runs.len()));
+    let wanted_width = move || wanted_width_style(report.with(|r| r.runs.len()));
 
     view! {
-        <section class="task-table" aria-label="Tasks">
+        <section class="task-table" aria-label="Tasks" style=wanted_width>
             <FilterBar report view on_change shown/>
             <div class="task-scroll" node_ref=scroll.scroller on:scroll=move |_| scroll.on_scroll()>
                 <table

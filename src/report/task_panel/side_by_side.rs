@@ -2,7 +2,9 @@
 //! both sides' samples with its verdict; then a select per side (the default pair from
 //! [`default_pair`], its reason shown), each side's head (outcome, reward, ending, reward
 //! components once the details are loaded) and the aligned rows of [`align`] with the first
-//! divergence marked. Keys (the view focused): j/↓, k/↑ between rows, `d` the divergence.
+//! divergence marked. Keys (the view focused): j/↓, k/↑ between rows, `d` the divergence, n/p
+//! and N/P the candidate's and the baseline's next or previous sample (the focus stays in the
+//! view while the new pair is read, then moves to its rows).
 
 use std::sync::Arc;
 
@@ -178,6 +180,7 @@ pub fn TaskComparison(
         }
     };
     let sample_counts = (table.sides[0].samples.len(), table.sides[1].samples.len());
+    let section = NodeRef::<html::Section>::new();
     let on_key = {
         let choose = choose.clone();
         move |event: web_sys::KeyboardEvent| {
@@ -187,6 +190,11 @@ pub fn TaskComparison(
             let current = chosen.get_untracked();
             if let Some(next) = sample_after_key(&event.key(), current, sample_counts) {
                 event.prevent_default();
+                // The rows are replaced by the new pair's: the focus waits on the view, and
+                // the new rows take it (AlignedRows), so the next key works too.
+                if let Some(section) = section.get_untracked() {
+                    let _ = section.focus();
+                }
                 choose(next);
             }
         }
@@ -195,6 +203,8 @@ pub fn TaskComparison(
         <section
             class="task-comparison"
             aria-label="Baseline and candidate side by side"
+            tabindex="-1"
+            node_ref=section
             on:keydown=on_key
         >
             <h3 class="panel-run-name">"Samples side by side"</h3>
@@ -335,6 +345,9 @@ fn SideHead(sample: Sample, config: ClientConfig, details: DetailLoader) -> impl
     }
 }
 
+/// Where the focus waits while the rows of another pair are read: the side-by-side view.
+const WAITING_FOR_ROWS: &str = "section.task-comparison";
+
 /// The aligned rows of two transcripts (baseline left), paged, the divergence marked, with
 /// keyboard moves between rows.
 #[component]
@@ -434,6 +447,18 @@ pub fn AlignedRows(left: Arc<Transcript>, right: Arc<Transcript>) -> impl IntoVi
             }
         })
     };
+    // Rows replacing those of another pair take the focus that waited on the view for them.
+    Effect::new(move |_| {
+        let Some(container) = container.get() else {
+            return;
+        };
+        let waiting = document()
+            .active_element()
+            .is_some_and(|active| active.matches(WAITING_FOR_ROWS).unwrap_or(false));
+        if waiting {
+            let _ = container.focus();
+        }
+    });
     let on_key = move |event: web_sys::KeyboardEvent| {
         if event.alt_key() || event.ctrl_key() || event.meta_key() {
             return;

@@ -175,13 +175,30 @@ pub fn merge_runs(runs: &mut Vec<OpenedRun>, opened: Vec<OpenedRun>, issues: &mu
 /// `runs`. Returns what could not be used, including that none of the files is a run-folder
 /// file.
 pub fn open_files(runs: &mut Vec<OpenedRun>, files: Vec<PickedFile>) -> Vec<FileIssue> {
+    open_files_counted(runs, files).0
+}
+
+/// [`open_files`], with how many folders it opened.
+pub fn open_files_counted(
+    runs: &mut Vec<OpenedRun>,
+    files: Vec<PickedFile>,
+) -> (Vec<FileIssue>, usize) {
     let groups = group_by_folder(files);
     let (opened, mut issues) = parse_folders(&groups);
     if groups.is_empty() {
         issues.push(no_folder_issue());
     }
+    let count = opened.len();
     merge_runs(runs, opened, &mut issues);
-    issues
+    (issues, count)
+}
+
+/// What the list of issues of an opening ends with: whether the other folders were opened.
+pub fn issues_note(opened: usize) -> &'static str {
+    match opened {
+        0 => "No folder was opened.",
+        _ => "Every other folder was opened.",
+    }
 }
 
 /// What an opening in which none of the files is a run-folder file says.

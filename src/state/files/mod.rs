@@ -24,9 +24,10 @@ use web_sys::{
 };
 
 use self::grouping::{
-    folders_of, group_paths, merge_runs, missing_runs, no_folder_issue, open_files, FolderSelection,
+    folders_of, group_paths, merge_runs, missing_runs, no_folder_issue, open_files_counted,
+    FolderSelection,
 };
-pub use self::grouping::{FileIssue, OpenedRun, PickedFile};
+pub use self::grouping::{issues_note, FileIssue, OpenedRun, PickedFile};
 use self::reading::open_folder;
 pub use self::reading::read_folder;
 use super::run_set_build::{
@@ -82,6 +83,8 @@ impl ReadingProgress {
 pub struct FileRuns {
     runs: RwSignal<Shared<Vec<OpenedRun>>>,
     issues: RwSignal<Vec<FileIssue>>,
+    /// How many folders the last opening opened.
+    opened_last: RwSignal<usize>,
     reading: RwSignal<Option<ReadingProgress>>,
 }
 
@@ -97,6 +100,7 @@ impl FileRuns {
         Self {
             runs: RwSignal::new(Shared::new(Vec::new())),
             issues: RwSignal::new(Vec::new()),
+            opened_last: RwSignal::new(0),
             reading: RwSignal::new(None),
         }
     }
@@ -111,6 +115,11 @@ impl FileRuns {
         self.issues.get()
     }
 
+    /// How many folders the opening of [`Self::issues`] opened (tracked).
+    pub fn opened_last(&self) -> usize {
+        self.opened_last.get()
+    }
+
     /// How far the reading of picked files is, while one is under way (tracked).
     pub fn reading(&self) -> Option<ReadingProgress> {
         self.reading.get()
@@ -120,9 +129,10 @@ impl FileRuns {
     /// previous ones. (The page reads what is picked with [`Self::read_and_add`].)
     pub fn add_files(&self, files: Vec<PickedFile>) {
         let mut runs: Vec<OpenedRun> = self.runs.with_untracked(|runs| runs.to_vec());
-        let issues = open_files(&mut runs, files);
+        let (issues, opened) = open_files_counted(&mut runs, files);
         self.runs.set(Shared::new(runs));
         self.issues.set(issues);
+        self.opened_last.set(opened);
     }
 
     /// Reads browser files, then adds them; `earlier` are issues met while finding them (a
@@ -138,6 +148,7 @@ impl FileRuns {
         let groups = group_paths(files);
         let count = groups.len();
         let mut issues = earlier;
+        let mut opened_count = 0;
         for (index, group) in groups.iter().enumerate() {
             let progress = ReadingProgress {
                 folder: group.folder.clone(),
@@ -156,7 +167,10 @@ impl FileRuns {
             .await;
             match opened {
                 // Added at once: a run it opens again is let go before the next folder is read.
-                Ok(run) => self.merge(vec![run], &mut issues),
+                Ok(run) => {
+                    opened_count += 1;
+                    self.merge(vec![run], &mut issues);
+                }
                 Err(failed) => issues.extend(failed),
             }
         }
@@ -164,6 +178,7 @@ impl FileRuns {
             issues.push(no_folder_issue());
         }
         self.issues.set(issues);
+        self.opened_last.set(opened_count);
         self.reading.set(None);
     }
 

@@ -2,7 +2,7 @@
 
 use crate::model::{ModelError, Run, RunSet};
 
-use super::{Finding, Pair, Severity};
+use super::{Finding, Lifecycle, Pair, Severity};
 
 /// A task-set difference under this share of the union is only worth knowing (Info); at or
 /// above it, it may move the comparison (Caution).
@@ -18,16 +18,19 @@ pub(super) fn check(
     let mut union = 0u64;
     let mut only_base = 0u64;
     let mut only_cand = 0u64;
+    // A task a run still running has not reached, or one a stopped load did not read, is not
+    // a difference of task sets (yet): the coverage ledger and the exclusions count it.
+    let (base_pending, cand_pending) = (may_still_have_more(base), may_still_have_more(cand));
     for (b, c) in base.task_stats().iter().zip(cand.task_stats()) {
         match (b.samples() > 0, c.samples() > 0) {
             (true, true) => union += 1,
             (true, false) => {
                 union += 1;
-                only_base += 1;
+                only_base += u64::from(!cand_pending);
             }
             (false, true) => {
                 union += 1;
-                only_cand += 1;
+                only_cand += u64::from(!base_pending);
             }
             (false, false) => {}
         }
@@ -69,6 +72,13 @@ pub(super) fn check(
         }
     }
     Ok(())
+}
+
+/// Whether `run` may hold trajectories not seen here: it still runs, or its load stopped early.
+fn may_still_have_more(run: &Run) -> bool {
+    let info = run.info();
+    Lifecycle::of(info.status.as_deref()) == Lifecycle::NotFinished
+        || info.incomplete_load.is_some()
 }
 
 /// The most common number of trajectories per attempted task (the smaller one on ties).

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::{ComponentTaskMeans, Run};
-use crate::stats::{self, PairedEstimate, Stat};
+use crate::stats::{self, NotComputable, PairedEstimate, Stat};
 use crate::text::{
     compact_value, count, interval_value, mean, signed_value, visible, StatText, MISSING,
 };
@@ -53,9 +53,32 @@ pub const COMPONENT_COLUMNS: [&str; 8] = [
 /// The cells of one component's row as text, for the page and the markdown alike: name
 /// (control characters made visible), weight (0 marked informative), threshold (a scorer with
 /// neither a threshold nor a weight only measures), task counts, each run's mean, Δ and its t
-/// interval.
+/// interval. Without a paired estimate the row says why once, in its first value cell, and
+/// the others read "—".
 pub fn component_cells(component: &ComponentDelta) -> [String; 8] {
     let paired = component.estimate.as_ref().map_or(0, |e| e.n);
+    let [base, cand, delta, interval] = match &component.estimate {
+        Ok(e) => [
+            mean(e.baseline_mean),
+            mean(e.candidate_mean),
+            signed_value(e.delta),
+            StatText::of(&e.t_interval, interval_value).text(),
+        ],
+        Err(reason) => {
+            let why = match reason {
+                NotComputable::NotEnoughData { got: 0, .. } => {
+                    format!("{MISSING} (no task has a value in both runs)")
+                }
+                reason => StatText::missing(reason).text(),
+            };
+            [
+                why,
+                MISSING.to_owned(),
+                MISSING.to_owned(),
+                MISSING.to_owned(),
+            ]
+        }
+    };
     [
         visible(&component.name).into_owned(),
         match component.weight {
@@ -75,13 +98,10 @@ pub fn component_cells(component: &ComponentDelta) -> [String; 8] {
             count(component.candidate_tasks as u64),
             count(paired as u64)
         ),
-        StatText::of(&component.estimate, |e| mean(e.baseline_mean)).text(),
-        StatText::of(&component.estimate, |e| mean(e.candidate_mean)).text(),
-        StatText::of(&component.estimate, |e| signed_value(e.delta)).text(),
-        StatText::and_then(&component.estimate, |e| {
-            StatText::of(&e.t_interval, interval_value)
-        })
-        .text(),
+        base,
+        cand,
+        delta,
+        interval,
     ]
 }
 
@@ -232,6 +252,38 @@ mod tests {
         let measures = component_cells(&delta(None, None));
         assert_eq!(measures[2], "— (measures only)");
         assert_eq!(COMPONENT_COLUMNS.len(), informative.len());
+    }
+
+    #[test]
+    fn a_row_without_paired_tasks_says_why_once() {
+        let unpaired = ComponentDelta {
+            name: "diff_lines".to_owned(),
+            threshold: None,
+            weight: None,
+            baseline_tasks: 0,
+            candidate_tasks: 240,
+            estimate: stats::paired_estimate(&[], &[], 0.95),
+        };
+        let cells = component_cells(&unpaired);
+        assert_eq!(cells[3], "0 / 240 / 0");
+        assert_eq!(
+            cells[4..],
+            ["— (no task has a value in both runs)", "—", "—", "—"]
+        );
+        let one = ComponentDelta {
+            estimate: stats::paired_estimate(&[1.0], &[2.0], 0.95),
+            ..unpaired
+        };
+        let cells = component_cells(&one);
+        assert_eq!(cells[4..7], ["1.000", "2.000", "+1.000"]);
+        assert_eq!(
+            cells
+                .iter()
+                .filter(|cell| cell.contains("not enough data"))
+                .count(),
+            1,
+            "{cells:?}"
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::audit::Lifecycle;
 use crate::model::{LeftOutTask, Run, SideCoverage, TaskStats};
 use crate::text::noun;
 
@@ -21,6 +22,10 @@ pub enum ExclusionReason {
     InvalidReward,
     /// A side ended in a way this project does not know, without a reward.
     Other,
+    /// A run still running has no trajectory on the task yet: it may still attempt it.
+    NotYetAttempted,
+    /// A run whose load stopped early has no trajectory read on the task: it may have one.
+    NotRead,
     /// A run has no trajectory on the task at all.
     Absent,
 }
@@ -35,6 +40,8 @@ impl ExclusionReason {
             ExclusionReason::Ungraded => "ungraded",
             ExclusionReason::InvalidReward => "invalid reward",
             ExclusionReason::Other => "other ending",
+            ExclusionReason::NotYetAttempted => "not yet attempted",
+            ExclusionReason::NotRead => "not read yet",
             ExclusionReason::Absent => "absent from one run",
         }
     }
@@ -127,10 +134,39 @@ fn side_reason(
 ) -> Option<ExclusionReason> {
     match side {
         SideCoverage::Scored { .. } => None,
-        SideCoverage::Absent => Some(ExclusionReason::Absent),
+        SideCoverage::Absent => Some(missing_reason(run)),
         SideCoverage::NotScored { .. } => Some(
             run.stats_of(task)
-                .map_or(ExclusionReason::Absent, ExclusionReason::of_unscored),
+                .map_or_else(|| missing_reason(run), ExclusionReason::of_unscored),
         ),
+    }
+}
+
+fn missing_reason(run: &Run) -> ExclusionReason {
+    let info = run.info();
+    ExclusionReason::missing(info.status.as_deref(), info.incomplete_load.is_some())
+}
+
+impl ExclusionReason {
+    /// Why a run of lifecycle `status`, whose load was `incomplete` or not, has no trajectory
+    /// on a task: not attempted yet while it runs, not read while its load is incomplete, else
+    /// absent.
+    pub fn missing(status: Option<&str>, incomplete: bool) -> ExclusionReason {
+        if Lifecycle::of(status) == Lifecycle::NotFinished {
+            ExclusionReason::NotYetAttempted
+        } else if incomplete {
+            ExclusionReason::NotRead
+        } else {
+            ExclusionReason::Absent
+        }
+    }
+
+    /// One run's state on a task it has no trajectory on: "not yet attempted", "not read yet"
+    /// or "absent".
+    pub fn missing_side_word(status: Option<&str>, incomplete: bool) -> &'static str {
+        match ExclusionReason::missing(status, incomplete) {
+            ExclusionReason::Absent => "absent",
+            reason => reason.label(),
+        }
     }
 }

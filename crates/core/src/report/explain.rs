@@ -112,7 +112,7 @@ impl Topic {
         Topic::PlatformProgression,
     ];
 
-    /// The topic's name, as a heading or an accessible label ("What is {title}?").
+    /// The topic's name, as a heading or within its [`Topic::question`].
     pub fn title(self) -> &'static str {
         match self {
             Topic::TaskWeightedMean => "the task-weighted mean",
@@ -147,6 +147,16 @@ impl Topic {
             Topic::PlatformProgression => "the platform's own progression",
             Topic::Verdict => "the verdict",
         }
+    }
+
+    /// The question the page's "?" asks about the topic: "What is the pooled mean?", "What
+    /// are wins, ties and losses?".
+    pub fn question(self) -> String {
+        let verb = match self {
+            Topic::WinTieLoss | Topic::HolmBh => "are",
+            _ => "is",
+        };
+        format!("What {verb} {}?", self.title())
     }
 
     /// A stable lowercase name, for element ids and anchors.
@@ -358,7 +368,8 @@ pub fn explain(topic: Topic, settings: &ReportSettings) -> String {
              computable, unreliable (the primary and sensitivity analyses disagree), better or \
              worse (Holm-adjusted p below α = {alpha} and the headline interval excludes 0), \
              no detectable difference (the interval lies within ± the target Δ of {} points), \
-             else inconclusive. Marked provisional while a compared run runs.",
+             else inconclusive. Marked provisional while a compared run runs, and partial \
+             when a compared run was not read completely, failed or was cancelled.",
             points(settings.target_delta)
         ),
     }
@@ -380,6 +391,19 @@ mod tests {
             assert!(text.len() > 60, "{topic:?}: {text}");
             assert!(!text.contains("  "), "{topic:?} has a double space: {text}");
         }
+    }
+
+    #[test]
+    fn a_plural_topic_is_asked_about_in_the_plural() {
+        assert_eq!(
+            Topic::HolmBh.question(),
+            "What are Holm and BH adjusted p-values?"
+        );
+        assert_eq!(
+            Topic::WinTieLoss.question(),
+            "What are wins, ties and losses?"
+        );
+        assert_eq!(Topic::PooledMean.question(), "What is the pooled mean?");
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod paired_analysis;
 mod pass_k;
 mod progression;
 mod report_build;
+mod run_labels;
 mod sentence;
 mod settings;
 mod table;
@@ -56,7 +57,7 @@ pub use progression::{
 pub use report_build::ReportBuild;
 pub use sentence::headline_sentence;
 pub use settings::{automatic_samples_per_task, ReportSettings, MIN_AUTOMATIC_SAMPLES_PER_TASK};
-pub use table::{to_csv, visible_rows, visible_rows_ranked, TextRanks};
+pub use table::{to_csv, to_csv_rows, visible_rows, visible_rows_ranked, TextRanks};
 pub use task_rows::{task_rows, TaskCell, TaskRow};
 pub use verdict::{
     decide, within_phrase, AnalysisFacts, Decision, Thresholds, Verdict, VerdictContext,
@@ -153,7 +154,8 @@ pub struct RunSummary {
     pub role: Role,
     /// Run id.
     pub id: String,
-    /// Short name for display: "Step 400" for a checkpoint, else the display name or id.
+    /// Short name for display: "Step 400" for a checkpoint, else the display name or id; unique
+    /// in the report (a label two runs share gets what tells them apart).
     pub name: String,
     /// Display name as recorded.
     pub display_name: Option<String>,
@@ -365,6 +367,7 @@ fn placeholder_verdict() -> Verdict {
         decision: Decision::NotComputable,
         evidence: Decision::NotComputable,
         provisional: false,
+        partial: false,
         interval_method: IntervalMethod::T,
         interval: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
         reasons: Vec::new(),
@@ -372,8 +375,8 @@ fn placeholder_verdict() -> Verdict {
 }
 
 /// What a candidate's verdict depends on besides its statistics: the blocking findings that
-/// concern it (naming it, or naming no candidate: the baseline's own), and the compared runs
-/// still running.
+/// concern it (naming it, or naming no candidate: the baseline's own), the compared runs
+/// still running, those not read completely, and those that failed or were cancelled.
 fn verdict_context(
     audit: &Audit,
     runs: &[RunSummary],
@@ -391,15 +394,26 @@ fn verdict_context(
         })
         .map(|finding| format!("{}: {}", finding.code, finding.message))
         .collect();
-    let running = [runs.first(), runs.get(result.run)]
-        .into_iter()
-        .flatten()
+    let compared = || [runs.first(), runs.get(result.run)].into_iter().flatten();
+    let running = compared()
         .filter(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished)
         .map(|run| run.name.clone())
+        .collect();
+    let incomplete = compared()
+        .filter_map(|run| Some((run.name.clone(), run.incomplete_load.clone()?)))
+        .collect();
+    let ended_early = compared()
+        .filter_map(|run| match Lifecycle::of(run.status.as_deref()) {
+            Lifecycle::Failed => Some((run.name.clone(), "failed")),
+            Lifecycle::Cancelled => Some((run.name.clone(), "was cancelled")),
+            _ => None,
+        })
         .collect();
     VerdictContext {
         blocking,
         running,
+        incomplete,
+        ended_early,
         excluded_tasks: result.excluded.total,
     }
 }
@@ -445,7 +459,7 @@ fn summarize_run(set: &RunSet, index: RunIdx, run: &Run, role: Role, level: f64)
         index,
         role,
         id: info.id.clone(),
-        name: run_label(run),
+        name: run_labels::run_label(run),
         display_name: info.display_name.clone(),
         base_model: info.base_model.clone(),
         step: info.checkpoint.step,
@@ -464,14 +478,6 @@ fn summarize_run(set: &RunSet, index: RunIdx, run: &Run, role: Role, level: f64)
         flaky_tasks: flaky,
         task_scoring: info.task_scoring,
         chronicle: chronicle::chronicle_summary(set, index),
-    }
-}
-
-/// "Step 400" for a checkpoint, else the run's own name.
-fn run_label(run: &Run) -> String {
-    match run.info().checkpoint.step {
-        Some(step) => format!("Step {step}"),
-        None => run.info().name().to_owned(),
     }
 }
 

@@ -7,7 +7,10 @@ use crate::text::{interval_points, noun, points, signed_points, why};
 use super::exclusions::Exclusions;
 use super::paired_analysis::{headline_interval, PairedAnalysis};
 use super::settings::ReportSettings;
-use super::verdict::{Decision, Verdict, BLOCKING_PREFIX, MIN_PAIRED_TASKS, RUNNING_REASON_END};
+use super::verdict::{
+    Decision, Verdict, BLOCKING_PREFIX, ENDED_EARLY_REASON_END, INCOMPLETE_REASON_END,
+    MIN_PAIRED_TASKS, RUNNING_REASON_END,
+};
 
 /// E.g. "Step 400 scores 4.1 points higher (95% CI +2.0 to +6.2) on 388 paired tasks; 12 tasks
 /// excluded (9 failed, 3 unfinished)". For a verdict that withholds a direction (not
@@ -55,6 +58,9 @@ pub fn headline_sentence(
             analysis.n
         ),
     };
+    if verdict.partial && withheld(verdict).is_none() {
+        sentence.insert_str(0, PARTIAL_PREFIX);
+    }
     if analysis.analysis == Analysis::Primary {
         if let Some(phrase) = excluded.phrase() {
             sentence.push_str("; ");
@@ -63,6 +69,10 @@ pub fn headline_sentence(
     }
     sentence
 }
+
+/// How the sentence of a partial verdict (a compared run not read completely, failed or
+/// cancelled) starts: its numbers are a part of what the runs hold.
+pub const PARTIAL_PREFIX: &str = "Partial data: ";
 
 /// The words of a verdict that shows no direction, or `None` when the sentence may state one.
 fn withheld(verdict: &Verdict) -> Option<&'static str> {
@@ -75,7 +85,8 @@ fn withheld(verdict: &Verdict) -> Option<&'static str> {
 }
 
 /// The verdict's reasons in one clause (their own full stops and the "blocking comparability
-/// finding: " the verdict's words already say dropped; the running runs left to the verdict),
+/// finding: " the verdict's words already say dropped; the running, incomplete and ended runs
+/// left to the verdict),
 /// or the decision's label. Too few paired tasks says only the minimum: the count follows.
 fn reasons(verdict: &Verdict) -> String {
     if verdict.decision == Decision::TooFewPairedTasks {
@@ -84,7 +95,15 @@ fn reasons(verdict: &Verdict) -> String {
     let parts: Vec<&str> = verdict
         .reasons
         .iter()
-        .filter(|reason| !reason.ends_with(RUNNING_REASON_END))
+        .filter(|reason| {
+            ![
+                RUNNING_REASON_END,
+                INCOMPLETE_REASON_END,
+                ENDED_EARLY_REASON_END,
+            ]
+            .iter()
+            .any(|end| reason.ends_with(end))
+        })
         .map(|reason| {
             reason
                 .strip_prefix(BLOCKING_PREFIX)
@@ -122,6 +141,7 @@ mod tests {
             decision,
             evidence: Decision::Better,
             provisional: false,
+            partial: false,
             interval_method: IntervalMethod::T,
             interval: Ok(Interval {
                 lower: 0.02,

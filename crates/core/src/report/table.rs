@@ -214,10 +214,18 @@ fn cell_mean(row: &TaskRow, run: usize) -> Option<f64> {
 }
 
 /// The per-task table as CSV (RFC 4180): one line per task of the union, every run's mean,
-/// included and total samples and failed count, and each candidate's delta. Empty cells mean
-/// "no value" (never 0). Text cells that a spreadsheet would run as a formula are prefixed
-/// with `'`.
+/// included and total samples and failed count, and each candidate's delta, a difference of
+/// means as a fraction (`delta_fraction:`; the page's points are 100 times it). Empty cells
+/// mean "no value" (never 0). Text cells that a spreadsheet would run as a formula are
+/// prefixed with `'`.
 pub fn to_csv(report: &Report) -> String {
+    let all: Vec<usize> = (0..report.tasks.len()).collect();
+    to_csv_rows(report, &all)
+}
+
+/// [`to_csv`] of the rows `rows` (indices into [`Report::tasks`], e.g. [`visible_rows`]'s: the
+/// table's rows as a filter, a search or a sort left them), in that order.
+pub fn to_csv_rows(report: &Report, rows: &[usize]) -> String {
     let mut header = vec![
         "task_id".to_owned(),
         "label".to_owned(),
@@ -230,12 +238,12 @@ pub fn to_csv(report: &Report) -> String {
     }
     for c in &report.candidates {
         if let Some(run) = report.run_of(c) {
-            header.push(format!("delta:{}", run.id));
+            header.push(format!("delta_fraction:{}", run.id));
         }
     }
     let mut out = String::new();
     push_line(&mut out, header.iter().map(String::as_str));
-    for row in &report.tasks {
+    for row in rows.iter().filter_map(|&i| report.tasks.get(i)) {
         let categories = row.category_labels(&report.categories);
         let mut cells = vec![
             row.task_id.clone(),

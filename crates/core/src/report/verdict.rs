@@ -23,6 +23,15 @@ pub const BLOCKING_PREFIX: &str = "blocking comparability finding: ";
 pub const RUNNING_REASON_END: &str =
     "is still running: the numbers will move as its trajectories finish";
 
+/// How the reason of a compared run whose load stopped early ends (after "Step 400 was not
+/// read completely (what is missing)").
+pub const INCOMPLETE_REASON_END: &str =
+    "the verdict judges only what was read, and the rest could change it";
+
+/// How the reason of a compared run that failed or was cancelled ends.
+pub const ENDED_EARLY_REASON_END: &str =
+    "its numbers are partial, and only the tasks it scored are judged";
+
 /// A Δ smaller than this in magnitude (0.05 points, the display rounds to 0.1) has no sign.
 pub const SIGN_RESOLUTION: f64 = 0.0005;
 
@@ -78,6 +87,10 @@ pub struct Verdict {
     /// A compared run (the candidate or the baseline) is still running: the numbers will move,
     /// and the decision is shown marked provisional.
     pub provisional: bool,
+    /// A compared run's numbers are partial though it does not run: its load stopped early (a
+    /// list was not read to its end), or it failed or was cancelled. The decision is shown
+    /// marked partial, and a reason names the run and what is missing.
+    pub partial: bool,
     /// The interval the decision used.
     pub interval_method: IntervalMethod,
     /// That interval of Δ at the report's level (reward units).
@@ -88,7 +101,8 @@ pub struct Verdict {
 
 impl Verdict {
     /// The headline's words: the decision's label, for "no detectable difference" with what it
-    /// rules out ("Δ within ±1.8 points at 95%"), and "(provisional)" when a run still runs.
+    /// rules out ("Δ within ±1.8 points at 95%"), and its marks: "(provisional)" when a run
+    /// still runs, "(partial)" when a run's numbers are partial, "(provisional, partial)" both.
     pub fn headline(&self) -> String {
         let mut text = self.decision.label().to_owned();
         if self.decision == Decision::NoDetectableDifference {
@@ -96,10 +110,23 @@ impl Verdict {
                 text.push_str(&format!(": {}", within_phrase(interval)));
             }
         }
-        if self.provisional {
-            text.push_str(" (provisional)");
+        let marks = self.marks();
+        if !marks.is_empty() {
+            text.push_str(&format!(" ({})", marks.join(", ")));
         }
         text
+    }
+
+    /// The marks a decision is shown with: "provisional", "partial", both or none.
+    pub fn marks(&self) -> Vec<&'static str> {
+        let mut marks = Vec::new();
+        if self.provisional {
+            marks.push("provisional");
+        }
+        if self.partial {
+            marks.push("partial");
+        }
+        marks
     }
 }
 
@@ -154,6 +181,10 @@ pub struct VerdictContext {
     pub blocking: Vec<String>,
     /// The compared runs (baseline, candidate) still running, by name.
     pub running: Vec<String>,
+    /// The compared runs whose load stopped early: (name, what is missing).
+    pub incomplete: Vec<(String, String)>,
+    /// The compared runs that failed or were cancelled: (name, "failed" or "was cancelled").
+    pub ended_early: Vec<(String, &'static str)>,
     /// Tasks left out of the primary analysis (for the unreliable reason's words).
     pub excluded_tasks: u64,
 }
@@ -170,9 +201,10 @@ pub struct Thresholds {
 
 /// The verdict of one candidate from its headline analysis, the other analysis, the headline
 /// test's Holm-adjusted p and the context. Precedence: not comparable, then too few paired
-/// tasks and not computable, then unreliable (not while a compared run still runs: its
-/// disagreement is then a reason only), then the headline's own evidence; provisional marks any
-/// of them.
+/// tasks and not computable, then unreliable (not while a compared run still runs or was not read
+/// completely: the tasks not run or not read count as 0 in the sensitivity analysis, so its
+/// disagreement is then a reason only), then the headline's own evidence. Provisional (a run
+/// still runs) and partial (a run not read completely, failed or cancelled) mark any of them.
 pub fn decide(
     headline: &AnalysisFacts,
     other: &AnalysisFacts,
@@ -182,6 +214,7 @@ pub fn decide(
 ) -> Verdict {
     let (evidence, mut reasons) = evidence(headline, p_holm, thresholds);
     let provisional = !context.running.is_empty();
+    let partial = !context.incomplete.is_empty() || !context.ended_early.is_empty();
     let disagreement = disagreement(headline, other, context, thresholds);
     let decision = if !context.blocking.is_empty() {
         reasons = context
@@ -203,6 +236,12 @@ pub fn decide(
                 "{reason} (the tasks not run yet count as 0 there; judged when the run ends)"
             ));
             evidence
+        } else if !context.incomplete.is_empty() {
+            // The same for tasks whose trajectories were not read: judged once they are.
+            reasons.push(format!(
+                "{reason} (the tasks not read count as 0 there; judged when everything is read)"
+            ));
+            evidence
         } else {
             reasons = vec![reason];
             Decision::Unreliable
@@ -213,10 +252,19 @@ pub fn decide(
     for run in &context.running {
         reasons.push(format!("{run} {RUNNING_REASON_END}"));
     }
+    for (run, missing) in &context.incomplete {
+        reasons.push(format!(
+            "{run} was not read completely ({missing}): {INCOMPLETE_REASON_END}"
+        ));
+    }
+    for (run, ended) in &context.ended_early {
+        reasons.push(format!("{run} {ended}: {ENDED_EARLY_REASON_END}"));
+    }
     Verdict {
         decision,
         evidence,
         provisional,
+        partial,
         interval_method: headline.interval_method,
         interval: headline.interval.clone(),
         reasons,

@@ -12,7 +12,8 @@
 //!   and paragraph separators U+2028–U+2029. A literal backslash stays as it is.
 //! - In markdown text, the characters that could change the document's structure or inject
 //!   markup are escaped: `\`, `` ` ``, `|` (a table cell), `[` and `]` (links and images) with
-//!   a backslash; `<`, `>` and `&` (HTML, autolinks, entities) as HTML entities. Emphasis
+//!   a backslash; `<`, `>` and `&` (HTML, autolinks, entities) as HTML entities, but a `<`
+//!   before a space, which opens nothing (`p < 0.0001` reads as written). Emphasis
 //!   characters (`*`, `_`, `~`) are left alone: they can only change emphasis, and ids use `_`.
 //! - In a markdown code span nothing but the fence is special: the fence is one backtick longer
 //!   than the longest run of backticks inside. Text with a `|` is written as escaped markdown
@@ -67,12 +68,15 @@ fn push_visible(out: &mut String, c: char) {
 /// module doc). Safe in a paragraph, a list item, a heading and a table cell.
 pub fn markdown_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '\\' | '`' | '|' | '[' | ']' => {
                 out.push('\\');
                 out.push(c);
             }
+            // Before a space (`p < 0.0001`) a `<` opens no tag nor autolink: it stays as read.
+            '<' if chars.peek() == Some(&' ') => out.push('<'),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '&' => out.push_str("&amp;"),
@@ -162,6 +166,8 @@ mod tests {
         );
         assert_eq!(markdown_text("&#x202E;"), "&amp;#x202E;");
         assert_eq!(markdown_text("`code`"), "\\`code\\`");
+        assert_eq!(markdown_text("p < 0.0001"), "p < 0.0001");
+        assert_eq!(markdown_text("a <b> c<"), "a &lt;b&gt; c&lt;");
         assert_eq!(markdown_text("line\n# heading"), "line\\u{A}# heading");
     }
 

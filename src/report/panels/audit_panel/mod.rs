@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use eval_compare_core::audit::{Finding, Severity};
 use eval_compare_core::report::Report;
+use eval_compare_core::text::{quoted_parts, QuotedPart};
 use leptos::prelude::*;
 
 use settings_table::SettingsTable;
@@ -89,7 +90,18 @@ fn FindingItem(finding: Finding) -> impl IntoView {
         <li class="finding">
             <span class=format!("severity {modifier}")>{label}</span>
             <code class="finding-code">{finding.code}</code>
-            <span class="finding-message">{finding.message}</span>
+            <span class="finding-message">{quoted_view(&finding.message)}</span>
         </li>
     }
+}
+
+/// A phrase of the report's own with its `` `quoted` `` parts as `<code>` (text, never markup).
+fn quoted_view(text: &str) -> impl IntoView {
+    quoted_parts(text)
+        .into_iter()
+        .map(|part| match part {
+            QuotedPart::Words(words) => words.to_owned().into_any(),
+            QuotedPart::Code(code) => view! { <code>{code.to_owned()}</code> }.into_any(),
+        })
+        .collect_view()
 }

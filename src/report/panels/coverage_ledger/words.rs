@@ -5,7 +5,8 @@ use eval_compare_core::coverage::{
     Coverage, FailureRateCheck, MissingnessCheck, PairCoverage, Side,
 };
 use eval_compare_core::model::{OutcomeClass, RunIdx};
-use eval_compare_core::report::{Report, TaskCell};
+use eval_compare_core::report::{ExclusionReason, Report, RunSummary, TaskCell};
+use eval_compare_core::text::{shorten, SHOWN_NAME_CHARS};
 
 use crate::components::stat_text::{count, mean, plural};
 
@@ -15,7 +16,10 @@ pub fn run_name(report: &Report, run: RunIdx) -> String {
         .runs
         .iter()
         .find(|summary| summary.index == run)
-        .map_or_else(|| format!("run {}", run.0), |summary| summary.name.clone())
+        .map_or_else(
+            || format!("run {}", run.0),
+            |summary| shorten(&summary.name, SHOWN_NAME_CHARS).into_owned(),
+        )
 }
 
 /// How many tasks the union holds, and the benchmark's list when one was loaded.
@@ -111,6 +115,19 @@ pub struct UnpairedTask {
 /// The tasks candidate `slot` (its position among the candidates) attempted with the baseline
 /// in the union but does not pair: one side has no included sample. From the report's rows.
 pub fn unpaired_tasks(report: &Report, slot: usize) -> Vec<UnpairedTask> {
+    // What the baseline and this candidate are on a task they have no trajectory on.
+    let missing = |run: Option<&RunSummary>| {
+        run.map_or("absent", |run| {
+            ExclusionReason::missing_side_word(run.status.as_deref(), run.incomplete_load.is_some())
+        })
+    };
+    let base_missing = missing(report.baseline());
+    let cand_missing = missing(
+        report
+            .candidates
+            .get(slot)
+            .and_then(|candidate| report.run_of(candidate)),
+    );
     report
         .tasks
         .iter()
@@ -121,17 +138,18 @@ pub fn unpaired_tasks(report: &Report, slot: usize) -> Vec<UnpairedTask> {
             (delta.is_none() && (base.samples > 0 || cand.samples > 0)).then(|| UnpairedTask {
                 task_id: row.task_id.clone(),
                 label: row.label.clone(),
-                baseline: side_state(base),
-                candidate: side_state(cand),
+                baseline: side_state(base, base_missing),
+                candidate: side_state(cand, cand_missing),
             })
         })
         .collect()
 }
 
-/// What one run did on a task, in words.
-pub fn side_state(cell: &TaskCell) -> String {
+/// What one run did on a task, in words; `missing` when it has no trajectory there ("absent",
+/// "not yet attempted" while it runs, "not read yet" while its load is incomplete).
+pub fn side_state(cell: &TaskCell, missing: &str) -> String {
     if cell.samples == 0 {
-        return "absent".to_owned();
+        return missing.to_owned();
     }
     match cell.mean {
         Some(value) => format!(
@@ -271,14 +289,21 @@ mod tests {
             invalid_rewards: 0,
             flaky: false,
         };
-        assert_eq!(side_state(&absent), "absent");
+        assert_eq!(side_state(&absent, "absent"), "absent");
+        assert_eq!(
+            side_state(&absent, "not yet attempted"),
+            "not yet attempted"
+        );
         let scored = TaskCell {
             mean: Some(0.5),
             included: 2,
             samples: 3,
             ..absent.clone()
         };
-        assert_eq!(side_state(&scored), "scored 0.500 (2 of 3 included)");
+        assert_eq!(
+            side_state(&scored, "absent"),
+            "scored 0.500 (2 of 3 included)"
+        );
         let lost = TaskCell {
             samples: 3,
             classes: ClassCounts {
@@ -289,7 +314,7 @@ mod tests {
             ..absent
         };
         assert_eq!(
-            side_state(&lost),
+            side_state(&lost, "absent"),
             "nothing included (2 failed, 1 cancelled)"
         );
     }

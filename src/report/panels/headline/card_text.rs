@@ -11,6 +11,7 @@ use crate::components::stat_text::{
     count, interval_points, mean, optional_mean, p_value, points, signed_points, StatText,
 };
 use crate::format::capitalized;
+use crate::report::panels::platform_words::platform_means;
 
 /// Label and CSS modifier of a verdict's decision (the core's words).
 pub fn verdict_label(decision: Decision) -> (&'static str, &'static str) {
@@ -47,6 +48,10 @@ pub struct CardText {
     pub modifier: &'static str,
     /// Whether a compared run is still running: the verdict is provisional.
     pub provisional: bool,
+    /// Whether a compared run's numbers are partial (not read completely, failed, cancelled).
+    pub partial: bool,
+    /// The compared runs (baseline, this candidate) not read completely, by name.
+    pub incomplete: Vec<String>,
     /// What a "no detectable difference" rules out ("Δ within ±1.6 points at 95%").
     pub verdict_detail: Option<String>,
     /// Why the verdict is what it is, one line each (blocking findings, the disagreement of
@@ -142,11 +147,10 @@ pub fn card_text(report: &Report, index: usize) -> Option<CardText> {
     })
     .text();
     let means = format!(
-        "{} → {} (task-weighted) · platform {} → {} (pooled)",
+        "{} → {} (task-weighted) · {}",
         optional_mean(baseline.task_weighted_mean),
         optional_mean(run.task_weighted_mean),
-        optional_mean(baseline.platform_reward_mean),
-        optional_mean(run.platform_reward_mean),
+        platform_means(baseline, run),
     );
     Some(CardText {
         title: run.name.clone(),
@@ -154,6 +158,12 @@ pub fn card_text(report: &Report, index: usize) -> Option<CardText> {
         verdict,
         modifier,
         provisional: candidate.verdict.provisional,
+        partial: candidate.verdict.partial,
+        incomplete: [baseline, run]
+            .into_iter()
+            .filter(|run| run.incomplete_load.is_some())
+            .map(|run| run.name.clone())
+            .collect(),
         verdict_detail,
         reasons: candidate.verdict.reasons.clone(),
         sentence: candidate.sentence.clone(),

@@ -1,4 +1,5 @@
-//! The headline of each candidate: the core's verdict (its decision, a provisional mark, what a
+//! The headline of each candidate: the core's verdict (its decision, its provisional and partial
+//! marks and Retry under a verdict on runs not read completely, what a
 //! "no detectable difference" rules out, and why), its sentence, the anytime-valid interval while
 //! a compared run runs, Δ with the named headline interval, the tests that apply, and a details expander with every statistic of both analyses.
 //!
@@ -7,6 +8,7 @@
 
 pub mod card_text;
 pub mod details;
+pub mod marks;
 
 use std::sync::Arc;
 
@@ -19,6 +21,7 @@ use crate::components::explain::explain_button;
 pub use card_text::verdict_label;
 use card_text::{card_text, CardText};
 use details::DetailsTable;
+use marks::{ReadTheRest, VerdictMarks};
 
 /// One card per candidate, in report order; the focused one is marked.
 #[component]
@@ -97,6 +100,8 @@ fn card(
         verdict,
         modifier,
         provisional,
+        partial,
+        incomplete,
         verdict_detail,
         reasons,
         sentence,
@@ -113,6 +118,7 @@ fn card(
         other_label,
         other_delta,
     } = text;
+    let (title, full_title) = crate::format::shown_name(&title);
     let explain = |topic| explain_button(topic, settings);
     let other_topic = match settings.headline {
         Analysis::Primary => Topic::SensitivityAnalysis,
@@ -122,24 +128,15 @@ fn card(
         <article
             class=format!("headline-card {modifier}")
             class:provisional=provisional
+            class:partial=partial
             class:focused=move || focused.get()
             data-run-id=run_id
         >
             <header class="headline-head">
-                <h3 class="headline-title">{title}</h3>
+                <h3 class="headline-title" title=full_title>{title}</h3>
                 <span class=format!("verdict-badge {modifier}")>{verdict}</span>
                 {explain(Topic::Verdict)}
-                {provisional
-                    .then(|| {
-                        view! {
-                            <span
-                                class="provisional-mark"
-                                title="A compared run is still running: the numbers will move"
-                            >
-                                "provisional"
-                            </span>
-                        }
-                    })}
+                <VerdictMarks provisional partial/>
                 {move || focused.get().then(|| view! { <span class="focus-mark">"in focus"</span> })}
             </header>
             {verdict_detail.map(|detail| view! { <p class="verdict-detail">{detail}</p> })}
@@ -155,6 +152,7 @@ fn card(
                         </ul>
                     }
                 })}
+            <ReadTheRest incomplete/>
             {anytime_interval
                 .map(|anytime| {
                     view! {
