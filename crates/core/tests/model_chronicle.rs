@@ -523,3 +523,39 @@ fn the_same_agent_in_two_jobs_is_named_by_its_job_too() {
     let names: Vec<&str> = set.runs().iter().map(|run| run.info().name()).collect();
     assert_eq!(names, ["coder@1 · j1", "coder@1 · j2", "coder@2"]);
 }
+
+#[test]
+fn the_platforms_results_title_the_tasks() {
+    let compare = job("job_t", &["agent@1", "agent@2"], json!({}));
+    let trials = vec![
+        scored("t1", "agent@1", "cf-0083", true, 0.5),
+        scored("t2", "agent@2", "cf-0083", false, 0.5),
+        scored("t3", "agent@1", "cf-0084", true, 0.5),
+        scored("t4", "agent@2", "cf-0084", true, 0.5),
+    ];
+    let results: eval_compare_core::api::SuiteEvalRun = serde_json::from_value(json!({
+        "job_id": "job_t", "status": "succeeded", "pass_rate": 0.5,
+        "task_results": [
+            {"task_id": "cf-0083", "title": "Fix the off-by-one in paging", "passed": false,
+             "failed_scorers": ["state"]},
+            {"task_id": "cf-0084", "title": "cf-0084", "passed": true, "failed_scorers": []}
+        ]
+    }))
+    .unwrap();
+    let mut builder = RunSetBuilder::new();
+    builder
+        .add_chronicle_job(&compare, &trials, Some(&results))
+        .unwrap();
+    let set = builder.build();
+    let label = |id: &str| {
+        set.find_task(id)
+            .and_then(|index| set.task(index))
+            .and_then(|task| task.label.clone())
+    };
+    assert_eq!(
+        label("cf-0083").as_deref(),
+        Some("Fix the off-by-one in paging")
+    );
+    // A title that is only the id names nothing more.
+    assert_eq!(label("cf-0084"), None);
+}

@@ -25,7 +25,7 @@ use super::outcome::OutcomeClass;
 use super::run::{ChronicleRunInfo, RunIdx, RunInfo, TaskScoring};
 use super::run_set::RunSet;
 use super::source::SourceKind;
-use super::task::TaskIdx;
+use super::task::{TaskIdx, TaskInput};
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
 
 /// The run id of an agent version of a job: `{job_id}/{agent}` (an agent version is a run).
@@ -237,6 +237,19 @@ impl RunSetBuilder {
                 }),
                 ..RunInfo::default()
             })?);
+        }
+        // The platform's results title the tasks (trials name only ids): the panel and the
+        // table show the titles the gate prints.
+        for task in results.map_or(&[][..], |results| &results.task_results[..]) {
+            let title = task.title.as_deref().map(str::trim);
+            if let Some(title) = title.filter(|t| !t.is_empty() && *t != task.task_id) {
+                self.add_task(TaskInput {
+                    id: task.task_id.clone(),
+                    label: Some(title.to_owned()),
+                    split: None,
+                    categories: Vec::new(),
+                })?;
+            }
         }
         for (position, trial) in kept {
             let Some(&run) = runs.get(position) else {
