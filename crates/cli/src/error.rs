@@ -132,7 +132,8 @@ fn last_failure(stop: &ComponentStop, key_set: bool) -> String {
 fn key_hint(error: &ApiError, key_set: bool) -> &'static str {
     let chronicle = matches!(error, ApiError::Http(http) if http.service == Service::Chronicle);
     match (error.status(), key_set) {
-        (Some(401), false) => " — no key was sent; set TRAJECTORY_API_KEY",
+        // The core's message already says no key was sent: only where to set one.
+        (Some(401 | 403), false) => " — set TRAJECTORY_API_KEY",
         (Some(401), true) => " — check the key in TRAJECTORY_API_KEY",
         (Some(403), true) if !chronicle => {
             " — the key in TRAJECTORY_API_KEY may belong to another organization"

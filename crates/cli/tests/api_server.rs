@@ -322,9 +322,9 @@ fn a_wrong_or_missing_key_exits_4_with_a_clear_message() {
         .arg(dir.path().join("out")));
     assert_eq!(missing.code, 4, "{}", missing.stderr);
     assert!(
-        missing
-            .stderr
-            .contains("no key was sent; set TRAJECTORY_API_KEY"),
+        missing.stderr.contains("no API key was sent")
+            && missing.stderr.contains("set TRAJECTORY_API_KEY")
+            && missing.stderr.matches("was sent").count() == 1,
         "{}",
         missing.stderr
     );
