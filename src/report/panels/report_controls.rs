@@ -6,7 +6,8 @@
 use std::sync::Arc;
 
 use eval_compare_core::client::percent_encode;
-use eval_compare_core::report::Report;
+use eval_compare_core::model::Analysis;
+use eval_compare_core::report::{analysis_name, Report};
 use eval_compare_core::view_state::{
     tenths_text, AnalysisMode, ViewState, PROJECT_SAMPLES_RANGE, RESAMPLES_RANGE,
 };
@@ -14,6 +15,7 @@ use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
 use crate::components::stat_text::count;
+use crate::format::capitalized;
 use crate::state::report::ReportTimings;
 
 /// Radio buttons naming each candidate; the chosen one is `focus` in the URL.
@@ -285,7 +287,7 @@ pub fn ReportSettingsForm(
                         prop:checked=move || view.with(|view| view.analysis == AnalysisMode::Primary)
                         on:change=move |_| choose_analysis(AnalysisMode::Primary)
                     />
-                    "Primary: paired tasks, included samples"
+                    {capitalized(analysis_name(Analysis::Primary))}
                 </label>
                 <label class="check">
                     <input
@@ -294,7 +296,7 @@ pub fn ReportSettingsForm(
                         prop:checked=move || view.with(|view| view.analysis == AnalysisMode::Sensitivity)
                         on:change=move |_| choose_analysis(AnalysisMode::Sensitivity)
                     />
-                    "Sensitivity: every task, failed and absent as 0"
+                    {capitalized(analysis_name(Analysis::Sensitivity))}
                 </label>
             </fieldset>
             {move || error.get().map(|why| view! { <p class="form-error" role="alert">{why}</p> })}

@@ -23,6 +23,7 @@ use super::components::{component_cells, COMPONENT_COLUMNS};
 use super::details::{detail_rows, headline_anytime_interval, interval_method_text, DetailCells};
 use super::flaky::flaky_sentence;
 use super::pass_k::{pass_k_cells, PASS_K_COLUMNS};
+use super::words::{pairing_line, settings_line};
 use super::{CandidateResult, Report};
 
 /// How many regressions and improvements are listed per candidate.
@@ -31,26 +32,8 @@ const TOP_TASKS: usize = 5;
 /// Renders the whole report.
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
-    let s = &report.settings;
     let _ = writeln!(out, "# Eval comparison\n");
-    let _ = writeln!(
-        out,
-        "Source: {}. Intervals at {}%, target Δ {} points, bootstrap B = {} with seed {}; headline analysis: {}.\n",
-        report
-            .sources
-            .iter()
-            .map(|source| source.as_str())
-            .collect::<Vec<_>>()
-            .join(", "),
-        (s.level * 100.0).round(),
-        points(s.target_delta),
-        s.resamples,
-        s.seed,
-        match s.headline {
-            crate::model::Analysis::Primary => "primary (paired tasks, included samples)",
-            crate::model::Analysis::Sensitivity => "sensitivity (failed and absent counted as 0)",
-        }
-    );
+    let _ = writeln!(out, "{}\n", settings_line(report));
     headlines(&mut out, report);
     runs(&mut out, report);
     chronicle_jobs(&mut out, report);
@@ -235,15 +218,7 @@ fn coverage(out: &mut String, report: &Report) {
             .iter()
             .find(|r| r.index == pair.candidate)
             .map_or("candidate", |r| r.name.as_str());
-        let _ = writeln!(
-            out,
-            "- {}: {} paired of {} in the union; {} only in the baseline, {} only in the candidate.",
-            shown(name),
-            pair.paired,
-            pair.union,
-            pair.only_in_baseline.len(),
-            pair.only_in_candidate.len()
-        );
+        let _ = writeln!(out, "- {}: {}", shown(name), pairing_line(pair));
     }
     coverage_warnings(out, &cov.warnings);
     out.push('\n');

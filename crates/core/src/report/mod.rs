@@ -26,6 +26,7 @@ mod settings;
 mod table;
 mod task_rows;
 mod verdict;
+mod words;
 
 pub use bootstrap_slots::{AnalysisBootstraps, BootstrapSlot, DeferredReport, PendingBootstrap};
 pub use categories::{
@@ -63,6 +64,7 @@ pub use verdict::{
     decide, within_phrase, AnalysisFacts, Decision, Thresholds, Verdict, VerdictContext,
     MIN_PAIRED_TASKS, SIGN_RESOLUTION,
 };
+pub use words::{analysis_name, pairing_line, settings_line};
 
 use serde::{Deserialize, Serialize};
 

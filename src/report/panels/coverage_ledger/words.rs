@@ -5,7 +5,7 @@ use eval_compare_core::coverage::{
     Coverage, FailureRateCheck, MissingnessCheck, PairCoverage, Side,
 };
 use eval_compare_core::model::{OutcomeClass, RunIdx};
-use eval_compare_core::report::{ExclusionReason, Report, RunSummary, TaskCell};
+use eval_compare_core::report::{pairing_line, ExclusionReason, Report, RunSummary, TaskCell};
 use eval_compare_core::text::{shorten, SHOWN_NAME_CHARS};
 
 use crate::components::stat_text::{count, mean, plural};
@@ -40,13 +40,7 @@ pub fn union_summary(coverage: &Coverage) -> String {
 
 /// A candidate's pairing after its name: paired of the union, and the tasks only one side has.
 pub fn pair_headline(pair: &PairCoverage) -> String {
-    format!(
-        ": {} paired of {} in the union; {} only in the baseline, {} only in the candidate.",
-        count(pair.paired),
-        count(pair.union),
-        count(pair.only_in_baseline.len() as u64),
-        count(pair.only_in_candidate.len() as u64),
-    )
+    format!(": {}", pairing_line(pair))
 }
 
 /// The trajectories each side left out, and whether the rates differ enough to bias Δ.

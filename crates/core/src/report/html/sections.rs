@@ -5,13 +5,14 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use crate::audit::{Lifecycle, Severity};
-use crate::model::{Analysis, Resolution};
+use crate::model::Resolution;
 use crate::text::{
-    count, html_text, interval_points, optional_value, p_value, points, setting_source,
-    setting_value, shorten, signed_points, StatText, MISSING, SHOWN_NAME_CHARS,
+    count, html_text, interval_points, optional_value, p_value, setting_source, setting_value,
+    shorten, signed_points, StatText, MISSING, SHOWN_NAME_CHARS,
 };
 
 use super::super::details::{headline_anytime_interval, interval_method_text};
+use super::super::words::{pairing_line, settings_line};
 use super::super::{Decision, Report};
 use super::svg;
 
@@ -79,28 +80,11 @@ pub(super) fn figure(out: &mut String, svg: &str) {
 
 /// The title and what the numbers were computed with.
 pub fn header(out: &mut String, report: &Report, title: &str) {
-    let s = &report.settings;
-    let sources: Vec<&str> = report
-        .sources
-        .iter()
-        .map(|source| source.as_str())
-        .collect();
     let _ = writeln!(
         out,
         "<header><h1>{}</h1><p class=\"meta\">{}</p></header>",
         html_text(title),
-        html_text(&format!(
-            "Source: {}. Intervals at {}%, target Δ {} points, bootstrap B = {} with seed {}; headline analysis: {}.",
-            sources.join(", "),
-            (s.level * 100.0).round(),
-            points(s.target_delta),
-            count(s.resamples as u64),
-            s.seed,
-            match s.headline {
-                Analysis::Primary => "primary (paired tasks, included samples)",
-                Analysis::Sensitivity => "sensitivity (failed and absent counted as 0)",
-            }
-        ))
+        html_text(&settings_line(report))
     );
 }
 
@@ -371,13 +355,7 @@ pub fn coverage(out: &mut String, report: &Report) {
         let _ = write!(
             out,
             "<li>{}</li>",
-            html_text(&format!(
-                "{name}: {} paired of {} in the union; {} only in the baseline, {} only in the candidate.",
-                count(pair.paired),
-                count(pair.union),
-                count(pair.only_in_baseline.len() as u64),
-                count(pair.only_in_candidate.len() as u64)
-            ))
+            html_text(&format!("{name}: {}", pairing_line(pair)))
         );
     }
     out.push_str("</ul>");
