@@ -10,29 +10,14 @@
 
 use eval_compare_core::model::RunIdx;
 use eval_compare_core::report::{build_report, Report, ReportSettings};
-use eval_compare_core::run_folder::{parse_run_folder, run_set_from_folders, RunFolderFiles};
+use eval_compare_core::run_folder::run_set_from_folders;
 use eval_compare_core::testing::json_close::json_close;
 
 const GOLDEN: &str = "tests/data/report_golden_humaneval.json";
 const GOLDEN_MARKDOWN: &str = "tests/data/report_golden_humaneval.md";
 const GOLDEN_MARKDOWN_ONE: &str = "tests/data/report_golden_humaneval_one_candidate.md";
 
-fn folder(run: &str) -> eval_compare_core::run_folder::RunFolder {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/real-data/humaneval-10x")
-        .join(run);
-    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
-    parse_run_folder(RunFolderFiles {
-        run: &read("run.json"),
-        rewards: &read("trajectory-rewards.json"),
-        trajectories: &read("trajectories.json"),
-        tasks: Some(&read("tasks.json")),
-        training_run: None,
-        eval_options: None,
-        platform_series: None,
-    })
-    .unwrap()
-}
+use eval_compare_core::testing::real_data::humaneval_folder as folder;
 
 /// The golden comparison's settings: B kept small so the debug-built browser test is quick.
 pub fn golden_settings() -> ReportSettings {

@@ -9,29 +9,14 @@ use eval_compare_core::model::{
     TrajectoryInput,
 };
 use eval_compare_core::report::{build_report, detail_rows, DetailCells, Report, ReportSettings};
-use eval_compare_core::run_folder::{parse_run_folder, run_set_from_folders, RunFolderFiles};
+use eval_compare_core::run_folder::run_set_from_folders;
 use eval_compare_core::share_link::{report_page_path, report_view, share_link};
 use eval_compare_core::text::{
     count, html_text, interval_points, optional_value, p_value, signed_points,
 };
 use proptest::prelude::*;
 
-fn folder(run: &str) -> eval_compare_core::run_folder::RunFolder {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/real-data/humaneval-10x")
-        .join(run);
-    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
-    parse_run_folder(RunFolderFiles {
-        run: &read("run.json"),
-        rewards: &read("trajectory-rewards.json"),
-        trajectories: &read("trajectories.json"),
-        tasks: Some(&read("tasks.json")),
-        training_run: None,
-        eval_options: None,
-        platform_series: None,
-    })
-    .unwrap()
-}
+use eval_compare_core::testing::real_data::humaneval_folder as folder;
 
 /// The golden comparison of the HumanEval run folders (two candidates against codellama).
 fn humaneval() -> Report {

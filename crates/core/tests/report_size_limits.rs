@@ -6,25 +6,10 @@
 
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report, Report, ReportSettings};
-use eval_compare_core::run_folder::{parse_run_folder, run_set_from_folders, RunFolderFiles};
+use eval_compare_core::run_folder::run_set_from_folders;
 use eval_compare_core::text::{MAX_SHOWN_FIELD_BYTES, SHOWN_NAME_CHARS};
 
-fn folder(run: &str) -> eval_compare_core::run_folder::RunFolder {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/real-data/humaneval-10x")
-        .join(run);
-    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
-    parse_run_folder(RunFolderFiles {
-        run: &read("run.json"),
-        rewards: &read("trajectory-rewards.json"),
-        trajectories: &read("trajectories.json"),
-        tasks: Some(&read("tasks.json")),
-        training_run: None,
-        eval_options: None,
-        platform_series: None,
-    })
-    .unwrap()
-}
+use eval_compare_core::testing::real_data::humaneval_folder as folder;
 
 /// A baseline named with 1 MiB of `n`, a candidate named with 3,000 unbroken `c`, a task the
 /// candidate regressed on labelled with 3,000 unbroken `W` and another task with 10 KiB of `L`.

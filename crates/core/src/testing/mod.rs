@@ -6,6 +6,7 @@
 pub mod bodies;
 pub mod feed;
 pub mod json_close;
+pub mod real_data;
 pub mod scripted;
 
 pub use scripted::{ScriptedTransport, NEVER, NOW_MS, SECRET};
