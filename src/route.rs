@@ -130,49 +130,49 @@ impl Route {
     }
 }
 
+/// Starts fetching the code of the report pages (the release build's wasm chunk) ahead of a
+/// navigation to one; provided as context by the app, so pages that link to a report (the
+/// picker's Compare) need not import the split point.
+#[derive(Debug, Clone, Copy)]
+pub struct ReportPrefetch(pub leptos::prelude::Callback<()>);
+
+impl ReportPrefetch {
+    /// The prefetch in context, if the app provided one.
+    pub fn from_context() -> Option<leptos::prelude::Callback<()>> {
+        leptos::prelude::use_context::<ReportPrefetch>().map(|prefetch| prefetch.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{ReportPage, Route};
 
+    /// Every page and its path, as [`Route::ALL`] lists them.
+    const PAGES: [(Route, &str); 6] = [
+        (Route::Picker, "/"),
+        (Route::Report(ReportPage::Compare), "/compare"),
+        (Route::Report(ReportPage::Files), "/files"),
+        (Route::Report(ReportPage::FilesCompare), "/files/compare"),
+        (Route::Report(ReportPage::Backtests), "/backtests"),
+        (
+            Route::Report(ReportPage::BacktestsCompare),
+            "/backtests/compare",
+        ),
+    ];
+
     #[test]
     fn every_page_has_its_path() {
-        let paths: Vec<_> = Route::ALL.iter().map(|route| route.path()).collect();
-        assert_eq!(
-            paths,
-            [
-                "/",
-                "/compare",
-                "/files",
-                "/files/compare",
-                "/backtests",
-                "/backtests/compare"
-            ]
-        );
+        assert_eq!(Route::ALL, PAGES.map(|(route, _)| route));
+        for (route, path) in PAGES {
+            assert_eq!(route.path(), path, "{route:?}");
+        }
     }
 
     #[test]
     fn paths_parse_to_their_pages() {
-        assert_eq!(Route::parse("/"), Some(Route::Picker));
-        assert_eq!(
-            Route::parse("/compare"),
-            Some(Route::Report(ReportPage::Compare))
-        );
-        assert_eq!(
-            Route::parse("/files"),
-            Some(Route::Report(ReportPage::Files))
-        );
-        assert_eq!(
-            Route::parse("/files/compare"),
-            Some(Route::Report(ReportPage::FilesCompare))
-        );
-        assert_eq!(
-            Route::parse("/backtests"),
-            Some(Route::Report(ReportPage::Backtests))
-        );
-        assert_eq!(
-            Route::parse("/backtests/compare"),
-            Some(Route::Report(ReportPage::BacktestsCompare))
-        );
+        for (route, path) in PAGES {
+            assert_eq!(Route::parse(path), Some(route), "{path:?}");
+        }
     }
 
     #[test]
@@ -209,21 +209,9 @@ mod tests {
 
     #[test]
     fn the_report_pages_are_the_split_ones() {
-        let reports: Vec<_> = Route::ALL
-            .into_iter()
-            .filter(|route| route.is_report())
-            .map(Route::path)
-            .collect();
-        assert_eq!(
-            reports,
-            [
-                "/compare",
-                "/files",
-                "/files/compare",
-                "/backtests",
-                "/backtests/compare"
-            ]
-        );
+        for (route, path) in PAGES {
+            assert_eq!(route.is_report(), path != "/", "{path:?}");
+        }
     }
 
     #[test]
@@ -262,18 +250,5 @@ mod tests {
         assert!(backtests.is_current("/backtests/compare"));
         assert!(!backtests.is_current("/backtestsx"));
         assert!(!Route::Picker.is_current("/backtests"));
-    }
-}
-
-/// Starts fetching the code of the report pages (the release build's wasm chunk) ahead of a
-/// navigation to one; provided as context by the app, so pages that link to a report (the
-/// picker's Compare) need not import the split point.
-#[derive(Debug, Clone, Copy)]
-pub struct ReportPrefetch(pub leptos::prelude::Callback<()>);
-
-impl ReportPrefetch {
-    /// The prefetch in context, if the app provided one.
-    pub fn from_context() -> Option<leptos::prelude::Callback<()>> {
-        leptos::prelude::use_context::<ReportPrefetch>().map(|prefetch| prefetch.0)
     }
 }

@@ -3,7 +3,9 @@
 
 use std::pin::pin;
 
-use eval_compare_core::client::{HttpRequest, HttpResponse, Transport, TransportError};
+use eval_compare_core::client::{
+    hand_over_body, HttpRequest, HttpResponse, OpenBody, Transport, TransportError,
+};
 use futures::future::{select, Either};
 use gloo_net::http::Request;
 use gloo_timers::future::TimeoutFuture;
@@ -127,28 +129,12 @@ impl Transport for FetchTransport {
         };
         let status = response.status();
         let headers: Vec<(String, String)> = response.headers().entries().collect();
-        if !(200..300).contains(&status) {
-            let body = response.binary().await.map_err(fetch_error)?;
-            return Ok(HttpResponse {
-                status,
-                headers,
-                body,
-            });
-        }
-        if let Some(stream) = response.body() {
-            let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
-            while let Some(chunk) = read_chunk(&reader).await? {
-                if !on_chunk(&chunk) {
-                    break;
-                }
-            }
-        }
+        let body = FetchBody {
+            response,
+            reader: None,
+        };
         // Returning drops `_abort`, which ends the fetch if the body is still open.
-        Ok(HttpResponse {
-            status,
-            headers,
-            body: Vec::new(),
-        })
+        hand_over_body(status, headers, body, on_chunk).await
     }
 
     async fn sleep(&self, ms: u64) {
@@ -158,6 +144,32 @@ impl Transport for FetchTransport {
     fn now_unix_ms(&self) -> u64 {
         // `Date.now()` is a non-negative integral number of milliseconds.
         js_sys::Date::now().max(0.0) as u64
+    }
+}
+
+/// A fetched response's body still to be read: whole (an error status's), or from fetch's
+/// `ReadableStream` a chunk at a time (a stream's).
+struct FetchBody {
+    response: gloo_net::http::Response,
+    reader: Option<ReadableStreamDefaultReader>,
+}
+
+impl OpenBody for FetchBody {
+    async fn read_whole(self) -> Result<Vec<u8>, TransportError> {
+        self.response.binary().await.map_err(fetch_error)
+    }
+
+    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, TransportError> {
+        if self.reader.is_none() {
+            let Some(stream) = self.response.body() else {
+                return Ok(None);
+            };
+            self.reader = Some(stream.get_reader().unchecked_into());
+        }
+        let Some(reader) = &self.reader else {
+            return Ok(None);
+        };
+        read_chunk(reader).await
     }
 }
 

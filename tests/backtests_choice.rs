@@ -9,7 +9,7 @@ use eval_compare_viewer::picker::backtests::choice::{
     trials_label,
 };
 use eval_compare_viewer::picker::backtests::job_table::{comparison_view, job_name, jobs_of_view};
-use eval_compare_viewer::report::panels::load_panel::{live_line, no_trials_line};
+use eval_compare_viewer::report::panels::load_panel::words::{live_line, no_trials_line};
 use eval_compare_viewer::route::RunSource;
 use eval_compare_viewer::state::loader::LoadPlan;
 

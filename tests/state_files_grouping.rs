@@ -6,7 +6,7 @@
 
 mod run_folder_fixture;
 
-use eval_compare_core::api::AsRewardFacts;
+use eval_compare_core::large_list::AsRewardFacts;
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{is_folder_file, Folder, PackedRunFolder};

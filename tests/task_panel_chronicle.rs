@@ -15,8 +15,8 @@ use eval_compare_core::api::{
 use eval_compare_core::client::{ClientConfig, RetryPolicy};
 use eval_compare_core::model::{RunSet, RunSetBuilder};
 use eval_compare_core::report::{build_report, Report, ReportSettings};
-use eval_compare_viewer::report::task_panel::trial_detail_view::TrialDetailView;
-use eval_compare_viewer::report::task_panel::trial_source::TrialSource;
+use eval_compare_viewer::report::task_panel::trial::detail_view::TrialDetailView;
+use eval_compare_viewer::report::task_panel::trial::source::TrialSource;
 use eval_compare_viewer::report::task_panel::TaskPanel;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;

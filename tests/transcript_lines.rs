@@ -7,7 +7,7 @@ use eval_compare_core::transcript::{
     align, ContentBlock, DivergenceKind, Flip, OutcomeCounts, PairReason, StepSummaries,
     StepSummary, ToolCalls, Transcript,
 };
-use eval_compare_viewer::report::task_panel::transcript_lines::{
+use eval_compare_viewer::report::task_panel::transcript::lines::{
     answers_text, block_text, counts_text, divergence_text, flip_text, origin_text,
     pair_reason_text, row_after_key, sample_after_key, step_at_turn, step_heading, step_offer_text,
     step_requests, steps_summary_text, tool_call_heading, turn_footer, turn_heading, BlockText,

@@ -8,8 +8,8 @@ mod transcript_fixture;
 
 use std::sync::Arc;
 
-use eval_compare_viewer::report::task_panel::side_by_side::AlignedRows;
-use eval_compare_viewer::report::task_panel::transcript_view::TranscriptView;
+use eval_compare_viewer::report::task_panel::transcript::aligned_rows::AlignedRows;
+use eval_compare_viewer::report::task_panel::transcript::view::TranscriptView;
 use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use support::{mount_point, select_all, text};

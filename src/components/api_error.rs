@@ -4,6 +4,7 @@
 use eval_compare_core::client::ApiError;
 use leptos::prelude::*;
 
+use super::button::ActionButton;
 use crate::failure::explain;
 use crate::state::source::use_source_settings;
 
@@ -17,13 +18,9 @@ pub fn is_access_refused(error: &ApiError) -> bool {
 pub fn EnterKeyButton() -> impl IntoView {
     let source = use_source_settings();
     view! {
-        <button
-            class="button button-secondary"
-            type="button"
-            on:click=move |_| source.open_key_field()
-        >
+        <ActionButton secondary=true on_click=move |()| source.open_key_field()>
             "Enter API key"
-        </button>
+        </ActionButton>
     }
 }
 
@@ -55,9 +52,7 @@ pub fn ApiErrorPanel(
             <p class="error-hint">{hint}</p>
             <div class="button-row">
                 {refused.then(|| view! { <EnterKeyButton/> })}
-                <button class="button" type="button" on:click=move |_| on_retry.run(())>
-                    "Retry"
-                </button>
+                <ActionButton on_click=on_retry>"Retry"</ActionButton>
             </div>
         </div>
     }

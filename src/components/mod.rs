@@ -4,6 +4,7 @@
 //! feature folder (`picker`, `report`, `pages`, `source_panel`).
 
 pub mod api_error;
+pub mod button;
 pub mod disclosure;
 pub mod error_panel;
 pub mod explain;

@@ -1,7 +1,8 @@
 //! The run picker, the start page (`/`): an agent, one of its benchmark versions, and in that
 //! version's run table one baseline and the candidates to compare with it.
 //!
-//! - [`page`]: the page itself;
+//! - [`page`]: the page itself; [`page_shell`]: the shell both pickers' pages share (source
+//!   settings, tabs, heading, introduction);
 //! - [`overview`]: what it loads (agents, benchmark versions, their runs);
 //! - [`run_chooser`], [`run_table`], [`run_progress`]: choosing the runs, also used by the
 //!   report pages to change a comparison ([`pick_cells`]: a row's baseline radio and compare
@@ -16,6 +17,7 @@
 pub mod backtests;
 pub mod overview;
 pub mod page;
+pub mod page_shell;
 pub mod pick_cells;
 pub mod run_chooser;
 pub mod run_progress;

@@ -14,25 +14,17 @@ use crate::format;
 use crate::picker::overview::{
     default_benchmark, load_overview, AgentRuns, BenchmarkRuns, Overview, RunRow,
 };
+use crate::picker::page_shell::{over_source_settings, PickerShell};
 use crate::picker::run_chooser::{chooser_view, RunChooser};
-use crate::picker::source_config::config_or_panel;
-use crate::picker::source_tabs::SourceTabs;
 use crate::route::{ReportPage, ReportPrefetch, Route};
 use crate::state::async_load::{use_load, LoadState};
-use crate::state::source::use_source_settings;
 use crate::state::url::{use_url_state, UrlState};
 use crate::transport::FetchTransport;
 
 /// The picker, reading the API and key of the source settings in context.
 #[component]
 pub fn RunsPage() -> impl IntoView {
-    let source = use_source_settings();
-    // A new address or key reads everything again.
-    move || {
-        let base_url = source.base_url();
-        let api_key = source.api_key();
-        view! { <RunsView base_url api_key/> }
-    }
+    over_source_settings(|base_url, api_key| view! { <RunsView base_url api_key/> })
 }
 
 /// The picker over the API at `base_url`, with loading and error states and a Retry button.
@@ -45,19 +37,18 @@ pub fn RunsView(
     #[prop(optional_no_strip)]
     api_key: Option<ApiKey>,
 ) -> impl IntoView {
-    let body = match config_or_panel(&base_url, api_key) {
-        Ok(config) => view! { <OverviewLoader config base_url/> }.into_any(),
-        Err(panel) => panel,
-    };
     view! {
-        <SourceTabs current=Route::Picker/>
-        <h2 class="page-heading">"Compare evaluation runs"</h2>
-        <p class="page-intro">
+        <PickerShell
+            current=Route::Picker
+            heading="Compare evaluation runs"
+            base_url
+            api_key
+            content=|config, base_url| view! { <OverviewLoader config base_url/> }.into_any()
+        >
             "Choose an agent and a benchmark version, mark the baseline and the runs to compare "
             "with it, then Compare. Runs exported to disk can be compared too: "
             <a href=Route::Report(ReportPage::Files).path()>"open run folders"</a>"."
-        </p>
-        {body}
+        </PickerShell>
     }
 }
 

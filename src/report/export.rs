@@ -37,13 +37,31 @@ pub struct ExportFile {
     pub contents: String,
 }
 
+impl ExportFile {
+    /// `contents` as the file `<the report's file stem><ending>`, of type `mime`.
+    fn of(report: &Report, ending: &str, mime: &'static str, contents: String) -> Self {
+        Self {
+            name: format!("{}{ending}", file_stem(report)),
+            mime,
+            contents,
+        }
+    }
+}
+
+/// The MIME type of both CSV files.
+const CSV_MIME: &str = "text/csv;charset=utf-8";
+
+/// `text` ending with a newline, as the CLI ends what it prints.
+fn ending_with_newline(mut text: String) -> String {
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
 /// The per-task table as CSV.
 pub fn csv_file(report: &Report) -> ExportFile {
-    ExportFile {
-        name: format!("{}.csv", file_stem(report)),
-        mime: "text/csv;charset=utf-8",
-        contents: to_csv(report),
-    }
+    ExportFile::of(report, ".csv", CSV_MIME, to_csv(report))
 }
 
 /// The per-task table's rows as `view` shows them (its filter, category, search and sort) as
@@ -51,11 +69,8 @@ pub fn csv_file(report: &Report) -> ExportFile {
 /// [`csv_file`]).
 pub fn shown_csv_file(report: &Report, view: &ViewState) -> Option<ExportFile> {
     let rows = visible_rows(report, view);
-    (rows.len() < report.tasks.len()).then(|| ExportFile {
-        name: format!("{}-shown.csv", file_stem(report)),
-        mime: "text/csv;charset=utf-8",
-        contents: to_csv_rows(report, &rows),
-    })
+    (rows.len() < report.tasks.len())
+        .then(|| ExportFile::of(report, "-shown.csv", CSV_MIME, to_csv_rows(report, &rows)))
 }
 
 /// Whether `view` may leave tasks out of the table (a filter, a category or a search).
@@ -76,29 +91,15 @@ pub fn csv_title(report: &Report) -> String {
 /// The whole report as JSON, byte for byte what `eval-compare report --format json` prints for
 /// the same runs and settings (the CLI ends its output with a newline).
 pub fn json_file(report: &Report) -> ExportFile {
-    let mut contents = report.to_json();
-    if !contents.ends_with('\n') {
-        contents.push('\n');
-    }
-    ExportFile {
-        name: format!("{}.json", file_stem(report)),
-        mime: "application/json",
-        contents,
-    }
+    let contents = ending_with_newline(report.to_json());
+    ExportFile::of(report, ".json", "application/json", contents)
 }
 
 /// The whole report as one self-contained HTML document with `share`, the view's link: what
 /// `eval-compare report --format html` writes for the same runs, settings and link.
 pub fn html_file(report: &Report, share: Option<&str>) -> ExportFile {
-    let mut contents = report.to_html(share);
-    if !contents.ends_with('\n') {
-        contents.push('\n');
-    }
-    ExportFile {
-        name: format!("{}.html", file_stem(report)),
-        mime: "text/html;charset=utf-8",
-        contents,
-    }
+    let contents = ending_with_newline(report.to_html(share));
+    ExportFile::of(report, ".html", "text/html;charset=utf-8", contents)
 }
 
 /// `eval-compare-<baseline>-vs-<candidate>` for one candidate,

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use eval_compare_core::run_folder::Folder;
 
+use crate::components::button::ActionButton;
 use crate::picker::overview::RunRow;
 use crate::picker::run_chooser::RunChooser;
 use crate::report::compare_page::{plan_of, ReportBody};
@@ -45,13 +46,9 @@ pub fn FilesPage() -> impl IntoView {
             return view! {
                 <div class="file-choosers">
                     {jobs}
-                    <button
-                        class="button button-secondary"
-                        type="button"
-                        on:click=move |_| file_runs.clear()
-                    >
+                    <ActionButton secondary=true on_click=move |()| file_runs.clear()>
                         "Close all"
-                    </button>
+                    </ActionButton>
                 </div>
             }
             .into_any();
@@ -63,13 +60,13 @@ pub fn FilesPage() -> impl IntoView {
                     <span class="benchmark-meta">
                         {format!("{count} {} from files", noun(count as u64, "run", "runs"))}
                     </span>
-                    <button
-                        class="button button-secondary header-action"
-                        type="button"
-                        on:click=move |_| file_runs.clear()
+                    <ActionButton
+                        secondary=true
+                        class="header-action"
+                        on_click=move |()| file_runs.clear()
                     >
                         "Close all"
-                    </button>
+                    </ActionButton>
                 </header>
                 <RunChooser rows url compare=Route::Report(ReportPage::FilesCompare)/>
             </section>

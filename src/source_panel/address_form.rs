@@ -42,8 +42,7 @@ pub fn AddressForm() -> impl IntoView {
                     type="url"
                     inputmode="url"
                     placeholder=move || source.origin()
-                    prop:value=move || address.get()
-                    on:input=move |event| address.set(event_target_value(&event))
+                    bind:value=address
                 />
                 <button class="button" type="submit">"Use"</button>
             </div>

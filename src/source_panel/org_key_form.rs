@@ -29,8 +29,7 @@ pub fn OrgKeyForm() -> impl IntoView {
                     id="source-org"
                     type="text"
                     autocomplete="off"
-                    prop:value=move || org.get()
-                    on:input=move |event| org.set(event_target_value(&event))
+                    bind:value=org
                 />
                 <button class="button" type="submit">"Save"</button>
             </div>
@@ -41,8 +40,7 @@ pub fn OrgKeyForm() -> impl IntoView {
                     type="url"
                     autocomplete="off"
                     placeholder="https://…"
-                    prop:value=move || platform.get()
-                    on:input=move |event| platform.set(event_target_value(&event))
+                    bind:value=platform
                 />
             </div>
             <p class="field-help">

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use eval_compare_core::share_link::{is_web_link, DEFAULT_LINK_BASE};
+use eval_compare_core::share_link::DEFAULT_LINK_BASE;
+use eval_compare_core::text::is_web_link;
 use eval_compare_core::view_state::{
     parse_tenths, DEFAULT_RESAMPLES, DEFAULT_SEED, PROJECT_SAMPLES_RANGE, RESAMPLES_RANGE,
     TARGET_TENTHS_RANGE,
@@ -134,6 +135,12 @@ pub struct ReportArgs {
     /// max(8, 2 × the most samples a paired task has).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(i64::from(*PROJECT_SAMPLES_RANGE.start())..=i64::from(*PROJECT_SAMPLES_RANGE.end())))]
     pub k_prime: Option<u32>,
+    /// The reviewer's ledger (README "The reviewer's ledger"): tasks or attempts set aside,
+    /// each left out or counted as a failure, with a reason. Every figure is computed with it
+    /// applied, and each verdict is shown beside the one without it; the gates judge the
+    /// verdicts with it and print both.
+    #[arg(long, value_name = "FILE")]
+    pub exclusions: Option<PathBuf>,
     /// Exit with code 6 when a candidate's verdict is worse (Holm-adjusted p < 0.05, the headline
     /// interval below 0); refuses (exit 11) a run still running, failed or cancelled.
     #[arg(long)]
@@ -189,6 +196,10 @@ pub struct GateArgs {
     /// Seconds between retrievals of the job when its progress stream is not there.
     #[arg(long, value_name = "SECS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub poll: u64,
+    /// The reviewer's ledger (README "The reviewer's ledger"): tasks it leaves out are not
+    /// judged; the gate prints its verdict with and without them.
+    #[arg(long, value_name = "FILE")]
+    pub exclusions: Option<PathBuf>,
     /// Timeouts and retries of API requests.
     #[command(flatten)]
     pub connection: ConnectionArgs,

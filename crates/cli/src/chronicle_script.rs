@@ -1,8 +1,10 @@
 //! Test support: Chronicle jobs scripted on the core's [`ScriptedTransport`], as the demo and
-//! the platform answer them (record, one page of trials, the suite's results of the job).
+//! the platform answer them (record, one page of trials, the suite's results of the job), and
+//! the jobs that fail: unknown, or a trials page that fails.
 
 use eval_compare_core::testing::bodies::{
-    chronicle_job_body, chronicle_page, chronicle_results_page, chronicle_trial_item,
+    chronicle_job_body, chronicle_page, chronicle_results_page, chronicle_trial_item, error_body,
+    SERVER_FAILURE,
 };
 use eval_compare_core::testing::ScriptedTransport;
 
@@ -73,4 +75,47 @@ pub fn trials_of<'a>(
 /// Task ids `t00` … for `n` tasks.
 pub fn task_ids(n: usize) -> Vec<String> {
     (0..n).map(|t| format!("t{t:02}")).collect()
+}
+
+/// Scripts `job_id` as a job Chronicle does not know (400 `unknown_job`).
+pub fn script_unknown_job(transport: &ScriptedTransport, job_id: &str) {
+    transport.route(
+        &format!("/jobs/{job_id}"),
+        vec![(
+            400,
+            error_body(
+                "invalid_request_error",
+                "unknown_job",
+                &format!("No job with id {job_id}"),
+                Some("jobId"),
+            ),
+        )],
+    );
+}
+
+/// Scripts job `job_id` (succeeded, `trials` trials of agent `a@1`, no results listed) whose
+/// trials' first page holds `first` and whose second page fails (500).
+pub fn script_failed_trials_page(
+    transport: &ScriptedTransport,
+    job_id: &str,
+    first: &[String],
+    trials: u64,
+) {
+    transport
+        .route("cursor=c2", vec![(500, SERVER_FAILURE.to_owned())])
+        .route(
+            &format!("/jobs/{job_id}/trials"),
+            vec![(200, chronicle_page(first, Some("c2")))],
+        )
+        .route(
+            &format!("job_id={job_id}"),
+            vec![(200, chronicle_page(&[], None))],
+        )
+        .route(
+            &format!("/jobs/{job_id}"),
+            vec![(
+                200,
+                chronicle_job_body(job_id, "succeeded", &["a@1"], trials, trials),
+            )],
+        );
 }

@@ -86,23 +86,14 @@ mod tests {
     use super::*;
 
     use eval_compare_core::api::{ChronicleJob, ChronicleTrial, SuiteEvalRun};
-    use eval_compare_core::testing::bodies::{
-        chronicle_job_body, chronicle_page, chronicle_trial_item, SERVER_FAILURE,
-    };
+    use eval_compare_core::testing::bodies::chronicle_trial_item;
     use eval_compare_core::testing::scripted::client_over;
     use eval_compare_core::testing::ScriptedTransport;
 
-    use crate::chronicle_script::script_job;
+    use crate::chronicle_script::{script_failed_trials_page, script_job};
     use crate::exit_code::Exit;
+    use crate::test_support::block_on;
     use eval_compare_core::run_folder::{JOB_FILE, RESULTS_FILE, TRIALS_FILE};
-
-    fn block_on<F: std::future::Future>(future: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-            .block_on(future)
-    }
 
     fn read<T: serde::de::DeserializeOwned>(path: &Path) -> T {
         serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
@@ -170,17 +161,7 @@ mod tests {
     fn a_failed_page_writes_nothing() {
         let transport = ScriptedTransport::default();
         let first = [chronicle_trial_item("x1", "a@1", "t1", true)];
-        transport
-            .route("cursor=c2", vec![(500, SERVER_FAILURE.to_owned())])
-            .route(
-                "/jobs/jf/trials",
-                vec![(200, chronicle_page(&first, Some("c2")))],
-            )
-            .route("job_id=jf", vec![(200, chronicle_page(&[], None))])
-            .route(
-                "/jobs/jf",
-                vec![(200, chronicle_job_body("jf", "succeeded", &["a@1"], 2, 2))],
-            );
+        script_failed_trials_page(&transport, "jf", &first, 2);
         let dir = tempfile::tempdir().unwrap();
         let folder = dir.path().join("jf");
         let error = block_on(export_job(

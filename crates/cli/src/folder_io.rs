@@ -10,15 +10,18 @@ use std::fs::File;
 use std::io::{ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
+#[cfg(test)]
 use std::collections::BTreeMap;
 
-use eval_compare_core::api::{BenchmarkSpecTask, PackedReward, PackedTrajectory, PlainItem};
+use eval_compare_core::large_list::{PackedReward, PackedTrajectory};
 use eval_compare_core::run_folder::{
-    finish_run_folder, parse_list, parse_run_record, read_list, Folder, FolderFile, FolderKind,
-    PackedFolder, ParsedList, RunFolder, RunFolderError, RunFolderExtras, FOLDER_FILES,
-    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAJECTORIES_FILE,
+    FolderFeed, FolderFile, FolderKind, FolderStep, PackedFolder, RunFolder,
 };
-use serde::Deserialize;
+#[cfg(test)]
+use eval_compare_core::{
+    large_list::PlainItem,
+    run_folder::{Folder, FOLDER_FILES},
+};
 
 use crate::error::CliError;
 
@@ -26,19 +29,20 @@ use crate::error::CliError;
 /// exports are far smaller (a 100,000-task run's trajectories are about 100 MB).
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 
-/// The contents of a folder's files, by name, as read from disk.
+/// The contents of a folder's files, by name, as read from disk whole: the reading
+/// [`read_packed_folder`] is checked against.
+#[cfg(test)]
 #[derive(Debug)]
 pub struct FolderBytes {
     dir: PathBuf,
     files: BTreeMap<&'static str, Vec<u8>>,
 }
 
+#[cfg(test)]
 impl FolderBytes {
     /// Parses the folder, its lists in the form asked for: the full one to write it back, the
     /// packed one ([`PackedFolder`]) for a report.
-    pub fn parse<'a, R: Deserialize<'a>, T: Deserialize<'a>>(
-        &'a self,
-    ) -> Result<Folder<R, T>, CliError> {
+    pub fn parse<R: PlainItem, T: PlainItem>(&self) -> Result<Folder<R, T>, CliError> {
         Folder::read_as(|name| self.files.get(name).map(Vec::as_slice)).map_err(|source| {
             CliError::Folder {
                 folder: self.dir.clone(),
@@ -51,86 +55,72 @@ impl FolderBytes {
 /// How many bytes of a list file are read and decoded at a time by [`read_packed_folder`].
 const LIST_CHUNK_BYTES: usize = 8 << 20;
 
-/// Reads the folder `dir` for a report, its runs' lists packed ([`PackedFolder`]): the same
-/// folder as [`read_folder_bytes`] then [`FolderBytes::parse`], and the same error for a fault
-/// (of a folder with several, the first met reading its files in order), but a Trajectory
-/// run's lists (trajectory rewards, trajectories, tasks) are decoded as they are read, a few
-/// megabytes at a time ([`read_list`]), so the files' contents are never held whole: at
-/// 100,000 tasks × 8 samples that is 250 MB a run not read into memory. A list the feed cannot
-/// read is read whole and parsed at once, for its error.
+/// Reads the folder `dir` for a report, its runs' lists packed ([`PackedFolder`]), as the core's
+/// [`FolderFeed`] asks for its files: a Trajectory run's lists (trajectory rewards,
+/// trajectories, tasks) decoded as they are read, a few megabytes at a time, so the files'
+/// contents are never held whole (at 100,000 tasks × 8 samples that is 250 MB a run not read
+/// into memory); the other files, and a list the feed cannot read (for its error), read whole
+/// ([`read_input`]). The same folder as reading every file whole and parsing it at once, and
+/// the same error for a fault (of a folder with several, the first met reading its files in
+/// the feed's order).
 pub fn read_packed_folder(dir: &Path) -> Result<PackedFolder, CliError> {
     check_folder(dir)?;
-    // Present as `read_folder_bytes` finds files: all but those not found.
-    let present = |name: &str| match std::fs::metadata(dir.join(name)) {
-        Err(error) => error.kind() != ErrorKind::NotFound,
-        Ok(_) => true,
+    // Present as reading a file finds it: all but those not found.
+    let size = |name: &str| match std::fs::metadata(dir.join(name)) {
+        Ok(metadata) => Some(metadata.len()),
+        Err(error) => (error.kind() != ErrorKind::NotFound).then_some(0),
     };
-    if !matches!(FolderKind::of_files(present), Ok(FolderKind::Trajectory)) {
-        // A Chronicle job (its trials come by the thousand at most), or no folder of either
-        // kind: read whole, parsed at once, which says what is missing.
-        return read_folder_bytes(dir)?.parse();
-    }
-    let folder_error = |source: RunFolderError| CliError::Folder {
-        folder: dir.to_owned(),
-        source: Box::new(source),
-    };
-    let optional = |name: &str| match read_input(&dir.join(name), MAX_FILE_BYTES) {
-        Ok(bytes) => Ok(Some(bytes)),
-        Err(CliError::ReadFile { source, .. }) if source.kind() == ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(error),
-    };
-    // The order of `parse_run_folder_as`: the run, the lists, then the small files.
-    let run = parse_run_record(&read_input(&dir.join(RUN_FILE), MAX_FILE_BYTES)?)
-        .map_err(folder_error)?;
-    let rewards: ParsedList<PackedReward> = stream_list(dir, REWARDS_FILE)?;
-    let trajectories: ParsedList<PackedTrajectory> = stream_list(dir, TRAJECTORIES_FILE)?;
-    let tasks: Option<ParsedList<BenchmarkSpecTask>> = if present(TASKS_FILE) {
-        Some(stream_list(dir, TASKS_FILE)?)
-    } else {
-        None
-    };
-    let mut extras = BTreeMap::new();
-    for name in RunFolderExtras::FILES {
-        if let Some(bytes) = optional(name)? {
-            extras.insert(name, bytes);
+    let mut feed = FolderFeed::<PackedReward, PackedTrajectory>::new(size).reserving_by_size();
+    let mut open: Option<(PathBuf, std::io::Take<File>)> = None;
+    let mut buffer = Vec::new();
+    loop {
+        match feed.advance(usize::MAX) {
+            FolderStep::Open { name, streamed } => {
+                let path = dir.join(name);
+                open = None;
+                let opened = match streamed {
+                    true => open_input(&path, MAX_FILE_BYTES).map(|(file, _)| {
+                        open = Some((path, file.take(MAX_FILE_BYTES.saturating_add(1))));
+                    }),
+                    false => read_input(&path, MAX_FILE_BYTES).map(|bytes| feed.whole(&bytes)),
+                };
+                match opened {
+                    Ok(()) => {}
+                    Err(CliError::ReadFile { source, .. })
+                        if source.kind() == ErrorKind::NotFound =>
+                    {
+                        feed.absent()
+                    }
+                    Err(error) => return Err(error),
+                }
+            }
+            FolderStep::NeedMore => {
+                let Some((path, file)) = open.as_mut() else {
+                    feed.end();
+                    continue;
+                };
+                buffer.resize(LIST_CHUNK_BYTES, 0);
+                match file.read(&mut buffer) {
+                    Ok(0) => feed.end(),
+                    Ok(_) if file.limit() == 0 => return Err(grew_too_large(path, MAX_FILE_BYTES)),
+                    Ok(read) => feed.push(&buffer[..read]),
+                    Err(error) if error.kind() == ErrorKind::Interrupted => {}
+                    Err(source) => {
+                        return Err(CliError::ReadFile {
+                            path: path.clone(),
+                            source,
+                        })
+                    }
+                }
+            }
+            FolderStep::Working => {}
+            FolderStep::Done(read) => {
+                return read.map_err(|source| CliError::Folder {
+                    folder: dir.to_owned(),
+                    source: Box::new(source),
+                })
+            }
         }
-    }
-    let folder = finish_run_folder(
-        RunFolderExtras::from_files(|name| extras.get(name).map(Vec::as_slice)),
-        run,
-        rewards,
-        trajectories,
-        tasks,
-    )
-    .map_err(folder_error)?;
-    Ok(Folder::Trajectory(Box::new(folder)))
-}
-
-/// The list file `name` of `dir`, decoded as it is read ([`read_list`]), within
-/// [`MAX_FILE_BYTES`] as [`read_input`] reads files; a file the feed cannot read is read whole
-/// and parsed by [`parse_list`], whose error is the answer.
-fn stream_list<T: PlainItem>(dir: &Path, name: &str) -> Result<ParsedList<T>, CliError> {
-    let path = dir.join(name);
-    let (file, size) = open_input(&path, MAX_FILE_BYTES)?;
-    let mut limited = file.take(MAX_FILE_BYTES.saturating_add(1));
-    let read =
-        read_list(&mut limited, Some(size), LIST_CHUNK_BYTES, usize::MAX).map_err(|source| {
-            CliError::ReadFile {
-                path: path.clone(),
-                source,
-            }
-        })?;
-    if limited.limit() == 0 {
-        return Err(grew_too_large(&path, MAX_FILE_BYTES));
-    }
-    match read {
-        Some(list) => Ok(list),
-        None => parse_list(name, &read_input(&path, MAX_FILE_BYTES)?).map_err(|source| {
-            CliError::Folder {
-                folder: dir.to_owned(),
-                source: Box::new(source),
-            }
-        }),
     }
 }
 
@@ -164,10 +154,11 @@ fn check_folder(dir: &Path) -> Result<(), CliError> {
     }
 }
 
-/// Reads the files of the folder `dir` that a folder of either kind may hold, to parse with
-/// [`FolderBytes::parse`]: a Trajectory run's (`run.json`, `trajectory-rewards.json`,
+/// Reads the files of the folder `dir` that a folder of either kind may hold, whole, to parse
+/// with [`FolderBytes::parse`]: a Trajectory run's (`run.json`, `trajectory-rewards.json`,
 /// `trajectories.json`, optionally `tasks.json`, …) or a Chronicle job's (`job.json`,
 /// `trials.json`, optionally `results.json`), told apart by the files present.
+#[cfg(test)]
 pub fn read_folder_bytes(dir: &Path) -> Result<FolderBytes, CliError> {
     check_folder(dir)?;
     let mut files: BTreeMap<&'static str, Vec<u8>> = BTreeMap::new();

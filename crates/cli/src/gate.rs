@@ -2,10 +2,13 @@
 //! comparability finding (exit 5 unless allowed), a compared run still running, failed,
 //! cancelled or not read completely (a run folder's list ending with a page saying more
 //! followed) when the regression gate is asked for (exit 11 unless allowed), and a significant
-//! regression (exit 6 when asked for). Checked in that order.
+//! regression (exit 6 when asked for). Checked in that order. With a reviewer's ledger the
+//! gates judge the verdicts computed with it, and the lines name each verdict without it too.
 
 use eval_compare_core::audit::{Lifecycle, Severity};
-use eval_compare_core::report::{CandidateResult, Decision, Report};
+use eval_compare_core::report::{
+    ledger_changes, ledger_verdicts, CandidateResult, Decision, Report,
+};
 use eval_compare_core::text::{shorten, SHOWN_NAME_CHARS};
 
 use crate::exit_code::Exit;
@@ -70,14 +73,34 @@ pub fn evaluate(report: &Report, gates: Gates) -> GateOutcome {
         .filter(|candidate| is_regression(candidate, gates))
         .map(regression_line)
         .collect();
-    decide(
+    let mut outcome = decide(
         &Findings {
             blocking,
             unfinished,
             regressions,
         },
         gates,
-    )
+    );
+    outcome.messages.extend(ledger_lines(report));
+    outcome
+}
+
+/// With a reviewer's ledger, each candidate's verdict with and without it (the gates judge the
+/// one with it); first, when the ledger changes a verdict, the sentence that says so.
+fn ledger_lines(report: &Report) -> Vec<String> {
+    if report.ledger.is_none() {
+        return Vec::new();
+    }
+    let verdicts = report.candidates.iter().filter_map(|candidate| {
+        let name = report.run_of(candidate).map_or("candidate".into(), |run| {
+            shorten(&run.name, SHOWN_NAME_CHARS)
+        });
+        Some(format!(
+            "reviewer's ledger: {name}: {}",
+            ledger_verdicts(report, candidate)?
+        ))
+    });
+    ledger_changes(report).into_iter().chain(verdicts).collect()
 }
 
 /// Whether a candidate counts as a regression: its verdict is worse; or its evidence is worse
@@ -160,6 +183,17 @@ mod tests {
         }
     }
 
+    /// Checks each case's exit: findings, gates, and the exit they decide.
+    fn assert_exits(cases: &[(Findings, Gates, Exit)]) {
+        for (findings, gates, expected) in cases {
+            assert_eq!(
+                decide(findings, *gates).exit,
+                *expected,
+                "{findings:?} {gates:?}"
+            );
+        }
+    }
+
     fn findings(blocking: &[&str], unfinished: &[&str], regressions: &[&str]) -> Findings {
         let own = |lines: &[&str]| lines.iter().map(|&l| l.to_owned()).collect();
         Findings {
@@ -202,13 +236,7 @@ mod tests {
                 Exit::Regression,
             ),
         ];
-        for (findings, gates, expected) in cases {
-            assert_eq!(
-                decide(&findings, gates).exit,
-                expected,
-                "{findings:?} {gates:?}"
-            );
-        }
+        assert_exits(&cases);
     }
 
     #[test]
@@ -245,13 +273,7 @@ mod tests {
                 Exit::Incomparable,
             ),
         ];
-        for (findings, gates, expected) in cases {
-            assert_eq!(
-                decide(&findings, gates).exit,
-                expected,
-                "{findings:?} {gates:?}"
-            );
-        }
+        assert_exits(&cases);
         let warned = decide(&findings(&[], &running, &[]), gates(false, false));
         assert_eq!(
             warned.messages,

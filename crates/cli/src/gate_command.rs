@@ -4,6 +4,7 @@
 
 use eval_compare_core::api::{JobEvent, JobEventKind, JobStatus};
 use eval_compare_core::client::{ApiError, TrajectoryClient, Transport, WaitProgress};
+use eval_compare_core::ledger::Ledger;
 use eval_compare_core::text::visible;
 use eval_compare_core::view_state::check_id;
 
@@ -13,12 +14,16 @@ use crate::connection;
 use crate::error::CliError;
 use crate::event_lines::EventLines;
 use crate::exit_code::Exit;
-use crate::job_gate::{contradicted, judge_end, judge_results, no_suite, GateVerdict};
+use crate::job_gate::{
+    contradicted, judge_end, judge_results, judge_results_with_ledger, no_suite, GateVerdict,
+};
+use crate::ledger_file::read_ledger;
 use crate::progress::Progress;
 use crate::report_command::write_output;
 
 /// Runs the gate: its verdict line on stdout, why it failed on stderr, the exit code returned.
 pub async fn gate(args: &GateArgs, progress: &Progress) -> Result<Exit, CliError> {
+    let ledger = args.exclusions.as_deref().map(read_ledger).transpose()?;
     let client = connection::client(&args.server, &args.connection)?;
     let verdict = run_gate(
         &client,
@@ -26,10 +31,14 @@ pub async fn gate(args: &GateArgs, progress: &Progress) -> Result<Exit, CliError
         args.timeout.saturating_mul(1000),
         args.poll.saturating_mul(1000),
         progress,
+        ledger.as_ref(),
     )
     .await?;
     if let Some(note) = &verdict.note {
         progress.note(note);
+    }
+    if let Some(line) = &verdict.ledger {
+        progress.warn(line);
     }
     for problem in &verdict.problems {
         progress.warn(problem);
@@ -42,13 +51,15 @@ pub async fn gate(args: &GateArgs, progress: &Progress) -> Result<Exit, CliError
 
 /// Waits up to `timeout_ms` for the job to end (retrieving it every `poll_ms` when the stream
 /// is not there), then judges it and, when it succeeded, its results. API failures are errors
-/// naming the request (exit 4; an unknown job is Chronicle's HTTP 400).
+/// naming the request (exit 4; an unknown job is Chronicle's HTTP 400). With the reviewer's
+/// `ledger`, the tasks it leaves out are not judged ([`judge_results_with_ledger`]).
 pub async fn run_gate<T: Transport>(
     client: &TrajectoryClient<T>,
     job_id: &str,
     timeout_ms: u64,
     poll_ms: u64,
     progress: &Progress,
+    ledger: Option<&Ledger>,
 ) -> Result<GateVerdict, CliError> {
     check_id(job_id).map_err(|reason| {
         CliError::Usage(format!(
@@ -120,7 +131,10 @@ pub async fn run_gate<T: Transport>(
                 source,
             )
         })?;
-    Ok(judge_results(job_id, results.as_ref()))
+    Ok(match ledger {
+        Some(ledger) => judge_results_with_ledger(job_id, results.as_ref(), ledger),
+        None => judge_results(job_id, results.as_ref()),
+    })
 }
 
 /// A progress line for a stream event; `None` for `trial_started` (the finished ones count).
@@ -152,18 +166,13 @@ mod tests {
     use super::*;
 
     use eval_compare_core::testing::bodies::{
-        chronicle_job_body, chronicle_page, chronicle_results_page, error_body, sse_event,
+        chronicle_job_body, chronicle_page, chronicle_results_page, sse_event,
     };
     use eval_compare_core::testing::scripted::client_over;
     use eval_compare_core::testing::ScriptedTransport;
 
-    fn block_on<F: std::future::Future>(future: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-            .block_on(future)
-    }
+    use crate::chronicle_script::script_unknown_job;
+    use crate::test_support::block_on;
 
     fn gate_of(transport: &ScriptedTransport, timeout_s: u64) -> Result<GateVerdict, CliError> {
         let client = client_over(transport);
@@ -173,6 +182,7 @@ mod tests {
             timeout_s * 1000,
             2_000,
             &Progress::silent(),
+            None,
         ))
     }
 
@@ -399,21 +409,17 @@ mod tests {
     #[test]
     fn an_unknown_job_is_an_api_error_with_chronicles_message() {
         let transport = ScriptedTransport::default();
-        transport.route(
-            "/jobs/nope",
-            vec![(
-                400,
-                error_body(
-                    "invalid_request_error",
-                    "unknown_job",
-                    "No job with id nope",
-                    Some("jobId"),
-                ),
-            )],
-        );
+        script_unknown_job(&transport, "nope");
         let client = client_over(&transport);
-        let error =
-            block_on(run_gate(&client, "nope", 1_000, 1_000, &Progress::silent())).unwrap_err();
+        let error = block_on(run_gate(
+            &client,
+            "nope",
+            1_000,
+            1_000,
+            &Progress::silent(),
+            None,
+        ))
+        .unwrap_err();
         let text = error.to_string();
         assert!(
             text.starts_with("could not read job nope (GET /v1/backtests/jobs/nope): Chronicle refused the request"),

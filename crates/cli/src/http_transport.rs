@@ -3,7 +3,9 @@
 use std::error::Error as _;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use eval_compare_core::client::{HttpRequest, HttpResponse, Transport, TransportError};
+use eval_compare_core::client::{
+    hand_over_body, HttpRequest, HttpResponse, OpenBody, Transport, TransportError,
+};
 
 /// One mebibyte, the unit of `--max-response-mib`.
 pub const MIB: u64 = 1024 * 1024;
@@ -133,24 +135,14 @@ impl Transport for HttpTransport {
         on_chunk: &mut dyn FnMut(&[u8]) -> bool,
     ) -> Result<HttpResponse, TransportError> {
         let head = tokio::time::timeout(self.request_deadline, self.start(&request)).await;
-        let mut response = head.map_err(|_| self.deadline_passed())??;
+        let response = head.map_err(|_| self.deadline_passed())??;
         let status = response.status().as_u16();
-        if !(200..300).contains(&status) {
-            return tokio::time::timeout(self.request_deadline, self.read_whole(response))
-                .await
-                .map_err(|_| self.deadline_passed())?;
-        }
         let headers = headers_of(&response);
-        while let Some(chunk) = response.chunk().await.map_err(body_error)? {
-            if !on_chunk(&chunk) {
-                break;
-            }
-        }
-        Ok(HttpResponse {
-            status,
-            headers,
-            body: Vec::new(),
-        })
+        let body = ReqwestBody {
+            transport: self,
+            response,
+        };
+        hand_over_body(status, headers, body, on_chunk).await
     }
 
     async fn sleep(&self, ms: u64) {
@@ -163,6 +155,30 @@ impl Transport for HttpTransport {
             .map_or(0, |since| {
                 u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
             })
+    }
+}
+
+/// A reqwest response's body still to be read: whole within the request deadline and the size
+/// cap (an error status's), or chunk by chunk (a stream's).
+struct ReqwestBody<'t> {
+    transport: &'t HttpTransport,
+    response: reqwest::Response,
+}
+
+impl OpenBody for ReqwestBody<'_> {
+    async fn read_whole(self) -> Result<Vec<u8>, TransportError> {
+        let transport = self.transport;
+        let whole = tokio::time::timeout(
+            transport.request_deadline,
+            transport.read_whole(self.response),
+        );
+        let response = whole.await.map_err(|_| transport.deadline_passed())??;
+        Ok(response.body)
+    }
+
+    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, TransportError> {
+        let chunk = self.response.chunk().await.map_err(body_error)?;
+        Ok(chunk.map(|chunk| chunk.to_vec()))
     }
 }
 

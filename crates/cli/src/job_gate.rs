@@ -1,11 +1,15 @@
 //! The CI gate of a Chronicle job, as the guide's "Use results in CI": after the wait, a job
 //! that did not end (exit 7), a failed or cancelled job (exit 8), empty results (exit 9) and
 //! any task that did not pass (exit 10) fail, and so does an API that kept contradicting itself
-//! (exit 4); otherwise "Every task passed". Pure decisions on what was read; `gate_command`
-//! does the reading.
+//! (exit 4); otherwise "Every task passed". With a reviewer's ledger, the tasks it leaves out
+//! are not judged and the verdict without it is said too. Pure decisions on what was read;
+//! `gate_command` does the reading.
+
+use std::collections::HashSet;
 
 use eval_compare_core::api::{ChronicleJob, JobStatus, SuiteEvalRun, TaskResult};
 use eval_compare_core::client::Contradiction;
+use eval_compare_core::ledger::{Action, Ledger, Target};
 use eval_compare_core::text::noun;
 
 use crate::api_load::{job_standing, trials_finished};
@@ -25,6 +29,8 @@ pub struct GateVerdict {
     pub passed: Option<String>,
     /// A summary for stderr (progress).
     pub note: Option<String>,
+    /// With a reviewer's ledger, the verdict with and without it (stderr).
+    pub ledger: Option<String>,
 }
 
 impl GateVerdict {
@@ -34,6 +40,7 @@ impl GateVerdict {
             problems,
             passed: None,
             note: None,
+            ledger: None,
         }
     }
 }
@@ -139,6 +146,7 @@ pub fn judge_results(job_id: &str, results: Option<&SuiteEvalRun>) -> GateVerdic
                 noun(tasks.len() as u64, "task", "tasks"),
                 count = tasks.len()
             )),
+            ledger: None,
         };
     }
     let mut problems = vec![format!(
@@ -149,6 +157,79 @@ pub fn judge_results(job_id: &str, results: Option<&SuiteEvalRun>) -> GateVerdic
     )];
     problems.extend(failing.iter().map(|task| failing_task(task)));
     GateVerdict::failed(Exit::TasksFailed, problems)
+}
+
+/// [`judge_results`] with the reviewer's ledger: the tasks it leaves out are not judged; its
+/// other entries change nothing here (a task counted as a failure where it has no pass/fail
+/// already fails; the platform's results are per task, so an entry naming one trial does not
+/// apply). [`GateVerdict::ledger`] says the verdict with and without the ledger.
+pub fn judge_results_with_ledger(
+    job_id: &str,
+    results: Option<&SuiteEvalRun>,
+    ledger: &Ledger,
+) -> GateVerdict {
+    let left_out: HashSet<&str> = ledger
+        .entries
+        .iter()
+        .filter(|entry| entry.action == Action::LeaveOut)
+        .filter_map(|entry| match &entry.target {
+            Target::Task(id) => Some(id.as_str()),
+            Target::Trajectory(_) => None,
+        })
+        .collect();
+    let tasks = results.map_or(&[][..], |results| results.task_results.as_slice());
+    let kept_results = results.map(|results| SuiteEvalRun {
+        task_results: results
+            .task_results
+            .iter()
+            .filter(|task| !left_out.contains(task.task_id.as_str()))
+            .cloned()
+            .collect(),
+        ..results.clone()
+    });
+    let kept = kept_results
+        .as_ref()
+        .map_or(&[][..], |results| results.task_results.as_slice());
+    let set_aside = (tasks.len() - kept.len()) as u64;
+    let known: HashSet<&str> = tasks.iter().map(|task| task.task_id.as_str()).collect();
+    let idle = ledger
+        .entries
+        .iter()
+        .filter(|entry| !matches!(&entry.target, Target::Task(id) if known.contains(id.as_str())))
+        .count() as u64;
+    let mut line = format!(
+        "reviewer's ledger: with {set_aside} {} left out: {}; without: {}",
+        noun(set_aside, "task", "tasks"),
+        pass_words(kept),
+        pass_words(tasks)
+    );
+    if idle > 0 {
+        line.push_str(&format!(
+            " ({idle} {} not apply: {} no task of the results)",
+            noun(idle, "entry does", "entries do"),
+            noun(idle, "it names", "they name")
+        ));
+    }
+    let mut verdict = judge_results(job_id, kept_results.as_ref());
+    verdict.ledger = Some(line);
+    verdict
+}
+
+/// "every task passed (40 tasks)", "3 of 40 tasks did not pass", "no task results".
+fn pass_words(tasks: &[TaskResult]) -> String {
+    let failing = tasks
+        .iter()
+        .filter(|task| task.passed != Some(true))
+        .count();
+    let all = tasks.len() as u64;
+    match (all, failing) {
+        (0, _) => "no task results".to_owned(),
+        (_, 0) => format!("every task passed ({all} {})", noun(all, "task", "tasks")),
+        _ => format!(
+            "{failing} of {all} {} did not pass",
+            noun(all, "task", "tasks")
+        ),
+    }
 }
 
 /// The verdict on a job that names no task suite: its results cannot be read, so there are
@@ -267,5 +348,41 @@ mod tests {
         let verdict = judge_results("j1", Some(&empty));
         assert_eq!(verdict.exit, Exit::NoResults);
         assert!(verdict.problems[0].contains("list no task"), "{verdict:?}");
+    }
+
+    #[test]
+    fn the_ledger_leaves_its_tasks_out_of_the_gate_and_says_both_verdicts() {
+        let some = results(&[
+            ("t1", Some(true), &[]),
+            ("t2", Some(false), &["tests"]),
+            ("t3", None, &[]),
+        ]);
+        let ledger = Ledger::parse(
+            br#"{"version": 1, "entries": [
+                {"task_id": "t2", "action": "leave_out", "reason": "broken_task"},
+                {"task_id": "t3", "action": "leave_out", "reason": "infrastructure_error"},
+                {"task_id": "t9", "action": "leave_out", "reason": "duplicate"}]}"#,
+        )
+        .unwrap();
+        let verdict = judge_results_with_ledger("j1", Some(&some), &ledger);
+        assert_eq!(verdict.exit, Exit::Ok);
+        assert_eq!(verdict.passed.as_deref(), Some(PASSED));
+        assert_eq!(
+            verdict.ledger.as_deref(),
+            Some(
+                "reviewer's ledger: with 2 tasks left out: every task passed (1 task); \
+                 without: 2 of 3 tasks did not pass (1 entry does not apply: it names no task \
+                 of the results)"
+            )
+        );
+        // Counting a task as a failure changes nothing: a task without pass/fail fails.
+        let failure = Ledger::parse(
+            br#"{"version": 1, "entries": [
+                {"task_id": "t3", "action": "count_as_failure", "reason": "grader_error"}]}"#,
+        )
+        .unwrap();
+        let verdict = judge_results_with_ledger("j1", Some(&some), &failure);
+        assert_eq!(verdict.exit, Exit::TasksFailed);
+        assert_eq!(verdict.problems, judge_results("j1", Some(&some)).problems);
     }
 }

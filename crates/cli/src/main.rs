@@ -26,9 +26,12 @@ mod gate_command;
 mod http_transport;
 mod job_folder;
 mod job_gate;
+mod ledger_file;
 mod progress;
 mod report_command;
 mod report_inputs;
+#[cfg(test)]
+mod test_support;
 
 use std::process::ExitCode;
 

@@ -3,8 +3,11 @@
 use std::io::Write;
 use std::path::Path;
 
+use eval_compare_core::ledger::Ledger;
 use eval_compare_core::model::{RunIdx, RunSet};
-use eval_compare_core::report::{build_report, Report, ReportError, ReportSettings};
+use eval_compare_core::report::{
+    build_report, build_report_with_ledger, Report, ReportError, ReportSettings,
+};
 use eval_compare_core::share_link::{report_page_path, report_view, share_link};
 use eval_compare_core::view_state::target_delta_of_tenths;
 
@@ -12,13 +15,16 @@ use crate::args::{Format, ReportArgs};
 use crate::error::CliError;
 use crate::exit_code::Exit;
 use crate::gate::{evaluate, Gates};
+use crate::ledger_file::read_ledger;
 use crate::progress::Progress;
 use crate::report_inputs::load_run_set;
 
 /// Writes the report, then returns the exit code of the gates (explained on stderr).
 pub async fn report(args: &ReportArgs, progress: &Progress) -> Result<Exit, CliError> {
+    // Read first: a ledger that cannot be read stops the command before any run is loaded.
+    let ledger = args.exclusions.as_deref().map(read_ledger).transpose()?;
     let set = load_run_set(args, progress).await?;
-    let report = build(&set, args)?;
+    let report = build(&set, args, ledger.as_ref())?;
     write_output(
         args.output.as_deref(),
         &render(&report, args.format, &args.link_base),
@@ -41,8 +47,9 @@ pub async fn report(args: &ReportArgs, progress: &Progress) -> Result<Exit, CliE
 }
 
 /// The core's report of the run set (the first run the baseline, the others candidates) with
-/// the arguments' settings: the viewer's code for the same inputs.
-pub fn build(set: &RunSet, args: &ReportArgs) -> Result<Report, CliError> {
+/// the arguments' settings and the reviewer's ledger, when given: the viewer's code for the
+/// same inputs.
+pub fn build(set: &RunSet, args: &ReportArgs, ledger: Option<&Ledger>) -> Result<Report, CliError> {
     let candidates: Vec<RunIdx> = (1..set.runs().len()).map(RunIdx).collect();
     let settings = ReportSettings {
         seed: args.seed,
@@ -52,7 +59,11 @@ pub fn build(set: &RunSet, args: &ReportArgs) -> Result<Report, CliError> {
         project_samples_per_task: args.k_prime.map(u64::from),
         ..ReportSettings::default()
     };
-    build_report(set, RunIdx(0), &candidates, &settings).map_err(|error| match error {
+    match ledger {
+        Some(ledger) => build_report_with_ledger(set, RunIdx(0), &candidates, &settings, ledger),
+        None => build_report(set, RunIdx(0), &candidates, &settings),
+    }
+    .map_err(|error| match error {
         ReportError::Model(error) => CliError::Model(error),
         other => CliError::Usage(other.to_string()),
     })
@@ -116,14 +127,7 @@ mod tests {
     use crate::chronicle_script::{script_job, task_ids, trials_of};
     use crate::gate::Gates;
     use crate::report_inputs::chronicle_run_set;
-
-    fn block_on<F: std::future::Future>(future: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap()
-            .block_on(future)
-    }
+    use crate::test_support::block_on;
 
     /// `report --server http://api.test --chronicle JOBS... --format json` with these flags.
     fn args(jobs: &[&str], flags: &[&str]) -> ReportArgs {
@@ -151,7 +155,7 @@ mod tests {
             .collect();
         let client = client_over(transport);
         let set = block_on(chronicle_run_set(&client, &jobs, &Progress::silent()))?;
-        build(&set, args)
+        build(&set, args, None)
     }
 
     fn gates_of(args: &ReportArgs) -> Gates {

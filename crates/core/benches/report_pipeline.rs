@@ -11,9 +11,11 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use eval_compare_core::api::{
-    decode, decode_plain, AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, EvalRun,
-    EvalTrajectoryRewardsPage, LeanReward, LeanTrajectory, PackedReward, PackedRewardsPage,
-    PackedTrajectory, PackedTrajectoryPage, Page, PlainItem, TrajectoryMetadata,
+    decode, BenchmarkSpecTask, EvalRun, EvalTrajectoryRewardsPage, Page, TrajectoryMetadata,
+};
+use eval_compare_core::large_list::{
+    decode_plain, AsRewardFacts, AsTrajectoryFacts, LeanReward, LeanTrajectory, PackedReward,
+    PackedRewardsPage, PackedTrajectory, PackedTrajectoryPage, PlainItem,
 };
 use eval_compare_core::model::{ApiRun, RunIdx, RunSet, RunSetBuilder, SourceKind};
 use eval_compare_core::parallel::map_in_parallel;

@@ -2,7 +2,8 @@
 //! transport), the load engine, the comparison model, analysis and the report. Runs natively and
 //! in wasm32; the viewer, the server and the CLI are built on it.
 //!
-//! From the wire to the page: [`api`] (response types) → [`client`] (requests over a
+//! From the wire to the page: [`api`] (response types; [`large_list`] decodes the two large
+//! lists fast) → [`client`] (requests over a
 //! [`client::Transport`]) → [`load`] (a comparison's runs, page by page) → [`model`] (the
 //! source-neutral run set; [`run_folder`] for runs on disk) → [`coverage`], [`audit`], [`stats`]
 //! → [`report`] (one value for page, markdown, JSON and HTML), written with [`text`];
@@ -15,8 +16,11 @@
 
 pub mod api;
 pub mod audit;
+mod calendar;
 pub mod client;
 pub mod coverage;
+pub mod large_list;
+pub mod ledger;
 pub mod load;
 mod math;
 pub mod model;

@@ -27,12 +27,6 @@ pub fn share_link(base: &str, path: &str, view: &ViewState) -> String {
     }
 }
 
-/// Whether `link` is an absolute http(s) address: only such a link is written as one.
-pub fn is_web_link(link: &str) -> bool {
-    let lower = link.get(..8).unwrap_or(link).to_ascii_lowercase();
-    lower.starts_with("http://") || lower.starts_with("https://")
-}
-
 /// The viewer's report page for runs of these sources: `/backtests/compare` for Chronicle
 /// runs, `/files/compare` for run folders, else `/compare`.
 pub fn report_page_path(sources: &[SourceKind]) -> &'static str {
@@ -114,15 +108,6 @@ mod tests {
             share_link("https://h", "/", &ViewState::default()),
             "https://h/"
         );
-    }
-
-    #[test]
-    fn only_http_links_are_links() {
-        assert!(is_web_link("http://x/compare"));
-        assert!(is_web_link("HTTPS://x"));
-        assert!(!is_web_link("javascript:alert(1)"));
-        assert!(!is_web_link("/compare"));
-        assert!(!is_web_link(""));
     }
 
     #[test]

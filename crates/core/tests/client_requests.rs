@@ -2,8 +2,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-use eval_compare_core::api::{CursorPage, EvalRunStatus, PlainItem, TaskSplitFilter};
+use eval_compare_core::api::{CursorPage, EvalRunStatus, TaskSplitFilter};
 use eval_compare_core::client::*;
+use eval_compare_core::large_list::PlainItem;
 use eval_compare_core::testing::bodies::*;
 use eval_compare_core::testing::scripted::*;
 use futures::executor::block_on;

@@ -9,6 +9,9 @@
 mod fuzz_common;
 
 use eval_compare_core::api::*;
+use eval_compare_core::large_list::{
+    AsRewardFacts, AsTrajectoryFacts, PackedRewardsPage, PackedTrajectoryPage,
+};
 use eval_compare_core::model::RunSetBuilder;
 use eval_compare_core::testing::json_close::json_close;
 use fuzz_common::{apply, apply_bytes, byte_ops, fixture, has_repeated_keys, ops, resolves};

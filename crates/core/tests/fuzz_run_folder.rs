@@ -8,10 +8,8 @@
 
 mod fuzz_common;
 
-use eval_compare_core::api::{
-    decode, BenchmarkSpecTask, EvalTrajectoryReward, PackedReward, PackedTrajectory, PlainItem,
-    TrajectoryMetadata,
-};
+use eval_compare_core::api::{decode, BenchmarkSpecTask, EvalTrajectoryReward, TrajectoryMetadata};
+use eval_compare_core::large_list::{PackedReward, PackedTrajectory, PlainItem};
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report, ReportSettings};
 use eval_compare_core::run_folder::{

@@ -8,7 +8,7 @@
 
 use std::cell::RefCell;
 
-use eval_compare_core::api::{AsRewardFacts, PackedReward};
+use eval_compare_core::large_list::{AsRewardFacts, PackedReward};
 use eval_compare_core::load::{
     load_runs, refresh_running, BuildStep, ListForm, ListKind, LoadEvent, LoadFailure, LoadStore,
     Phase, RunSetBuild,

@@ -8,10 +8,8 @@
 
 use std::collections::HashMap;
 
-use eval_compare_core::api::{
-    decode, EvalRun, EvalTrajectoryReward, LeanReward, LeanTrajectory, PackedReward,
-    PackedTrajectory, TrajectoryMetadata,
-};
+use eval_compare_core::api::{decode, EvalRun, EvalTrajectoryReward, TrajectoryMetadata};
+use eval_compare_core::large_list::{LeanReward, LeanTrajectory, PackedReward, PackedTrajectory};
 use eval_compare_core::model::{
     ApiRun, ApiRunJoin, DuplicateConflict, JoinReport, RunSet, RunSetBuilder, SourceKind,
     TaskConflict, TrajectoryFlags, JOIN_EXAMPLES,
@@ -195,8 +193,8 @@ fn stored(set: &RunSet) -> (Vec<Row>, JoinReport) {
 
 fn build<R, T>(rewards: &[R], trajectories: &[T]) -> RunSet
 where
-    R: eval_compare_core::api::AsRewardFacts,
-    T: eval_compare_core::api::AsTrajectoryFacts,
+    R: eval_compare_core::large_list::AsRewardFacts,
+    T: eval_compare_core::large_list::AsTrajectoryFacts,
 {
     let run = eval_run();
     let mut builder = RunSetBuilder::new();
@@ -215,8 +213,8 @@ where
 /// [`build`] a step at a time: the join advanced by at most `budget` items per step.
 fn build_stepwise<R, T>(rewards: &[R], trajectories: &[T], budget: usize) -> RunSet
 where
-    R: eval_compare_core::api::AsRewardFacts,
-    T: eval_compare_core::api::AsTrajectoryFacts,
+    R: eval_compare_core::large_list::AsRewardFacts,
+    T: eval_compare_core::large_list::AsTrajectoryFacts,
 {
     let run = eval_run();
     let mut builder = RunSetBuilder::new();

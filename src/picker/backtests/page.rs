@@ -13,25 +13,17 @@ use crate::components::api_error::ApiErrorPanel;
 use crate::components::loading::Loading;
 use crate::picker::backtests::job_list::{read_jobs_page, STATUS_FILTERS};
 use crate::picker::backtests::job_table::JobChooser;
+use crate::picker::page_shell::{over_source_settings, PickerShell};
 use crate::picker::run_chooser::PROGRESS_POLL_MS;
-use crate::picker::source_config::config_or_panel;
-use crate::picker::source_tabs::SourceTabs;
 use crate::route::{ReportPage, Route};
 use crate::state::async_load::spawn_scoped;
-use crate::state::source::use_source_settings;
 use crate::state::url::use_url_state;
 use crate::transport::FetchTransport;
 
 /// The job picker, reading the API and key of the source settings in context.
 #[component]
 pub fn BacktestsPage() -> impl IntoView {
-    let source = use_source_settings();
-    // A new address or key reads everything again.
-    move || {
-        let base_url = source.base_url();
-        let api_key = source.api_key();
-        view! { <BacktestsView base_url api_key/> }
-    }
+    over_source_settings(|base_url, api_key| view! { <BacktestsView base_url api_key/> })
 }
 
 /// The job picker over the API at `base_url`.
@@ -44,20 +36,19 @@ pub fn BacktestsView(
     #[prop(optional_no_strip)]
     api_key: Option<ApiKey>,
 ) -> impl IntoView {
-    let body = match config_or_panel(&base_url, api_key) {
-        Ok(config) => view! { <JobsLoader config base_url/> }.into_any(),
-        Err(panel) => panel,
-    };
     view! {
-        <SourceTabs current=Route::Report(ReportPage::Backtests)/>
-        <h2 class="page-heading">"Compare Chronicle backtests"</h2>
-        <p class="page-intro">
+        <PickerShell
+            current=Route::Report(ReportPage::Backtests)
+            heading="Compare Chronicle backtests"
+            base_url
+            api_key
+            content=|config, base_url| view! { <JobsLoader config base_url/> }.into_any()
+        >
             "Open a compare-mode job to see its agents against its first one, or mark a baseline "
             "job and the jobs on the same task suite to compare with it, then Compare. Jobs on "
             "another task suite cannot be added; another version of the same suite can, and the "
             "report's comparability audit flags it."
-        </p>
-        {body}
+        </PickerShell>
     }
 }
 

@@ -3,14 +3,13 @@
 
 use eval_compare_core::model::{OutcomeClass, SourceKind};
 use eval_compare_core::report::Report;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::common::{
-    count_label, count_tick, file_safe, frame, label_style, plot_axes, rectangle, short_name,
-    text_at, text_style, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
-};
+use super::canvas::Canvas;
+use super::common::{Chart, NoChart};
+use super::frame::{label_style, text_style, Axes, DrawResult, LegendEntry, Swatch};
+use super::labels::{count_label, count_tick, file_safe, short_name};
 use super::theme::Theme;
 
 /// The order classes are stacked in: what was scored first, then what was lost.
@@ -155,81 +154,65 @@ impl Chart for CoverageBars {
         format!("coverage-{}.svg", file_safe(&self.baseline_id))
     }
 
-    fn draw<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-    ) -> DrawResult<(), DB> {
-        draw_coverage(area, self, theme)
+    fn legend(&self, theme: &Theme) -> Vec<LegendEntry> {
+        self.classes
+            .iter()
+            .map(|&class| {
+                LegendEntry::new(class.label(), Swatch::Fill(theme.outcome_color(class), 1.0))
+            })
+            .collect()
     }
-}
 
-/// Draws the coverage bars on `area`. Row `i` (the baseline is 0) spans y from `rows - 1 - i` to
-/// `rows - i`, so the runs read top-down; their names are drawn left of the rows.
-pub fn draw_coverage<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    data: &CoverageBars,
-    theme: &Theme,
-) -> DrawResult<(), DB> {
-    let legend: Vec<LegendEntry> = data
-        .classes
-        .iter()
-        .map(|&class| {
-            LegendEntry::new(class.label(), Swatch::Fill(theme.outcome_color(class), 1.0))
-        })
-        .collect();
-    let plot_area = frame(area, &data.title(), &legend, theme)?;
-    let rows = data.runs.len() as f64;
-    let widest = data
-        .runs
-        .iter()
-        .map(|run| run.total)
-        .max()
-        .unwrap_or(0)
-        .max(1) as f64;
-    // Room at the right of the longest bar for its total.
-    let mut axes = Axes::new(0.0..widest * 1.16, 0.0..rows, count_tick, count_tick);
-    axes.y_grid = false;
-    axes.y_axis = false;
-    axes.y_label_area = 180;
-    axes.x_desc = data.unit.to_owned();
-    let plot = plot_axes(&plot_area, &axes, theme)?;
-    let name_style = text_style(15.0, &theme.text).pos(Pos::new(HPos::Right, VPos::Center));
-    let total_style = label_style(theme).pos(Pos::new(HPos::Left, VPos::Center));
-    for (i, run) in data.runs.iter().enumerate() {
-        let bottom = rows - 1.0 - i as f64;
-        let centre = bottom + 0.5;
-        let mut start = 0u64;
-        for (slot, &class) in STACK_ORDER.iter().enumerate() {
-            let count = run.counts[slot];
-            if count == 0 {
-                continue;
-            }
-            let end = start + count;
-            rectangle(
-                &plot,
-                (start as f64, bottom + 0.22),
-                (end as f64, bottom + 0.78),
-                theme.outcome_color(class).filled(),
-            )?;
-            start = end;
-        }
-        text_at(
-            area,
-            &plot,
-            &run.axis_label(),
-            (0.0, centre),
-            (-10, 0),
-            &name_style,
-        )?;
-        text_at(
-            area,
-            &plot,
-            &count_label(run.total),
-            (run.total as f64, centre),
-            (6, 0),
-            &total_style,
-        )?;
+    fn axes(&self) -> Axes {
+        let rows = self.runs.len() as f64;
+        let widest = self
+            .runs
+            .iter()
+            .map(|run| run.total)
+            .max()
+            .unwrap_or(0)
+            .max(1) as f64;
+        // Room at the right of the longest bar for its total.
+        let mut axes = Axes::new(0.0..widest * 1.16, 0.0..rows, count_tick, count_tick);
+        axes.y_grid = false;
+        axes.y_axis = false;
+        axes.y_label_area = 180;
+        axes.x_desc = self.unit.to_owned();
+        axes
     }
-    Ok(())
+
+    /// Row `i` (the baseline is 0) spans y from `rows - 1 - i` to `rows - i`, so the runs read
+    /// top-down; their names are drawn left of the rows.
+    fn draw_marks<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> DrawResult<(), DB> {
+        let theme = canvas.theme;
+        let rows = canvas.axes.y.end;
+        let name_style = text_style(15.0, &theme.text).pos(Pos::new(HPos::Right, VPos::Center));
+        let total_style = label_style(theme).pos(Pos::new(HPos::Left, VPos::Center));
+        for (i, run) in self.runs.iter().enumerate() {
+            let bottom = rows - 1.0 - i as f64;
+            let centre = bottom + 0.5;
+            let mut start = 0u64;
+            for (slot, &class) in STACK_ORDER.iter().enumerate() {
+                let count = run.counts[slot];
+                if count == 0 {
+                    continue;
+                }
+                let end = start + count;
+                canvas.rectangle(
+                    (start as f64, bottom + 0.22),
+                    (end as f64, bottom + 0.78),
+                    theme.outcome_color(class).filled(),
+                )?;
+                start = end;
+            }
+            canvas.text_at(&run.axis_label(), (0.0, centre), (-10, 0), &name_style)?;
+            canvas.text_at(
+                &count_label(run.total),
+                (run.total as f64, centre),
+                (6, 0),
+                &total_style,
+            )?;
+        }
+        Ok(())
+    }
 }

@@ -1,9 +1,16 @@
-//! The focused candidate of a report and its paired tasks, as the per-task charts read them.
+//! The focused candidate of a report and its paired tasks, as the per-task charts read them,
+//! and how those charts name the runs compared.
 
 use eval_compare_core::radix::sort_numbers;
 use eval_compare_core::report::{CandidateResult, Report, RunSummary};
+use eval_compare_core::stats::WinTieLoss;
 
 use super::common::NoChart;
+use super::labels::{file_safe, short_name};
+
+/// Two deltas closer than this (in points) are the same value: the report rounds deltas to
+/// 1e-9 reward units, i.e. 1e-7 points.
+pub const SAME_VALUE: f64 = 1e-6;
 
 /// The candidate a chart is about, with the runs it is compared against.
 #[derive(Debug, Clone, Copy)]
@@ -18,6 +25,34 @@ pub struct Focused<'a> {
     pub run: &'a RunSummary,
     /// The baseline's run.
     pub baseline: &'a RunSummary,
+}
+
+/// The runs a per-task chart compares, as it names them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComparedRuns {
+    /// Baseline name.
+    pub baseline: String,
+    /// Candidate name.
+    pub candidate: String,
+    /// Candidate run id (for the file name).
+    pub candidate_id: String,
+}
+
+impl ComparedRuns {
+    /// "candidate − baseline" for a title, `separator` between the names, each cut to `max`
+    /// characters.
+    pub fn shortened(&self, separator: &str, max: usize) -> String {
+        format!(
+            "{} {separator} {}",
+            short_name(&self.candidate, max),
+            short_name(&self.baseline, max)
+        )
+    }
+
+    /// The downloaded SVG's name: `KIND-<candidate id>.svg`.
+    pub fn file_name(&self, kind: &str) -> String {
+        format!("{kind}-{}.svg", file_safe(&self.candidate_id))
+    }
 }
 
 /// One task scored by both the baseline and the focused candidate.
@@ -44,6 +79,31 @@ impl<'a> Focused<'a> {
             run,
             baseline,
         })
+    }
+
+    /// The runs compared, as the charts name them.
+    pub fn runs(&self) -> ComparedRuns {
+        ComparedRuns {
+            baseline: self.baseline.name.clone(),
+            candidate: self.run.name.clone(),
+            candidate_id: self.run.id.clone(),
+        }
+    }
+
+    /// Δ of the primary analysis in points, when it is finite.
+    pub fn delta_points(&self) -> Option<f64> {
+        self.candidate
+            .primary
+            .estimate
+            .as_ref()
+            .ok()
+            .map(|estimate| estimate.delta * 100.0)
+            .filter(|delta| delta.is_finite())
+    }
+
+    /// Wins, ties and losses of the candidate, as the report counted them.
+    pub fn win_tie_loss(&self) -> Option<WinTieLoss> {
+        self.candidate.primary.win_tie_loss.as_ref().ok().copied()
     }
 
     /// The tasks both runs scored (the primary analysis' pairs), in task order; rows with a
@@ -85,6 +145,24 @@ impl PairedTasks {
             tasks,
             sorted_points,
         }
+    }
+
+    /// The smallest and the largest Δ in points, or why the deltas make no distribution: fewer
+    /// than two tasks, or every task the same Δ.
+    pub fn delta_spread(&self) -> Result<(f64, f64), NoChart> {
+        let values = &self.sorted_points;
+        let tasks = values.len();
+        if tasks < 2 {
+            return Err(NoChart::TooFewTasks { tasks });
+        }
+        let (min, max) = (values[0], values[tasks - 1]);
+        if max - min < SAME_VALUE {
+            return Err(NoChart::AllDeltasEqual {
+                tasks,
+                delta: min / 100.0,
+            });
+        }
+        Ok((min, max))
     }
 
     /// The paired tasks of the candidate at `focus` (none when there is no such candidate).

@@ -6,23 +6,19 @@
 //! round width. Deltas are shown in points (reward × 100), like the report's sentences.
 
 use eval_compare_core::report::{headline_interval, Report};
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::common::{
-    count_tick, dashed, file_safe, frame, line, plot_axes, points_tick, rectangle, short_name,
-    signed_points, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
-};
-use super::focus::{Focused, PairedTasks};
+use super::canvas::Canvas;
+use super::common::{Chart, NoChart};
+use super::focus::{ComparedRuns, Focused, PairedTasks, SAME_VALUE};
+use super::frame::{Axes, DrawResult, LegendEntry, Swatch};
+use super::labels::{count_tick, level_label, points_tick, signed_points, tasks_label};
 use super::theme::Theme;
 
 /// Most distinct delta values drawn one bar each.
 pub const MAX_DISCRETE_VALUES: usize = 60;
 /// Number of bins aimed at for continuous deltas.
 pub const TARGET_BINS: usize = 30;
-/// Two deltas closer than this (in points) are the same value: the report rounds deltas to
-/// 1e-9 reward units, i.e. 1e-7 points.
-const SAME_VALUE: f64 = 1e-6;
 
 /// One bar: deltas in `[lower, upper)` (points).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,25 +54,11 @@ impl PointsInterval {
     }
 }
 
-/// A confidence level as a percentage: 0.95 → "95%", 0.995 → "99.5%".
-pub fn level_label(level: f64) -> String {
-    let percent = (level * 1000.0).round() / 10.0;
-    if percent.fract() == 0.0 {
-        format!("{percent:.0}%")
-    } else {
-        format!("{percent:.1}%")
-    }
-}
-
 /// What the histogram draws.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeltaHistogram {
-    /// Baseline name.
-    pub baseline: String,
-    /// Candidate name.
-    pub candidate: String,
-    /// Candidate run id (for the file name).
-    pub candidate_id: String,
+    /// The runs compared.
+    pub runs: ComparedRuns,
     /// Paired tasks counted.
     pub tasks: usize,
     /// Bars in ascending order, adjacent, covering every delta.
@@ -107,40 +89,23 @@ pub fn delta_histogram_of(
     paired: &PairedTasks,
 ) -> Result<DeltaHistogram, NoChart> {
     let focused = Focused::of(report, focus)?;
+    let (min, max) = paired.delta_spread()?;
     let values = &paired.sorted_points;
     let tasks = values.len();
-    if tasks < 2 {
-        return Err(NoChart::TooFewTasks { tasks });
-    }
-    let (min, max) = (values[0], values[tasks - 1]);
-    if max - min < SAME_VALUE {
-        return Err(NoChart::AllDeltasEqual {
-            tasks,
-            delta: min / 100.0,
-        });
-    }
     let (bins, discrete) = match lattice_step(values) {
         Some(step) => (lattice_bins(values, step), true),
         None => (range_bins(values), false),
     };
     let max_count = bins.iter().map(|bin| bin.count).max().unwrap_or(0);
-    let primary = &focused.candidate.primary;
     Ok(DeltaHistogram {
-        baseline: focused.baseline.name.clone(),
-        candidate: focused.run.name.clone(),
-        candidate_id: focused.run.id.clone(),
+        runs: focused.runs(),
         tasks,
         bins,
         discrete,
         min,
         max,
-        delta: primary
-            .estimate
-            .as_ref()
-            .ok()
-            .map(|estimate| estimate.delta * 100.0)
-            .filter(|delta| delta.is_finite()),
-        interval: headline_interval(primary)
+        delta: focused.delta_points(),
+        interval: headline_interval(&focused.candidate.primary)
             .ok()
             .filter(|ci| ci.lower.is_finite() && ci.upper.is_finite())
             .map(|ci| PointsInterval {
@@ -241,6 +206,57 @@ pub fn nice_step(raw: f64) -> f64 {
 }
 
 impl DeltaHistogram {
+    /// The x range drawn: every bin, 0, Δ and its interval, with a margin.
+    fn x_range(&self) -> (f64, f64) {
+        let mut low = self.bins.first().map_or(self.min, |bin| bin.lower).min(0.0);
+        let mut high = self.bins.last().map_or(self.max, |bin| bin.upper).max(0.0);
+        if let Some(interval) = self.interval {
+            low = low.min(interval.lower);
+            high = high.max(interval.upper);
+        }
+        let pad = (high - low) * 0.03;
+        (low - pad, high + pad)
+    }
+}
+
+impl Chart for DeltaHistogram {
+    fn title(&self) -> String {
+        format!(
+            "Distribution of per-task Δ: {}",
+            self.runs.shortened("−", 26)
+        )
+    }
+
+    fn summary(&self) -> String {
+        let mut text = format!(
+            "Histogram of the per-task Δ ({} minus {}, in points) over {} scored by both runs, \
+             from {} to {} points, in {} {}.",
+            self.runs.candidate,
+            self.runs.baseline,
+            tasks_label(self.tasks),
+            signed_points(self.min / 100.0),
+            signed_points(self.max / 100.0),
+            self.bins.len(),
+            if self.discrete {
+                "bars, one per value"
+            } else {
+                "bins"
+            }
+        );
+        if let Some(delta) = self.delta {
+            text.push_str(&format!(" Δ = {} points", signed_points(delta / 100.0)));
+            if let Some(interval) = self.interval {
+                text.push_str(&format!(" ({})", interval.label()));
+            }
+            text.push('.');
+        }
+        text
+    }
+
+    fn file_name(&self) -> String {
+        self.runs.file_name("delta-histogram")
+    }
+
     fn legend(&self, theme: &Theme) -> Vec<LegendEntry> {
         let mut legend = vec![LegendEntry::new(
             if self.discrete {
@@ -266,126 +282,53 @@ impl DeltaHistogram {
         legend
     }
 
-    /// The x range drawn: every bin, 0, Δ and its interval, with a margin.
-    fn x_range(&self) -> (f64, f64) {
-        let mut low = self.bins.first().map_or(self.min, |bin| bin.lower).min(0.0);
-        let mut high = self.bins.last().map_or(self.max, |bin| bin.upper).max(0.0);
+    fn axes(&self) -> Axes {
+        let (x_low, x_high) = self.x_range();
+        let y_high = (f64::from(self.max_count) * 1.1).max(1.0);
+        let mut axes = Axes::new(x_low..x_high, 0.0..y_high, points_tick, count_tick);
+        axes.x_labels = 10;
+        axes.x_grid = false;
+        axes.x_desc = "per-task Δ = candidate − baseline (points)".to_owned();
+        axes.y_desc = "tasks".to_owned();
+        axes
+    }
+
+    fn draw_marks<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> DrawResult<(), DB> {
+        let theme = canvas.theme;
+        let y_high = canvas.axes.y.end;
         if let Some(interval) = self.interval {
-            low = low.min(interval.lower);
-            high = high.max(interval.upper);
+            canvas.rectangle(
+                (interval.lower, 0.0),
+                (interval.upper, y_high),
+                theme.delta.mix(0.2).filled(),
+            )?;
         }
-        let pad = (high - low) * 0.03;
-        (low - pad, high + pad)
-    }
-}
-
-impl Chart for DeltaHistogram {
-    fn size(&self) -> (u32, u32) {
-        (640, 440)
-    }
-
-    fn title(&self) -> String {
-        format!(
-            "Distribution of per-task Δ: {} − {}",
-            short_name(&self.candidate, 26),
-            short_name(&self.baseline, 26)
-        )
-    }
-
-    fn summary(&self) -> String {
-        let mut text = format!(
-            "Histogram of the per-task Δ ({} minus {}, in points) over {} scored by both runs, \
-             from {} to {} points, in {} {}.",
-            self.candidate,
-            self.baseline,
-            tasks_label(self.tasks),
-            signed_points(self.min / 100.0),
-            signed_points(self.max / 100.0),
-            self.bins.len(),
-            if self.discrete {
-                "bars, one per value"
+        for bin in self.bins.iter().filter(|bin| bin.count > 0) {
+            // Lattice values are drawn as separate bars; ranges as adjacent ones, 1 px apart.
+            let inset = if self.discrete {
+                (bin.upper - bin.lower) * 0.12
             } else {
-                "bins"
+                0.0
+            };
+            let mut bar = Rectangle::new(
+                [
+                    (bin.lower + inset, 0.0),
+                    (bin.upper - inset, f64::from(bin.count)),
+                ],
+                theme.candidate.mix(0.75).filled(),
+            );
+            if !self.discrete {
+                bar.set_margin(0, 0, 1, 0);
             }
-        );
+            canvas.plotting_area().draw(&bar)?;
+        }
+        canvas.dashed((0.0, 0.0), (0.0, y_high), theme.axis.stroke_width(1))?;
         if let Some(delta) = self.delta {
-            text.push_str(&format!(" Δ = {} points", signed_points(delta / 100.0)));
-            if let Some(interval) = self.interval {
-                text.push_str(&format!(" ({})", interval.label()));
-            }
-            text.push('.');
+            canvas.line(
+                vec![(delta, 0.0), (delta, y_high)],
+                theme.delta.stroke_width(2),
+            )?;
         }
-        text
+        Ok(())
     }
-
-    fn file_name(&self) -> String {
-        format!("delta-histogram-{}.svg", file_safe(&self.candidate_id))
-    }
-
-    fn draw<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-    ) -> DrawResult<(), DB> {
-        draw_histogram(area, self, theme)
-    }
-}
-
-/// Draws the histogram on `area`.
-pub fn draw_histogram<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    data: &DeltaHistogram,
-    theme: &Theme,
-) -> DrawResult<(), DB> {
-    let plot_area = frame(area, &data.title(), &data.legend(theme), theme)?;
-    let (x_low, x_high) = data.x_range();
-    let y_high = (f64::from(data.max_count) * 1.1).max(1.0);
-    let mut axes = Axes::new(x_low..x_high, 0.0..y_high, points_tick, count_tick);
-    axes.x_labels = 10;
-    axes.x_grid = false;
-    axes.x_desc = "per-task Δ = candidate − baseline (points)".to_owned();
-    axes.y_desc = "tasks".to_owned();
-    let plot = plot_axes(&plot_area, &axes, theme)?;
-    if let Some(interval) = data.interval {
-        rectangle(
-            &plot,
-            (interval.lower, 0.0),
-            (interval.upper, y_high),
-            theme.delta.mix(0.2).filled(),
-        )?;
-    }
-    for bin in data.bins.iter().filter(|bin| bin.count > 0) {
-        // Lattice values are drawn as separate bars; ranges as adjacent ones, 1 px apart.
-        let inset = if data.discrete {
-            (bin.upper - bin.lower) * 0.12
-        } else {
-            0.0
-        };
-        let mut bar = Rectangle::new(
-            [
-                (bin.lower + inset, 0.0),
-                (bin.upper - inset, f64::from(bin.count)),
-            ],
-            theme.candidate.mix(0.75).filled(),
-        );
-        if !data.discrete {
-            bar.set_margin(0, 0, 1, 0);
-        }
-        plot.plotting_area().draw(&bar)?;
-    }
-    dashed(
-        area,
-        &plot,
-        (0.0, 0.0),
-        (0.0, y_high),
-        theme.axis.stroke_width(1),
-    )?;
-    if let Some(delta) = data.delta {
-        line(
-            &plot,
-            vec![(delta, 0.0), (delta, y_high)],
-            theme.delta.stroke_width(2),
-        )?;
-    }
-    Ok(())
 }

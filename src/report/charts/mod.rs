@@ -1,22 +1,29 @@
 //! The charts of the comparison report, drawn with plotters from the core [`Report`] (never
 //! from API data), so every number they show is the report's.
 //!
-//! Each chart is two pure functions and a trait impl:
+//! Each chart is a pure function and a trait impl:
 //! - data extraction from the report, e.g. [`scatter::scatter_points`], returning the chart's
 //!   data or the reason there is not enough of it ([`NoChart`]);
-//! - drawing over any plotters `DrawingBackend`, e.g. [`scatter::draw_scatter`], reached through
-//!   the [`Chart`] trait and rendered to an SVG string by [`render_svg`].
+//! - the [`Chart`] trait: its title, summary, legend and axes, and its own marks drawn over any
+//!   plotters `DrawingBackend` on a [`canvas::Canvas`]; the frame, legend and axes are drawn
+//!   for every chart alike by [`Chart::draw`] (the steps in [`frame`]), and [`render_svg`]
+//!   renders the whole to an SVG string. Labels and ticks are in [`labels`]; what the two progression charts share in
+//!   [`checkpoints`].
 //!
 //! [`ReportCharts`] memoizes the data per report and focus and draws in effects: a theme change
 //! redraws without extracting again. Large reports are aggregated rather than drawn point by
 //! point (scatter above 1,000 distinct points → 40 × 40 grid; sorted deltas above 500 tasks →
 //! 500 quantile bins), so the SVGs stay small and the download is exactly what is shown.
 
+pub mod canvas;
+pub mod checkpoints;
 pub mod common;
 pub mod coverage;
 pub mod download;
 pub mod focus;
+pub mod frame;
 pub mod histogram;
+pub mod labels;
 pub mod progression;
 pub mod progression_delta;
 pub mod scatter;

@@ -9,14 +9,13 @@
 
 use eval_compare_core::radix;
 use eval_compare_core::stats::WinTieLoss;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::common::{
-    count_label, dashed, file_safe, frame, plot_axes, rectangle, reward_tick, short_name,
-    tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
-};
-use super::focus::{Focused, PairedTasks};
+use super::canvas::Canvas;
+use super::common::{Chart, NoChart};
+use super::focus::{ComparedRuns, Focused, PairedTasks};
+use super::frame::{Axes, DrawResult, LegendEntry, Swatch};
+use super::labels::{count_label, reward_tick, short_name, tasks_label};
 use super::theme::Theme;
 
 /// Most distinct points drawn one marker each; above it the tasks are counted in a grid.
@@ -42,12 +41,8 @@ pub struct ScatterMark {
 /// What the scatter draws.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScatterData {
-    /// Baseline name.
-    pub baseline: String,
-    /// Candidate name.
-    pub candidate: String,
-    /// Candidate run id (for the file name).
-    pub candidate_id: String,
+    /// The runs compared.
+    pub runs: ComparedRuns,
     /// Paired tasks plotted.
     pub tasks: usize,
     /// Distinct (baseline, candidate) points among them.
@@ -122,21 +117,13 @@ pub fn scatter_points_of(
         .collect();
     let max_count = marks.first().map_or(0, |mark| mark.count);
     Ok(ScatterData {
-        baseline: focused.baseline.name.clone(),
-        candidate: focused.run.name.clone(),
-        candidate_id: focused.run.id.clone(),
+        runs: focused.runs(),
         tasks,
         distinct,
         marks,
         cell,
         max_count,
-        win_tie_loss: focused
-            .candidate
-            .primary
-            .win_tie_loss
-            .as_ref()
-            .ok()
-            .copied(),
+        win_tie_loss: focused.win_tie_loss(),
     })
 }
 
@@ -185,6 +172,46 @@ impl ScatterData {
         let share = f64::from(count).ln_1p() / f64::from(self.max_count).ln_1p();
         0.15 + 0.85 * share.clamp(0.0, 1.0)
     }
+}
+
+impl Chart for ScatterData {
+    fn size(&self) -> (u32, u32) {
+        (640, 580)
+    }
+
+    fn title(&self) -> String {
+        format!("Per-task mean reward: {}", self.runs.shortened("vs", 28))
+    }
+
+    fn summary(&self) -> String {
+        let mut text = format!(
+            "{} scored by both runs, each placed at its mean reward under {} (x) and {} (y), \
+             both from 0 to 1; points above the diagonal are tasks where {} scores higher.",
+            tasks_label(self.tasks),
+            self.runs.baseline,
+            self.runs.candidate,
+            self.runs.candidate
+        );
+        if let Some(wtl) = self.win_tie_loss {
+            text.push_str(&format!(
+                " Above the diagonal: {}; on it: {}; below it: {}.",
+                tasks_label(wtl.wins),
+                tasks_label(wtl.ties),
+                tasks_label(wtl.losses)
+            ));
+        }
+        if self.cell.is_some() {
+            text.push_str(&format!(
+                " The {} distinct points are counted in a {GRID} by {GRID} grid.",
+                count_label(self.distinct as u64)
+            ));
+        }
+        text
+    }
+
+    fn file_name(&self) -> String {
+        self.runs.file_name("scatter")
+    }
 
     fn legend(&self, theme: &Theme) -> Vec<LegendEntry> {
         let tasks = match self.cell {
@@ -211,100 +238,39 @@ impl ScatterData {
             LegendEntry::new("y = x: same score", Swatch::Dashed(theme.axis)),
         ]
     }
-}
 
-impl Chart for ScatterData {
-    fn size(&self) -> (u32, u32) {
-        (640, 580)
+    fn axes(&self) -> Axes {
+        let mut axes = Axes::new(-0.04..1.04, -0.04..1.04, reward_tick, reward_tick);
+        axes.x_labels = 6;
+        axes.x_desc = format!("{}: task mean reward", short_name(&self.runs.baseline, 36));
+        axes.y_desc = format!("{}: task mean reward", short_name(&self.runs.candidate, 36));
+        axes
     }
 
-    fn title(&self) -> String {
-        format!(
-            "Per-task mean reward: {} vs {}",
-            short_name(&self.candidate, 28),
-            short_name(&self.baseline, 28)
-        )
-    }
-
-    fn summary(&self) -> String {
-        let mut text = format!(
-            "{} scored by both runs, each placed at its mean reward under {} (x) and {} (y), \
-             both from 0 to 1; points above the diagonal are tasks where {} scores higher.",
-            tasks_label(self.tasks),
-            self.baseline,
-            self.candidate,
-            self.candidate
-        );
-        if let Some(wtl) = self.win_tie_loss {
-            text.push_str(&format!(
-                " Above the diagonal: {}; on it: {}; below it: {}.",
-                tasks_label(wtl.wins),
-                tasks_label(wtl.ties),
-                tasks_label(wtl.losses)
-            ));
-        }
-        if self.cell.is_some() {
-            text.push_str(&format!(
-                " The {} distinct points are counted in a {GRID} by {GRID} grid.",
-                count_label(self.distinct as u64)
-            ));
-        }
-        text
-    }
-
-    fn file_name(&self) -> String {
-        format!("scatter-{}.svg", file_safe(&self.candidate_id))
-    }
-
-    fn draw<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-    ) -> DrawResult<(), DB> {
-        draw_scatter(area, self, theme)
-    }
-}
-
-/// Draws the scatter on `area`.
-pub fn draw_scatter<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    data: &ScatterData,
-    theme: &Theme,
-) -> DrawResult<(), DB> {
-    let plot_area = frame(area, &data.title(), &data.legend(theme), theme)?;
-    let mut axes = Axes::new(-0.04..1.04, -0.04..1.04, reward_tick, reward_tick);
-    axes.x_labels = 6;
-    axes.x_desc = format!("{}: task mean reward", short_name(&data.baseline, 36));
-    axes.y_desc = format!("{}: task mean reward", short_name(&data.candidate, 36));
-    let plot = plot_axes(&plot_area, &axes, theme)?;
-    dashed(
-        area,
-        &plot,
-        (0.0, 0.0),
-        (1.0, 1.0),
-        theme.axis.stroke_width(1),
-    )?;
-    let drawing = plot.plotting_area();
-    match data.cell {
-        None => {
-            for mark in &data.marks {
-                let radius = data.radius(mark.count);
-                let at = (mark.x, mark.y);
-                drawing.draw(&Circle::new(at, radius, theme.candidate.mix(0.45).filled()))?;
-                drawing.draw(&Circle::new(at, radius, theme.candidate.stroke_width(1)))?;
+    fn draw_marks<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> DrawResult<(), DB> {
+        let theme = canvas.theme;
+        canvas.dashed((0.0, 0.0), (1.0, 1.0), theme.axis.stroke_width(1))?;
+        let drawing = canvas.plotting_area();
+        match self.cell {
+            None => {
+                for mark in &self.marks {
+                    let radius = self.radius(mark.count);
+                    let at = (mark.x, mark.y);
+                    drawing.draw(&Circle::new(at, radius, theme.candidate.mix(0.45).filled()))?;
+                    drawing.draw(&Circle::new(at, radius, theme.candidate.stroke_width(1)))?;
+                }
+            }
+            Some(width) => {
+                let half = width / 2.0;
+                for mark in &self.marks {
+                    canvas.rectangle(
+                        (mark.x - half, mark.y - half),
+                        (mark.x + half, mark.y + half),
+                        theme.candidate.mix(self.shade(mark.count)).filled(),
+                    )?;
+                }
             }
         }
-        Some(width) => {
-            let half = width / 2.0;
-            for mark in &data.marks {
-                rectangle(
-                    &plot,
-                    (mark.x - half, mark.y - half),
-                    (mark.x + half, mark.y + half),
-                    theme.candidate.mix(data.shade(mark.count)).filled(),
-                )?;
-            }
-        }
+        Ok(())
     }
-    Ok(())
 }

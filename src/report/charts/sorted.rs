@@ -7,14 +7,13 @@
 
 use eval_compare_core::report::Report;
 use eval_compare_core::stats::WinTieLoss;
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::common::{
-    count_label, count_tick, dashed, file_safe, frame, line, plot_axes, points_tick, short_name,
-    signed_points, tasks_label, Axes, Chart, DrawResult, LegendEntry, NoChart, Swatch,
-};
-use super::focus::{Focused, PairedTasks};
+use super::canvas::Canvas;
+use super::common::{Chart, NoChart};
+use super::focus::{ComparedRuns, Focused, PairedTasks};
+use super::frame::{Axes, DrawResult, LegendEntry, Swatch};
+use super::labels::{count_label, count_tick, points_tick, short_name, signed_points, tasks_label};
 use super::theme::Theme;
 
 /// Most bars drawn: one per task up to this many tasks, quantile bins beyond.
@@ -34,12 +33,8 @@ pub struct DeltaBar {
 /// What the sorted-delta chart draws.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SortedDeltas {
-    /// Baseline name.
-    pub baseline: String,
-    /// Candidate name.
-    pub candidate: String,
-    /// Candidate run id (for the file name).
-    pub candidate_id: String,
+    /// The runs compared.
+    pub runs: ComparedRuns,
     /// Paired tasks ranked.
     pub tasks: usize,
     /// Bars in rank order, covering ranks `0..tasks` without gaps.
@@ -68,18 +63,9 @@ pub fn sorted_deltas_of(
     paired: &PairedTasks,
 ) -> Result<SortedDeltas, NoChart> {
     let focused = Focused::of(report, focus)?;
+    let (min, max) = paired.delta_spread()?;
     let values = &paired.sorted_points;
     let tasks = values.len();
-    if tasks < 2 {
-        return Err(NoChart::TooFewTasks { tasks });
-    }
-    let (min, max) = (values[0], values[tasks - 1]);
-    if max - min < 1e-6 {
-        return Err(NoChart::AllDeltasEqual {
-            tasks,
-            delta: min / 100.0,
-        });
-    }
     let binned = tasks > BAR_LIMIT;
     let bars = if binned {
         (0..BAR_LIMIT)
@@ -106,55 +92,18 @@ pub fn sorted_deltas_of(
             .collect()
     };
     Ok(SortedDeltas {
-        baseline: focused.baseline.name.clone(),
-        candidate: focused.run.name.clone(),
-        candidate_id: focused.run.id.clone(),
+        runs: focused.runs(),
         tasks,
         bars,
         binned,
         min,
         max,
-        delta: focused
-            .candidate
-            .primary
-            .estimate
-            .as_ref()
-            .ok()
-            .map(|estimate| estimate.delta * 100.0)
-            .filter(|delta| delta.is_finite()),
-        win_tie_loss: focused
-            .candidate
-            .primary
-            .win_tie_loss
-            .as_ref()
-            .ok()
-            .copied(),
+        delta: focused.delta_points(),
+        win_tie_loss: focused.win_tie_loss(),
     })
 }
 
 impl SortedDeltas {
-    fn legend(&self, theme: &Theme) -> Vec<LegendEntry> {
-        let name = short_name(&self.candidate, 24);
-        let (higher, lower) = match self.win_tie_loss {
-            Some(wtl) => (
-                format!("{name} higher ({})", tasks_label(wtl.wins)),
-                format!("{name} lower ({})", tasks_label(wtl.losses)),
-            ),
-            None => (format!("{name} higher"), format!("{name} lower")),
-        };
-        let mut legend = vec![
-            LegendEntry::new(higher, Swatch::Fill(theme.higher, 0.85)),
-            LegendEntry::new(lower, Swatch::Fill(theme.lower, 0.85)),
-        ];
-        if let Some(delta) = self.delta {
-            legend.push(LegendEntry::new(
-                format!("Δ = {} points (mean)", signed_points(delta / 100.0)),
-                Swatch::Dashed(theme.delta),
-            ));
-        }
-        legend
-    }
-
     /// The y range drawn: every bar and 0, with a margin.
     fn y_range(&self) -> (f64, f64) {
         let low = self
@@ -175,31 +124,23 @@ impl SortedDeltas {
 }
 
 impl Chart for SortedDeltas {
-    fn size(&self) -> (u32, u32) {
-        (640, 440)
-    }
-
     fn title(&self) -> String {
-        format!(
-            "Per-task Δ, sorted: {} − {}",
-            short_name(&self.candidate, 28),
-            short_name(&self.baseline, 28)
-        )
+        format!("Per-task Δ, sorted: {}", self.runs.shortened("−", 28))
     }
 
     fn summary(&self) -> String {
         let mut text = format!(
             "The {} scored by both runs, sorted by Δ ({} minus {}) from {} to {} points.",
             tasks_label(self.tasks),
-            self.candidate,
-            self.baseline,
+            self.runs.candidate,
+            self.runs.baseline,
             signed_points(self.min / 100.0),
             signed_points(self.max / 100.0)
         );
         if let Some(wtl) = self.win_tie_loss {
             text.push_str(&format!(
                 " {} higher on {}, the same on {}, lower on {}.",
-                self.candidate,
+                self.runs.candidate,
                 tasks_label(wtl.wins),
                 tasks_label(wtl.ties),
                 tasks_label(wtl.losses)
@@ -216,65 +157,73 @@ impl Chart for SortedDeltas {
     }
 
     fn file_name(&self) -> String {
-        format!("sorted-deltas-{}.svg", file_safe(&self.candidate_id))
+        self.runs.file_name("sorted-deltas")
     }
 
-    fn draw<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        theme: &Theme,
-    ) -> DrawResult<(), DB> {
-        draw_sorted_deltas(area, self, theme)
-    }
-}
-
-/// Draws the sorted deltas on `area`.
-pub fn draw_sorted_deltas<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    data: &SortedDeltas,
-    theme: &Theme,
-) -> DrawResult<(), DB> {
-    let plot_area = frame(area, &data.title(), &data.legend(theme), theme)?;
-    let (y_low, y_high) = data.y_range();
-    let ranks = data.tasks as f64;
-    let mut axes = Axes::new(0.0..ranks, y_low..y_high, count_tick, points_tick);
-    axes.y_labels = 8;
-    axes.x_grid = false;
-    axes.x_desc = if data.binned {
-        format!(
-            "paired tasks ranked by Δ (bars: mean Δ of {} quantile bins)",
-            data.bars.len()
-        )
-    } else {
-        "paired tasks ranked by Δ".to_owned()
-    };
-    axes.y_desc = "Δ (points)".to_owned();
-    let plot = plot_axes(&plot_area, &axes, theme)?;
-    // The deltas are sorted, so the losses come first and the wins last: each side is drawn as
-    // one step-shaped area (no seams between thousands of adjacent bars).
-    let lower: Vec<&DeltaBar> = data.bars.iter().filter(|bar| bar.value < 0.0).collect();
-    let higher: Vec<&DeltaBar> = data.bars.iter().filter(|bar| bar.value > 0.0).collect();
-    for (bars, color) in [(lower, theme.lower), (higher, theme.higher)] {
-        if let Some(outline) = step_outline(&bars) {
-            plot.plotting_area()
-                .draw(&Polygon::new(outline, color.mix(0.85).filled()))?;
+    fn legend(&self, theme: &Theme) -> Vec<LegendEntry> {
+        let name = short_name(&self.runs.candidate, 24);
+        let (higher, lower) = match self.win_tie_loss {
+            Some(wtl) => (
+                format!("{name} higher ({})", tasks_label(wtl.wins)),
+                format!("{name} lower ({})", tasks_label(wtl.losses)),
+            ),
+            None => (format!("{name} higher"), format!("{name} lower")),
+        };
+        let mut legend = vec![
+            LegendEntry::new(higher, Swatch::Fill(theme.higher, 0.85)),
+            LegendEntry::new(lower, Swatch::Fill(theme.lower, 0.85)),
+        ];
+        if let Some(delta) = self.delta {
+            legend.push(LegendEntry::new(
+                format!("Δ = {} points (mean)", signed_points(delta / 100.0)),
+                Swatch::Dashed(theme.delta),
+            ));
         }
+        legend
     }
-    line(
-        &plot,
-        vec![(0.0, 0.0), (ranks, 0.0)],
-        theme.axis.stroke_width(1),
-    )?;
-    if let Some(delta) = data.delta {
-        dashed(
-            area,
-            &plot,
-            (0.0, delta),
-            (ranks, delta),
-            theme.delta.stroke_width(2),
-        )?;
+
+    fn axes(&self) -> Axes {
+        let (y_low, y_high) = self.y_range();
+        let mut axes = Axes::new(
+            0.0..self.tasks as f64,
+            y_low..y_high,
+            count_tick,
+            points_tick,
+        );
+        axes.y_labels = 8;
+        axes.x_grid = false;
+        axes.x_desc = if self.binned {
+            format!(
+                "paired tasks ranked by Δ (bars: mean Δ of {} quantile bins)",
+                self.bars.len()
+            )
+        } else {
+            "paired tasks ranked by Δ".to_owned()
+        };
+        axes.y_desc = "Δ (points)".to_owned();
+        axes
     }
-    Ok(())
+
+    fn draw_marks<DB: DrawingBackend>(&self, canvas: &Canvas<'_, DB>) -> DrawResult<(), DB> {
+        let theme = canvas.theme;
+        let ranks = canvas.axes.x.end;
+        // The deltas are sorted, so the losses come first and the wins last: each side is drawn
+        // as one step-shaped area (no seams between thousands of adjacent bars).
+        let lower: Vec<&DeltaBar> = self.bars.iter().filter(|bar| bar.value < 0.0).collect();
+        let higher: Vec<&DeltaBar> = self.bars.iter().filter(|bar| bar.value > 0.0).collect();
+        for (bars, color) in [(lower, theme.lower), (higher, theme.higher)] {
+            if let Some(outline) = step_outline(&bars) {
+                canvas
+                    .plotting_area()
+                    .draw(&Polygon::new(outline, color.mix(0.85).filled()))?;
+            }
+        }
+        canvas.line(vec![(0.0, 0.0), (ranks, 0.0)], theme.axis.stroke_width(1))?;
+        if let Some(delta) = self.delta {
+            canvas.dashed((0.0, delta), (ranks, delta), theme.delta.stroke_width(2))?;
+        }
+        Ok(())
+    }
 }
 
 /// The outline of consecutive bars as one polygon: along the zero line, up each bar's top, and

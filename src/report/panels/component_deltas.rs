@@ -17,12 +17,15 @@ use eval_compare_core::load::{
     component_target_count, component_targets, ComponentProgress, COMPONENT_CONCURRENCY,
 };
 use eval_compare_core::model::{RunSet, SourceKind};
-use eval_compare_core::report::{component_cells, ComponentDelta, Report, COMPONENT_COLUMNS};
+use eval_compare_core::report::{
+    component_cells, ComponentDelta, Report, COMPONENTS_HEADING, COMPONENTS_INTRO,
+    COMPONENT_COLUMNS,
+};
 use eval_compare_core::text::{count, noun, shorten, visible, SHOWN_NAME_CHARS};
 use leptos::prelude::*;
 
 use crate::failure::explain;
-use crate::report::task_panel::details::shown_base;
+use crate::report::task_panel::on_demand::shown_base;
 use crate::state::loader::use_loader;
 
 /// The focused candidate's component deltas, and for Trajectory-API runs the offer to read
@@ -116,13 +119,10 @@ pub fn ComponentDeltas(
             });
             Some(view! {
                 <section class="panel components" aria-labelledby="components-title">
-                    <h3 id="components-title" class="panel-title">"Components: "{name}" against the baseline"</h3>
-                    <p class="panel-intro">
-                        "Each component's own paired Δ (candidate − baseline) over the tasks both runs have a "
-                        "value for it, in its own units, per task the mean over its counted samples; a missing "
-                        "value is left out, never taken as 0. A component of weight 0 is informative: it does "
-                        "not enter the reward."
-                    </p>
+                    <h3 id="components-title" class="panel-title">
+                        {COMPONENTS_HEADING}": "{name}" against the baseline"
+                    </h3>
+                    <p class="panel-intro">{COMPONENTS_INTRO}</p>
                     {reads}
                     {table}
                 </section>

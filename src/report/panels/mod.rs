@@ -12,7 +12,6 @@ pub mod coverage_ledger;
 pub mod drop_zone;
 pub mod headline;
 pub mod load_panel;
-pub mod load_stopped;
 pub mod platform_panel;
 pub mod platform_progression;
 pub mod platform_words;

@@ -2,16 +2,18 @@
 //! rate and pass/fail per task its results endpoint reports next to what the trials give by the
 //! guide's rule (every scorer with a threshold met it in every trial). A disagreement is shown
 //! as one, never resolved; the audit also lists it as a finding. Hidden without Chronicle jobs.
+//! Every text is the core's (`platform_check_line`, `disagreement_cells`, as in the markdown
+//! and HTML reports); this only lays it out.
 
 use std::sync::Arc;
 
 use eval_compare_core::audit::PlatformCheck;
-use eval_compare_core::report::Report;
-use eval_compare_core::text::{count, optional_value, visible};
+use eval_compare_core::report::{
+    and_more, disagreement_cells, platform_check_line, Report, DISAGREEMENT_COLUMNS,
+    LISTED_DISAGREEMENTS, PLATFORM_RESULTS_HEADING, PLATFORM_RESULTS_INTRO,
+};
+use eval_compare_core::text::visible;
 use leptos::prelude::*;
-
-/// Disagreements listed per job before "and N more".
-pub const SHOWN_DISAGREEMENTS: usize = 20;
 
 /// One section per job checked; nothing when the report has no Chronicle job.
 #[component]
@@ -30,38 +32,14 @@ pub fn PlatformPanel(
                     .collect_view();
                 view! {
                     <section class="panel platform" aria-labelledby="platform-title">
-                        <h3 id="platform-title" class="panel-title">
-                            "Platform results beside the trials"
-                        </h3>
-                        <p class="panel-intro">
-                            "Chronicle's own pass/fail per task (its results endpoint, all of a job's agents together) "
-                            "next to what the trials give by the same rule: a task passes when every scorer with a "
-                            "threshold met it in every trial."
-                        </p>
+                        <h3 id="platform-title" class="panel-title">{PLATFORM_RESULTS_HEADING}</h3>
+                        <p class="panel-intro">{PLATFORM_RESULTS_INTRO}</p>
                         {jobs}
                     </section>
                 }
             })
         })
     }
-}
-
-/// The summary line of a job's check.
-pub fn check_summary(check: &PlatformCheck) -> String {
-    let rates = if check.pass_rate_agrees {
-        "the pass rates agree".to_owned()
-    } else {
-        "the pass rates differ".to_owned()
-    };
-    format!(
-        "The platform lists {} tasks, pass rate {}; the trials decide {} tasks, pass rate {}. {} agree, {} differ; {rates}.",
-        count(check.platform_tasks as u64),
-        optional_value(check.platform_pass_rate),
-        count(check.computed_tasks as u64),
-        optional_value(check.computed_pass_rate),
-        count(check.agreeing_tasks as u64),
-        count(check.disagreements.len() as u64),
-    )
 }
 
 #[component]
@@ -74,37 +52,33 @@ fn PlatformJob(check: PlatformCheck) -> impl IntoView {
     let rows = check
         .disagreements
         .iter()
-        .take(SHOWN_DISAGREEMENTS)
+        .take(LISTED_DISAGREEMENTS)
         .map(|d| {
-            view! {
-                <tr>
-                    <td class="task-id">{visible(&d.task_id).into_owned()}</td>
-                    <td>{d.platform.label()}</td>
-                    <td>{d.computed.label()}</td>
-                    <td>{visible(&d.platform_failed_scorers.join(", ")).into_owned()}</td>
-                    <td>{visible(&d.computed_failed_scorers.join(", ")).into_owned()}</td>
-                </tr>
-            }
+            let cells = disagreement_cells(d)
+                .into_iter()
+                .enumerate()
+                .map(|(index, text)| {
+                    let class = if index == 0 { "task-id" } else { "" };
+                    view! { <td class=class>{visible(&text).into_owned()}</td> }
+                })
+                .collect_view();
+            view! { <tr>{cells}</tr> }
         })
         .collect_view();
     let more = check
         .disagreements
         .len()
-        .checked_sub(SHOWN_DISAGREEMENTS)
+        .checked_sub(LISTED_DISAGREEMENTS)
         .filter(|more| *more > 0)
-        .map(|more| view! { <p class="muted">{format!("and {} more.", count(more as u64))}</p> });
+        .map(|more| view! { <p class="muted">{and_more(more)}</p> });
+    let head = DISAGREEMENT_COLUMNS
+        .iter()
+        .map(|heading| view! { <th scope="col">{*heading}</th> })
+        .collect_view();
     let table = (!check.disagreements.is_empty()).then(|| {
         view! {
             <table class="data-table compact platform-table">
-                <thead>
-                    <tr>
-                        <th scope="col">"Task"</th>
-                        <th scope="col">"Platform"</th>
-                        <th scope="col">"Trials"</th>
-                        <th scope="col">"Platform's failed scorers"</th>
-                        <th scope="col">"Scorers failed in trials"</th>
-                    </tr>
-                </thead>
+                <thead><tr>{head}</tr></thead>
                 <tbody>{rows}</tbody>
             </table>
             {more}
@@ -119,7 +93,7 @@ fn PlatformJob(check: PlatformCheck) -> impl IntoView {
                     {if agrees { "agrees" } else { "differs" }}
                 </span>
             </h4>
-            <p>{check_summary(&check)}</p>
+            <p>{platform_check_line(&check)}</p>
             {table}
         </div>
     }

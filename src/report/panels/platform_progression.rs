@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use eval_compare_core::report::{
     platform_cells, platform_sentence, Report, Topic, PLATFORM_COLUMNS,
+    PLATFORM_PROGRESSION_HEADING,
 };
 use leptos::prelude::*;
 
@@ -51,7 +52,7 @@ pub fn PlatformProgressionPanel(
             Some(view! {
                 <section class="panel platform-progression" aria-labelledby="platform-progression-title">
                     <h3 id="platform-progression-title" class="panel-title">
-                        "The platform's own progression"
+                        {PLATFORM_PROGRESSION_HEADING}
                         {explain_button(Topic::PlatformProgression, &report.settings)}
                     </h3>
                     <p

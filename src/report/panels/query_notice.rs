@@ -3,6 +3,8 @@
 use eval_compare_core::view_state::QueryIssue;
 use leptos::prelude::*;
 
+use crate::components::button::ActionButton;
+
 /// A dismissible notice, one line per ignored parameter ("ignored `x`: …"). Dismissed, it stays
 /// hidden until the issues change (another link).
 #[component]
@@ -22,7 +24,7 @@ pub fn QueryIssuesNotice(
                 .collect_view();
             let dismiss = {
                 let current = current.clone();
-                move |_| dismissed.set(Some(current.clone()))
+                move |()| dismissed.set(Some(current.clone()))
             };
             view! {
                 <div class="notice notice-caution" role="status">
@@ -30,9 +32,9 @@ pub fn QueryIssuesNotice(
                         <p class="notice-title">"Part of this link was ignored"</p>
                         <ul class="notice-list">{lines}</ul>
                     </div>
-                    <button class="button button-secondary" type="button" on:click=dismiss>
+                    <ActionButton secondary=true on_click=dismiss>
                         "Dismiss"
-                    </button>
+                    </ActionButton>
                 </div>
             }
         })

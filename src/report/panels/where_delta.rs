@@ -2,13 +2,14 @@
 //! its interval and the Holm/BH-adjusted p across the categories, the line saying whether the
 //! regressions are concentrated in one category, the tasks whose samples disagree (flaky) and
 //! their share of Δ, and pass@k beside pass^k. Every text is the core's (`category_cells`,
-//! `flaky_sentence`, `pass_k_cells`, the same as the markdown's); this only lays it out.
+//! `flaky_line`, `pass_k_cells` and the introductions, the same as the markdown's and the HTML
+//! report's); this only lays it out.
 
 use std::sync::Arc;
 
 use eval_compare_core::report::{
-    category_cells, flaky_sentence, pass_k_cells, CandidateResult, Report, Topic, CATEGORY_COLUMNS,
-    PASS_K_COLUMNS,
+    category_cells, flaky_line, pass_k_cells, CandidateResult, Report, Topic, CATEGORIES_INTRO,
+    CATEGORY_COLUMNS, NO_CATEGORY, PASS_K_COLUMNS, PASS_K_INTRO,
 };
 use eval_compare_core::text::{shorten, visible, SHOWN_NAME_CHARS};
 use leptos::prelude::*;
@@ -40,7 +41,7 @@ pub fn WhereDelta(
                     </h3>
                     {categories(candidate)}
                     <p class="flaky-line">
-                        {format!("Flaky tasks: {}.", flaky_sentence(&candidate.flaky))}
+                        {flaky_line(&candidate.flaky)}
                         {explain_button(Topic::FlakyTasks, &report.settings)}
                     </p>
                     {pass_k(report, candidate)}
@@ -92,17 +93,11 @@ fn categories(candidate: &CandidateResult) -> AnyView {
             view! {
                 <p class="concentration-line">{breakdown.sentence.clone()}</p>
                 {table("categories-table", &CATEGORY_COLUMNS, rows)}
-                <p class="panel-intro">
-                    "Per category the mean of its tasks' paired deltas (a task counts in its first "
-                    "category), with the interval the headline would use for that many tasks; p of the "
-                    "paired t-test, adjusted across the categories by Holm (family-wise) and "
-                    "Benjamini–Hochberg. The contributions (n of the category × its Δ / all tasks) add "
-                    "up to Δ."
-                </p>
+                <p class="panel-intro">{CATEGORIES_INTRO}</p>
             }
             .into_any()
         }
-        None => view! { <p class="muted">"No task has a category."</p> }.into_any(),
+        None => view! { <p class="muted">{NO_CATEGORY}</p> }.into_any(),
     }
 }
 
@@ -113,9 +108,7 @@ fn pass_k(report: &Report, candidate: &CandidateResult) -> Option<impl IntoView>
         view! {
             {table("pass-k-table", &PASS_K_COLUMNS, rows)}
             <p class="panel-intro">
-                "pass@k: at least one of k samples passes (unbiased, per task 1 − C(n−c, k)/C(n, k)); "
-                "pass^k: every one of k samples passes (τ-bench, per task C(c, k)/C(n, k)); both "
-                "averaged over the tasks with at least k samples in both runs."
+                {PASS_K_INTRO}
                 {explain_button(Topic::PassAtK, &report.settings)}
             </p>
         }

@@ -7,6 +7,20 @@ use leptos::prelude::*;
 use super::badges::CompactBadges;
 use crate::format;
 
+/// A run's cell on a task it never ran: no mean, no sample (for the tests of the cells' words).
+#[cfg(test)]
+pub(crate) fn never_run_cell() -> TaskCell {
+    TaskCell {
+        mean: None,
+        included: 0,
+        samples: 0,
+        classes: eval_compare_core::model::ClassCounts::default(),
+        zero_by_platform_rule: 0,
+        invalid_rewards: 0,
+        flaky: false,
+    }
+}
+
 /// A delta in points as the headline writes it, with its sign (`+25.0`, `−12.5`, `0.0`), or
 /// `unpaired`.
 pub fn delta_text(delta: Option<f64>) -> String {

@@ -12,11 +12,13 @@
 //! [`TaskTable`] puts the parts together: [`filters`] (the bar above), [`header`] (columns and
 //! sortable header cells), [`body`] and [`row`] (the rendered rows), [`scroll`] (the measured
 //! viewport) with [`window`] (which rows it shows), and [`keys`] (keyboard navigation).
+//! [`fixed`] writes the head of the report's small fixed tables (task panel, coverage, settings).
 
 pub mod badges;
 pub mod body;
 pub mod cells;
 pub mod filters;
+pub mod fixed;
 pub mod header;
 pub mod keys;
 pub mod row;

@@ -122,6 +122,7 @@ pub fn TaskRowView(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::table::cells::never_run_cell;
     use eval_compare_core::model::ClassCounts;
 
     fn row(label: Option<&str>, categories: Vec<u32>) -> TaskRow {
@@ -180,15 +181,7 @@ mod tests {
 
     #[test]
     fn a_never_run_cell_says_so_and_a_run_one_lists_counts_then_badges() {
-        let never = TaskCell {
-            mean: None,
-            included: 0,
-            samples: 0,
-            classes: ClassCounts::default(),
-            zero_by_platform_rule: 0,
-            invalid_rewards: 0,
-            flaky: false,
-        };
+        let never = never_run_cell();
         assert_eq!(
             cell_title(&never),
             "This run has no trajectory on this task"

@@ -37,6 +37,17 @@ impl<V, E: Clone> Clone for Fetch<V, E> {
     }
 }
 
+/// The action that asks for an item in `state`: its label and whether it waits on a request;
+/// `None` once the item is loaded.
+pub fn load_action<V, E>(state: Option<&Fetch<V, E>>) -> Option<(&'static str, bool)> {
+    match state {
+        None => Some(("Load details", false)),
+        Some(Fetch::Loading) => Some(("Loading…", true)),
+        Some(Fetch::Failed(_)) => Some(("Retry", false)),
+        Some(Fetch::Loaded(_)) => None,
+    }
+}
+
 /// Items fetched this session, by (API base URL, key): a `thread_local!` of the caller's.
 pub type SessionCache<K, V> = LocalKey<RefCell<HashMap<(String, K), Arc<V>>>>;
 
@@ -166,5 +177,17 @@ where
             // Aborted when the panel closes: the pending requests are dropped and cancelled.
             let _ = Abortable::new(work, registration).await;
         });
+    }
+}
+
+/// The API address as people should read it: the page's origin when the base URL is relative.
+pub fn shown_base(config: &ClientConfig) -> String {
+    if config.base_url.starts_with("http://") || config.base_url.starts_with("https://") {
+        config.base_url.clone()
+    } else {
+        let origin = web_sys::window()
+            .and_then(|window| window.location().origin().ok())
+            .unwrap_or_default();
+        format!("{origin}{}", config.base_url)
     }
 }

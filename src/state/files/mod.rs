@@ -12,7 +12,7 @@ pub mod reading;
 
 use std::sync::Arc;
 
-use eval_compare_core::api::{PackedReward, PackedTrajectory};
+use eval_compare_core::large_list::{PackedReward, PackedTrajectory};
 use eval_compare_core::model::{ModelError, RunSet, SourceKind};
 use eval_compare_core::run_folder::{FolderSetBuild, PackedFolder};
 use js_sys::{Promise, Reflect};

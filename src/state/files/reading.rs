@@ -1,22 +1,14 @@
-//! Reading one picked folder from disk in the browser ([`open_folder`]): its small files read
-//! whole, its large lists (rewards, trajectories, tasks) read a few megabytes at a time and fed
-//! to the core's [`ListFeed`] as they arrive, decoded in slices of about [`SLICE_MS`] with the
-//! page painting and handling input in between. The tab never holds a whole list file: at
-//! 100,000 tasks × 8 samples that is 250 MB per run it does not need, and no block of memory
-//! that size to find. The folder is put together as [`Folder::read_as`] puts it together from
-//! whole files ([`parse_run_record`], the lists, [`finish_run_folder`]), with the same errors in
-//! the same order; a list the feed cannot read (it ended unexpectedly) is read whole and parsed
-//! at once by [`parse_list`] for its error.
+//! Reading one picked folder from disk in the browser ([`open_folder`]): the IO of the core's
+//! [`FolderFeed`], which asks for the folder's files in its order. Its small files are read
+//! whole; its large lists (rewards, trajectories, tasks) are read a few megabytes at a time and
+//! decoded as they arrive, in slices of about [`SLICE_MS`] with the page painting and handling
+//! input in between. The tab never holds a whole list file: at 100,000 tasks × 8 samples that is
+//! 250 MB per run it does not need, and no block of memory that size to find. The folder and its
+//! errors are those of [`Folder::read_as`](eval_compare_core::run_folder::Folder::read_as) on
+//! the whole files.
 
-use std::cell::Cell;
-use std::collections::BTreeMap;
-
-use eval_compare_core::api::{BenchmarkSpecTask, PackedReward, PackedTrajectory, PlainItem};
-use eval_compare_core::run_folder::{
-    finish_run_folder, parse_list, parse_run_record, Feed, Folder, FolderKind, ListFeed,
-    PackedFolder, ParsedList, RunFolderError, RunFolderExtras, REWARDS_FILE, RUN_FILE, TASKS_FILE,
-    TRAJECTORIES_FILE,
-};
+use eval_compare_core::large_list::{PackedReward, PackedTrajectory};
+use eval_compare_core::run_folder::{FolderFeed, FolderStep, PackedFolder, RunFolderError};
 use gloo_timers::future::TimeoutFuture;
 use js_sys::Uint8Array;
 use wasm_bindgen_futures::JsFuture;
@@ -40,12 +32,6 @@ enum OpenError {
     Parse(RunFolderError),
 }
 
-impl From<RunFolderError> for OpenError {
-    fn from(error: RunFolderError) -> Self {
-        OpenError::Parse(error)
-    }
-}
-
 /// Reads and parses one picked folder; `progress` is told the share of its lists decoded
 /// (from 0 to 1) between slices. What could not be used comes back as issues naming the
 /// folder (and the file, for a file the browser could not read).
@@ -53,140 +39,79 @@ pub async fn open_folder(
     group: &FolderFiles<File>,
     mut progress: impl FnMut(f64),
 ) -> Result<OpenedRun, Vec<FileIssue>> {
-    let read = match FolderKind::of_files(|name| group.files.contains_key(name)) {
-        Err(error) => Err(error),
-        Ok(FolderKind::Chronicle) => {
-            // A job's trials come by the thousand at most: read whole, parsed at once.
-            return match read_folder(group).await {
-                (Some(read), _) => read.opened(read.parse()).map_err(|issue| vec![issue]),
-                (None, failed) => Err(failed),
-            };
+    let read = match read_packed(group, &mut progress).await {
+        Ok(folder) => Ok(folder),
+        Err(OpenError::Parse(error)) => Err(error),
+        Err(OpenError::Read { file, error }) => {
+            return Err(vec![FileIssue {
+                folder: format!("{}/{file}", group.folder),
+                message: error.to_string(),
+            }])
         }
-        Ok(FolderKind::Trajectory) => match open_run_folder(group, &mut progress).await {
-            Ok(folder) => Ok(folder),
-            Err(OpenError::Parse(error)) => Err(error),
-            Err(OpenError::Read { file, error }) => {
-                return Err(vec![FileIssue {
-                    folder: format!("{}/{file}", group.folder),
-                    message: error.to_string(),
-                }])
-            }
-        },
     };
     group.opened(read).map_err(|issue| vec![issue])
 }
 
-/// A Trajectory run folder, its files read in [`parse_run_folder_as`]'s order.
-///
-/// [`parse_run_folder_as`]: eval_compare_core::run_folder::parse_run_folder_as
-async fn open_run_folder(
+/// A folder read as its [`FolderFeed`] asks: each file it wants opened, a list read from disk
+/// a chunk at a time and decoded as it arrives, any other file read whole; `progress` is told
+/// the share of the lists decoded between slices. Not
+/// [`reserving_by_size`](FolderFeed::reserving_by_size): a list's room, projected anew at each
+/// opening, is of another size each time, and the blocks an earlier opening let go of did not
+/// fit it (the tab grew from 576 to 623 and 671 MB over three openings of 2 x 100k x 8). Grown
+/// by doubling, the lists ask for the same sizes at each opening and reuse those blocks.
+async fn read_packed(
     group: &FolderFiles<File>,
     progress: &mut impl FnMut(f64),
 ) -> Result<PackedFolder, OpenError> {
     let file = |name: &str| group.files.get(name);
-    let whole = |name: &'static str| async move {
-        match file(name) {
-            Some(handle) => read_file(handle)
-                .await
-                .map(Some)
-                .map_err(|error| OpenError::Read {
-                    file: name.to_owned(),
-                    error,
-                }),
-            None => Ok(None),
-        }
-    };
-    // The folder's kind was told from its files: its required ones are there.
-    let required = |name: &'static str| {
-        file(name).ok_or(OpenError::Parse(RunFolderError::MissingFiles {
-            kind: FolderKind::Trajectory,
-            missing: vec![name],
-        }))
-    };
-    let run = parse_run_record(&whole(RUN_FILE).await?.unwrap_or_default())?;
-    // Progress: the bytes of the lists decoded, against all their bytes.
-    let size = |name: &str| file(name).map_or(0.0, |handle| handle.size());
-    let total = [REWARDS_FILE, TRAJECTORIES_FILE, TASKS_FILE]
-        .iter()
-        .map(|name| size(name))
-        .sum::<f64>()
-        .max(1.0);
-    let before = Cell::new(0.0);
-    let mut share = |done: f64| progress(((before.get() + done) / total).min(1.0));
-    let rewards: ParsedList<PackedReward> =
-        stream_list(required(REWARDS_FILE)?, REWARDS_FILE, &mut share).await?;
-    before.set(size(REWARDS_FILE));
-    let trajectories: ParsedList<PackedTrajectory> =
-        stream_list(required(TRAJECTORIES_FILE)?, TRAJECTORIES_FILE, &mut share).await?;
-    before.set(size(REWARDS_FILE) + size(TRAJECTORIES_FILE));
-    let tasks: Option<ParsedList<BenchmarkSpecTask>> = match file(TASKS_FILE) {
-        Some(handle) => Some(stream_list(handle, TASKS_FILE, &mut share).await?),
-        None => None,
-    };
-    let mut extras = BTreeMap::new();
-    for name in RunFolderExtras::FILES {
-        if let Some(bytes) = whole(name).await? {
-            extras.insert(name, bytes);
-        }
-    }
-    let folder = finish_run_folder(
-        RunFolderExtras::from_files(|name| extras.get(name).map(Vec::as_slice)),
-        run,
-        rewards,
-        trajectories,
-        tasks,
-    )?;
-    Ok(Folder::Trajectory(Box::new(folder)))
-}
-
-/// A list file read from disk a chunk at a time and decoded as it arrives ([`ListFeed`]), in
-/// slices of about [`SLICE_MS`]; `progress` is told the bytes decoded between slices. A file
-/// the feed cannot read is read whole and parsed by [`parse_list`], whose error is the answer.
-async fn stream_list<T: PlainItem>(
-    handle: &File,
-    name: &'static str,
-    progress: &mut impl FnMut(f64),
-) -> Result<ParsedList<T>, OpenError> {
-    let read_error = |error| OpenError::Read {
-        file: name.to_owned(),
-        error,
-    };
-    let size = handle.size();
-    // Not `ListFeed::sized`: its room, projected anew at each opening, is of another size
-    // each time, and the blocks an earlier opening let go of did not fit it (the tab grew
-    // from 576 to 623 and 671 MB over three openings of 2 x 100k x 8). Grown by doubling,
-    // the lists ask for the same sizes at each opening and reuse those blocks.
-    let mut feed = ListFeed::<T>::new();
+    let mut feed = FolderFeed::<PackedReward, PackedTrajectory>::new(|name| {
+        file(name).map(|handle| handle.size() as u64)
+    });
+    // The list being read: its file, its name, and where its next chunk starts.
+    let mut open: Option<(&File, &'static str, f64)> = None;
     let mut chunk = Vec::new();
-    let mut start = 0.0;
     let mut slice_started = now_ms();
     loop {
         match feed.advance(BYTES_PER_STEP) {
-            Feed::Working => {
+            FolderStep::Open { name, streamed } => {
+                open = None;
+                match file(name) {
+                    None => feed.absent(),
+                    Some(handle) if streamed => open = Some((handle, name, 0.0)),
+                    Some(handle) => feed.whole(&read_file(handle).await.map_err(read_error(name))?),
+                }
+                slice_started = now_ms();
+            }
+            FolderStep::NeedMore => match &mut open {
+                Some((handle, name, start)) if *start < handle.size() => {
+                    let end = (*start + FILE_CHUNK_BYTES).min(handle.size());
+                    read_chunk(handle, *start, end, &mut chunk)
+                        .await
+                        .map_err(read_error(name))?;
+                    feed.push(&chunk);
+                    *start = end;
+                    slice_started = now_ms();
+                }
+                _ => feed.end(),
+            },
+            FolderStep::Working => {
                 if now_ms() - slice_started >= SLICE_MS {
-                    progress(feed.consumed() as f64);
+                    progress(feed.progress());
                     // Let the page paint and handle input before the next slice.
                     TimeoutFuture::new(0).await;
                     slice_started = now_ms();
                 }
             }
-            Feed::NeedMore if start < size => {
-                let end = (start + FILE_CHUNK_BYTES).min(size);
-                read_chunk(handle, start, end, &mut chunk)
-                    .await
-                    .map_err(read_error)?;
-                feed.push(&chunk);
-                start = end;
-                slice_started = now_ms();
-            }
-            Feed::NeedMore => feed.end(),
-            Feed::Read(list) => return Ok(list),
-            Feed::Unexpected => {
-                drop(feed);
-                let bytes = read_file(handle).await.map_err(read_error)?;
-                return Ok(parse_list(name, &bytes)?);
-            }
+            FolderStep::Done(read) => return read.map_err(OpenError::Parse),
         }
+    }
+}
+
+/// The error of the file `name` the browser could not read.
+fn read_error(name: &str) -> impl Fn(ReadError) -> OpenError + '_ {
+    move |error| OpenError::Read {
+        file: name.to_owned(),
+        error,
     }
 }
 

@@ -1,6 +1,5 @@
 //! Decoding JSON bodies with errors that name the failing field.
 
-use super::plain_scan::PlainItem;
 use serde::de::DeserializeSeed;
 use serde::Deserialize;
 
@@ -54,25 +53,21 @@ fn describe(error: &DecodeError) -> String {
 /// failing field is found by walking the JSON text up to the error's position (see [`path_at`]):
 /// no second, path-tracking decoder is instantiated for every type, which keeps the wasm small.
 pub fn decode<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, DecodeError> {
-    let text = utf8(bytes)?;
+    decode_str(bytes, utf8(bytes)?)
+}
+
+/// [`decode`] of `bytes` already checked as UTF-8 (`text`, from [`decode_text`]), with the
+/// same errors.
+pub(crate) fn decode_str<'a, T: Deserialize<'a>>(
+    bytes: &[u8],
+    text: &'a str,
+) -> Result<T, DecodeError> {
     serde_json::from_str(text).map_err(|error| located(bytes, error))
 }
 
-/// [`decode`] for a page or item with a plain scanner ([`PlainItem`]): a body in its plain form
-/// is read by the scanner, any other by serde_json, with [`decode`]'s result and errors.
-pub fn decode_plain<T: PlainItem>(bytes: &[u8]) -> Result<T, DecodeError> {
-    let text = utf8(bytes)?;
-    if let Some((value, length)) = T::scan_plain(text) {
-        // What serde_json allows after the value: whitespace.
-        let rest = &text.as_bytes()[length..];
-        if rest
-            .iter()
-            .all(|byte| matches!(byte, b' ' | b'\n' | b'\r' | b'\t'))
-        {
-            return Ok(value);
-        }
-    }
-    serde_json::from_str(text).map_err(|error| located(bytes, error))
+/// `bytes` as JSON text, or [`decode`]'s error when they are not UTF-8.
+pub(crate) fn decode_text(bytes: &[u8]) -> Result<&str, DecodeError> {
+    utf8(bytes)
 }
 
 /// [`decode`] through a seed (e.g. one appending a list's items to a vector as they are read),

@@ -10,12 +10,9 @@ mod chronicle;
 mod decode;
 mod error_body;
 mod eval_run;
-mod lean;
 mod open_enum;
 mod organization;
-mod packed;
 mod page;
-mod plain_scan;
 mod progress;
 mod rewards;
 mod run_options;
@@ -35,21 +32,15 @@ pub use chronicle::{
     ChronicleTrialDetail, ChronicleTrialPage, JobEvent, JobEventData, JobEventKind, JobMode,
     JobStatus, SuiteEvalRun, SuiteEvalRunPage, TaskResult, TrialArtifact, TrialStep,
 };
-pub use decode::{decode, decode_plain, decode_seed, DecodeError, DecodeErrorKind};
+pub use decode::{decode, decode_seed, DecodeError, DecodeErrorKind};
+pub(crate) use decode::{decode_str, decode_text};
 pub use error_body::{ApiErrorBody, ApiErrorEnvelope, ErrorType};
 pub use eval_run::{
     AsyncFailure, EvalRun, EvalRunPage, EvalRunStatus, EvalTaskSelection, EvalTaskSplit,
     ReasoningEffort, RecordedRunOptions, TrainingAlgorithm,
 };
-pub use lean::{
-    AsRewardFacts, AsTrajectoryFacts, JsonStr, LeanReward, LeanRollout, LeanTrajectory,
-    TrajectoryFacts,
-};
 pub use organization::Organization;
-pub use packed::{PackedReward, PackedRewardsPage, PackedTrajectory, PackedTrajectoryPage};
 pub use page::{page_fingerprint, CursorPage, Page};
-pub(crate) use plain_scan::{once, scan_page_object, value_length, Cursor};
-pub use plain_scan::{PlainItem, SharedTexts};
 pub use progress::{
     EvalAttemptStatus, EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRemainingWorkPage,
 };

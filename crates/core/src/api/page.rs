@@ -2,8 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::plain_scan::{scan_cursor_page, PlainItem};
-
 /// One page of a cursor-paginated list: the contract's `PaginatedResponse_<Item>_` shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Page<T> {
@@ -79,15 +77,3 @@ macro_rules! impl_cursor_page {
 pub(crate) use impl_cursor_page;
 
 impl_cursor_page!([T] Page<T>, T);
-
-impl<T: PlainItem> PlainItem for Page<T> {
-    fn scan_plain(text: &str) -> Option<(Self, usize)> {
-        let (items, fields, length) = scan_cursor_page(text, false)?;
-        let page = Page {
-            items,
-            next_cursor: fields.next_cursor.map(str::to_owned),
-            has_more: fields.has_more,
-        };
-        Some((page, length))
-    }
-}

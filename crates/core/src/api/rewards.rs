@@ -3,7 +3,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::page::impl_cursor_page;
-use super::plain_scan::{scan_cursor_page, PlainItem};
 
 /// The effective reward of one trajectory (`EvalTrajectoryReward`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -19,7 +18,7 @@ pub struct EvalTrajectoryReward {
 
 /// A page of trajectory rewards (`EvalTrajectoryRewardsPage`): ascending task id,
 /// trajectories without a task first. `R` is the form its items are decoded in (the full one,
-/// or [`super::PackedReward`] as the load engine keeps them).
+/// or the packed one the load engine keeps).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalTrajectoryRewardsPage<R = EvalTrajectoryReward> {
     /// Evaluation run whose rewards these are.
@@ -34,16 +33,3 @@ pub struct EvalTrajectoryRewardsPage<R = EvalTrajectoryReward> {
 }
 
 impl_cursor_page!([R] EvalTrajectoryRewardsPage<R>, R);
-
-impl<R: PlainItem> PlainItem for EvalTrajectoryRewardsPage<R> {
-    fn scan_plain(text: &str) -> Option<(Self, usize)> {
-        let (items, fields, length) = scan_cursor_page(text, true)?;
-        let page = EvalTrajectoryRewardsPage {
-            eval_run_id: fields.eval_run_id?.to_owned(),
-            items,
-            next_cursor: fields.next_cursor.map(str::to_owned),
-            has_more: fields.has_more,
-        };
-        Some((page, length))
-    }
-}

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use crate::model::{ChronicleRunInfo, Run, RunIdx};
 
-use super::tasks::TASK_SET_CAUTION_SHARE;
+use super::tasks::task_set_severity;
 use super::{Finding, Pair, Severity};
 
 /// Findings about one Chronicle run on its own.
@@ -36,22 +36,25 @@ pub(super) fn check_pair(pair: &Pair<'_>, findings: &mut Vec<Finding>) -> bool {
     else {
         return false;
     };
-    let (b_name, c_name) = (pair.base_name(), pair.cand_name());
-    match (&base.task_suite_id, &cand.task_suite_id) {
-        (Some(b), Some(c)) if b != c => findings.push(pair.finding(
-            Severity::Blocking,
-            "TASK_SUITE_DIFFERS",
-            format!(
-                "Task suites differ: {b_name} ran {b}, {c_name} ran {c} — different tasks and scorers, so pass rates are not comparable."
-            ),
-        )),
-        (Some(_), Some(_)) => {}
-        _ => findings.push(pair.finding(
-            Severity::Caution,
-            "TASK_SUITE_UNKNOWN",
-            "The task suite is not recorded for every job: cannot confirm both ran the same tasks and scorers.".to_owned(),
-        )),
-    }
+    pair.recorded_alike(
+        findings,
+        (base.task_suite_id.as_deref(), cand.task_suite_id.as_deref()),
+        |b, c| {
+            pair.differs(
+                (Severity::Blocking, "TASK_SUITE_DIFFERS"),
+                "Task suites differ",
+                (format!("ran {b}"), format!("ran {c}")),
+                "different tasks and scorers, so pass rates are not comparable.",
+            )
+        },
+        |_| {
+            Some(pair.finding(
+                Severity::Caution,
+                "TASK_SUITE_UNKNOWN",
+                "The task suite is not recorded for every job: cannot confirm both ran the same tasks and scorers.".to_owned(),
+            ))
+        },
+    );
     suite_version(pair, base, cand, findings);
     subsets(pair, base, cand, findings);
     let (b_scorers, c_scorers): (BTreeSet<&str>, BTreeSet<&str>) = (
@@ -59,25 +62,22 @@ pub(super) fn check_pair(pair: &Pair<'_>, findings: &mut Vec<Finding>) -> bool {
         cand.scorers.iter().map(String::as_str).collect(),
     );
     if b_scorers != c_scorers {
-        findings.push(pair.finding(
-            Severity::Caution,
-            "EXTRA_SCORERS_DIFFER",
-            format!(
-                "Extra scorers differ: {b_name} {}, {c_name} {} — a task passes only when every thresholded scorer met it, so more scorers make passing harder.",
-                listed(&b_scorers),
-                listed(&c_scorers)
-            ),
+        findings.push(pair.differs(
+            (Severity::Caution, "EXTRA_SCORERS_DIFFER"),
+            "Extra scorers differ",
+            (listed(&b_scorers), listed(&c_scorers)),
+            "a task passes only when every thresholded scorer met it, so more scorers make passing harder.",
         ));
     }
     if base.environment_version_id != cand.environment_version_id {
-        findings.push(pair.finding(
-            Severity::Caution,
-            "ENVIRONMENT_DIFFERS",
-            format!(
-                "Fallback environment differs: {b_name} {}, {c_name} {} — tasks that name no world ran in different ones.",
+        findings.push(pair.differs(
+            (Severity::Caution, "ENVIRONMENT_DIFFERS"),
+            "Fallback environment differs",
+            (
                 or_none(base.environment_version_id.as_deref()),
-                or_none(cand.environment_version_id.as_deref())
+                or_none(cand.environment_version_id.as_deref()),
             ),
+            "tasks that name no world ran in different ones.",
         ));
     }
     true
@@ -89,36 +89,31 @@ fn suite_version(
     cand: &ChronicleRunInfo,
     findings: &mut Vec<Finding>,
 ) {
-    let (b_name, c_name) = (pair.base_name(), pair.cand_name());
-    match (&base.task_suite_version, &cand.task_suite_version) {
-        (Some(b), Some(c)) if b != c => findings.push(pair.finding(
-            Severity::Blocking,
-            "SUITE_VERSION_DIFFERS",
-            format!(
-                "Task suite versions differ: {b_name} ran version {b}, {c_name} version {c} — tasks and scorers are frozen at launch, so the runs were scored differently."
-            ),
-        )),
-        (Some(_), Some(_)) => {}
+    pair.recorded_alike(
+        findings,
+        (base.task_suite_version.as_deref(), cand.task_suite_version.as_deref()),
+        |b, c| {
+            pair.differs(
+                (Severity::Blocking, "SUITE_VERSION_DIFFERS"),
+                "Task suite versions differ",
+                (format!("ran version {b}"), format!("version {c}")),
+                "tasks and scorers are frozen at launch, so the runs were scored differently.",
+            )
+        },
         // One job: one frozen version, recorded or not.
-        _ if base.job_id == cand.job_id => {}
-        _ => findings.push(pair.finding(
-            Severity::Caution,
-            "SUITE_VERSION_UNKNOWN",
-            format!(
-                "The task suite version is not recorded for {}: cannot confirm both jobs ran the same frozen tasks and scorers.",
-                match (base.task_suite_version.is_none(), cand.task_suite_version.is_none()) {
-                    (true, true) => format!("{b_name} and {c_name}"),
-                    (true, false) => b_name.to_owned(),
-                    _ => c_name.to_owned(),
-                }
-            ),
-        )),
-    }
+        |runs| {
+            (base.job_id != cand.job_id).then(|| pair.finding(
+                Severity::Caution,
+                "SUITE_VERSION_UNKNOWN",
+                format!("The task suite version is not recorded for {runs}: cannot confirm both jobs ran the same frozen tasks and scorers."),
+            ))
+        },
+    );
 }
 
 /// Different task subsets (`tasks`): only tasks both ran are paired. Two subsets are weighed
-/// as the task-set check weighs observed tasks (Info under [`TASK_SET_CAUTION_SHARE`] of their
-/// union, else Caution); a subset against the whole suite is a Caution.
+/// as the task-set check weighs observed tasks ([`task_set_severity`]); a subset against the
+/// whole suite is a Caution.
 fn subsets(
     pair: &Pair<'_>,
     base: &ChronicleRunInfo,
@@ -137,14 +132,8 @@ fn subsets(
                 return;
             }
             let union = b.union(&c).count();
-            let share = (only_base + only_cand) as f64 / union as f64;
-            let severity = if share >= TASK_SET_CAUTION_SHARE {
-                Severity::Caution
-            } else {
-                Severity::Info
-            };
             findings.push(pair.finding(
-                severity,
+                task_set_severity((only_base + only_cand) as u64, union as u64),
                 "TASK_SUBSETS_DIFFER",
                 format!(
                     "Task subsets differ: {only_base} tasks only in {b_name}'s, {only_cand} only in {c_name}'s (of {union}) — only tasks both ran are paired."
@@ -177,6 +166,6 @@ fn listed(scorers: &BTreeSet<&str>) -> String {
     }
 }
 
-fn or_none(value: Option<&str>) -> &str {
-    value.unwrap_or("none")
+fn or_none(value: Option<&str>) -> String {
+    value.unwrap_or("none").to_owned()
 }

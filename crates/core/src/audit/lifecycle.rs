@@ -26,6 +26,15 @@ pub enum Lifecycle {
     NotRecorded,
 }
 
+/// Why a run may hold trajectories not seen here ([`Lifecycle::still_to_come`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StillToCome {
+    /// It still runs: it may not have attempted the task yet.
+    NotYetAttempted,
+    /// Its load stopped early: the task's trajectories may not have been read.
+    NotRead,
+}
+
 impl Lifecycle {
     /// The lifecycle of a recorded status name.
     pub fn of(status: Option<&str>) -> Lifecycle {
@@ -36,6 +45,20 @@ impl Lifecycle {
             Some("failed") => Lifecycle::Failed,
             Some("cancelled") => Lifecycle::Cancelled,
             Some(_) => Lifecycle::Unknown,
+        }
+    }
+
+    /// Why a run in this lifecycle, whose load was `incomplete` or not, may hold trajectories
+    /// not seen here (still running outweighs a stopped load); `None` when a task it has none
+    /// on is simply absent from it. The report's exclusions and the audit's task sets both
+    /// ask this.
+    pub fn still_to_come(self, incomplete: bool) -> Option<StillToCome> {
+        if self == Lifecycle::NotFinished {
+            Some(StillToCome::NotYetAttempted)
+        } else if incomplete {
+            Some(StillToCome::NotRead)
+        } else {
+            None
         }
     }
 

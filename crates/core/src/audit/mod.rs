@@ -9,7 +9,7 @@ mod platform;
 mod settings;
 mod tasks;
 
-pub use lifecycle::Lifecycle;
+pub use lifecycle::{Lifecycle, StillToCome};
 pub use platform::{platform_checks, PlatformCheck, TaskDisagreement, PASS_RATE_TOLERANCE};
 pub use tasks::TASK_SET_CAUTION_SHARE;
 
@@ -166,6 +166,48 @@ impl Pair<'_> {
             code: code.to_owned(),
             runs: self.runs(),
             message,
+        }
+    }
+
+    /// A finding that the two runs record one thing differently, in the one form every such
+    /// finding takes: "{what}: {baseline} {base}, {candidate} {cand} — {why}".
+    fn differs(
+        &self,
+        (severity, code): (Severity, &str),
+        what: &str,
+        (base, cand): (String, String),
+        why: &str,
+    ) -> Finding {
+        let (b_name, c_name) = (self.base_name(), self.cand_name());
+        let message = format!("{what}: {b_name} {base}, {c_name} {cand} — {why}");
+        self.finding(severity, code, message)
+    }
+
+    /// Pushes the finding on one value both runs should record alike (a benchmark version, a
+    /// task suite, its version) when they do not: `differs` with the two values when both
+    /// record it and they differ; `unknown` with the names of the runs that do not record it
+    /// when either does not (`None`: nothing to say).
+    fn recorded_alike(
+        &self,
+        findings: &mut Vec<Finding>,
+        (base, cand): (Option<&str>, Option<&str>),
+        differs: impl FnOnce(&str, &str) -> Finding,
+        unknown: impl FnOnce(String) -> Option<Finding>,
+    ) {
+        let found = match (base, cand) {
+            (Some(b), Some(c)) if b != c => Some(differs(b, c)),
+            (Some(_), Some(_)) => None,
+            _ => unknown(self.unrecorded(base.is_none(), cand.is_none())),
+        };
+        findings.extend(found);
+    }
+
+    /// The names of the runs that do not record something: one of them, or both.
+    fn unrecorded(&self, base: bool, cand: bool) -> String {
+        match (base, cand) {
+            (true, true) => format!("{} and {}", self.base_name(), self.cand_name()),
+            (true, false) => self.base_name().to_owned(),
+            _ => self.cand_name().to_owned(),
         }
     }
 }

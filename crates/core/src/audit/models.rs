@@ -7,12 +7,11 @@ pub(super) fn check(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
     let (b_name, c_name) = (pair.base_name(), pair.cand_name());
     match (base.base_model.as_deref(), cand.base_model.as_deref()) {
         (Some(b), Some(c)) if b != c => {
-            findings.push(pair.finding(
-                Severity::Caution,
-                "BASE_MODEL_DIFFERS",
-                format!(
-                    "Base models differ: {b_name} {b}, {c_name} {c} — a difference measures the models, not a training step."
-                ),
+            findings.push(pair.differs(
+                (Severity::Caution, "BASE_MODEL_DIFFERS"),
+                "Base models differ",
+                (b.to_owned(), c.to_owned()),
+                "a difference measures the models, not a training step.",
             ));
             return;
         }

@@ -14,31 +14,29 @@ pub(super) fn check(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
 
 fn benchmark(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
     let (base, cand) = (pair.base.1.info(), pair.cand.1.info());
-    match (base.bench_id.as_deref(), cand.bench_id.as_deref()) {
-        (Some(b), Some(c)) if b != c => findings.push(pair.finding(
-            Severity::Blocking,
-            "BENCHMARK_VERSION_DIFFERS",
-            format!(
-                "Benchmark version differs: {} ran {b}, {} ran {c} — tasks and graders may differ, so scores are not comparable.",
-                pair.base_name(),
-                pair.cand_name()
-            ),
-        )),
-        (Some(_), Some(_)) => {}
-        _ => findings.push(pair.finding(
-            Severity::Caution,
-            "BENCHMARK_VERSION_UNKNOWN",
-            format!(
-                "Benchmark version is not recorded for {}: cannot confirm both ran the same tasks and grader.",
-                unknown_side(pair, base.bench_id.is_none(), cand.bench_id.is_none())
-            ),
-        )),
-    }
+    pair.recorded_alike(
+        findings,
+        (base.bench_id.as_deref(), cand.bench_id.as_deref()),
+        |b, c| {
+            pair.differs(
+                (Severity::Blocking, "BENCHMARK_VERSION_DIFFERS"),
+                "Benchmark version differs",
+                (format!("ran {b}"), format!("ran {c}")),
+                "tasks and graders may differ, so scores are not comparable.",
+            )
+        },
+        |runs| {
+            Some(pair.finding(
+                Severity::Caution,
+                "BENCHMARK_VERSION_UNKNOWN",
+                format!("Benchmark version is not recorded for {runs}: cannot confirm both ran the same tasks and grader."),
+            ))
+        },
+    );
 }
 
 fn selection(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
     let (base, cand) = (pair.base.1.info(), pair.cand.1.info());
-    let (b_name, c_name) = (pair.base_name(), pair.cand_name());
     let (Some(b), Some(c)) = (&base.task_selection, &cand.task_selection) else {
         if base.task_selection.is_some() || cand.task_selection.is_some() {
             findings.push(pair.finding(
@@ -46,51 +44,42 @@ fn selection(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
                 "TASK_SELECTION_UNKNOWN",
                 format!(
                     "Task selection is not recorded for {}: only the tasks actually present can be compared.",
-                    unknown_side(pair, base.task_selection.is_none(), cand.task_selection.is_none())
+                    pair.unrecorded(base.task_selection.is_none(), cand.task_selection.is_none())
                 ),
             ));
         }
         return;
     };
     if b.split != c.split {
-        findings.push(pair.finding(
-            Severity::Blocking,
-            "SPLIT_DIFFERS",
-            format!(
-                "Task split differs: {b_name} ran `{}`, {c_name} `{}` — different task populations.",
-                b.split, c.split
-            ),
+        findings.push(pair.differs(
+            (Severity::Blocking, "SPLIT_DIFFERS"),
+            "Task split differs",
+            (format!("ran `{}`", b.split), format!("`{}`", c.split)),
+            "different task populations.",
         ));
     }
     if b.available != c.available {
-        findings.push(pair.finding(
-            Severity::Caution,
-            "AVAILABLE_TASKS_DIFFER",
-            format!(
-                "Tasks in scope at launch differ: {b_name} {}, {c_name} {} — the benchmark changed between launches.",
-                b.available, c.available
-            ),
+        findings.push(pair.differs(
+            (Severity::Caution, "AVAILABLE_TASKS_DIFFER"),
+            "Tasks in scope at launch differ",
+            (b.available.to_string(), c.available.to_string()),
+            "the benchmark changed between launches.",
         ));
     }
     if b.max_samples != c.max_samples {
-        findings.push(pair.finding(
-            Severity::Caution,
-            "TASK_CAP_DIFFERS",
-            format!(
-                "Task cap differs: {b_name} {}, {c_name} {} — a capped run scores a subset of tasks.",
-                or_all(b.max_samples),
-                or_all(c.max_samples)
-            ),
+        findings.push(pair.differs(
+            (Severity::Caution, "TASK_CAP_DIFFERS"),
+            "Task cap differs",
+            (or_all(b.max_samples), or_all(c.max_samples)),
+            "a capped run scores a subset of tasks.",
         ));
     }
     if b.selected != c.selected {
-        findings.push(pair.finding(
-            Severity::Caution,
-            "SELECTED_TASKS_DIFFER",
-            format!(
-                "Tasks selected differ: {b_name} {}, {c_name} {} — only tasks both ran are paired.",
-                b.selected, c.selected
-            ),
+        findings.push(pair.differs(
+            (Severity::Caution, "SELECTED_TASKS_DIFFER"),
+            "Tasks selected differ",
+            (b.selected.to_string(), c.selected.to_string()),
+            "only tasks both ran are paired.",
         ));
     }
 }
@@ -109,17 +98,11 @@ fn effective(pair: &Pair<'_>, findings: &mut Vec<Finding>) {
         match (b.resolution.value(), c.resolution.value()) {
             (Some(bv), Some(cv)) if bv != cv => {
                 let (code, why) = differs_code(b.setting);
-                findings.push(pair.finding(
-                    Severity::Caution,
-                    code,
-                    format!(
-                        "{} differs: {} {}, {} {} — {why}",
-                        b.setting.label(),
-                        pair.base_name(),
-                        setting_shown(&b.resolution),
-                        pair.cand_name(),
-                        setting_shown(&c.resolution)
-                    ),
+                findings.push(pair.differs(
+                    (Severity::Caution, code),
+                    &format!("{} differs", b.setting.label()),
+                    (setting_shown(&b.resolution), setting_shown(&c.resolution)),
+                    why,
                 ));
             }
             (Some(_), Some(_)) => {}
@@ -229,12 +212,4 @@ fn differs_code(setting: SettingKey) -> (&'static str, &'static str) {
 
 fn or_all(cap: Option<u64>) -> String {
     cap.map_or_else(|| "none (all tasks)".to_owned(), |cap| cap.to_string())
-}
-
-fn unknown_side(pair: &Pair<'_>, base_unknown: bool, cand_unknown: bool) -> String {
-    match (base_unknown, cand_unknown) {
-        (true, true) => format!("{} and {}", pair.base_name(), pair.cand_name()),
-        (true, false) => pair.base_name().to_owned(),
-        _ => pair.cand_name().to_owned(),
-    }
 }

@@ -45,14 +45,8 @@ pub(super) fn check(
     }
     let differing = only_base + only_cand;
     if differing > 0 {
-        let share = differing as f64 / union as f64;
-        let severity = if share >= TASK_SET_CAUTION_SHARE {
-            Severity::Caution
-        } else {
-            Severity::Info
-        };
         findings.push(pair.finding(
-            severity,
+            task_set_severity(differing, union),
             "TASK_SETS_DIFFER",
             format!(
                 "Task sets differ: {only_base} tasks only in {b_name}, {only_cand} only in {c_name} (of {union}) — only shared tasks are paired."
@@ -74,11 +68,22 @@ pub(super) fn check(
     Ok(())
 }
 
+/// How much a difference of `differing` tasks of the `union` of two task sets weighs: Info
+/// under [`TASK_SET_CAUTION_SHARE`] of the union, else Caution.
+pub(super) fn task_set_severity(differing: u64, union: u64) -> Severity {
+    if differing as f64 / union as f64 >= TASK_SET_CAUTION_SHARE {
+        Severity::Caution
+    } else {
+        Severity::Info
+    }
+}
+
 /// Whether `run` may hold trajectories not seen here: it still runs, or its load stopped early.
 fn may_still_have_more(run: &Run) -> bool {
     let info = run.info();
-    Lifecycle::of(info.status.as_deref()) == Lifecycle::NotFinished
-        || info.incomplete_load.is_some()
+    Lifecycle::of(info.status.as_deref())
+        .still_to_come(info.incomplete_load.is_some())
+        .is_some()
 }
 
 /// The most common number of trajectories per attempted task (the smaller one on ties).

@@ -13,6 +13,7 @@ use crate::text::visible;
 use super::error::{scrub, ApiError, Service};
 use super::key::ApiKey;
 use super::paginate::Paginator;
+use super::paths;
 use super::query::{segment, Query};
 use super::sse::{SseEvent, SseParser, MAX_EVENT_BYTES};
 use super::trajectory_client::TrajectoryClient;
@@ -60,13 +61,13 @@ impl<T: Transport> TrajectoryClient<T> {
     pub fn chronicle_jobs(&self, status: Option<&JobStatus>) -> Paginator<'_, T, ChronicleJobPage> {
         let mut query = Query::default();
         query.push_opt("status", status.map(JobStatus::as_str));
-        self.chronicle_pages("/v1/backtests/jobs".to_owned(), query)
+        self.chronicle_pages(paths::CHRONICLE_JOBS.to_owned(), query)
     }
 
     /// `GET /v1/backtests/jobs/{jobId}`: one job, its status and progress.
     pub async fn chronicle_job(&self, job_id: &str) -> Result<ChronicleJob, ApiError> {
         let job_id = segment("job id", job_id)?;
-        self.get(&format!("/v1/backtests/jobs/{job_id}")).await
+        self.get(&paths::chronicle_job(&job_id)).await
     }
 
     /// `GET /v1/backtests/jobs/{jobId}/trials`: every trial of a job with its scores.
@@ -75,8 +76,7 @@ impl<T: Transport> TrajectoryClient<T> {
         job_id: &str,
     ) -> Result<Paginator<'_, T, ChronicleTrialPage>, ApiError> {
         let job_id = segment("job id", job_id)?;
-        let path = format!("/v1/backtests/jobs/{job_id}/trials");
-        Ok(self.chronicle_pages(path, Query::default()))
+        Ok(self.chronicle_pages(paths::chronicle_trials(&job_id), Query::default()))
     }
 
     /// `GET /v1/backtests/jobs/{jobId}/trials/{trialId}`: one trial with its instruction, steps
@@ -88,7 +88,7 @@ impl<T: Transport> TrajectoryClient<T> {
     ) -> Result<ChronicleTrialDetail, ApiError> {
         let job_id = segment("job id", job_id)?;
         let trial_id = segment("trial id", trial_id)?;
-        self.get(&format!("/v1/backtests/jobs/{job_id}/trials/{trial_id}"))
+        self.get(&format!("{}/{trial_id}", paths::chronicle_trials(&job_id)))
             .await
     }
 
@@ -101,9 +101,8 @@ impl<T: Transport> TrajectoryClient<T> {
     ) -> Result<Paginator<'_, T, SuiteEvalRunPage>, ApiError> {
         let suite_id = segment("task suite id", suite_id)?;
         let mut query = Query::default();
-        query.push_opt("job_id", job_id);
-        let path = format!("/v1/task-suites/{suite_id}/eval-runs");
-        Ok(self.chronicle_pages(path, query))
+        query.push_opt(paths::JOB_PARAM, job_id);
+        Ok(self.chronicle_pages(paths::suite_eval_runs(&suite_id), query))
     }
 
     /// The platform's pass/fail per task of one job (the SDK's `evaluations.results`): the
@@ -142,7 +141,7 @@ impl<T: Transport> TrajectoryClient<T> {
         on_event: &mut dyn FnMut(&JobEvent) -> bool,
     ) -> Result<StreamSummary, ApiError> {
         let job_id = segment("job id", job_id)?;
-        let path = format!("/v1/backtests/jobs/{job_id}/stream");
+        let path = format!("{}/stream", paths::chronicle_job(&job_id));
         let mut request = self.request(&path);
         for (name, value) in &mut request.headers {
             if name.eq_ignore_ascii_case("accept") {

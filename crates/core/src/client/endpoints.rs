@@ -8,11 +8,9 @@ use crate::api::{
     TrajectoryPage,
 };
 
-use crate::transcript::{StepSummaries, StepSummary, Transcript, STEP_PAGE_LIMIT};
-
 use super::error::ApiError;
-use super::page_guard::PageCap;
-use super::paginate::{PageProgress, Paginator, MAX_PAGE_LIMIT};
+use super::paginate::{Paginator, MAX_PAGE_LIMIT};
+use super::paths;
 use super::query::{segment, Query};
 use super::trajectory_client::TrajectoryClient;
 use super::transport::Transport;
@@ -106,7 +104,7 @@ impl<T: Transport> TrajectoryClient<T> {
         let bench_id = segment("benchmark id", bench_id)?;
         let mut query = Query::default();
         query.push_opt("split", split.map(TaskSplitFilter::as_str));
-        Ok(self.pages(format!("/api/v1/benchmarks/{bench_id}/tasks"), query))
+        Ok(self.pages(paths::benchmark_tasks(&bench_id), query))
     }
 
     /// `GET /api/v1/eval/{bench_id}/runs`: evaluation runs of a benchmark version, newest first.
@@ -142,7 +140,7 @@ impl<T: Transport> TrajectoryClient<T> {
     /// `GET /api/v1/eval/{run_id}`: one evaluation run.
     pub async fn eval_run(&self, run_id: &str) -> Result<EvalRun, ApiError> {
         let run_id = segment("evaluation run id", run_id)?;
-        self.get(&format!("/api/v1/eval/{run_id}")).await
+        self.get(&paths::eval_run(&run_id)).await
     }
 
     /// `GET /api/v1/eval/options?bench_id=&base_model_slug=`: the evaluation options a benchmark
@@ -192,8 +190,7 @@ impl<T: Transport> TrajectoryClient<T> {
         run_id: &str,
     ) -> Result<Paginator<'_, T, EvalTrajectoryRewardsPage>, ApiError> {
         let run_id = segment("evaluation run id", run_id)?;
-        let path = format!("/api/v1/eval/{run_id}/trajectory-rewards");
-        Ok(self.pages(path, Query::default()))
+        Ok(self.pages(paths::trajectory_rewards(&run_id), Query::default()))
     }
 
     /// `GET /api/v1/trajectories?eval_run_id=`: trajectories of a run, unfinished and failed too.
@@ -207,8 +204,8 @@ impl<T: Transport> TrajectoryClient<T> {
             ));
         }
         let mut query = Query::default();
-        query.push("eval_run_id", eval_run_id);
-        Ok(self.pages("/api/v1/trajectories".to_owned(), query))
+        query.push(paths::RUN_PARAM, eval_run_id);
+        Ok(self.pages(paths::TRAJECTORIES.to_owned(), query))
     }
 
     /// `GET /api/v1/trajectories/{id}`: one trajectory, with its reward components when asked.
@@ -220,10 +217,10 @@ impl<T: Transport> TrajectoryClient<T> {
         let trajectory_id = segment("trajectory id", trajectory_id)?;
         let mut query = Query::default();
         if include_reward_components {
-            query.push("include_reward_components", "true");
+            query.push(paths::COMPONENTS_PARAM, "true");
         }
         let query = query.to_query_string();
-        self.get(&format!("/api/v1/trajectories/{trajectory_id}{query}"))
+        self.get(&format!("{}{query}", paths::trajectory(&trajectory_id)))
             .await
     }
 
@@ -239,7 +236,7 @@ impl<T: Transport> TrajectoryClient<T> {
         if let Some(start) = start_step_index {
             first_page.push("start_step_index", start.to_string());
         }
-        let path = format!("/api/v1/trajectories/{trajectory_id}/steps");
+        let path = format!("{}/steps", paths::trajectory(&trajectory_id));
         Ok(Paginator::new(
             self,
             path,
@@ -247,116 +244,6 @@ impl<T: Transport> TrajectoryClient<T> {
             first_page,
             MAX_PAGE_LIMIT,
         ))
-    }
-
-    /// The transcript of a trajectory with `num_steps` steps, read the guide's way: each step
-    /// holds the conversation so far, so the last step is the whole transcript
-    /// (`GET …/steps?start_step_index={num_steps - 1}&limit=1`, one request). With no step
-    /// nothing is sent: the transcript says the trajectory failed before its first model call.
-    /// A page without that step, or with another step, is an error.
-    pub async fn transcript(
-        &self,
-        trajectory_id: &str,
-        num_steps: u64,
-    ) -> Result<Transcript, ApiError> {
-        segment("trajectory id", trajectory_id)?;
-        let Some(last) = num_steps.checked_sub(1) else {
-            return Ok(Transcript::no_steps(trajectory_id));
-        };
-        let mut pages = self
-            .trajectory_steps(trajectory_id, Some(last))?
-            .with_limit(1)?;
-        let page = match pages.next_page().await {
-            Some(page) => page?,
-            None => return Err(missing_last_step(trajectory_id, last, "no page")),
-        };
-        let more_steps_after = page.has_more;
-        let Some(step) = page.items.into_iter().next() else {
-            return Err(missing_last_step(trajectory_id, last, "no step"));
-        };
-        if u64::try_from(step.step_index).ok() != Some(last) {
-            return Err(missing_last_step(
-                trajectory_id,
-                last,
-                &format!("step {}", step.step_index),
-            ));
-        }
-        Ok(Transcript::from_last_step(
-            trajectory_id,
-            num_steps,
-            &step,
-            more_steps_after,
-        ))
-    }
-
-    /// Every step's reward and `has_error`, paging through the steps (pages of
-    /// [`STEP_PAGE_LIMIT`], at most the pages `num_steps` steps fill with headroom, see
-    /// [`PageCap`]); `on_page` after each page. Only the summaries are kept. A failed page
-    /// keeps what was read: pass the result back as `previous` to continue at the failed page
-    /// (`StepSummaries::default()` for a fresh read; a complete `previous` is returned as it is).
-    /// With no step nothing is sent.
-    pub async fn step_summaries(
-        &self,
-        trajectory_id: &str,
-        num_steps: u64,
-        previous: StepSummaries,
-        mut on_page: impl FnMut(PageProgress),
-    ) -> StepSummaries {
-        let mut read = previous;
-        if read.is_complete() && read.pages_read > 0 {
-            return read;
-        }
-        read.error = None;
-        if num_steps == 0 && read.pages_read == 0 {
-            if let Err(error) = segment("trajectory id", trajectory_id) {
-                read.error = Some(error);
-            }
-            return read;
-        }
-        let pages = self
-            .trajectory_steps(trajectory_id, None)
-            .and_then(|pages| pages.with_limit(STEP_PAGE_LIMIT));
-        let mut pages = match pages {
-            Ok(pages) => pages
-                .with_cap(PageCap::expected(
-                    num_steps,
-                    format!("trajectory {trajectory_id}'s num_steps"),
-                ))
-                .continuing(
-                    read.resume_cursor.clone(),
-                    read.pages_read,
-                    read.steps.len(),
-                )
-                .with_guard(std::mem::take(&mut read.guard)),
-            Err(error) => {
-                read.error = Some(error);
-                return read;
-            }
-        };
-        loop {
-            match pages.next_page().await {
-                None => {
-                    read.resume_cursor = None;
-                    break;
-                }
-                Some(Ok(page)) => {
-                    read.pages_read += 1;
-                    read.steps.extend(page.items.iter().map(StepSummary::of));
-                    on_page(PageProgress {
-                        pages_read: read.pages_read,
-                        items_read: read.steps.len(),
-                        has_more: !pages.is_finished(),
-                    });
-                }
-                Some(Err(error)) => {
-                    read.resume_cursor = pages.cursor().map(str::to_owned);
-                    read.error = Some(error);
-                    break;
-                }
-            }
-        }
-        read.guard = pages.take_guard();
-        read
     }
 
     /// `GET /api/v1/train/{bench_id}/runs`: training runs on a benchmark version.
@@ -407,15 +294,5 @@ impl<T: Transport> TrajectoryClient<T> {
         let run_id = segment("training run id", run_id)?;
         let path = format!("/api/v1/train/{run_id}/step/held-out-reward-by-step");
         Ok(self.pages(path, Query::default()))
-    }
-}
-
-/// The last step of a trajectory was not where the steps endpoint should have it.
-fn missing_last_step(trajectory_id: &str, last: u64, found: &str) -> ApiError {
-    ApiError::UnexpectedResponse {
-        message: format!(
-            "the steps of trajectory {trajectory_id} from index {last} (its last, by its num_steps) gave {found} instead of step {last}"
-        ),
-        request_id: None,
     }
 }

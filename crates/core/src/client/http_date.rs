@@ -1,5 +1,7 @@
 //! Parsing the IMF-fixdate form of HTTP dates (RFC 9110), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
 
+use crate::calendar::{days_from_civil, days_in_month};
+
 const MONTHS: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
@@ -26,10 +28,12 @@ pub fn parse_http_date_ms(text: &str) -> Option<u64> {
     if clock.next().is_some() || hour > 23 || minute > 59 || second > 60 {
         return None;
     }
+    // Four digits each: within i64.
+    let (year, month, day) = (year as i64, month as i64, day as i64);
     if year < 1970 || day == 0 || day > days_in_month(year, month) {
         return None;
     }
-    let days = days_since_epoch(year, month, day);
+    let days = days_from_civil(year, month, day) as u64;
     let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second;
     Some(seconds * 1_000)
 }
@@ -39,26 +43,4 @@ fn parse_digits(text: &str, width: usize) -> Option<u64> {
         return None;
     }
     text.parse().ok()
-}
-
-fn is_leap(year: u64) -> bool {
-    (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400)
-}
-
-fn days_in_month(year: u64, month: u64) -> u64 {
-    match month {
-        2 if is_leap(year) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days from 1970-01-01 to the given civil date (year ≥ 1970), counting whole leap cycles.
-fn days_since_epoch(year: u64, month: u64, day: u64) -> u64 {
-    let leap_days_before = |y: u64| (y - 1) / 4 - (y - 1) / 100 + (y - 1) / 400;
-    let years = year - 1970;
-    let leap_days = leap_days_before(year) - leap_days_before(1970);
-    let months_before: u64 = (1..month).map(|m| days_in_month(year, m)).sum();
-    years * 365 + leap_days + months_before + day - 1
 }

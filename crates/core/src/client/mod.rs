@@ -16,6 +16,7 @@ mod http_date;
 mod key;
 mod page_guard;
 mod paginate;
+pub mod paths;
 mod query;
 pub mod retry;
 pub mod sse;
@@ -35,6 +36,9 @@ pub use key::{ApiKey, InvalidApiKey, API_KEY_HEADER};
 pub use page_guard::{PageCap, PageGuard, DEFAULT_MAX_PAGES, MAX_PAGES_CEILING};
 pub use paginate::{PageProgress, Paginator, PartialList, MAX_PAGE_LIMIT};
 pub use query::percent_encode;
+pub(crate) use query::segment;
 pub use trajectory_client::TrajectoryClient;
-pub use transport::{HttpRequest, HttpResponse, Transport, TransportError};
+pub use transport::{
+    hand_over_body, HttpRequest, HttpResponse, OpenBody, Transport, TransportError,
+};
 pub use watch_pace::{Contradiction, NextTry, WatchPace, WatchPolicy};

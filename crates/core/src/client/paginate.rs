@@ -3,7 +3,8 @@
 
 use std::marker::PhantomData;
 
-use crate::api::{CursorPage, PlainItem};
+use crate::api::CursorPage;
+use crate::large_list::PlainItem;
 use crate::text::plural;
 
 use super::error::{redacted_excerpt, ApiError};

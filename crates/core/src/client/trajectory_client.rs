@@ -2,7 +2,8 @@
 
 use serde::de::DeserializeOwned;
 
-use crate::api::{decode, decode_plain, DecodeError, DecodeErrorKind, PlainItem};
+use crate::api::{decode, DecodeError, DecodeErrorKind};
+use crate::large_list::{decode_plain, PlainItem};
 
 use super::config::{ClientConfig, API_VERSION_HEADER};
 use super::error::{decode_error, http_error, scrub, ApiError, Service};

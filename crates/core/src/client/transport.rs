@@ -105,15 +105,65 @@ pub trait Transport {
         request: HttpRequest,
         on_chunk: &mut dyn FnMut(&[u8]) -> bool,
     ) -> Result<HttpResponse, TransportError> {
-        let mut response = self.send(request).await?;
-        if (200..300).contains(&response.status) {
-            on_chunk(&response.body);
-            response.body = Vec::new();
-        }
-        Ok(response)
+        let response = self.send(request).await?;
+        let body = WholeBody(Some(response.body));
+        hand_over_body(response.status, response.headers, body, on_chunk).await
     }
     /// Waits this many milliseconds (between retries).
     async fn sleep(&self, ms: u64);
     /// The current time in milliseconds since the Unix epoch (to read `Retry-After` dates).
     fn now_unix_ms(&self) -> u64;
+}
+
+/// The body of a response whose head has arrived, still to be read: what a transport's
+/// [`Transport::send_streaming`] hands to [`hand_over_body`].
+#[allow(async_fn_in_trait)]
+pub trait OpenBody {
+    /// Reads the body whole (an error status's, returned as [`Transport::send`] does).
+    async fn read_whole(self) -> Result<Vec<u8>, TransportError>;
+    /// The next piece of the body; `None` at its end.
+    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, TransportError>;
+}
+
+/// The one way a streamed response is handed over ([`Transport::send_streaming`]'s contract,
+/// for every transport): an error status's body is read whole and returned; a successful
+/// (2xx) body goes to `on_chunk` piece by piece until it ends or `on_chunk` returns `false`,
+/// and the response returned then has an empty body.
+pub async fn hand_over_body<B: OpenBody>(
+    status: u16,
+    headers: Vec<(String, String)>,
+    mut body: B,
+    on_chunk: &mut dyn FnMut(&[u8]) -> bool,
+) -> Result<HttpResponse, TransportError> {
+    if !(200..300).contains(&status) {
+        let body = body.read_whole().await?;
+        return Ok(HttpResponse {
+            status,
+            headers,
+            body,
+        });
+    }
+    while let Some(chunk) = body.next_chunk().await? {
+        if !on_chunk(&chunk) {
+            break;
+        }
+    }
+    Ok(HttpResponse {
+        status,
+        headers,
+        body: Vec::new(),
+    })
+}
+
+/// A body already read whole: one piece.
+struct WholeBody(Option<Vec<u8>>);
+
+impl OpenBody for WholeBody {
+    async fn read_whole(mut self) -> Result<Vec<u8>, TransportError> {
+        Ok(self.0.take().unwrap_or_default())
+    }
+
+    async fn next_chunk(&mut self) -> Result<Option<Vec<u8>>, TransportError> {
+        Ok(self.0.take())
+    }
 }

@@ -1,7 +1,8 @@
 //! The pace of watching a running job: when to reconnect to its progress stream or read it
-//! again, and when to stop. One home for the viewer's live follow (`src/state/loader.rs`) and
-//! the CLI's gate (through [`super::TrajectoryClient::wait_for_job`]); time comes in as
-//! arguments (the core has no clock), randomness from a seed.
+//! again, and when to stop. One home for the viewer's live follow
+//! (`src/state/loader/follow.rs`) and the CLI's gate (through
+//! [`super::TrajectoryClient::wait_for_job`]); time comes in as arguments (the core has no
+//! clock), randomness from a seed.
 //!
 //! The rule ([`WatchPolicy::default`]):
 //! - A try (a stream followed to its end, or a wait, then the job read again) that moved the

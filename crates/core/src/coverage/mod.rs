@@ -7,6 +7,7 @@ mod warnings;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ledger::SetAside;
 use crate::model::{
     ClassCounts, JoinReport, ModelError, OutcomeClass, RunIdx, RunSet, SideCoverage, TaskIdx,
 };
@@ -74,6 +75,10 @@ pub struct RunCoverage {
     pub join: Option<JoinReport>,
     /// What is missing when loading stopped early.
     pub incomplete_load: Option<String>,
+    /// Tasks the reviewer's ledger set aside in this run, by reason, when the report has a
+    /// ledger (absent from the JSON otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_aside: Option<SetAside>,
 }
 
 /// Coverage of one candidate against the baseline.
@@ -208,6 +213,7 @@ fn run_coverage(index: RunIdx, run: &crate::model::Run, union_tasks: u64) -> Run
         zero_without_grade: totals.zero_without_grade,
         without_task: totals.without_task,
         join: run.join().cloned(),
+        set_aside: None,
         incomplete_load: info.incomplete_load.clone(),
     }
 }

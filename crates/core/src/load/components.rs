@@ -8,8 +8,7 @@
 //! keeping what was read and saying why ([`ComponentStop`]); the next call continues.
 //! [`LoadStore::run_set`] attaches what was read, so the report's per-component deltas cover it.
 
-use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashSet;
 
 use std::pin::pin;
 
@@ -17,8 +16,9 @@ use futures::future::{select, Either};
 use futures::StreamExt;
 
 use crate::client::{ApiError, TrajectoryClient, Transport};
-use crate::model::{components_from_api, RewardComponent, RunSet};
+use crate::model::{components_from_api, RunSet};
 
+use super::component_reads::ComponentReads;
 use super::component_stop::{Breaker, ComponentReadLimits, ComponentStop, ComponentStopCause};
 use super::forms::ListForm;
 use super::progress::LoadEvent;
@@ -26,19 +26,6 @@ use super::store::LoadStore;
 
 /// Trajectory reads in flight at once while reading components (each is one small request).
 pub const COMPONENT_CONCURRENCY: usize = 6;
-
-/// The components read so far, and the reads that failed.
-#[derive(Debug, Default)]
-pub struct ComponentReads {
-    /// Components by trajectory id (an empty list: the trajectory logged none).
-    pub(super) read: RefCell<HashMap<String, Vec<RewardComponent>>>,
-    /// The last error of each trajectory whose read failed (ids in order).
-    pub(super) failed: RefCell<BTreeMap<String, ApiError>>,
-    /// Reads claimed by a load in progress (queued or in flight).
-    pub(super) pending: RefCell<HashSet<String>>,
-    /// Why the last load gave up, until the next one starts.
-    pub(super) stopped: RefCell<Option<ComponentStop>>,
-}
 
 /// Where reading the components of some trajectories stands.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -4,7 +4,7 @@ use std::cell::RefCell;
 
 use std::future::Future;
 
-use crate::api::PlainItem;
+use crate::large_list::PlainItem;
 use futures::future::{join, join3, join_all};
 
 use crate::api::{CursorPage, EvalRun, EvalTaskSplit};
@@ -14,7 +14,8 @@ use crate::model::PlatformSeries;
 use super::forms::ListForm;
 use super::list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
 use super::progress::{LoadEvent, SettingsRead};
-use super::store::{defaults_key, defaults_owner, LoadStore, RunLoad, SingleRead};
+use super::run_load::{defaults_key, defaults_owner, RunLoad, SingleRead};
+use super::store::LoadStore;
 
 /// The most items a list reserves room for ahead of reading them, whatever its run claims
 /// (beyond that it grows as it fills): a run claiming billions of rollouts does not make the

@@ -3,12 +3,14 @@
 
 use std::fmt::Debug;
 
-use crate::api::PlainItem;
+use crate::large_list::PlainItem;
 
 use crate::api::{
-    AsRewardFacts, AsTrajectoryFacts, CursorPage, EvalTrajectoryReward, EvalTrajectoryRewardsPage,
-    PackedReward, PackedRewardsPage, PackedTrajectory, PackedTrajectoryPage, TrajectoryMetadata,
-    TrajectoryPage,
+    CursorPage, EvalTrajectoryReward, EvalTrajectoryRewardsPage, TrajectoryMetadata, TrajectoryPage,
+};
+use crate::large_list::{
+    AsRewardFacts, AsTrajectoryFacts, PackedReward, PackedRewardsPage, PackedTrajectory,
+    PackedTrajectoryPage,
 };
 
 /// The form of a run's trajectory rewards and trajectories in a [`super::LoadStore`], and the

@@ -1,6 +1,7 @@
 //! One list read page by page: where it stands and what arrived.
 
-use crate::client::{ApiError, PageGuard, MAX_PAGE_LIMIT};
+use crate::client::{paths, ApiError, PageGuard, MAX_PAGE_LIMIT};
+use crate::run_folder::{REWARDS_FILE, TASKS_FILE, TRAJECTORIES_FILE, TRIALS_FILE};
 use crate::text::noun;
 
 /// Items per page requested from every Trajectory list (Chronicle's lists take their largest
@@ -28,6 +29,37 @@ impl ListKind {
             ListKind::Trajectories => "trajectories",
             ListKind::Tasks => "benchmark tasks",
             ListKind::Trials => "trials",
+        }
+    }
+
+    /// The list's name as its run folder file is named (`trajectory-rewards`), in progress
+    /// lines and messages.
+    pub fn name(self) -> &'static str {
+        let file = match self {
+            ListKind::Rewards => REWARDS_FILE,
+            ListKind::Trajectories => TRAJECTORIES_FILE,
+            ListKind::Tasks => TASKS_FILE,
+            ListKind::Trials => TRIALS_FILE,
+        };
+        file.strip_suffix(".json").unwrap_or(file)
+    }
+
+    /// What owns the list: `run`, `benchmark` or `job`.
+    pub fn owner_noun(self) -> &'static str {
+        match self {
+            ListKind::Rewards | ListKind::Trajectories => "run",
+            ListKind::Tasks => "benchmark",
+            ListKind::Trials => "job",
+        }
+    }
+
+    /// The path the list of `owner` is read from, with the id as given (for messages).
+    pub fn path(self, owner: &str) -> String {
+        match self {
+            ListKind::Rewards => paths::trajectory_rewards(owner),
+            ListKind::Trajectories => paths::trajectories_of_run(owner),
+            ListKind::Tasks => paths::benchmark_tasks(owner),
+            ListKind::Trials => paths::chronicle_trials(owner),
         }
     }
 }

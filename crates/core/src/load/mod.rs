@@ -34,30 +34,36 @@
 //! caller owns time (when to refresh, how often to repaint) and receives a [`LoadEvent`] for
 //! every request that ended.
 
+mod component_reads;
 mod component_stop;
 mod components;
 mod engine;
 mod forms;
+mod job_load;
 mod jobs;
 mod list;
 mod pace;
 mod progress;
+mod run_load;
 mod run_set_build;
 mod store;
 
+pub use component_reads::ComponentReads;
 pub use component_stop::{
     read_deadline_minutes, read_deadline_ms, ComponentReadLimits, ComponentStop,
     ComponentStopCause, DEADLINE_BASE_MINUTES, DEADLINE_TRAJECTORIES_PER_MINUTE, FAILURES_IN_A_ROW,
 };
 pub use components::{
-    component_target_count, component_targets, load_components, ComponentProgress, ComponentReads,
+    component_target_count, component_targets, load_components, ComponentProgress,
     COMPONENT_CONCURRENCY,
 };
 pub use engine::{load_runs, read_list, refresh_running};
 pub use forms::{FullRecords, ListForm, Packed};
-pub use jobs::{jobs_of, load_jobs, refresh_jobs, JobLoad};
+pub use job_load::JobLoad;
+pub use jobs::{jobs_of, load_jobs, refresh_jobs};
 pub use list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
 pub use pace::{ItemsRead, LoadPace, PACE_MIN_ELAPSED_MS, PACE_MIN_SHARE};
 pub use progress::{ListProgress, LoadEvent, RunProgress, SettingsRead};
+pub use run_load::RunLoad;
 pub use run_set_build::{BuildStep, RunSetBuild};
-pub use store::{LoadFailure, LoadStore, RunLoad};
+pub use store::{LoadFailure, LoadStore};

@@ -55,6 +55,20 @@ pub struct RunSetBuild {
 }
 
 impl<F: ListForm> LoadStore<F> {
+    /// The run set of `run_ids` in order (the baseline first): for each run its benchmark's
+    /// tasks, then the run, labelled as read from the API, with the reward components read so
+    /// far attached. `None` until [`Self::is_ready`].
+    pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
+        let mut build = self.start_run_set(run_ids)?;
+        loop {
+            match build.advance(self, usize::MAX) {
+                BuildStep::Working => continue,
+                BuildStep::Built(built) => return Some(built),
+                BuildStep::NotReady => return None,
+            }
+        }
+    }
+
     /// A build of the run set of `run_ids` (see [`Self::run_set`]); `None` until
     /// [`Self::is_ready`].
     pub fn start_run_set(&self, run_ids: &[String]) -> Option<RunSetBuild> {

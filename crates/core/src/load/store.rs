@@ -4,101 +4,16 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::api::{
-    BenchmarkSpecTask, EvalProgress, EvalRun, EvalRunStatus, RunOptionsResponse, TrainingRun,
-};
-use crate::client::ApiError;
-use crate::model::{setting_inputs, Lookup, ModelError, PlatformSeries, RunSet, SettingInputs};
+use crate::api::{BenchmarkSpecTask, EvalRun, EvalRunStatus, RunOptionsResponse, TrainingRun};
+use crate::model::{setting_inputs, Lookup, PlatformSeries, RunSet, SettingInputs};
 use crate::run_folder::RunFolder;
 
-use super::components::ComponentReads;
+use super::component_reads::ComponentReads;
 use super::forms::{FullRecords, ListForm, Packed};
-use super::jobs::JobLoad;
+use super::job_load::JobLoad;
 use super::list::{ListKind, ListLoad, Phase};
 use super::progress::{ListProgress, RunProgress, SettingsRead};
-use super::run_set_build::BuildStep;
-
-/// One request read once (not a list): what arrived and where it stands.
-pub type SingleRead<T> = Rc<RefCell<(Option<T>, Phase)>>;
-
-/// The key of an evaluation-defaults read: the benchmark version and the base model asked for.
-pub type DefaultsKey = (String, Option<String>);
-
-/// The evaluation-defaults key of a run: its benchmark version and base model.
-pub fn defaults_key(run: &EvalRun) -> DefaultsKey {
-    (run.bench_id.clone(), run.base_model_slug.clone())
-}
-
-/// A defaults key as an owner name in events: `bench_id`, or `bench_id/base_model_slug`.
-pub fn defaults_owner(key: &DefaultsKey) -> String {
-    match &key.1 {
-        Some(model) => format!("{}/{model}", key.0),
-        None => key.0.clone(),
-    }
-}
-
-/// One run of the comparison as far as it was read, its lists in the form `F`.
-#[derive(Debug)]
-pub struct RunLoad<F: ListForm = Packed> {
-    /// The run's id.
-    pub run_id: String,
-    /// The run record and where its request stands.
-    pub record: RefCell<(Option<EvalRun>, Phase)>,
-    /// Latest progress of a running run (its planned and finished rollouts).
-    pub progress: RefCell<Option<EvalProgress>>,
-    /// Its trajectory rewards.
-    pub rewards: RefCell<ListLoad<F::Reward>>,
-    /// Its trajectories.
-    pub trajectories: RefCell<ListLoad<F::Trajectory>>,
-    /// The last refresh of a running run that failed (the data shown stay the previous ones).
-    pub refresh_error: RefCell<Option<ApiError>>,
-}
-
-impl<F: ListForm> RunLoad<F> {
-    fn new(run_id: &str) -> Self {
-        Self {
-            run_id: run_id.to_owned(),
-            record: RefCell::new((None, Phase::Waiting)),
-            progress: RefCell::new(None),
-            rewards: RefCell::default(),
-            trajectories: RefCell::default(),
-            refresh_error: RefCell::new(None),
-        }
-    }
-
-    /// The run's benchmark version, once its record is read.
-    pub fn bench_id(&self) -> Option<String> {
-        self.record
-            .borrow()
-            .0
-            .as_ref()
-            .map(|run| run.bench_id.clone())
-    }
-
-    /// Whether the run is still executing (latest progress first, else its record).
-    pub fn is_running(&self) -> bool {
-        let from_progress = self
-            .progress
-            .borrow()
-            .as_ref()
-            .and_then(|progress| progress.status.clone());
-        let status = from_progress.or_else(|| {
-            self.record
-                .borrow()
-                .0
-                .as_ref()
-                .and_then(|run| run.status.clone())
-        });
-        status == Some(EvalRunStatus::Running)
-    }
-
-    /// Whether the record and both lists were read completely.
-    pub fn is_complete(&self) -> bool {
-        self.record.borrow().1 == Phase::Complete
-            && self.rewards.borrow().phase == Phase::Complete
-            && self.trajectories.borrow().phase == Phase::Complete
-    }
-}
+use super::run_load::{defaults_key, DefaultsKey, RunLoad, SingleRead};
 
 /// The first thing of a load that did not complete, in the order the runs were asked for (for
 /// each run: its record, its rewards, its trajectories, its benchmark's tasks).
@@ -140,10 +55,10 @@ pub enum LoadFailure {
 #[derive(Debug, Default)]
 pub struct LoadStore<F: ListForm = Packed> {
     runs: RefCell<HashMap<String, Rc<RunLoad<F>>>>,
-    /// Chronicle jobs, by id (see [`super::jobs`]).
+    /// Chronicle jobs, by id (read by `load_jobs`).
     pub(super) jobs: RefCell<HashMap<String, Rc<JobLoad>>>,
     tasks: RefCell<HashMap<String, Rc<RefCell<ListLoad<BenchmarkSpecTask>>>>>,
-    /// Reward components read per trajectory on request (see [`super::components`]).
+    /// Reward components read per trajectory on request (by `load_components`).
     pub(super) components: ComponentReads,
     training_runs: RefCell<HashMap<String, SingleRead<TrainingRun>>>,
     eval_options: RefCell<HashMap<DefaultsKey, SingleRead<RunOptionsResponse>>>,
@@ -498,20 +413,6 @@ impl<F: ListForm> LoadStore<F> {
                 &tasks.phase,
             )
         })
-    }
-
-    /// The run set of `run_ids` in order (the baseline first): for each run its benchmark's
-    /// tasks, then the run, labelled as read from the API, with the reward components read so
-    /// far attached. `None` until [`Self::is_ready`].
-    pub fn run_set(&self, run_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
-        let mut build = self.start_run_set(run_ids)?;
-        loop {
-            match build.advance(self, usize::MAX) {
-                BuildStep::Working => continue,
-                BuildStep::Built(built) => return Some(built),
-                BuildStep::NotReady => return None,
-            }
-        }
     }
 
     /// What the read of `training_run_id`'s platform progression ended with: the series, or

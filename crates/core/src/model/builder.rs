@@ -8,7 +8,7 @@ use super::error::ModelError;
 use super::join::JoinReport;
 use super::run::{RunIdx, RunInfo, TaskScoring};
 use super::run_set::{Run, RunSet};
-use super::settings::SettingInputs;
+use super::setting_inputs::SettingInputs;
 use super::task::{Category, CategoryIdx, Task, TaskIdx, TaskInput, TaskListConflicts};
 use super::trajectory::{TaskGrouping, TrajectoryColumns, TrajectoryInput, NONE_U32};
 use super::word_cmp::same_text;
@@ -187,14 +187,7 @@ impl RunSetBuilder {
             .runs
             .get_mut(run.0)
             .ok_or(ModelError::UnknownRun(run))?;
-        let columns = &mut pending.columns;
-        columns.ids.reserve(additional, id_bytes);
-        columns.task.reserve(additional);
-        columns.class.reserve(additional);
-        columns.reward.reserve(additional);
-        columns.ending.reserve(additional);
-        columns.flags.reserve(additional);
-        columns.created.reserve(additional);
+        pending.columns.reserve(additional, id_bytes);
         Ok(())
     }
 

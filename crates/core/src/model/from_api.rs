@@ -1,35 +1,34 @@
 //! Trajectory API data (or a run folder) into the model: rewards joined with metadata.
 
 use crate::api::{
-    AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, EvalRun, EvalTrajectoryReward,
-    RecordedRunOptions, RunOptionsResponse, TrainingRun, TrajectoryFacts, TrajectoryMetadata,
-    TrajectoryRewardComponent,
+    BenchmarkSpecTask, EvalRun, EvalTrajectoryReward, RecordedRunOptions, RunOptionsResponse,
+    TrainingRun, TrajectoryMetadata, TrajectoryRewardComponent,
 };
+use crate::large_list::{AsRewardFacts, AsTrajectoryFacts, TrajectoryFacts};
 
 use super::builder::RunSetBuilder;
 use super::component::RewardComponent;
 use super::error::ModelError;
-use super::id_join::{IdJoin, IdJoinBuild, IdList};
-use super::join::{JoinReport, TaskConflict, JOIN_EXAMPLES};
+use super::id_join::{IdJoin, IdJoinBuild};
+use super::id_list::IdList;
+use super::join::{JoinReport, TaskConflict, JOIN_EXAMPLES, REWARD_AGREEMENT};
 use super::outcome::{
     classify_termination, classify_unended, rollout_status_is_active, trajectory_status_is_active,
     OutcomeClass,
 };
-use super::run::{CheckpointInfo, RunIdx, RunInfo, RunOptions, TaskSelection};
-use super::settings::{EvaluationDefaults, Lookup, SettingInputs};
+use super::run::{CheckpointInfo, RunIdx, RunInfo, TaskSelection};
+use super::run_options::RunOptions;
+use super::setting_inputs::{EvaluationDefaults, Lookup, SettingInputs};
 use super::source::SourceKind;
 use super::task::{Category, TaskInput};
 use super::timestamp::unix_seconds;
 use super::trajectory::{TrajectoryFlags, TrajectoryInput};
 use super::word_cmp::same_text;
 
-/// Rewards closer than this are the same number (metadata and trajectory-rewards agree).
-pub(super) const REWARD_AGREEMENT: f64 = 1e-9;
-
 /// One evaluation run as read from the Trajectory API or a run folder: its lists in the full
-/// form (the defaults), the packed one ([`crate::api::PackedReward`],
-/// [`crate::api::PackedTrajectory`]) or the lean one ([`crate::api::LeanReward`],
-/// [`crate::api::LeanTrajectory`]).
+/// form (the defaults), the packed one ([`crate::large_list::PackedReward`],
+/// [`crate::large_list::PackedTrajectory`]) or the lean one ([`crate::large_list::LeanReward`],
+/// [`crate::large_list::LeanTrajectory`]).
 #[derive(Debug, Clone)]
 pub struct ApiRun<'a, R = EvalTrajectoryReward, T = TrajectoryMetadata> {
     /// The run (`GET /api/v1/eval/{run_id}`).

@@ -13,6 +13,7 @@
 use std::hash::Hasher;
 use std::ops::Range;
 
+use super::id_list::IdList;
 use super::id_map::IdHasher;
 use super::key_sort::KeySort;
 use super::word_cmp::{same_text, text_order, WordKey};
@@ -36,24 +37,6 @@ fn id_hash(id: &str) -> u64 {
     let mut hasher = IdHasher::default();
     hasher.write(id.as_bytes());
     hasher.finish()
-}
-
-/// A listing's ids by index.
-pub(crate) trait IdList {
-    /// How many items the listing has.
-    fn len(&self) -> usize;
-    /// The id of item `index` (< `len`).
-    fn id(&self, index: usize) -> &str;
-}
-
-impl IdList for [&str] {
-    fn len(&self) -> usize {
-        <[&str]>::len(self)
-    }
-
-    fn id(&self, index: usize) -> &str {
-        self[index]
-    }
 }
 
 /// Where an [`IdJoinBuild`] stands.
@@ -166,10 +149,16 @@ impl IdJoinBuild {
                 };
             }
             Stage::WalkListed { m, r } => {
-                self.stage = match self.walk_listed(metadata, rewards, (m, r), budget) {
-                    Some((m, r)) => Stage::WalkListed { m, r },
-                    None => Stage::Done,
-                };
+                // Listings in id order: walked id by id, as listed.
+                let join = &mut self.join;
+                let stopped = merge_runs(
+                    (metadata.len(), rewards.len()),
+                    (|i| WordKey(metadata.id(i)), |i| WordKey(rewards.id(i))),
+                    (m, r),
+                    budget,
+                    |m, r| join.record(m.map(|i| i as u32), r.map(|i| i as u32)),
+                );
+                self.stage = stopped.map_or(Stage::Done, |(m, r)| Stage::WalkListed { m, r });
             }
             Stage::Done => {}
         }
@@ -184,25 +173,6 @@ impl IdJoinBuild {
         self.metadata_keys = Vec::new();
         self.reward_keys = Vec::new();
         Some(std::mem::take(&mut self.join))
-    }
-
-    /// Walks listings in id order from `at`, id by id, for about `budget` items; where it
-    /// stopped, `None` at the end.
-    fn walk_listed(
-        &mut self,
-        metadata: &(impl IdList + ?Sized),
-        rewards: &(impl IdList + ?Sized),
-        at: (usize, usize),
-        budget: usize,
-    ) -> Option<(usize, usize)> {
-        let join = &mut self.join;
-        merge_runs(
-            (metadata.len(), rewards.len()),
-            (|i| WordKey(metadata.id(i)), |i| WordKey(rewards.id(i))),
-            at,
-            budget,
-            |m, r| join.record(m.map(|i| i as u32), r.map(|i| i as u32)),
-        )
     }
 
     /// Walks the hash groups from `at` for about `budget` items; where it stopped, `None` at

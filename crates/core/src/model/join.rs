@@ -5,6 +5,9 @@ use serde::{Deserialize, Serialize};
 /// How many examples of each problem a [`JoinReport`] keeps.
 pub const JOIN_EXAMPLES: usize = 20;
 
+/// Rewards closer than this are the same number (metadata and trajectory-rewards agree).
+pub(super) const REWARD_AGREEMENT: f64 = 1e-9;
+
 /// The join of a run's trajectory rewards with its trajectory metadata on `trajectory_id`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct JoinReport {
@@ -79,7 +82,7 @@ impl JoinReport {
     ) {
         let agree = match (kept, ignored) {
             (Some(kept), Some(ignored)) => {
-                kept == ignored || (kept - ignored).abs() <= super::from_api::REWARD_AGREEMENT
+                kept == ignored || (kept - ignored).abs() <= REWARD_AGREEMENT
             }
             // A metadata item without a reward does not contradict one with a reward.
             _ => true,

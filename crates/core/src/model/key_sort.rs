@@ -5,7 +5,7 @@
 //! order `sort_unstable` gives the distinct pairs, without a step as long as a whole sort of
 //! 800,000 keys.
 
-use super::id_join::IdList;
+use super::id_list::IdList;
 use crate::radix::{radix_pass, RadixKey};
 
 /// Radix passes to order 64-bit hashes.

@@ -16,6 +16,7 @@ mod cut_text;
 mod error;
 mod from_api;
 mod id_join;
+mod id_list;
 mod id_map;
 mod join;
 mod key_sort;
@@ -23,7 +24,9 @@ mod outcome;
 mod paired;
 mod platform_series;
 mod run;
+mod run_options;
 mod run_set;
+mod setting_inputs;
 mod settings;
 mod source;
 mod task;
@@ -55,14 +58,12 @@ pub use outcome::{
 };
 pub use paired::{Analysis, LeftOutTask, PairedScores, SideCoverage};
 pub use platform_series::PlatformSeries;
-pub use run::{
-    CheckpointInfo, ChronicleRunInfo, Effective, EffectiveOptions, RunIdx, RunInfo, RunOptions,
-    TaskScoring, TaskSelection,
-};
+pub use run::{CheckpointInfo, ChronicleRunInfo, RunIdx, RunInfo, TaskScoring, TaskSelection};
+pub use run_options::{Effective, EffectiveOptions, RunOptions};
 pub use run_set::{Run, RunSet};
+pub use setting_inputs::{EvaluationDefaults, ListedDefault, Lookup, SettingInputs};
 pub use settings::{
-    resolve, EffectiveSetting, EvaluationDefaults, ListedDefault, Lookup, Resolution,
-    SettingInputs, SettingKey, SettingSource, SettingValue, SETTINGS,
+    resolve, EffectiveSetting, Resolution, SettingKey, SettingSource, SettingValue, SETTINGS,
 };
 pub use source::SourceKind;
 pub use task::{

@@ -9,13 +9,13 @@
 //! (`GET /api/v1/eval/options`). At every level an `evaluation_*` override comes before the
 //! run-wide setting.
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
-use crate::api::{DefaultKind, OptionDefault, RunOptionsResponse};
+use crate::api::OptionDefault;
 
-use super::run::{RunInfo, RunOptions};
+use super::run::RunInfo;
+use super::run_options::RunOptions;
+use super::setting_inputs::Lookup;
 
 /// The settings resolved for every Trajectory run, in the order they are shown.
 pub const SETTINGS: [SettingKey; 10] = [
@@ -183,82 +183,6 @@ pub struct EffectiveSetting {
     pub resolution: Resolution,
 }
 
-/// Something read to resolve a run's settings, and how that went.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(tag = "state", content = "value", rename_all = "snake_case")]
-pub enum Lookup<T> {
-    /// Not needed (a base-model run has no training run).
-    NotApplicable,
-    /// Not read (a run folder holds only its run).
-    #[default]
-    NotRead,
-    /// Read.
-    Read(T),
-    /// Reading it failed: why.
-    Failed(String),
-}
-
-/// One option's default, as the evaluation defaults list it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ListedDefault {
-    /// The default; `None` when none is listed.
-    pub default: Option<OptionDefault>,
-    /// Whether the server computes it at launch (so its value is not known beforehand).
-    pub computed: bool,
-}
-
-/// The evaluation defaults of one benchmark version and model (`GET /api/v1/eval/options`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct EvaluationDefaults {
-    /// The benchmark version.
-    pub bench_id: String,
-    /// The model.
-    pub base_model: String,
-    /// Each supported option's default, by option key.
-    pub options: BTreeMap<String, ListedDefault>,
-}
-
-impl EvaluationDefaults {
-    /// The defaults of `base_model` (or of the only model, when the run names none) in an
-    /// options response; `Err` says why there are none.
-    pub fn from_api(
-        response: &RunOptionsResponse,
-        base_model: Option<&str>,
-    ) -> Result<Self, String> {
-        let model = response.model(base_model).ok_or_else(|| match base_model {
-            Some(model) => format!(
-                "the evaluation options of {} list no model {model}",
-                response.bench_id
-            ),
-            None => "the run names no base model".to_owned(),
-        })?;
-        Ok(EvaluationDefaults {
-            bench_id: response.bench_id.clone(),
-            base_model: model.base_model_slug.clone(),
-            options: model
-                .options
-                .iter()
-                .map(|(key, option)| {
-                    let listed = ListedDefault {
-                        default: option.default.clone(),
-                        computed: option.default_kind == DefaultKind::Computed,
-                    };
-                    (key.clone(), listed)
-                })
-                .collect(),
-        })
-    }
-}
-
-/// What was read, besides the run record, to resolve a run's settings.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct SettingInputs {
-    /// The recorded options of the training run whose checkpoint the run evaluated.
-    pub training_run: Lookup<RunOptions>,
-    /// The evaluation defaults of the run's benchmark version and base model.
-    pub defaults: Lookup<EvaluationDefaults>,
-}
-
 impl RunOptions {
     /// The recorded value of an option key, typed as `setting` takes it.
     fn recorded(&self, key: &str) -> Option<SettingValue> {
@@ -401,7 +325,8 @@ fn typed(default: &OptionDefault, kind: Kind) -> Option<SettingValue> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::CheckpointInfo;
+    use crate::api::RunOptionsResponse;
+    use crate::model::{CheckpointInfo, EvaluationDefaults, ListedDefault};
 
     fn defaults(entries: &[(&str, Option<OptionDefault>, bool)]) -> EvaluationDefaults {
         EvaluationDefaults {
@@ -483,30 +408,29 @@ mod tests {
                 .map(|s| s.resolution.clone())
                 .unwrap()
         };
-        assert_eq!(
-            of(SettingKey::Temperature),
-            resolved(
+        let expected = [
+            (
+                SettingKey::Temperature,
                 SettingValue::Number(0.6),
                 SettingSource::TrainingRun,
-                "evaluation_temperature"
-            )
-        );
-        assert_eq!(
-            of(SettingKey::TopP),
-            resolved(
+                "evaluation_temperature",
+            ),
+            (
+                SettingKey::TopP,
                 SettingValue::Number(1.0),
                 SettingSource::TrainingRun,
-                "top_p"
-            )
-        );
-        assert_eq!(
-            of(SettingKey::TopK),
-            resolved(
+                "top_p",
+            ),
+            (
+                SettingKey::TopK,
                 SettingValue::Integer(-1),
                 SettingSource::EvaluationDefault,
-                "top_k"
-            )
-        );
+                "top_k",
+            ),
+        ];
+        for (key, value, source, option) in expected {
+            assert_eq!(of(key), resolved(value, source, option), "{key:?}");
+        }
     }
 
     #[test]
@@ -556,30 +480,30 @@ mod tests {
         ]));
         // A training run's options are never consulted for a base-model run.
         info.settings_inputs.training_run = Lookup::Failed("unused".to_owned());
-        assert_eq!(
-            resolve(&info, SettingKey::Temperature),
-            resolved(
+        let from_defaults = [
+            (
+                SettingKey::Temperature,
                 SettingValue::Number(1.0),
-                SettingSource::EvaluationDefault,
-                "temperature"
-            )
-        );
-        assert_eq!(
-            resolve(&info, SettingKey::MaxTurnsPerTrajectory),
-            resolved(
+                "temperature",
+            ),
+            (
+                SettingKey::MaxTurnsPerTrajectory,
                 SettingValue::Integer(125),
-                SettingSource::EvaluationDefault,
-                "max_turns_per_trajectory"
-            )
-        );
-        assert_eq!(
-            resolve(&info, SettingKey::ReasoningEffort),
-            resolved(
+                "max_turns_per_trajectory",
+            ),
+            (
+                SettingKey::ReasoningEffort,
                 SettingValue::Text("medium".into()),
-                SettingSource::EvaluationDefault,
-                "reasoning_effort"
-            )
-        );
+                "reasoning_effort",
+            ),
+        ];
+        for (key, value, option) in from_defaults {
+            assert_eq!(
+                resolve(&info, key),
+                resolved(value, SettingSource::EvaluationDefault, option),
+                "{key:?}"
+            );
+        }
         assert_eq!(
             resolve(&info, SettingKey::MaxOutputTokensPerStep),
             unresolved("not recorded, and the evaluation default of `max_output_tokens_per_step` is computed by the server at launch".to_owned())

@@ -1,6 +1,8 @@
 //! Trajectory times: an RFC 3339 timestamp (`created_at`) as seconds since the Unix epoch, and
 //! back as text. Pure arithmetic: the core has no clock.
 
+use crate::calendar::{civil_from_days, days_from_civil, days_in_month};
+
 /// Seconds since 1970-01-01T00:00:00Z of an RFC 3339 timestamp such as
 /// `2026-10-14T09:30:00Z`, `2026-10-14T09:30:00.123456+02:00` or `2026-10-14 09:30:00` (no
 /// offset: UTC); fractions of a second are dropped. `None` when the text is not one.
@@ -75,43 +77,6 @@ pub fn rfc3339_utc(seconds: i64) -> String {
         secs / 60 % 60,
         secs % 60
     )
-}
-
-fn is_leap(year: i64) -> bool {
-    (year.rem_euclid(4) == 0 && year.rem_euclid(100) != 0) || year.rem_euclid(400) == 0
-}
-
-fn days_in_month(year: i64, month: i64) -> i64 {
-    match month {
-        2 if is_leap(year) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]

@@ -228,6 +228,17 @@ impl TrajectoryColumns {
         self.task.len()
     }
 
+    /// Room for `additional` more rows, their ids `id_bytes` long in all.
+    pub(crate) fn reserve(&mut self, additional: usize, id_bytes: usize) {
+        self.ids.reserve(additional, id_bytes);
+        self.task.reserve(additional);
+        self.class.reserve(additional);
+        self.reward.reserve(additional);
+        self.ending.reserve(additional);
+        self.flags.reserve(additional);
+        self.created.reserve(additional);
+    }
+
     /// Appends row `row` of `other`, all but its reward components (the caller moves or
     /// copies those, keyed by the new row).
     pub(crate) fn push_row_of(&mut self, other: &TrajectoryColumns, row: usize) {

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::audit::Lifecycle;
+use crate::audit::{Lifecycle, StillToCome};
 use crate::model::{LeftOutTask, Run, SideCoverage, TaskStats};
-use crate::text::noun;
+use crate::text::{count, noun};
 
 /// Why one task is not paired.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -116,11 +116,11 @@ impl Exclusions {
         let parts: Vec<String> = self
             .by_reason
             .iter()
-            .map(|c| format!("{} {}", c.tasks, c.reason.label()))
+            .map(|c| format!("{} {}", count(c.tasks), c.reason.label()))
             .collect();
         Some(format!(
             "{} {} excluded ({})",
-            self.total,
+            count(self.total),
             noun(self.total, "task", "tasks"),
             parts.join(", ")
         ))
@@ -152,12 +152,10 @@ impl ExclusionReason {
     /// on a task: not attempted yet while it runs, not read while its load is incomplete, else
     /// absent.
     pub fn missing(status: Option<&str>, incomplete: bool) -> ExclusionReason {
-        if Lifecycle::of(status) == Lifecycle::NotFinished {
-            ExclusionReason::NotYetAttempted
-        } else if incomplete {
-            ExclusionReason::NotRead
-        } else {
-            ExclusionReason::Absent
+        match Lifecycle::of(status).still_to_come(incomplete) {
+            Some(StillToCome::NotYetAttempted) => ExclusionReason::NotYetAttempted,
+            Some(StillToCome::NotRead) => ExclusionReason::NotRead,
+            None => ExclusionReason::Absent,
         }
     }
 

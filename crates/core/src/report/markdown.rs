@@ -9,21 +9,28 @@
 
 use std::fmt::Write;
 
-use crate::audit::Severity;
 use crate::coverage::{group_warnings, CoverageWarning};
-use crate::model::Resolution;
 use crate::stats::Stat;
 use crate::text::{
-    interval_points, markdown_code, markdown_text, noun, p_value, points, setting_source,
-    setting_value, shorten, signed_points, StatText, SHOWN_NAME_CHARS,
+    count, interval_points, markdown_code, markdown_text, noun, optional_value, p_value, points,
+    shorten, signed_points, StatText, SHOWN_NAME_CHARS,
 };
 
 use super::categories::{category_cells, CATEGORY_COLUMNS};
 use super::components::{component_cells, COMPONENT_COLUMNS};
 use super::details::{detail_rows, headline_anytime_interval, interval_method_text, DetailCells};
-use super::flaky::flaky_sentence;
 use super::pass_k::{pass_k_cells, PASS_K_COLUMNS};
-use super::words::{pairing_line, settings_line};
+use super::words::{
+    and_more, comparability_words, disagreement_cells, flaky_line, incomplete_loads, pairings,
+    platform_check_line, setting_cell, settings_line, union_line, CATEGORIES_INTRO,
+    COMPONENTS_HEADING, COMPONENTS_INTRO, DISAGREEMENT_COLUMNS, EFFECTIVE_SETTINGS,
+    LISTED_DISAGREEMENTS, NO_CATEGORY, PASS_K_INTRO, PLATFORM_PROGRESSION_HEADING,
+    PLATFORM_RESULTS_HEADING, PLATFORM_RESULTS_INTRO, TASK_COLUMNS_NOTE, WHERE_DELTA_HEADING,
+};
+use super::words::{
+    ledger_cells, ledger_changes, ledger_intro, ledger_verdicts, set_aside_cell, target_kind,
+    LEDGER_COLUMNS, LEDGER_HEADING, SET_ASIDE_COLUMN,
+};
 use super::{CandidateResult, Report};
 
 /// How many regressions and improvements are listed per candidate.
@@ -33,6 +40,9 @@ const TOP_TASKS: usize = 5;
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Eval comparison\n");
+    if let Some(changes) = ledger_changes(report) {
+        let _ = writeln!(out, "**{}**\n", markdown_text(&changes));
+    }
     let _ = writeln!(out, "{}\n", settings_line(report));
     headlines(&mut out, report);
     runs(&mut out, report);
@@ -40,6 +50,7 @@ pub fn render(report: &Report) -> String {
     comparability(&mut out, report);
     platform(&mut out, report);
     coverage(&mut out, report);
+    ledger(&mut out, report);
     progression(&mut out, report);
     for candidate in &report.candidates {
         candidate_details(&mut out, report, candidate);
@@ -65,6 +76,9 @@ fn headlines(out: &mut String, report: &Report) {
         if let Some(anytime) = headline_anytime_interval(report, c) {
             let _ = writeln!(out, "  - {}.", markdown_text(&anytime));
         }
+        if let Some(line) = ledger_verdicts(report, c) {
+            let _ = writeln!(out, "  - {}", markdown_text(&line));
+        }
     }
     out.push('\n');
 }
@@ -86,30 +100,25 @@ fn runs(out: &mut String, report: &Report) {
             markdown_text(r.base_model.as_deref().unwrap_or("—")),
             markdown_text(r.bench_id.as_deref().unwrap_or("—")),
             markdown_text(r.status.as_deref().unwrap_or("—")),
-            r.tasks_scored,
-            opt(r.task_weighted_mean),
-            opt(r.pooled_mean),
-            opt(r.platform_reward_mean),
+            count(r.tasks_scored),
+            optional_value(r.task_weighted_mean),
+            optional_value(r.pooled_mean),
+            optional_value(r.platform_reward_mean),
         );
-        if let Some(why) = &r.incomplete_load {
-            let _ = writeln!(
-                out,
-                "\n> Incomplete load of {}: {}\n",
-                markdown_code(&r.id),
-                markdown_text(why)
-            );
-        }
     }
     out.push('\n');
+    // Below the table, which a line between its rows would cut in two.
+    for line in incomplete_loads(report) {
+        let _ = writeln!(out, "> {}\n", markdown_quoted(&line));
+    }
 }
 
 fn comparability(out: &mut String, report: &Report) {
-    let verdict = match report.audit.verdict {
-        Severity::Blocking => "**not comparable** (blocking findings)",
-        Severity::Caution => "comparable with cautions",
-        Severity::Info => "comparable",
-    };
-    let _ = writeln!(out, "## Comparability: {verdict}\n");
+    let _ = writeln!(
+        out,
+        "## Comparability: {}\n",
+        comparability_words(report.audit.verdict)
+    );
     for f in &report.audit.findings {
         let _ = writeln!(
             out,
@@ -140,11 +149,7 @@ fn effective_settings(out: &mut String, report: &Report) {
             .find(|r| r.index == run)
             .map_or_else(|| "—".to_owned(), |r| shown(&r.name))
     };
-    let _ = writeln!(
-        out,
-        "### Effective settings
-"
-    );
+    let _ = writeln!(out, "### {EFFECTIVE_SETTINGS}\n");
     let _ = write!(out, "| setting |");
     for run in settings {
         let _ = write!(out, " {} |", name(run.run));
@@ -157,17 +162,7 @@ fn effective_settings(out: &mut String, report: &Report) {
     for (row, setting) in first.settings.iter().enumerate() {
         let _ = write!(out, "| {} |", cell(setting.setting.label()));
         for run in settings {
-            let text = run.settings.get(row).map_or_else(
-                || "—".to_owned(),
-                |s| match &s.resolution {
-                    Resolution::Resolved { value, .. } => format!(
-                        "{} ({})",
-                        markdown_text(&setting_value(value)),
-                        cell(&setting_source(&s.resolution))
-                    ),
-                    Resolution::Unresolved { .. } => "not resolved".to_owned(),
-                },
-            );
+            let text = setting_cell(run.settings.get(row), markdown_text, markdown_quoted);
             let _ = write!(out, " {text} |");
         }
         out.push('\n');
@@ -178,49 +173,77 @@ fn effective_settings(out: &mut String, report: &Report) {
 fn coverage(out: &mut String, report: &Report) {
     let cov = &report.coverage;
     let _ = writeln!(out, "## Coverage\n");
-    let _ = writeln!(out, "Union of tasks: {}.\n", cov.union_tasks);
+    let _ = writeln!(out, "{}\n", union_line(cov));
+    // The column of tasks set aside only when the report has a ledger.
+    let ledger = report.ledger.is_some();
     let _ = writeln!(
         out,
-        "| run | selected | attempted | scored | graded | cut-off | model ending | failed | cancelled | unfinished | ungraded | other | samples | valid |"
+        "| run | selected | attempted | scored | graded | cut-off | model ending | failed | cancelled | unfinished | ungraded | other | samples | valid |{}",
+        if ledger { format!(" {SET_ASIDE_COLUMN} |") } else { String::new() }
     );
     let _ = writeln!(
         out,
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|{}",
+        if ledger { "---|" } else { "" }
     );
     for r in &cov.runs {
         let t = &r.tasks_by_class;
-        let _ = writeln!(
+        let _ = write!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             shown(&r.name),
-            r.tasks_selected.map_or("—".to_owned(), |n| n.to_string()),
-            r.tasks_attempted,
-            r.tasks_scored,
-            t.graded,
-            t.cut_off,
-            t.model_ending,
-            t.failed,
-            t.cancelled,
-            t.unfinished,
-            t.ungraded,
-            t.other,
-            r.samples_total,
-            r.samples_valid
+            r.tasks_selected.map_or("—".to_owned(), count),
+            count(r.tasks_attempted),
+            count(r.tasks_scored),
+            count(t.graded.into()),
+            count(t.cut_off.into()),
+            count(t.model_ending.into()),
+            count(t.failed.into()),
+            count(t.cancelled.into()),
+            count(t.unfinished.into()),
+            count(t.ungraded.into()),
+            count(t.other.into()),
+            count(r.samples_total),
+            count(r.samples_valid)
         );
+        if ledger {
+            let _ = write!(out, " {} |", set_aside_cell(r.set_aside.as_ref()));
+        }
+        out.push('\n');
     }
-    let _ = writeln!(
-        out,
-        "\n(task columns count tasks with at least one trajectory of that class)\n"
-    );
-    for pair in &cov.comparisons {
-        let name = report
-            .runs
-            .iter()
-            .find(|r| r.index == pair.candidate)
-            .map_or("candidate", |r| r.name.as_str());
-        let _ = writeln!(out, "- {}: {}", shown(name), pairing_line(pair));
+    let _ = writeln!(out, "\n{TASK_COLUMNS_NOTE}\n");
+    for (name, pairing) in pairings(report) {
+        let _ = writeln!(out, "- {}: {pairing}", shown(name));
     }
     coverage_warnings(out, &cov.warnings);
+    out.push('\n');
+}
+
+/// The reviewer's ledger, when the report has one: what it did and every entry.
+fn ledger(out: &mut String, report: &Report) {
+    let Some(ledger) = &report.ledger else {
+        return;
+    };
+    let _ = writeln!(out, "## {LEDGER_HEADING}\n");
+    let _ = writeln!(out, "{}\n", ledger_intro(ledger));
+    if ledger.entries.is_empty() {
+        return;
+    }
+    table_head(out, &LEDGER_COLUMNS);
+    for line in &ledger.entries {
+        let [id, action, reason, note, at, applies] = ledger_cells(line);
+        let _ = writeln!(
+            out,
+            "| {} {} | {} | {} | {} | {} | {} |",
+            target_kind(&line.entry.target),
+            markdown_code(&shorten(&id, SHOWN_NAME_CHARS)),
+            cell(&action),
+            cell(&reason),
+            markdown_text(&note),
+            markdown_text(&at),
+            cell(&applies)
+        );
+    }
     out.push('\n');
 }
 
@@ -277,7 +300,7 @@ fn candidate_details(out: &mut String, report: &Report, c: &CandidateResult) {
 
 /// Where the Δ comes from: per category, flaky tasks, pass@k beside pass^k.
 fn where_delta(out: &mut String, report: &Report, c: &CandidateResult) {
-    let _ = writeln!(out, "### Where the Δ comes from\n");
+    let _ = writeln!(out, "### {WHERE_DELTA_HEADING}\n");
     if let Some(breakdown) = &c.by_category {
         let _ = writeln!(out, "{}\n", markdown_text(&breakdown.sentence));
         table_head(out, &CATEGORY_COLUMNS);
@@ -294,11 +317,11 @@ fn where_delta(out: &mut String, report: &Report, c: &CandidateResult) {
                     .join(" | ")
             );
         }
-        out.push('\n');
+        let _ = writeln!(out, "\n{CATEGORIES_INTRO}\n");
     } else {
-        let _ = writeln!(out, "No task has a category.\n");
+        let _ = writeln!(out, "{NO_CATEGORY}\n");
     }
-    let _ = writeln!(out, "Flaky tasks: {}.\n", flaky_sentence(&c.flaky));
+    let _ = writeln!(out, "{}\n", flaky_line(&c.flaky));
     let pass_k = &report.headline(c).pass_at_k;
     if !pass_k.is_empty() {
         table_head(out, &PASS_K_COLUMNS);
@@ -314,7 +337,7 @@ fn where_delta(out: &mut String, report: &Report, c: &CandidateResult) {
                     .join(" | ")
             );
         }
-        out.push('\n');
+        let _ = writeln!(out, "\n{PASS_K_INTRO}\n");
     }
 }
 
@@ -329,7 +352,11 @@ fn progression(out: &mut String, report: &Report) {
         "## Checkpoint progression: {}\n",
         markdown_code(&progression.training_run_id)
     );
-    let _ = writeln!(out, "Baseline mean {}.\n", opt(progression.baseline_mean));
+    let _ = writeln!(
+        out,
+        "Baseline mean {}.\n",
+        optional_value(progression.baseline_mean)
+    );
     table_head(
         out,
         &[
@@ -348,7 +375,7 @@ fn progression(out: &mut String, report: &Report) {
             "| {} | {} | {} | {} | {} | {} |",
             point.step,
             shown(name),
-            opt(point.mean),
+            optional_value(point.mean),
             point.delta.map_or_else(|| "—".to_owned(), signed_points),
             cell(&StatText::of(&point.delta_interval, interval_points).text()),
             if point.provisional {
@@ -366,29 +393,29 @@ fn progression(out: &mut String, report: &Report) {
 
 /// The platform's own progression beside ours, a disagreement flagged.
 fn platform_progression(out: &mut String, platform: &super::PlatformProgression) {
-    out.push_str("### The platform's own progression\n\n");
-    if let Some(error) = &platform.error {
-        let _ = writeln!(out, "Could not be read: {}\n", markdown_text(error));
-        return;
+    let _ = writeln!(out, "### {PLATFORM_PROGRESSION_HEADING}\n");
+    if platform.error.is_none() {
+        table_head(out, &super::PLATFORM_COLUMNS);
+        for step in &platform.steps {
+            let cells: Vec<String> = super::platform_cells(step)
+                .iter()
+                .map(|text| cell(text))
+                .collect();
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
+        }
+        out.push('\n');
     }
-    table_head(out, &super::PLATFORM_COLUMNS);
-    for step in &platform.steps {
-        let cells: Vec<String> = super::platform_cells(step)
-            .iter()
-            .map(|text| cell(text))
-            .collect();
-        let _ = writeln!(out, "| {} |", cells.join(" | "));
-    }
-    let _ = writeln!(out, "\n{}\n", super::platform_sentence(platform));
+    let _ = writeln!(
+        out,
+        "{}\n",
+        markdown_text(&super::platform_sentence(platform))
+    );
 }
 
 fn table_head(out: &mut String, columns: &[&str]) {
     let _ = writeln!(out, "| {} |", columns.join(" | "));
     let _ = writeln!(out, "|{}", "---|".repeat(columns.len()));
 }
-
-/// How many task disagreements with the platform are listed per job.
-const TOP_DISAGREEMENTS: usize = 10;
 
 fn chronicle_jobs(out: &mut String, report: &Report) {
     if report.runs.iter().all(|r| r.chronicle.is_none()) {
@@ -445,9 +472,9 @@ fn chronicle_jobs(out: &mut String, report: &Report) {
             markdown_text(job.environment_version_id.as_deref().unwrap_or("—")),
             markdown_text(&status),
             trials,
-            opt(job.pass_rate),
-            job.decided_tasks,
-            opt(job.platform_pass_rate),
+            optional_value(job.pass_rate),
+            count(job.decided_tasks as u64),
+            optional_value(job.platform_pass_rate),
         );
     }
     out.push('\n');
@@ -459,55 +486,39 @@ fn platform(out: &mut String, report: &Report) {
     }
     let _ = writeln!(
         out,
-        "## Platform results beside the trials
-"
+        "## {PLATFORM_RESULTS_HEADING}\n\n{PLATFORM_RESULTS_INTRO}\n"
     );
     for check in &report.platform {
         let _ = writeln!(
             out,
-            "- Job {}: the platform lists {} tasks, pass rate {}; the trials decide {} tasks, pass rate {}; {} agree, {} differ{}.",
+            "### Job {}\n\n{}\n",
             markdown_code(&check.job_id),
-            check.platform_tasks,
-            opt(check.platform_pass_rate),
-            check.computed_tasks,
-            opt(check.computed_pass_rate),
-            check.agreeing_tasks,
-            check.disagreements.len(),
-            if check.pass_rate_agrees {
-                ""
-            } else {
-                "; the pass rates differ"
-            }
+            platform_check_line(check)
         );
         if check.disagreements.is_empty() {
             continue;
         }
-        let _ = writeln!(
-            out,
-            "\n  | task | platform | trials | platform's failed scorers | scorers failed in trials |"
-        );
-        let _ = writeln!(out, "  |---|---|---|---|---|");
-        for d in check.disagreements.iter().take(TOP_DISAGREEMENTS) {
-            let _ = writeln!(
-                out,
-                "  | {} | {} | {} | {} | {} |",
-                markdown_code(&d.task_id),
-                d.platform.label(),
-                d.computed.label(),
-                markdown_text(&d.platform_failed_scorers.join(", ")),
-                markdown_text(&d.computed_failed_scorers.join(", ")),
-            );
+        table_head(out, &DISAGREEMENT_COLUMNS);
+        for d in check.disagreements.iter().take(LISTED_DISAGREEMENTS) {
+            let cells: Vec<String> = disagreement_cells(d)
+                .iter()
+                .enumerate()
+                .map(|(index, text)| match index {
+                    0 => markdown_code(text),
+                    _ => markdown_text(text),
+                })
+                .collect();
+            let _ = writeln!(out, "| {} |", cells.join(" | "));
         }
-        if check.disagreements.len() > TOP_DISAGREEMENTS {
-            let _ = writeln!(
-                out,
-                "\n  and {} more.",
-                check.disagreements.len() - TOP_DISAGREEMENTS
-            );
+        let more = check
+            .disagreements
+            .len()
+            .saturating_sub(LISTED_DISAGREEMENTS);
+        if more > 0 {
+            let _ = writeln!(out, "\n{}", and_more(more));
         }
         out.push('\n');
     }
-    out.push('\n');
 }
 
 /// Each component's own paired Δ, in its own units (the page's cells).
@@ -515,10 +526,7 @@ fn components(out: &mut String, c: &CandidateResult) {
     if c.components.is_empty() {
         return;
     }
-    let _ = writeln!(
-        out,
-        "Components (each component's or scorer's own paired Δ over the tasks both runs have a value for it, in its own units; weight 0 is informative, not in the reward):\n"
-    );
+    let _ = writeln!(out, "### {COMPONENTS_HEADING}\n\n{COMPONENTS_INTRO}\n");
     let _ = writeln!(out, "| {} |", COMPONENT_COLUMNS.join(" | "));
     let _ = writeln!(out, "|{}", "---|".repeat(COMPONENT_COLUMNS.len()));
     for component in &c.components {
@@ -583,10 +591,6 @@ fn extremes(out: &mut String, report: &Report, c: &CandidateResult) {
 /// A p-value, or why it has none.
 fn p(value: &Stat<f64>) -> String {
     StatText::of(value, |p| p_value(*p)).text()
-}
-
-fn opt(value: Option<f64>) -> String {
-    value.map_or("—".to_owned(), |v| format!("{v:.4}"))
 }
 
 /// A name or label from the data as a heading or table cell shows it: cut to

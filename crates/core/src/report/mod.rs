@@ -14,6 +14,7 @@ mod exclusions;
 mod explain;
 mod flaky;
 mod html;
+mod ledger;
 mod link_snapshot;
 mod markdown;
 mod paired_analysis;
@@ -42,6 +43,10 @@ pub use details::{
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use explain::{explain, Topic};
 pub use flaky::{flaky_sentence, flaky_tasks, samples_disagree, FlakyTasks};
+pub use ledger::{
+    attach_ledger, build_report_with_ledger, build_report_with_ledger_deferred, LedgerLine,
+    LedgerReport, WithoutLedger,
+};
 pub use link_snapshot::{
     compare_with_link, headlines_now, needs_snapshot, snapshot, task_words, LinkComparison,
     Movement,
@@ -64,7 +69,15 @@ pub use verdict::{
     decide, within_phrase, AnalysisFacts, Decision, Thresholds, Verdict, VerdictContext,
     MIN_PAIRED_TASKS, SIGN_RESOLUTION,
 };
-pub use words::{analysis_name, pairing_line, settings_line};
+pub use words::{
+    analysis_name, and_more, comparability_words, disagreement_cells, flaky_line, incomplete_loads,
+    ledger_cells, ledger_changes, ledger_intro, ledger_verdicts, pairing_line, pairings,
+    platform_check_line, set_aside_cell, setting_cell, settings_line, target_kind, union_line,
+    CATEGORIES_INTRO, COMPONENTS_HEADING, COMPONENTS_INTRO, DISAGREEMENT_COLUMNS,
+    EFFECTIVE_SETTINGS, LEDGER_COLUMNS, LEDGER_HEADING, LISTED_DISAGREEMENTS, NO_CATEGORY,
+    PASS_K_INTRO, PLATFORM_PROGRESSION_HEADING, PLATFORM_RESULTS_HEADING, PLATFORM_RESULTS_INTRO,
+    SET_ASIDE_COLUMN, TASK_COLUMNS_NOTE, WHERE_DELTA_HEADING,
+};
 
 use serde::{Deserialize, Serialize};
 
@@ -89,7 +102,9 @@ use crate::stats::{self, Stat};
 /// the concentration line; `null` when no task has a category) and `flaky` (tasks whose samples
 /// disagree and their share of Δ); a run's `flaky_tasks`; a task cell's `flaky`; each pass@k
 /// comparison's pass^k (`baseline_pass_hat`, `candidate_pass_hat`, `pass_hat_difference`); a
-/// progression point's `provisional`.
+/// progression point's `provisional`; later, additively, the reviewer's ledger: the report's
+/// `ledger`, a candidate's `without_ledger` and a coverage run's `set_aside` (present only
+/// when the report was built with a ledger).
 pub const REPORT_FORMAT_VERSION: u32 = 4;
 
 /// Why a report could not be built.
@@ -135,6 +150,10 @@ pub struct Report {
     pub categories: Vec<String>,
     /// One row per task of the union, in task order.
     pub tasks: Vec<TaskRow>,
+    /// The reviewer's ledger the figures were computed with, when one was given (absent from
+    /// the JSON otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ledger: Option<LedgerReport>,
 }
 
 /// Whether a run is the baseline or a candidate.
@@ -224,6 +243,10 @@ pub struct CandidateResult {
     pub verdict: Verdict,
     /// One plain sentence stating the headline.
     pub sentence: String,
+    /// The verdict and Δ without the reviewer's ledger, when the report has one (absent from
+    /// the JSON otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub without_ledger: Option<WithoutLedger>,
 }
 
 impl Report {

@@ -174,6 +174,7 @@ impl<'a> ReportBuild<'a> {
             tasks: self.tasks,
             runs: self.runs,
             candidates: self.results,
+            ledger: None,
         };
         Ok(DeferredReport {
             report,
@@ -263,6 +264,7 @@ impl<'a> ReportBuild<'a> {
             p_bh: Err(stats::NotComputable::NotEnoughData { needed: 1, got: 0 }),
             verdict: placeholder_verdict(),
             sentence: String::new(),
+            without_ledger: None,
         });
         Ok(())
     }

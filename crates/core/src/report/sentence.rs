@@ -2,7 +2,7 @@
 //! direction ("scores 4.1 points higher") only when the verdict allows one.
 
 use crate::model::Analysis;
-use crate::text::{interval_points, noun, points, signed_points, why};
+use crate::text::{count, interval_points, noun, points, signed_points, why};
 
 use super::exclusions::Exclusions;
 use super::paired_analysis::{headline_interval, PairedAnalysis};
@@ -50,12 +50,12 @@ pub fn headline_sentence(
             "{name}: {what} — {}; measured Δ {} points{interval} on {} {scope}, not a verdict",
             reasons(verdict),
             signed_points(delta),
-            analysis.n
+            count(tasks)
         ),
         None => format!(
             "{name} scores {}{interval} on {} {scope}",
             direction(delta),
-            analysis.n
+            count(tasks)
         ),
     };
     if verdict.partial && withheld(verdict).is_none() {

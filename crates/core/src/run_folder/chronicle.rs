@@ -12,7 +12,7 @@ use crate::model::{
 };
 use crate::view_state::check_id;
 
-use super::list::{parse_list, strip_bom};
+use super::list::{strip_bom, ParsedList};
 use super::{encode, shown_id, FolderFile, RunFolderError};
 
 /// File name of the job.
@@ -31,6 +31,18 @@ pub struct ChronicleFolderFiles<'a> {
     pub trials: &'a [u8],
     /// `results.json`, when the folder has one.
     pub results: Option<&'a [u8]>,
+}
+
+impl<'a> ChronicleFolderFiles<'a> {
+    /// The contents of the file `name`, when the folder has it.
+    pub fn file(&self, name: &str) -> Option<&'a [u8]> {
+        match name {
+            JOB_FILE => Some(self.job),
+            TRIALS_FILE => Some(self.trials),
+            RESULTS_FILE => self.results,
+            _ => None,
+        }
+    }
 }
 
 /// A parsed Chronicle job folder.
@@ -53,18 +65,26 @@ enum ResultsFile {
 }
 
 impl ChronicleFolder {
-    /// Parses a Chronicle job folder from its files' contents.
-    pub fn parse(files: ChronicleFolderFiles<'_>) -> Result<ChronicleFolder, RunFolderError> {
-        let job: ChronicleJob =
-            decode(strip_bom(files.job)).map_err(|source| RunFolderError::Decode {
-                file: JOB_FILE.to_owned(),
-                line: None,
-                source,
-            })?;
-        let trials = parse_list::<ChronicleTrial>(TRIALS_FILE, files.trials)?;
+    /// `job.json`: the job. The first file a [`FolderFeed`](super::FolderFeed) reads of a job
+    /// folder; its trials come next, then [`Self::put_together`].
+    pub(super) fn parse_job(bytes: &[u8]) -> Result<ChronicleJob, RunFolderError> {
+        decode(strip_bom(bytes)).map_err(|source| RunFolderError::Decode {
+            file: JOB_FILE.to_owned(),
+            line: None,
+            source,
+        })
+    }
+
+    /// A job folder from its job and trials, read, and its results (`results.json`, when the
+    /// folder has one), read here after the run ids are checked: the last part of a job
+    /// folder's read, whose errors come in this order.
+    pub(super) fn put_together(
+        job: ChronicleJob,
+        trials: ParsedList<ChronicleTrial>,
+        results: Option<&[u8]>,
+    ) -> Result<ChronicleFolder, RunFolderError> {
         check_ids(&job, &trials.items)?;
-        let results = files
-            .results
+        let results = results
             .map(|bytes| parse_results(&job.id, bytes))
             .transpose()?;
         Ok(ChronicleFolder {

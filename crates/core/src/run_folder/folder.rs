@@ -1,26 +1,24 @@
-//! A folder of either kind: told apart by its file names, read, added to a run set and written
-//! back through one type, so the viewer's Files page and the CLI open both the same way.
+//! A folder of either kind: told apart by its file names, read (by a
+//! [`FolderFeed`](super::FolderFeed)), added to a run set and written back through one type, so
+//! the viewer's Files page and the CLI open both the same way.
 
 use serde::{Deserialize, Serialize};
 
-use crate::api::{
-    AsRewardFacts, AsTrajectoryFacts, EvalTrajectoryReward, PackedReward, PackedTrajectory,
-    TrajectoryMetadata,
-};
+use crate::api::{EvalTrajectoryReward, TrajectoryMetadata};
+use crate::large_list::{AsRewardFacts, AsTrajectoryFacts, PackedReward, PackedTrajectory};
 use crate::model::{
     ApiRunJoin, ModelError, PlatformSeries, RunIdx, RunSet, RunSetBuilder, SourceKind,
 };
 
-use super::chronicle::{
-    ChronicleFolder, ChronicleFolderFiles, JOB_FILE, RESULTS_FILE, TRIALS_FILE,
-};
+use super::chronicle::{ChronicleFolder, JOB_FILE, RESULTS_FILE, TRIALS_FILE};
 use super::{
-    parse_run_folder_as, FolderFile, RunFolder, RunFolderError, RunFolderFiles, EVAL_OPTIONS_FILE,
-    PLATFORM_PROGRESSION_FILE, REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE,
-    TRAJECTORIES_FILE,
+    FolderFile, RunFolder, RunFolderError, EVAL_OPTIONS_FILE, PLATFORM_PROGRESSION_FILE,
+    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE, TRAJECTORIES_FILE,
 };
 
-/// Every file name a folder of either kind may hold (the only files worth reading).
+/// Every file name a folder of either kind may hold (the only files worth reading): a
+/// Trajectory run folder's, then a Chronicle job folder's, each kind's in the order they are
+/// read ([`FolderKind::files`]).
 pub const FOLDER_FILES: [&str; 10] = [
     RUN_FILE,
     REWARDS_FILE,
@@ -51,7 +49,19 @@ pub enum FolderKind {
     Chronicle,
 }
 
+/// How many of [`FOLDER_FILES`] are a Trajectory run folder's (the first ones).
+const RUN_FOLDER_FILES: usize = 7;
+
 impl FolderKind {
+    /// Every file a folder of this kind may hold, in the order they are read.
+    pub fn files(self) -> &'static [&'static str] {
+        let (run, job) = FOLDER_FILES.split_at(RUN_FOLDER_FILES);
+        match self {
+            FolderKind::Trajectory => run,
+            FolderKind::Chronicle => job,
+        }
+    }
+
     /// The files a folder of this kind must hold; the first one names the kind.
     pub fn required_files(self) -> &'static [&'static str] {
         match self {
@@ -124,44 +134,6 @@ pub enum Folder<R = EvalTrajectoryReward, T = TrajectoryMetadata> {
 
 /// A folder decoded to what a report reads (see [`super::PackedRunFolder`]).
 pub type PackedFolder = Folder<PackedReward, PackedTrajectory>;
-
-impl Folder {
-    /// Reads a folder from its files: `file` gives a file's contents by name (`None` when the
-    /// folder has no such file). The kind is detected ([`FolderKind::detect`]); a missing
-    /// required file is refused, naming it.
-    pub fn read<'a>(file: impl Fn(&str) -> Option<&'a [u8]>) -> Result<Folder, RunFolderError> {
-        Folder::read_as(file)
-    }
-}
-
-impl<'a, R: Deserialize<'a>, T: Deserialize<'a>> Folder<R, T> {
-    /// [`Folder::read`] with a Trajectory run's lists in the form asked for (e.g.
-    /// [`PackedFolder`]).
-    pub fn read_as(
-        file: impl Fn(&str) -> Option<&'a [u8]>,
-    ) -> Result<Folder<R, T>, RunFolderError> {
-        let kind = FolderKind::of_files(|name| file(name).is_some())?;
-        let required = |name: &str| file(name).unwrap_or_default();
-        match kind {
-            FolderKind::Trajectory => parse_run_folder_as(RunFolderFiles {
-                run: required(RUN_FILE),
-                rewards: required(REWARDS_FILE),
-                trajectories: required(TRAJECTORIES_FILE),
-                tasks: file(TASKS_FILE),
-                training_run: file(TRAINING_RUN_FILE),
-                eval_options: file(EVAL_OPTIONS_FILE),
-                platform_series: file(PLATFORM_PROGRESSION_FILE),
-            })
-            .map(|folder| Folder::Trajectory(Box::new(folder))),
-            FolderKind::Chronicle => ChronicleFolder::parse(ChronicleFolderFiles {
-                job: required(JOB_FILE),
-                trials: required(TRIALS_FILE),
-                results: file(RESULTS_FILE),
-            })
-            .map(|folder| Folder::Chronicle(Box::new(folder))),
-        }
-    }
-}
 
 impl<R, T> Folder<R, T> {
     /// Its kind.

@@ -6,7 +6,7 @@
 use std::borrow::Borrow;
 use std::marker::PhantomData;
 
-use crate::api::{AsRewardFacts, AsTrajectoryFacts};
+use crate::large_list::{AsRewardFacts, AsTrajectoryFacts};
 use crate::model::{ApiRunJoin, ModelError, RunSet, RunSetFinish, SourceKind};
 
 use super::folder::{attach_platform_series, Folder, FolderSetBuilder};

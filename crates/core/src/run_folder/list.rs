@@ -6,7 +6,8 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use crate::api::{decode, decode_seed, once, scan_page_object, Cursor, DecodeError, PlainItem};
+use crate::api::{decode, decode_seed, DecodeError};
+use crate::large_list::{once, scan_page_object, Cursor, PlainItem};
 
 use super::page_shape::IsPage;
 use super::RunFolderError;
@@ -401,7 +402,7 @@ fn line_of(body: &[u8], offset: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::PackedReward;
+    use crate::large_list::PackedReward;
 
     /// A page in its plain form is scanned as serde reads it; one that is not (an item serde
     /// refuses or nested deep, a field twice, no items, not an object) is left to serde,

@@ -17,22 +17,24 @@
 //! detected from the contents. Every file may start with a UTF-8 byte order mark, which is
 //! skipped. The run's id must be one a comparison can name
 //! ([`check_id`](crate::view_state::check_id)): a folder that could be opened but not compared
-//! is refused when it is read. The CLI reads the bytes from disk, the viewer from dropped files.
+//! is refused when it is read. A folder of either kind is read in one order by a [`FolderFeed`],
+//! fed by the CLI from disk, by the viewer from dropped files, by [`Folder::read`] from memory.
 
 mod chronicle;
 mod folder;
+mod folder_feed;
 mod folder_set_build;
 mod list;
 mod list_feed;
 mod page_shape;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::api::{
-    decode, AsRewardFacts, AsTrajectoryFacts, BenchmarkSpecTask, DecodeError, EvalRun,
-    EvalTrajectoryReward, PackedReward, PackedTrajectory, RunOptionsResponse, TrainingRun,
-    TrajectoryMetadata,
+    decode, BenchmarkSpecTask, DecodeError, EvalRun, EvalTrajectoryReward, RunOptionsResponse,
+    TrainingRun, TrajectoryMetadata,
 };
+use crate::large_list::{AsRewardFacts, AsTrajectoryFacts, PackedReward, PackedTrajectory};
 use crate::model::{
     setting_inputs, ApiRun, ApiRunJoin, Lookup, ModelError, PlatformSeries, RunIdx, RunSet,
     RunSetBuilder, SourceKind,
@@ -45,6 +47,7 @@ pub use folder::{
     is_folder_file, run_set_from_any_folders, Folder, FolderKind, FolderSetBuilder, PackedFolder,
     FOLDER_FILES,
 };
+pub use folder_feed::{parse_run_folder, parse_run_folder_as, FolderFeed, FolderStep};
 pub use folder_set_build::{FolderSetBuild, FolderSetStep};
 pub use list::{parse_list, ListLayout, ParsedList};
 pub use list_feed::{read_list, read_list_with, Feed, ListFeed};
@@ -157,6 +160,22 @@ pub struct RunFolderFiles<'a> {
     pub platform_series: Option<&'a [u8]>,
 }
 
+impl<'a> RunFolderFiles<'a> {
+    /// The contents of the file `name`, when the folder has it.
+    pub fn file(&self, name: &str) -> Option<&'a [u8]> {
+        match name {
+            RUN_FILE => Some(self.run),
+            REWARDS_FILE => Some(self.rewards),
+            TRAJECTORIES_FILE => Some(self.trajectories),
+            TASKS_FILE => self.tasks,
+            TRAINING_RUN_FILE => self.training_run,
+            EVAL_OPTIONS_FILE => self.eval_options,
+            PLATFORM_PROGRESSION_FILE => self.platform_series,
+            _ => None,
+        }
+    }
+}
+
 /// A parsed run folder: its lists in the full form (the defaults, what an export writes back)
 /// or the packed one ([`PackedRunFolder`], for a report).
 #[derive(Debug, Clone, PartialEq)]
@@ -196,31 +215,6 @@ pub struct FolderFile {
     pub bytes: Vec<u8>,
 }
 
-/// Parses a run folder from its files' contents.
-pub fn parse_run_folder(files: RunFolderFiles<'_>) -> Result<RunFolder, RunFolderError> {
-    parse_run_folder_as(files)
-}
-
-/// [`parse_run_folder`] with the lists in the form asked for (e.g. [`PackedRunFolder`]).
-pub fn parse_run_folder_as<'a, R: Deserialize<'a>, T: Deserialize<'a>>(
-    files: RunFolderFiles<'a>,
-) -> Result<RunFolder<R, T>, RunFolderError> {
-    let run = parse_run_record(files.run)?;
-    let rewards = parse_list::<R>(REWARDS_FILE, files.rewards)?;
-    let trajectories = parse_list::<T>(TRAJECTORIES_FILE, files.trajectories)?;
-    let tasks = files
-        .tasks
-        .map(|bytes| parse_list::<BenchmarkSpecTask>(TASKS_FILE, bytes))
-        .transpose()?;
-    finish_run_folder(
-        RunFolderExtras::of(&files),
-        run,
-        rewards,
-        trajectories,
-        tasks,
-    )
-}
-
 /// The small optional files of a run folder, read whole by [`finish_run_folder`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RunFolderExtras<'a> {
@@ -233,14 +227,7 @@ pub struct RunFolderExtras<'a> {
 }
 
 impl<'a> RunFolderExtras<'a> {
-    /// Their files' names: each read whole, when the folder has it.
-    pub const FILES: [&'static str; 3] = [
-        TRAINING_RUN_FILE,
-        EVAL_OPTIONS_FILE,
-        PLATFORM_PROGRESSION_FILE,
-    ];
-
-    /// Those of the files `file` gives by name ([`FILES`](Self::FILES)).
+    /// Those of the files `file` gives by name.
     pub fn from_files(file: impl Fn(&str) -> Option<&'a [u8]>) -> Self {
         Self {
             training_run: file(TRAINING_RUN_FILE),
@@ -248,19 +235,10 @@ impl<'a> RunFolderExtras<'a> {
             platform_series: file(PLATFORM_PROGRESSION_FILE),
         }
     }
-
-    /// Those of a folder's files.
-    pub fn of(files: &RunFolderFiles<'a>) -> Self {
-        Self {
-            training_run: files.training_run,
-            eval_options: files.eval_options,
-            platform_series: files.platform_series,
-        }
-    }
 }
 
-/// `run.json`: the run, its id one a comparison can name. The first file
-/// [`parse_run_folder_as`] reads; its lists come next, then [`finish_run_folder`].
+/// `run.json`: the run, its id one a comparison can name. The first file a [`FolderFeed`]
+/// reads of a run folder; its lists come next, then [`finish_run_folder`].
 pub fn parse_run_record(bytes: &[u8]) -> Result<EvalRun, RunFolderError> {
     let run: EvalRun = decode(list::strip_bom(bytes)).map_err(|source| RunFolderError::Decode {
         file: RUN_FILE.to_owned(),
@@ -278,9 +256,9 @@ pub fn parse_run_record(bytes: &[u8]) -> Result<EvalRun, RunFolderError> {
     Ok(run)
 }
 
-/// A run folder from its run and lists, read (by [`parse_run_record`] and [`parse_list`], or
-/// as the viewer reads them, [`ListFeed`]), and its optional files, read here: the last part of
-/// [`parse_run_folder_as`], whose errors come in this order.
+/// A run folder from its run and lists, read (by [`parse_run_record`] and [`parse_list`] or
+/// [`ListFeed`]), and its optional files, read here: the last part of a [`FolderFeed`]'s read
+/// of a run folder, whose errors come in this order.
 pub fn finish_run_folder<R, T>(
     files: RunFolderExtras<'_>,
     run: EvalRun,

@@ -21,6 +21,21 @@ pub struct PassCounts {
 ///
 /// Needs `k ≥ 1`, `c ≤ n`, and `n ≥ k` ([`NotComputable::NotEnoughData`] otherwise).
 pub fn pass_at_k_task(counts: PassCounts, k: u64) -> Stat<f64> {
+    let PassCounts { samples, passes } = checked(counts, k)?;
+    let failures = samples - passes;
+    if failures < k {
+        return Ok(1.0);
+    }
+    let kf = k as f64;
+    let all_fail: f64 = (failures + 1..=samples)
+        .map(|i| 1.0 - kf / i as f64)
+        .product();
+    Ok(1.0 - all_fail)
+}
+
+/// `counts` when pass@k and pass^k can be computed from them: `k ≥ 1`, `c ≤ n` and `n ≥ k`
+/// ([`NotComputable::NotEnoughData`] for the last).
+fn checked(counts: PassCounts, k: u64) -> Stat<PassCounts> {
     let PassCounts { samples, passes } = counts;
     if k == 0 {
         return Err(NotComputable::invalid("k", "must be at least 1"));
@@ -34,15 +49,16 @@ pub fn pass_at_k_task(counts: PassCounts, k: u64) -> Stat<f64> {
             got: usize::try_from(samples).unwrap_or(usize::MAX),
         });
     }
-    let failures = samples - passes;
-    if failures < k {
-        return Ok(1.0);
+    Ok(counts)
+}
+
+/// A task's value, `None` when it has fewer than k samples (it is then left out of the mean).
+fn unless_too_few(value: Stat<f64>) -> Stat<Option<f64>> {
+    match value {
+        Ok(value) => Ok(Some(value)),
+        Err(NotComputable::NotEnoughData { .. }) => Ok(None),
+        Err(other) => Err(other),
     }
-    let kf = k as f64;
-    let all_fail: f64 = (failures + 1..=samples)
-        .map(|i| 1.0 - kf / i as f64)
-        .product();
-    Ok(1.0 - all_fail)
 }
 
 /// pass@k over a run's tasks.
@@ -100,19 +116,7 @@ fn mean_over_tasks(
 ///
 /// Needs `k ≥ 1`, `c ≤ n`, and `n ≥ k` ([`NotComputable::NotEnoughData`] otherwise).
 pub fn pass_hat_k_task(counts: PassCounts, k: u64) -> Stat<f64> {
-    let PassCounts { samples, passes } = counts;
-    if k == 0 {
-        return Err(NotComputable::invalid("k", "must be at least 1"));
-    }
-    if passes > samples {
-        return Err(NotComputable::invalid("passes", "must not exceed samples"));
-    }
-    if samples < k {
-        return Err(NotComputable::NotEnoughData {
-            needed: usize::try_from(k).unwrap_or(usize::MAX),
-            got: usize::try_from(samples).unwrap_or(usize::MAX),
-        });
-    }
+    let PassCounts { samples, passes } = checked(counts, k)?;
     if passes < k {
         return Ok(0.0);
     }
@@ -125,10 +129,8 @@ pub fn pass_hat_k_task(counts: PassCounts, k: u64) -> Stat<f64> {
 /// tasks with `n < k` are left out and counted in [`PassAtK::excluded`]. The result has the
 /// shape of [`pass_at_k`]'s.
 pub fn pass_hat_k(tasks: &[PassCounts], k: u64) -> Stat<PassAtK> {
-    mean_over_tasks(tasks, k, |counts| match pass_hat_k_task(counts, k) {
-        Ok(value) => Ok(Some(value)),
-        Err(NotComputable::NotEnoughData { .. }) => Ok(None),
-        Err(other) => Err(other),
+    mean_over_tasks(tasks, k, |counts| {
+        unless_too_few(pass_hat_k_task(counts, k))
     })
 }
 
@@ -159,11 +161,7 @@ impl SmallTaskCache {
         if let Some(Some(value)) = slot.and_then(|slot| self.entries.get(slot)) {
             return Ok(*value);
         }
-        let value = match pass_at_k_task(counts, self.k) {
-            Ok(value) => Some(value),
-            Err(NotComputable::NotEnoughData { .. }) => None,
-            Err(other) => return Err(other),
-        };
+        let value = unless_too_few(pass_at_k_task(counts, self.k))?;
         if let Some(entry) = slot.and_then(|slot| self.entries.get_mut(slot)) {
             *entry = Some(value);
         }

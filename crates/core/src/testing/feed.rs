@@ -1,7 +1,7 @@
 //! A list file in memory fed to a [`ListFeed`](crate::run_folder::ListFeed) in chunks (through
 //! [`read_list`], as the CLI reads a file), for the core's tests and benchmarks.
 
-use crate::api::PlainItem;
+use crate::large_list::PlainItem;
 
 use crate::run_folder::{read_list, read_list_with, ListFeed, ParsedList};
 

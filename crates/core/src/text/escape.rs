@@ -123,9 +123,25 @@ pub fn html_text(text: &str) -> String {
     out
 }
 
+/// Whether `link` is an absolute http(s) address: only such a link (the share link of an HTML
+/// report, the CLI's `--link-base`) is written as one; any other is shown as text.
+pub fn is_web_link(link: &str) -> bool {
+    let lower = link.get(..8).unwrap_or(link).to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("https://")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_http_links_are_links() {
+        assert!(is_web_link("http://x/compare"));
+        assert!(is_web_link("HTTPS://x"));
+        assert!(!is_web_link("javascript:alert(1)"));
+        assert!(!is_web_link("/compare"));
+        assert!(!is_web_link(""));
+    }
 
     #[test]
     fn plain_text_is_unchanged_and_borrowed() {

@@ -11,7 +11,7 @@ mod quoted;
 mod setting;
 mod shorten;
 
-pub use escape::{html_text, is_hidden, markdown_code, markdown_text, visible};
+pub use escape::{html_text, is_hidden, is_web_link, markdown_code, markdown_text, visible};
 pub use missing::{why, StatText};
 pub use numbers::{
     byte_size, compact_value, count, interval_points, interval_value, mean, minus_sign,

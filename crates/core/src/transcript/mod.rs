@@ -1,20 +1,23 @@
 //! What the agent did: a trajectory's transcript read from its steps, two attempts at one task
 //! side by side with their first divergence, and the task's samples on each side (the flip
-//! table) with the pair to show first. Pure: the reads are the client's
-//! ([`TrajectoryClient::transcript`](crate::client::TrajectoryClient::transcript),
-//! [`TrajectoryClient::step_summaries`](crate::client::TrajectoryClient::step_summaries)).
+//! table) with the pair to show first. The reads are the client's methods, written here
+//! (`read.rs`: [`TrajectoryClient::transcript`](crate::client::TrajectoryClient::transcript),
+//! [`TrajectoryClient::step_summaries`](crate::client::TrajectoryClient::step_summaries)) on
+//! its paginator and its one page guard; the client imports nothing from here.
 //!
 //! Everything here is untrusted text from the API, kept as text: nothing is markup, and
 //! nothing is fetched (an image is its artifact id). Long content is cut for display with
 //! [`excerpt`]; hidden characters can be made visible with [`crate::text::visible`].
 //!
-//! May import: `api`, `client` (its error and page guard), `model` (its public API).
+//! May import: `api`, `client` (its steps list, paginator, error and page guard), `model` (its
+//! public API).
 
 mod align;
 mod excerpt;
 mod flip;
 mod lcs;
 mod model;
+mod read;
 mod steps;
 mod tool_calls;
 

@@ -5,69 +5,54 @@
 //! `LIMIT_REACHED` score zero (capped at zero, graded or not); `TIMEOUT` and the unlisted
 //! `BUDGET_EXHAUSTED` sometimes carry a grade; `MISSING_SUBMIT` is graded zero.
 
+use eval_compare_core::api::TerminationReason;
+
 use super::catalog::{ComponentSpec, COMPONENTS, HIDDEN_TESTS};
 use super::rng::SplitMix64;
 
-/// Why an attempt ended; the wire value is [`Ending::reason`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Ending {
-    /// Finished normally, graded or not.
-    EnvDone,
-    /// Model, environment or grader failure.
-    Error,
-    /// The harness's time limit.
-    Timeout,
-    /// The final reply hit its token limit.
-    Truncation,
-    /// Stopped without the required submission.
-    MissingSubmit,
-    /// Turn limit.
-    MaxSteps,
-    /// Platform token or context limit.
-    LimitReached,
-    /// Cancelled by the platform.
-    Cancelled,
-    /// Lost heartbeat.
-    Stale,
-    /// The sandbox exceeded its wall-clock limit.
-    SandboxTimeout,
-    /// A reason the contract does not list yet; clients must keep it by name.
-    BudgetExhausted,
+/// Declares [`Ending`] from one list: each ending the dataset draws, in order, with the
+/// termination reason it records.
+macro_rules! endings {
+    ($($ending:ident => $reason:expr,)*) => {
+        /// Why an attempt ended: the termination reasons the dataset draws, each core's
+        /// [`TerminationReason`] of the same name (its meaning documented there):
+        /// `SandboxTimeout` is `SANDBOX_TIMEOUT`, and `BudgetExhausted` a reason the contract
+        /// does not list yet, which clients must keep by name. The wire value is
+        /// [`Ending::reason`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Ending {
+            $($ending,)*
+        }
+
+        impl Ending {
+            /// Every ending the dataset produces.
+            pub const ALL: [Ending; [$(Ending::$ending),*].len()] = [$(Ending::$ending),*];
+
+            /// The `termination_reason` recorded: core's reason of the same name.
+            pub fn reason(self) -> TerminationReason {
+                match self {
+                    $(Ending::$ending => $reason,)*
+                }
+            }
+        }
+    };
+}
+
+endings! {
+    EnvDone => TerminationReason::EnvDone,
+    Error => TerminationReason::Error,
+    Timeout => TerminationReason::Timeout,
+    Truncation => TerminationReason::Truncation,
+    MissingSubmit => TerminationReason::MissingSubmit,
+    MaxSteps => TerminationReason::MaxSteps,
+    LimitReached => TerminationReason::LimitReached,
+    Cancelled => TerminationReason::Cancelled,
+    Stale => TerminationReason::Stale,
+    SandboxTimeout => TerminationReason::from("SANDBOX_TIMEOUT"),
+    BudgetExhausted => TerminationReason::from("BUDGET_EXHAUSTED"),
 }
 
 impl Ending {
-    /// Every ending the dataset produces.
-    pub const ALL: [Ending; 11] = [
-        Ending::EnvDone,
-        Ending::Error,
-        Ending::Timeout,
-        Ending::Truncation,
-        Ending::MissingSubmit,
-        Ending::MaxSteps,
-        Ending::LimitReached,
-        Ending::Cancelled,
-        Ending::Stale,
-        Ending::SandboxTimeout,
-        Ending::BudgetExhausted,
-    ];
-
-    /// The `termination_reason` wire value.
-    pub fn reason(self) -> &'static str {
-        match self {
-            Ending::EnvDone => "ENV_DONE",
-            Ending::Error => "ERROR",
-            Ending::Timeout => "TIMEOUT",
-            Ending::Truncation => "TRUNCATION",
-            Ending::MissingSubmit => "MISSING_SUBMIT",
-            Ending::MaxSteps => "MAX_STEPS",
-            Ending::LimitReached => "LIMIT_REACHED",
-            Ending::Cancelled => "CANCELLED",
-            Ending::Stale => "STALE",
-            Ending::SandboxTimeout => "SANDBOX_TIMEOUT",
-            Ending::BudgetExhausted => "BUDGET_EXHAUSTED",
-        }
-    }
-
     /// Whether the attempt failed execution (counted as failed, never scored).
     pub fn is_execution_failure(self) -> bool {
         matches!(self, Ending::Error | Ending::Stale | Ending::SandboxTimeout)

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use eval_compare_core::model::rfc3339_utc;
+
 /// A point in simulated time, in whole seconds since 1970-01-01T00:00:00Z.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Timestamp(pub u64);
@@ -31,32 +33,9 @@ const fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
     era * 146_097 + doe - 719_468
 }
 
-/// The civil date of a day count since 1970-01-01 (inverse of [`days_from_civil`]).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let days = (self.0 / 86_400) as i64;
-        let secs = self.0 % 86_400;
-        let (year, month, day) = civil_from_days(days);
-        write!(
-            f,
-            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-            secs / 3_600,
-            secs / 60 % 60,
-            secs % 60
-        )
+        f.write_str(&rfc3339_utc(self.0 as i64))
     }
 }
 
@@ -81,8 +60,16 @@ mod tests {
     #[test]
     fn civil_round_trip_over_decades() {
         for days in (0..40_000).step_by(13) {
-            let (y, m, d) = civil_from_days(days);
-            assert_eq!(days_from_civil(y, m, d), days);
+            let written = Timestamp(days as u64 * 86_400).to_string();
+            let date: Vec<i64> = written[..10]
+                .split('-')
+                .map(|part| part.parse().unwrap_or(-1))
+                .collect();
+            assert_eq!(
+                days_from_civil(date[0], date[1] as u32, date[2] as u32),
+                days,
+                "{written}"
+            );
         }
     }
 }

@@ -10,9 +10,9 @@ use eval_compare_core::api::{
     EvalAttemptStatus, EvalLiveSummary, EvalProgress, EvalRemainingAttempt, EvalRun, EvalRunStatus,
     EvalTaskSelection, EvalTaskSplit, HarnessCategory, HarnessDiagnostic, HeldOutReward, Message,
     MessageContent, ModelRunOptions, OptionDefault, OptionType, RecordedRunOptions, RolloutStatus,
-    RunOptionMetadata, SecretRef, Step, TaskSplit, TerminationReason, TrainingAlgorithm,
-    TrainingCheckpoint, TrainingRun, TrainingRunStatus, Trajectory, TrajectoryMetadata,
-    TrajectoryRewardComponent, TrajectoryRolloutStatus, TrajectoryStatus,
+    RunOptionMetadata, SecretRef, Step, TaskSplit, TrainingAlgorithm, TrainingCheckpoint,
+    TrainingRun, TrainingRunStatus, Trajectory, TrajectoryMetadata, TrajectoryRewardComponent,
+    TrajectoryRolloutStatus, TrajectoryStatus,
 };
 
 use crate::dataset::catalog::{
@@ -465,7 +465,7 @@ pub fn trajectory_metadata(
         (true, e) if e.is_execution_failure() => RolloutStatus::Failed,
         (true, _) => RolloutStatus::Completed,
     };
-    let reason = finished.then(|| TerminationReason::from(ending.reason()));
+    let reason = finished.then(|| ending.reason());
     let ids = run.ids(bench, attempt);
     TrajectoryMetadata {
         trajectory_id: ids.trajectory_id(),

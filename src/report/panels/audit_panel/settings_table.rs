@@ -11,6 +11,10 @@ use leptos::prelude::*;
 
 use super::settings_words::{row_differs, setting_cell};
 use crate::report::panels::coverage_ledger::words::run_name;
+use crate::report::table::fixed::{Column, ScrollTable};
+
+/// The first column, before one per run.
+const COLUMNS: [Column; 1] = [Column::text("Setting")];
 
 /// The table, hidden when no run has settings (Chronicle jobs).
 #[component]
@@ -22,10 +26,7 @@ pub fn SettingsTable(
         report.with(|report| {
             let runs: &[RunSettings] = &report.audit.settings;
             let first = runs.first()?;
-            let head = runs
-                .iter()
-                .map(|run| view! { <th scope="col">{run_name(report, run.run)}</th> })
-                .collect_view();
+            let names = runs.iter().map(|run| run_name(report, run.run)).collect();
             let rows = first
                 .settings
                 .iter()
@@ -59,18 +60,14 @@ pub fn SettingsTable(
                     "training run of a checkpoint, else the evaluation default of the benchmark "
                     "version and model. Marked rows differ between the runs."
                 </p>
-                <div class="table-scroll">
-                    <table class="data-table settings-table">
-                        <caption class="visually-hidden">"Effective settings per run"</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">"Setting"</th>
-                                {head}
-                            </tr>
-                        </thead>
-                        <tbody>{rows}</tbody>
-                    </table>
-                </div>
+                <ScrollTable
+                    class="settings-table"
+                    caption="Effective settings per run"
+                    columns=&COLUMNS
+                    after=names
+                >
+                    <tbody>{rows}</tbody>
+                </ScrollTable>
             })
         })
     }

@@ -22,7 +22,7 @@ use outcome_bars::{OutcomeBar, OutcomeLegend};
 use pairing::Pairings;
 pub use pairing::UNPAIRED_SHOWN;
 use run_counts::RunCountsTable;
-use words::{run_name, union_summary};
+use words::{named_runs, union_summary};
 pub use words::{unpaired_tasks, UnpairedTask};
 
 /// The ledger: counts per run (a table and a stacked bar of trajectories by outcome class),
@@ -35,17 +35,11 @@ pub fn CoverageLedger(
 ) -> impl IntoView {
     let summary = move || report.with(|report| union_summary(&report.coverage));
     let bars = move || {
-        report.with(|report| {
-            report
-                .coverage
-                .runs
-                .iter()
-                .map(|run| {
-                    let name = run_name(report, run.run);
-                    view! { <OutcomeBar run=run.clone() name/> }
-                })
-                .collect_view()
-        })
+        report
+            .with(|report| named_runs(report))
+            .into_iter()
+            .map(|(run, name)| view! { <OutcomeBar run name/> })
+            .collect_view()
     };
     view! {
         <section class="panel coverage" aria-labelledby="coverage-title">

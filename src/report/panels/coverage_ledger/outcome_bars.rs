@@ -134,6 +134,7 @@ mod tests {
             without_task: 0,
             join: None,
             incomplete_load: None,
+            set_aside: None,
         }
     }
 

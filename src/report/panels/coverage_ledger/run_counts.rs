@@ -9,8 +9,27 @@ use eval_compare_core::report::Report;
 use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
-use super::words::{left_out_cell, run_name};
+use super::words::{left_out_cell, named_runs};
 use crate::components::stat_text::count;
+use crate::report::table::fixed::{Column, ScrollTable};
+
+/// The columns: the run, then its counts.
+const COLUMNS: [Column; 14] = [
+    Column::text("Run"),
+    Column::num("Tasks selected"),
+    Column::num("Attempted"),
+    Column::num("Scored"),
+    Column::num("Absent"),
+    Column::num("Trajectories"),
+    Column::num("Included"),
+    Column::num("Failed"),
+    Column::num("Unfinished"),
+    Column::num("Cancelled"),
+    Column::num("Scored 0 (no reward)"),
+    Column::num("Invalid rewards"),
+    Column::num("Without task"),
+    Column::text("Load"),
+];
 
 /// The table, one row per run of the report, baseline first.
 #[component]
@@ -19,43 +38,16 @@ pub fn RunCountsTable(
     report: Signal<Arc<Report>>,
 ) -> impl IntoView {
     let rows = move || {
-        report.with(|report| {
-            report
-                .coverage
-                .runs
-                .iter()
-                .map(|run| {
-                    let name = run_name(report, run.run);
-                    view! { <CoverageRow run=run.clone() name/> }
-                })
-                .collect_view()
-        })
+        report
+            .with(|report| named_runs(report))
+            .into_iter()
+            .map(|(run, name)| view! { <CoverageRow run name/> })
+            .collect_view()
     };
     view! {
-        <div class="table-scroll">
-            <table class="data-table coverage-table">
-                <caption class="visually-hidden">"Tasks and trajectories per run"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"Run"</th>
-                        <th scope="col" class="num">"Tasks selected"</th>
-                        <th scope="col" class="num">"Attempted"</th>
-                        <th scope="col" class="num">"Scored"</th>
-                        <th scope="col" class="num">"Absent"</th>
-                        <th scope="col" class="num">"Trajectories"</th>
-                        <th scope="col" class="num">"Included"</th>
-                        <th scope="col" class="num">"Failed"</th>
-                        <th scope="col" class="num">"Unfinished"</th>
-                        <th scope="col" class="num">"Cancelled"</th>
-                        <th scope="col" class="num">"Scored 0 (no reward)"</th>
-                        <th scope="col" class="num">"Invalid rewards"</th>
-                        <th scope="col" class="num">"Without task"</th>
-                        <th scope="col">"Load"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-            </table>
-        </div>
+        <ScrollTable class="coverage-table" caption="Tasks and trajectories per run" columns=&COLUMNS>
+            <tbody>{rows}</tbody>
+        </ScrollTable>
     }
 }
 

@@ -2,7 +2,7 @@
 //! natively.
 
 use eval_compare_core::coverage::{
-    Coverage, FailureRateCheck, MissingnessCheck, PairCoverage, Side,
+    Coverage, FailureRateCheck, MissingnessCheck, PairCoverage, RunCoverage, Side,
 };
 use eval_compare_core::model::{OutcomeClass, RunIdx};
 use eval_compare_core::report::{pairing_line, ExclusionReason, Report, RunSummary, TaskCell};
@@ -20,6 +20,16 @@ pub fn run_name(report: &Report, run: RunIdx) -> String {
             || format!("run {}", run.0),
             |summary| shorten(&summary.name, SHOWN_NAME_CHARS).into_owned(),
         )
+}
+
+/// Each run's coverage with its name, in the report's order (baseline first).
+pub fn named_runs(report: &Report) -> Vec<(RunCoverage, String)> {
+    report
+        .coverage
+        .runs
+        .iter()
+        .map(|run| (run.clone(), run_name(report, run.run)))
+        .collect()
 }
 
 /// How many tasks the union holds, and the benchmark's list when one was loaded.
@@ -181,6 +191,7 @@ pub fn left_out_cell(trajectories: u64, tasks: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::table::cells::never_run_cell;
     use eval_compare_core::model::ClassCounts;
 
     fn coverage(union_tasks: u64, listed_tasks: u64) -> Coverage {
@@ -274,15 +285,7 @@ mod tests {
 
     #[test]
     fn a_side_is_absent_scored_or_says_what_it_lost() {
-        let absent = TaskCell {
-            mean: None,
-            included: 0,
-            samples: 0,
-            classes: ClassCounts::default(),
-            zero_by_platform_rule: 0,
-            invalid_rewards: 0,
-            flaky: false,
-        };
+        let absent = never_run_cell();
         assert_eq!(side_state(&absent, "absent"), "absent");
         assert_eq!(
             side_state(&absent, "not yet attempted"),

@@ -9,8 +9,11 @@ use crate::text::{html_text, optional_value, signed_points};
 use super::super::categories::{category_cells, CATEGORY_COLUMNS};
 use super::super::components::{component_cells, COMPONENT_COLUMNS};
 use super::super::details::{detail_rows, DetailCells};
-use super::super::flaky::flaky_sentence;
 use super::super::pass_k::{pass_k_cells, PASS_K_COLUMNS};
+use super::super::words::{
+    flaky_line, CATEGORIES_INTRO, COMPONENTS_HEADING, COMPONENTS_INTRO, NO_CATEGORY, PASS_K_INTRO,
+    WHERE_DELTA_HEADING,
+};
 use super::super::{CandidateResult, Report, TaskRow};
 use super::sections::{figure, head, shown, td, td_num, td_shown};
 use super::svg;
@@ -69,31 +72,23 @@ fn components(out: &mut String, candidate: &CandidateResult) {
     if candidate.components.is_empty() {
         return;
     }
-    out.push_str(
-        "<h3>Components</h3><p class=\"note\">Each component's or scorer's own paired Δ over the \
-         tasks both runs have a value for it, in its own units; weight 0 is informative, not in \
-         the reward.</p><div class=\"scroll\"><table>",
+    let _ = write!(
+        out,
+        "<h3>{}</h3><p class=\"note\">{}</p>",
+        html_text(COMPONENTS_HEADING),
+        html_text(COMPONENTS_INTRO)
     );
-    head(out, &COMPONENT_COLUMNS);
-    out.push_str("<tbody>");
-    for component in &candidate.components {
-        out.push_str("<tr>");
-        for (index, text) in component_cells(component).iter().enumerate() {
-            if index == 0 {
-                td(out, text);
-            } else {
-                td_num(out, text);
-            }
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</tbody></table></div>");
+    rows_table(
+        out,
+        &COMPONENT_COLUMNS,
+        candidate.components.iter().map(component_cells),
+    );
 }
 
 /// Where the Δ comes from: Δ per category with the concentration line, the flaky tasks, pass@k
 /// beside pass^k.
 fn where_delta(out: &mut String, report: &Report, candidate: &CandidateResult) {
-    out.push_str("<h3>Where the Δ comes from</h3>");
+    let _ = write!(out, "<h3>{}</h3>", html_text(WHERE_DELTA_HEADING));
     match &candidate.by_category {
         Some(breakdown) => {
             let _ = write!(out, "<p>{}</p>", html_text(&breakdown.sentence));
@@ -102,17 +97,17 @@ fn where_delta(out: &mut String, report: &Report, candidate: &CandidateResult) {
                 &CATEGORY_COLUMNS,
                 breakdown.groups.iter().map(category_cells),
             );
+            let _ = write!(out, "<p class=\"note\">{}</p>", html_text(CATEGORIES_INTRO));
         }
-        None => out.push_str("<p>No task has a category.</p>"),
+        None => {
+            let _ = write!(out, "<p>{}</p>", html_text(NO_CATEGORY));
+        }
     }
-    let _ = write!(
-        out,
-        "<p>Flaky tasks: {}.</p>",
-        html_text(&flaky_sentence(&candidate.flaky))
-    );
+    let _ = write!(out, "<p>{}</p>", html_text(&flaky_line(&candidate.flaky)));
     let pass_k = &report.headline(candidate).pass_at_k;
     if !pass_k.is_empty() {
         rows_table(out, &PASS_K_COLUMNS, pass_k.iter().map(pass_k_cells));
+        let _ = write!(out, "<p class=\"note\">{}</p>", html_text(PASS_K_INTRO));
     }
 }
 

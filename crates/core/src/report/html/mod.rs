@@ -14,6 +14,8 @@
 //! are written by `core::text`, the formatters of the page and the markdown.
 
 mod candidate;
+mod ledger;
+mod platform;
 mod sections;
 mod style;
 pub mod svg;
@@ -21,13 +23,12 @@ pub mod svg;
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use crate::share_link::is_web_link;
-use crate::text::{html_text, shorten, SHOWN_NAME_CHARS};
+use crate::text::{html_text, is_web_link, shorten, SHOWN_NAME_CHARS};
 
 use super::Report;
 
-/// The whole document; `share` is the link of the same view in the viewer (see
-/// [`crate::share_link`]), or `None` when there is none.
+/// The whole document; `share` is the link of the same view in the viewer (the share link
+/// module builds it), or `None` when there is none.
 pub fn render(report: &Report, share: Option<&str>) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let title = title(report);
@@ -46,7 +47,9 @@ pub fn render(report: &Report, share: Option<&str>) -> String {
     sections::headline(&mut out, report);
     sections::runs(&mut out, report);
     sections::audit(&mut out, report);
+    platform::section(&mut out, report);
     sections::coverage(&mut out, report);
+    ledger::section(&mut out, report);
     sections::categories(&mut out, report);
     sections::progression(&mut out, report);
     for candidate in &report.candidates {

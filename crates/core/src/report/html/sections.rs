@@ -5,14 +5,17 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use crate::audit::{Lifecycle, Severity};
-use crate::model::Resolution;
 use crate::text::{
-    count, html_text, interval_points, optional_value, p_value, setting_source, setting_value,
-    shorten, signed_points, StatText, MISSING, SHOWN_NAME_CHARS,
+    count, html_text, interval_points, optional_value, p_value, quoted_parts, shorten,
+    signed_points, QuotedPart, StatText, MISSING, SHOWN_NAME_CHARS,
 };
 
 use super::super::details::{headline_anytime_interval, interval_method_text};
-use super::super::words::{pairing_line, settings_line};
+use super::super::words::{
+    comparability_words, incomplete_loads, pairings, setting_cell, settings_line, union_line,
+    EFFECTIVE_SETTINGS, PLATFORM_PROGRESSION_HEADING, TASK_COLUMNS_NOTE,
+};
+use super::super::words::{ledger_changes, ledger_verdicts, set_aside_cell, SET_ASIDE_COLUMN};
 use super::super::{Decision, Report};
 use super::svg;
 
@@ -51,26 +54,16 @@ pub(super) fn head(out: &mut String, columns: &[&str]) {
     out.push_str("</tr></thead>");
 }
 
-/// Escaped text with each `` `quoted` `` part (an option key, as `setting_source` writes it)
-/// set as code. The input is already escaped, so it holds no `<` of its own.
-fn code_spans(escaped: &str) -> String {
-    let mut out = String::with_capacity(escaped.len() + 16);
-    let mut parts = escaped.split('`');
-    if let Some(first) = parts.next() {
-        out.push_str(first);
-    }
-    let rest: Vec<&str> = parts.collect();
-    // An odd number of backticks leaves the last one as it is.
-    let pairs = rest.len() / 2;
-    for (index, part) in rest.iter().enumerate() {
-        if index < pairs * 2 {
-            out.push_str(if index % 2 == 0 { "<code>" } else { "</code>" });
-        } else {
-            out.push('`');
-        }
-        out.push_str(part);
-    }
-    out
+/// A phrase of the report's own, escaped, with each `` `quoted` `` name in it (an option key,
+/// a run id) set as code ([`quoted_parts`]).
+pub(super) fn html_quoted(text: &str) -> String {
+    quoted_parts(text)
+        .into_iter()
+        .map(|part| match part {
+            QuotedPart::Words(words) => html_text(words),
+            QuotedPart::Code(code) => format!("<code>{}</code>", html_text(code)),
+        })
+        .collect()
 }
 
 /// A figure with its SVG.
@@ -80,10 +73,17 @@ pub(super) fn figure(out: &mut String, svg: &str) {
 
 /// The title and what the numbers were computed with.
 pub fn header(out: &mut String, report: &Report, title: &str) {
+    let _ = write!(out, "<header><h1>{}</h1>", html_text(title));
+    if let Some(changes) = ledger_changes(report) {
+        let _ = write!(
+            out,
+            "<p class=\"lead\"><strong>{}</strong></p>",
+            html_text(&changes)
+        );
+    }
     let _ = writeln!(
         out,
-        "<header><h1>{}</h1><p class=\"meta\">{}</p></header>",
-        html_text(title),
+        "<p class=\"meta\">{}</p></header>",
         html_text(&settings_line(report))
     );
 }
@@ -141,6 +141,9 @@ pub fn headline(out: &mut String, report: &Report) {
             }
             out.push_str("</ul>");
         }
+        if let Some(line) = ledger_verdicts(report, candidate) {
+            let _ = write!(out, "<p class=\"ledger-verdicts\">{}</p>", html_text(&line));
+        }
         out.push_str("</article>");
     }
     out.push_str("</div>");
@@ -188,15 +191,8 @@ pub fn runs(out: &mut String, report: &Report) {
         out.push_str("</tr>");
     }
     out.push_str("</tbody></table></div>");
-    for run in &report.runs {
-        if let Some(why) = &run.incomplete_load {
-            let _ = write!(
-                out,
-                "<p class=\"warning\">Incomplete load of <code>{}</code>: {}</p>",
-                html_text(&run.id),
-                html_text(why)
-            );
-        }
+    for line in incomplete_loads(report) {
+        let _ = write!(out, "<p class=\"warning\">{}</p>", html_quoted(&line));
     }
     out.push_str(
         "<p class=\"note\">Task-weighted: the mean of the per-task means (the analysis' mean); \
@@ -206,15 +202,15 @@ pub fn runs(out: &mut String, report: &Report) {
 
 /// The comparability audit: its verdict, findings and the effective settings per run.
 pub fn audit(out: &mut String, report: &Report) {
-    let (class, verdict) = match report.audit.verdict {
-        Severity::Blocking => ("worse", "not comparable (blocking findings)"),
-        Severity::Caution => ("unsure", "comparable with cautions"),
-        Severity::Info => ("same", "comparable"),
+    let class = match report.audit.verdict {
+        Severity::Blocking => "worse",
+        Severity::Caution => "unsure",
+        Severity::Info => "same",
     };
     let _ = write!(
         out,
         "<section id=\"audit\"><h2>Comparability: <span class=\"verdict {class}\">{}</span></h2>",
-        html_text(verdict)
+        html_text(comparability_words(report.audit.verdict))
     );
     if report.audit.findings.is_empty() {
         out.push_str("<p>No findings.</p>");
@@ -254,7 +250,11 @@ fn effective_settings(out: &mut String, report: &Report) {
             )
         })
         .collect();
-    out.push_str("<h3>Effective settings</h3><div class=\"scroll\"><table>");
+    let _ = write!(
+        out,
+        "<h3>{}</h3><div class=\"scroll\"><table>",
+        html_text(EFFECTIVE_SETTINGS)
+    );
     let mut columns = vec!["setting"];
     columns.extend(names.iter().map(String::as_str));
     head(out, &columns);
@@ -264,17 +264,7 @@ fn effective_settings(out: &mut String, report: &Report) {
         td(out, setting.setting.label());
         for run in settings {
             // The value stays plain text; the source's quoted option key is set as code.
-            let html = run.settings.get(row).map_or_else(
-                || MISSING.to_owned(),
-                |s| match &s.resolution {
-                    Resolution::Resolved { value, .. } => format!(
-                        "{} ({})",
-                        html_text(&setting_value(value)),
-                        code_spans(&html_text(&setting_source(&s.resolution)))
-                    ),
-                    Resolution::Unresolved { .. } => "not resolved".to_owned(),
-                },
-            );
+            let html = setting_cell(run.settings.get(row), html_text, html_quoted);
             let _ = write!(out, "<td>{html}</td>");
         }
         out.push_str("</tr>");
@@ -286,10 +276,12 @@ fn effective_settings(out: &mut String, report: &Report) {
 /// warnings; and the coverage bars.
 pub fn coverage(out: &mut String, report: &Report) {
     let cov = &report.coverage;
+    // The column of tasks set aside only when the report has a ledger.
+    let ledger = report.ledger.is_some();
     let _ = write!(
         out,
-        "<section id=\"coverage\"><h2>Coverage</h2><p>Union of tasks: {}.</p><div class=\"scroll\"><table>",
-        html_text(&count(cov.union_tasks))
+        "<section id=\"coverage\"><h2>Coverage</h2><p>{}</p><div class=\"scroll\"><table>",
+        html_text(&union_line(cov))
     );
     head(
         out,
@@ -308,7 +300,8 @@ pub fn coverage(out: &mut String, report: &Report) {
             "other",
             "samples",
             "valid",
-        ],
+            SET_ASIDE_COLUMN,
+        ][..(if ledger { 15 } else { 14 })],
     );
     out.push_str("<tbody>");
     for run in &cov.runs {
@@ -335,28 +328,23 @@ pub fn coverage(out: &mut String, report: &Report) {
         ] {
             td_num(out, &count(value));
         }
+        if ledger {
+            td(out, &set_aside_cell(run.set_aside.as_ref()));
+        }
         out.push_str("</tr>");
     }
-    out.push_str(
-        "</tbody></table></div><p class=\"note\">Task columns count tasks with at least one \
-         trajectory of that class.</p>",
+    let _ = write!(
+        out,
+        "</tbody></table></div><p class=\"note\">{}</p>",
+        html_text(TASK_COLUMNS_NOTE)
     );
     if let Some(bars) = svg::coverage_bars(report) {
         figure(out, &bars);
     }
     out.push_str("<ul>");
-    for pair in &cov.comparisons {
-        let name = report
-            .runs
-            .iter()
-            .find(|r| r.index == pair.candidate)
-            .map_or("candidate", |r| r.name.as_str());
+    for (name, pairing) in pairings(report) {
         let name = shorten(name, SHOWN_NAME_CHARS);
-        let _ = write!(
-            out,
-            "<li>{}</li>",
-            html_text(&format!("{name}: {}", pairing_line(pair)))
-        );
+        let _ = write!(out, "<li>{}</li>", html_text(&format!("{name}: {pairing}")));
     }
     out.push_str("</ul>");
     // Warnings grouped by code, the ones that can change the answer first (as the page).
@@ -455,7 +443,7 @@ pub fn progression(out: &mut String, report: &Report) {
     }
     out.push_str("</tbody></table></div>");
     if let Some(platform) = &progression.platform {
-        out.push_str("<h3>The platform's own progression</h3>");
+        let _ = write!(out, "<h3>{}</h3>", html_text(PLATFORM_PROGRESSION_HEADING));
         if platform.error.is_none() {
             out.push_str("<div class=\"scroll\"><table>");
             head(out, &crate::report::PLATFORM_COLUMNS);
@@ -515,10 +503,10 @@ mod tests {
     #[test]
     fn quoted_parts_become_code() {
         assert_eq!(
-            code_spans("recorded, `temperature`"),
+            html_quoted("recorded, `temperature`"),
             "recorded, <code>temperature</code>"
         );
-        assert_eq!(code_spans("a `b` c `d"), "a <code>b</code> c `d");
-        assert_eq!(code_spans("plain"), "plain");
+        assert_eq!(html_quoted("a `b` c `d"), "a <code>b</code> c `d");
+        assert_eq!(html_quoted("<plain>"), "&lt;plain&gt;");
     }
 }

@@ -66,6 +66,49 @@ impl Scale {
     }
 }
 
+/// The plot area of a figure whose y axis is Δ in points (the sorted Δ, the progression): its
+/// edges, the vertical scale and the zero line.
+#[derive(Debug, Clone, Copy)]
+struct Frame {
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+}
+
+impl Frame {
+    /// The y axis: `[lo, hi]` from the bottom edge up to the top.
+    fn y_scale(&self, lo: f64, hi: f64) -> Scale {
+        Scale {
+            lo,
+            hi,
+            start: self.bottom,
+            end: self.top,
+        }
+    }
+
+    /// The x axis: `[lo, hi]` across the frame, `inset` in from each side.
+    fn x_scale(&self, lo: f64, hi: f64, inset: f64) -> Scale {
+        Scale {
+            lo,
+            hi,
+            start: self.left + inset,
+            end: self.right - inset,
+        }
+    }
+
+    /// The line of Δ = 0 across the frame.
+    fn zero_line(&self, out: &mut String, y: &Scale) {
+        let _ = write!(
+            out,
+            "<line class=\"zero\" x1=\"{}\" y1=\"{z}\" x2=\"{}\" y2=\"{z}\"/>",
+            c(self.left),
+            c(self.right),
+            z = c(y.at(0.0))
+        );
+    }
+}
+
 /// Round tick positions covering `[lo, hi]` (about `wanted` of them), and the range they span.
 fn ticks(lo: f64, hi: f64, wanted: f64) -> (Vec<f64>, f64, f64) {
     let (lo, hi) = if hi - lo < 1e-9 {
@@ -337,19 +380,15 @@ pub fn sorted_deltas(report: &Report, candidate: &CandidateResult) -> Option<Str
     let lo = deltas[0].min(0.0);
     let hi = deltas[n - 1].max(0.0);
     let (values, lo, hi) = ticks(lo, hi, 5.0);
-    let (left, right, top, bottom) = (60.0, 780.0, 10.0, 200.0);
-    let y = Scale {
-        lo,
-        hi,
-        start: bottom,
-        end: top,
+    let frame = Frame {
+        left: 60.0,
+        right: 780.0,
+        top: 10.0,
+        bottom: 200.0,
     };
-    let x = Scale {
-        lo: 0.0,
-        hi: n as f64,
-        start: left,
-        end: right,
-    };
+    let (left, right, bottom) = (frame.left, frame.right, frame.bottom);
+    let y = frame.y_scale(lo, hi);
+    let x = frame.x_scale(0.0, n as f64, 0.0);
     let name = report
         .run_of(candidate)
         .map_or("candidate", |run| run.name.as_str());
@@ -387,13 +426,7 @@ pub fn sorted_deltas(report: &Report, candidate: &CandidateResult) -> Option<Str
             c(height)
         );
     }
-    let _ = write!(
-        out,
-        "<line class=\"zero\" x1=\"{}\" y1=\"{z}\" x2=\"{}\" y2=\"{z}\"/>",
-        c(left),
-        c(right),
-        z = c(zero)
-    );
+    frame.zero_line(&mut out, &y);
     let caption = if n > BAR_LIMIT {
         format!(
             "{} paired tasks ranked by Δ (bars: mean Δ of {} quantile bins)",
@@ -514,19 +547,15 @@ pub fn progression(report: &Report) -> Option<String> {
     let first = points[0].0 as f64;
     let last = points[points.len() - 1].0 as f64;
     let (step_ticks, first, last) = ticks(first, last, 6.0);
-    let (left, right, top, bottom) = (60.0, 780.0, 10.0, 220.0);
-    let y = Scale {
-        lo,
-        hi,
-        start: bottom,
-        end: top,
+    let frame = Frame {
+        left: 60.0,
+        right: 780.0,
+        top: 10.0,
+        bottom: 220.0,
     };
-    let x = Scale {
-        lo: first,
-        hi: last,
-        start: left + 10.0,
-        end: right - 10.0,
-    };
+    let (left, right, top, bottom) = (frame.left, frame.right, frame.top, frame.bottom);
+    let y = frame.y_scale(lo, hi);
+    let x = frame.x_scale(first, last, 10.0);
     let mut out = String::new();
     open(
         &mut out,
@@ -535,13 +564,7 @@ pub fn progression(report: &Report) -> Option<String> {
     );
     y_axis(&mut out, &y, &values, left, right);
     x_axis(&mut out, &x, &step_ticks, bottom, top);
-    let _ = write!(
-        out,
-        "<line class=\"zero\" x1=\"{}\" y1=\"{z}\" x2=\"{}\" y2=\"{z}\"/>",
-        c(left),
-        c(right),
-        z = c(y.at(0.0))
-    );
+    frame.zero_line(&mut out, &y);
     let band: Vec<(f64, f64, f64)> = points
         .iter()
         .filter_map(|(step, _, interval, _)| {

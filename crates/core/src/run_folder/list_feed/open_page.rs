@@ -8,7 +8,7 @@ use serde::de::IgnoredAny;
 
 use super::super::list::{ListLayout, PlainPageFields};
 use super::{after_value, ListFeed, Stage, Stop, WaitingItems};
-use crate::api::{once, value_length, Cursor, PlainItem};
+use crate::large_list::{once, value_length, Cursor, PlainItem};
 
 /// A page at least this large that has not arrived whole is read member by member, item by
 /// item, as its bytes arrive ([`OpenPage`]), instead of waiting for all of it and decoding it
@@ -34,7 +34,7 @@ pub(super) enum PageAt {
 }
 
 /// A page read member by member as its bytes arrive (see [`OPEN_PAGE_BYTES`]), in its plain
-/// form: its items as a page's items are read ([`Cursor::item_sharing`](crate::api::Cursor),
+/// form: its items as a page's items are read ([`Cursor::item_sharing`](crate::large_list::Cursor),
 /// their strings kept as [`WaitingItems`]), its other members null, booleans, strings or
 /// numbers (a key or a string with an escape read by serde_json, as the whole read reads it).
 /// Anything else, or a field twice, ends the feed unexpectedly: the whole read then answers,

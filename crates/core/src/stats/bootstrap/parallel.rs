@@ -42,12 +42,12 @@ pub(super) fn resample_sums<S: StepTable>(
     if (resamples as u64).saturating_mul(u64::from(bound)) < PARALLEL_MIN_DRAWS {
         return None;
     }
-    let threads = cores().min(MAX_THREADS);
-    if shifting_pays(bound, resamples) {
-        shifted_sums(table, resamples, seed, threads)
+    let segments = Segments::new(resamples, cores().min(MAX_THREADS), bound)?;
+    Some(if shifting_pays(bound, resamples) {
+        shifted_sums(table, &segments, seed)
     } else {
-        split_sums(table, resamples, seed, threads)
-    }
+        split_sums(table, &segments, seed)
+    })
 }
 
 /// Whether shifting the segments ([`shifted_sums`]) costs less than counting the rejections
@@ -61,11 +61,41 @@ fn shifting_pays(bound: u32, resamples: usize) -> bool {
     share * resamples as f64 <= 0.5
 }
 
-/// The first resample of each of `threads` segments of `resamples`, and the end; `None` for
-/// fewer than two segments (one thread does it).
-fn segment_firsts(resamples: usize, threads: usize) -> Option<Vec<usize>> {
-    let segments = threads.min(resamples);
-    (segments >= 2).then(|| (0..=segments).map(|t| t * resamples / segments).collect())
+/// The resamples cut into one segment a thread, over a stream of `bound` (n) tasks.
+struct Segments {
+    /// The first resample of each segment, and the end.
+    firsts: Vec<usize>,
+    /// The threads drawing them.
+    threads: usize,
+    /// The number of tasks n, each resample's draws.
+    bound: u32,
+}
+
+impl Segments {
+    /// `resamples` cut into `threads` segments; `None` for fewer than two (one thread does it).
+    fn new(resamples: usize, threads: usize, bound: u32) -> Option<Segments> {
+        let segments = threads.min(resamples);
+        (segments >= 2).then(|| Segments {
+            firsts: (0..=segments).map(|t| t * resamples / segments).collect(),
+            threads,
+            bound,
+        })
+    }
+
+    /// How many segments there are.
+    fn count(&self) -> usize {
+        self.firsts.len() - 1
+    }
+
+    /// How many resamples segment `t` draws.
+    fn resamples(&self, t: usize) -> usize {
+        self.firsts[t + 1] - self.firsts[t]
+    }
+
+    /// Segment `t`'s first possible raw half, Pₜ = firstₜ·n (`t` may be the end).
+    fn first_half(&self, t: usize) -> u64 {
+        self.firsts[t] as u64 * u64::from(self.bound)
+    }
 }
 
 /// Each segment's shift: the rejections before it, from those in each segment's own range.
@@ -93,22 +123,13 @@ struct Unshifted {
 }
 
 /// [`resample_sums`] in one pass over the stream, segments shifted after it (see the module
-/// documentation); `None` for fewer than two segments.
-fn shifted_sums<S: StepTable>(
-    table: S,
-    resamples: usize,
-    seed: u64,
-    threads: usize,
-) -> Option<Vec<Resample>> {
-    let firsts = segment_firsts(resamples, threads)?;
-    let segments = firsts.len() - 1;
-    let bound = table.bound();
-    let n = u64::from(bound);
-    let indices: Vec<usize> = (0..segments).collect();
+/// documentation).
+fn shifted_sums<S: StepTable>(table: S, segments: &Segments, seed: u64) -> Vec<Resample> {
+    let bound = segments.bound;
+    let indices: Vec<usize> = (0..segments.count()).collect();
     let drawn = map_in_parallel(&indices, |&t| {
-        let start = firsts[t] as u64 * n;
-        let count = firsts[t + 1] - firsts[t];
-        let mut draws = HalfDraws::at(seed, start);
+        let count = segments.resamples(t);
+        let mut draws = HalfDraws::at(seed, segments.first_half(t));
         let keep_starts = t > 0;
         let mut starts = Vec::with_capacity(if keep_starts { count + 1 } else { 0 });
         let mut sums = Vec::with_capacity(count);
@@ -125,8 +146,8 @@ fn shifted_sums<S: StepTable>(
         // that many halves past the next segment's first possible one; those it rejected
         // there are the next segment's.
         let past_end = draws.rejected();
-        let rejected = if t + 1 < segments {
-            let end = firsts[t + 1] as u64 * n;
+        let rejected = if t + 1 < segments.count() {
+            let end = segments.first_half(t + 1);
             past_end - HalfDraws::at(seed, end).count_rejections(past_end, bound)
         } else {
             0
@@ -166,32 +187,25 @@ fn shifted_sums<S: StepTable>(
                 };
                 Resample {
                     sum: sum as f64,
-                    size: n,
+                    size: u64::from(bound),
                 }
             })
             .collect::<Vec<_>>()
     });
-    Some(parts.into_iter().flatten().collect())
+    parts.into_iter().flatten().collect()
 }
 
-/// [`resample_sums`] over `threads` segments; `None` for fewer than two.
-fn split_sums<S: StepTable>(
-    table: S,
-    resamples: usize,
-    seed: u64,
-    threads: usize,
-) -> Option<Vec<Resample>> {
-    let firsts = segment_firsts(resamples, threads)?;
-    let segments = firsts.len() - 1;
-    let bound = table.bound();
-    let n = u64::from(bound);
+/// [`resample_sums`] with the rejections before each segment counted first (see the module
+/// documentation).
+fn split_sums<S: StepTable>(table: S, segments: &Segments, seed: u64) -> Vec<Resample> {
+    let (bound, threads) = (segments.bound, segments.threads);
     // Pass 1: the rejected halves in each segment's raw range but the last's, every range cut
     // in `threads` pieces, thread j counting the j-th piece of each (all threads busy).
     let pieces: Vec<usize> = (0..threads).collect();
     let counts = map_in_parallel(&pieces, |&j| {
-        (0..segments - 1)
+        (0..segments.count() - 1)
             .map(|t| {
-                let (start, end) = (firsts[t] as u64 * n, firsts[t + 1] as u64 * n);
+                let (start, end) = (segments.first_half(t), segments.first_half(t + 1));
                 let piece = |k: u64| start + (end - start) * k / threads as u64;
                 let (from, to) = (piece(j as u64), piece(j as u64 + 1));
                 HalfDraws::at(seed, from).count_rejections(to - from, bound)
@@ -199,7 +213,7 @@ fn split_sums<S: StepTable>(
             .collect::<Vec<u64>>()
     });
     // One count per segment; the last segment's own rejections shift nothing after it.
-    let mut rejected = vec![0u64; segments];
+    let mut rejected = vec![0u64; segments.count()];
     for piece in counts {
         rejected
             .iter_mut()
@@ -210,13 +224,13 @@ fn split_sums<S: StepTable>(
     // make up for those rejected before it.
     let segment_starts: Vec<(usize, u64)> = shifts(rejected).into_iter().enumerate().collect();
     let parts = map_in_parallel(&segment_starts, |&(t, skip)| {
-        let mut draws = HalfDraws::at(seed, firsts[t] as u64 * n);
+        let mut draws = HalfDraws::at(seed, segments.first_half(t));
         for _ in 0..skip {
             draws.below(bound);
         }
-        compact_sums(table, &mut draws, firsts[t + 1] - firsts[t])
+        compact_sums(table, &mut draws, segments.resamples(t))
     });
-    Some(parts.into_iter().flatten().collect())
+    parts.into_iter().flatten().collect()
 }
 
 #[cfg(test)]
@@ -237,12 +251,18 @@ mod tests {
         resamples.iter().map(|r| (r.sum, r.size)).collect()
     }
 
-    /// Both ways of splitting the stream, by name.
+    /// Both ways of splitting the stream, by name: a table, B, the seed and the threads.
     type Split<'a> = fn(PlainTable<'a>, usize, u64, usize) -> Option<Vec<Resample>>;
     fn splits<'a>() -> [(&'static str, Split<'a>); 2] {
         [
-            ("counted first", split_sums::<PlainTable<'a>>),
-            ("shifted", shifted_sums::<PlainTable<'a>>),
+            ("counted first", |table, resamples, seed, threads| {
+                let segments = Segments::new(resamples, threads, table.bound())?;
+                Some(split_sums(table, &segments, seed))
+            }),
+            ("shifted", |table, resamples, seed, threads| {
+                let segments = Segments::new(resamples, threads, table.bound())?;
+                Some(shifted_sums(table, &segments, seed))
+            }),
         ]
     }
 
@@ -324,9 +344,9 @@ mod tests {
             &mut HalfDraws::new(Xoshiro256::from_seed(seed)),
             4,
         ));
-        let shifted =
-            shifted_sums(PlainTable::new(&steps, bound), 4, seed, 2).map(|parts| sums(&parts));
-        assert_eq!(shifted, Some(sequential));
+        let segments = Segments::new(4, 2, bound).unwrap();
+        let shifted = shifted_sums(PlainTable::new(&steps, bound), &segments, seed);
+        assert_eq!(sums(&shifted), sequential);
     }
 
     #[test]
@@ -345,8 +365,8 @@ mod tests {
     #[test]
     fn one_thread_or_one_resample_is_left_to_the_sequential_loop() {
         let steps = steps(50);
-        assert!(split_sums(PlainTable::new(&steps, 50), 10, 1, 1).is_none());
-        assert!(split_sums(PlainTable::new(&steps, 50), 1, 1, 4).is_none());
+        assert!(Segments::new(10, 1, 50).is_none());
+        assert!(Segments::new(1, 4, 50).is_none());
         assert!(
             resample_sums(PlainTable::new(&steps, 50), 10, 1).is_none(),
             "500 draws: not worth a thread"

@@ -1,0 +1,242 @@
+//! What the comparison model keeps of the two large lists' items, listed once: each item's
+//! fields in the contract's order and how each is read ([`TRAJECTORY`], [`ROLLOUT`],
+//! [`REWARD`]): kept in a text slot or as the reward, or only checked as the full type checks
+//! it. The lean form (serde), the plain scanner and the packed form all follow these tables,
+//! so a field the model starts to read is a row changed here (a slot, and its place in
+//! [`TrajectoryFacts`]), plus the scanner's test.
+//!
+//! [`TrajectoryFacts`] is what the model reads of a listed trajectory, in any form: the full
+//! contract type, the lean and the packed ones ([`AsTrajectoryFacts`], [`AsRewardFacts`]).
+
+use serde::Serialize;
+
+use crate::api::{EvalTrajectoryReward, TrajectoryMetadata};
+
+/// How a reader takes one field of a listed item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Read {
+    /// A string (required), kept in this text slot.
+    Text(usize),
+    /// A string or null (an `Option<String>` or an open enum), kept in this text slot.
+    OptionalText(usize),
+    /// A number (required), kept as the item's reward.
+    Number,
+    /// A number or null, kept as the item's reward.
+    OptionalNumber,
+    /// Null, or the rollout object: its fields read by [`ROLLOUT`].
+    Rollout,
+    /// Checked, not kept: a string (required).
+    CheckText,
+    /// Checked: a string or null.
+    CheckOptionalText,
+    /// Checked: an integer (`i64`) or null.
+    CheckOptionalInteger,
+    /// Checked: null or an object of any JSON values.
+    CheckOptionalObject,
+    /// Checked: null or a harness diagnostic.
+    CheckOptionalDiagnostic,
+}
+
+impl Read {
+    /// Whether the contract requires the field (a `String` or an `f64`, not an `Option`).
+    pub(crate) fn required(self) -> bool {
+        matches!(self, Read::Text(_) | Read::Number | Read::CheckText)
+    }
+}
+
+/// One field of a listed item: its wire name and how it is read.
+pub(crate) type Field = (&'static str, Read);
+
+/// The text slots of a listed trajectory (its rollout's included): where each kept string is.
+pub(crate) mod slot {
+    pub const ID: usize = 0;
+    pub const CREATED_AT: usize = 1;
+    pub const TASK: usize = 2;
+    pub const STATUS: usize = 3;
+    pub const TERMINATION_REASON: usize = 4;
+    pub const ROLLOUT_STATUS: usize = 5;
+    pub const ROLLOUT_TERMINATION_REASON: usize = 6;
+    /// How many.
+    pub const COUNT: usize = 7;
+}
+
+/// The text slots of a trajectory reward.
+pub(crate) mod reward_slot {
+    pub const ID: usize = 0;
+    pub const TASK: usize = 1;
+    /// How many.
+    pub const COUNT: usize = 2;
+}
+
+/// A listed trajectory's fields (`TrajectoryMetadata`), in the contract's order.
+pub(crate) const TRAJECTORY: &[Field] = &[
+    ("trajectory_id", Read::Text(slot::ID)),
+    ("organization_id", Read::CheckText),
+    ("dataset_id", Read::CheckOptionalText),
+    ("dataset_name", Read::CheckOptionalText),
+    ("dataset_source", Read::CheckOptionalText),
+    ("dataset_gcs_prefix", Read::CheckOptionalText),
+    ("trace_id", Read::CheckOptionalText),
+    ("model_id", Read::CheckOptionalText),
+    ("model_association_source", Read::CheckOptionalText),
+    ("model_association_metadata", Read::CheckOptionalObject),
+    ("source", Read::CheckText),
+    ("status", Read::OptionalText(slot::STATUS)),
+    (
+        "termination_reason",
+        Read::OptionalText(slot::TERMINATION_REASON),
+    ),
+    ("reward", Read::OptionalNumber),
+    ("num_steps", Read::CheckOptionalInteger),
+    ("created_at", Read::Text(slot::CREATED_AT)),
+    ("training_run_id", Read::CheckOptionalText),
+    ("task_id", Read::OptionalText(slot::TASK)),
+    ("policy_step", Read::CheckOptionalInteger),
+    ("rollout", Read::Rollout),
+];
+
+/// A trajectory's rollout state (`TrajectoryRolloutStatus`), in the contract's order.
+pub(crate) const ROLLOUT: &[Field] = &[
+    ("rollout_id", Read::CheckText),
+    ("status", Read::Text(slot::ROLLOUT_STATUS)),
+    (
+        "termination_reason",
+        Read::OptionalText(slot::ROLLOUT_TERMINATION_REASON),
+    ),
+    ("harness_diagnostic", Read::CheckOptionalDiagnostic),
+];
+
+/// A trajectory reward's fields (`EvalTrajectoryReward`), in the contract's order.
+pub(crate) const REWARD: &[Field] = &[
+    ("trajectory_id", Read::Text(reward_slot::ID)),
+    ("reward", Read::Number),
+    ("task_id", Read::OptionalText(reward_slot::TASK)),
+];
+
+/// The field `key` names in `fields`, by index. `next` is the field expected next: the API
+/// writes an item's fields in the contract's order, so one comparison usually finds it (a
+/// search of the whole table made the plain scanner a tenth slower).
+pub(crate) fn field_index(fields: &[Field], key: &str, next: usize) -> Option<usize> {
+    match fields.get(next) {
+        Some((wire, _)) if *wire == key => Some(next),
+        _ => fields.iter().position(|(wire, _)| *wire == key),
+    }
+}
+
+/// Whether every field `fields` requires is among those `seen` (bit `i`: field `i`).
+pub(crate) fn has_required(fields: &[Field], seen: u32) -> bool {
+    fields
+        .iter()
+        .enumerate()
+        .all(|(index, (_, read))| !read.required() || seen & (1 << index) != 0)
+}
+
+/// What the comparison model reads of a listed trajectory, borrowed from either form.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct TrajectoryFacts<'a> {
+    /// Trajectory id.
+    pub id: &'a str,
+    /// Benchmark task.
+    pub task: Option<&'a str>,
+    /// Reward recorded on the listing; `None` when null.
+    pub reward: Option<f64>,
+    /// Creation time as listed.
+    pub created_at: &'a str,
+    /// Recorded trajectory state (wire string).
+    pub status: Option<&'a str>,
+    /// Recorded termination reason (wire string).
+    pub termination_reason: Option<&'a str>,
+    /// The rollout's state (wire string), when the trajectory has a rollout.
+    pub rollout_status: Option<&'a str>,
+    /// The rollout's termination reason (wire string).
+    pub rollout_termination_reason: Option<&'a str>,
+}
+
+impl<'a> TrajectoryFacts<'a> {
+    /// The facts of a trajectory's texts by [`slot`] and its reward (a required text absent
+    /// reads as empty: the readers refuse an item without it).
+    pub(crate) fn from_texts(texts: [Option<&'a str>; slot::COUNT], reward: Option<f64>) -> Self {
+        TrajectoryFacts {
+            id: texts[slot::ID].unwrap_or_default(),
+            task: texts[slot::TASK],
+            reward,
+            created_at: texts[slot::CREATED_AT].unwrap_or_default(),
+            status: texts[slot::STATUS],
+            termination_reason: texts[slot::TERMINATION_REASON],
+            rollout_status: texts[slot::ROLLOUT_STATUS],
+            rollout_termination_reason: texts[slot::ROLLOUT_TERMINATION_REASON],
+        }
+    }
+
+    /// Its texts by [`slot`].
+    pub(crate) fn texts(&self) -> [Option<&'a str>; slot::COUNT] {
+        let mut texts = [None; slot::COUNT];
+        texts[slot::ID] = Some(self.id);
+        texts[slot::CREATED_AT] = Some(self.created_at);
+        texts[slot::TASK] = self.task;
+        texts[slot::STATUS] = self.status;
+        texts[slot::TERMINATION_REASON] = self.termination_reason;
+        texts[slot::ROLLOUT_STATUS] = self.rollout_status;
+        texts[slot::ROLLOUT_TERMINATION_REASON] = self.rollout_termination_reason;
+        texts
+    }
+}
+
+/// A listed trajectory in either form (full or lean), as the model builder reads it.
+pub trait AsTrajectoryFacts {
+    /// Trajectory id.
+    fn trajectory_id(&self) -> &str;
+    /// Reward recorded on the listing.
+    fn listed_reward(&self) -> Option<f64>;
+    /// Everything the model reads.
+    fn facts(&self) -> TrajectoryFacts<'_>;
+}
+
+/// A trajectory reward in either form, as the model builder reads it.
+pub trait AsRewardFacts {
+    /// Trajectory id.
+    fn trajectory_id(&self) -> &str;
+    /// The effective reward.
+    fn reward(&self) -> f64;
+    /// Benchmark task, when recorded.
+    fn task_id(&self) -> Option<&str>;
+}
+
+impl AsTrajectoryFacts for TrajectoryMetadata {
+    fn trajectory_id(&self) -> &str {
+        &self.trajectory_id
+    }
+    fn listed_reward(&self) -> Option<f64> {
+        self.reward
+    }
+    fn facts(&self) -> TrajectoryFacts<'_> {
+        let rollout = self.rollout.as_ref();
+        TrajectoryFacts {
+            id: &self.trajectory_id,
+            task: self.task_id.as_deref(),
+            reward: self.reward,
+            created_at: &self.created_at,
+            status: self.status.as_ref().map(|status| status.as_str()),
+            termination_reason: self
+                .termination_reason
+                .as_ref()
+                .map(|reason| reason.as_str()),
+            rollout_status: rollout.map(|rollout| rollout.status.as_str()),
+            rollout_termination_reason: rollout
+                .and_then(|rollout| rollout.termination_reason.as_ref())
+                .map(|reason| reason.as_str()),
+        }
+    }
+}
+
+impl AsRewardFacts for EvalTrajectoryReward {
+    fn trajectory_id(&self) -> &str {
+        &self.trajectory_id
+    }
+    fn reward(&self) -> f64 {
+        self.reward
+    }
+    fn task_id(&self) -> Option<&str> {
+        self.task_id.as_deref()
+    }
+}

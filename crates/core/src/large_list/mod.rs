@@ -1,0 +1,45 @@
+//! The two large lists (trajectories and trajectory rewards) decoded to what the comparison
+//! model keeps, fast: built on the contract in [`crate::api`], which knows nothing of them.
+//!
+//! - The fields the model keeps, listed once (`facts.rs`: a table per item that every reader
+//!   below follows), what the model reads of an item ([`TrajectoryFacts`]) and the traits
+//!   through which it reads any form ([`AsTrajectoryFacts`], [`AsRewardFacts`]).
+//! - The lean forms ([`LeanTrajectory`], [`LeanReward`]): serde reads only the fields the
+//!   model keeps, borrowed from the text, and checks the others without keeping them.
+//! - The packed forms ([`PackedTrajectory`], [`PackedReward`]): what the load engine and the
+//!   run folders keep, each item's strings in one text, a page's items sharing texts.
+//! - The plain scanner ([`PlainItem`], [`decode_plain`]): a hand-written reader of the items
+//!   and pages in their plain form, for the list files and the API's pages read at scale
+//!   (serde_json spent most of the CLI's time on them).
+//!
+//! The plain form is what every exporter writes: an object whose keys and strings have no
+//! escapes (nor control characters, which JSON refuses), whose numbers are at most 2^53 in
+//! their digits with a power of ten up to 22 (converted with one exact operation, so correctly
+//! rounded, as serde_json converts them), and whose fields hold only null, booleans, plain
+//! strings, numbers and (a trajectory's) a plain rollout object. Anything else (an escape, a
+//! nested value not read here, a field twice, a required field missing, a type the full types
+//! refuse, the text's end) makes a scanner answer `None`: serde then decodes the item as it
+//! always did, and accepts or refuses it. Within a page, an item that is not plain is read by
+//! serde alone, where it lies, and the page's other items are still scanned. A scanner never
+//! accepts what serde refuses, nor reads a value differently: it reads the same field tables as
+//! [`LeanTrajectory`] and [`LeanReward`], and property tests (`tests/large_list_scan.rs`)
+//! compare the readers on mutated items, numbers and pages.
+//!
+//! May import: [`crate::api`] and serde; nothing else of the crate.
+
+mod cursor;
+mod facts;
+mod item_scan;
+mod lean;
+mod packed;
+mod page_scan;
+mod plain_item;
+mod shared_texts;
+
+pub(crate) use cursor::{value_length, Cursor};
+pub use facts::{AsRewardFacts, AsTrajectoryFacts, TrajectoryFacts};
+pub use lean::{JsonStr, LeanReward, LeanTrajectory};
+pub use packed::{PackedReward, PackedRewardsPage, PackedTrajectory, PackedTrajectoryPage};
+pub(crate) use page_scan::{once, scan_page_object};
+pub use plain_item::{decode_plain, PlainItem};
+pub use shared_texts::SharedTexts;

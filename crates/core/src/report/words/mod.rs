@@ -1,0 +1,32 @@
+//! The report's sentences that more than one renderer shows, each written once here as plain
+//! text: the page, the markdown and the HTML report only escape and lay them out (as the
+//! statistics rows of [`super::detail_rows`]), so their words and number formats cannot drift
+//! apart. Numbers go through `crate::text`; a name from the data that a renderer sets as code
+//! stands between backticks (`crate::text::quoted_parts` cuts it out).
+//!
+//! By topic: what the numbers were computed with (`settings`), the comparability audit
+//! (`audit`), the coverage ledger (`coverage`), the reviewer's ledger (`ledger`), a candidate's section (`candidate`) and the
+//! platform's own numbers (`platform`).
+
+mod audit;
+mod candidate;
+mod coverage;
+mod ledger;
+mod platform;
+mod settings;
+
+pub use audit::{comparability_words, setting_cell, EFFECTIVE_SETTINGS};
+pub use candidate::{
+    flaky_line, CATEGORIES_INTRO, COMPONENTS_HEADING, COMPONENTS_INTRO, NO_CATEGORY, PASS_K_INTRO,
+    WHERE_DELTA_HEADING,
+};
+pub use coverage::{incomplete_loads, pairing_line, pairings, union_line, TASK_COLUMNS_NOTE};
+pub use ledger::{
+    ledger_cells, ledger_changes, ledger_intro, ledger_verdicts, set_aside_cell, target_kind,
+    LEDGER_COLUMNS, LEDGER_HEADING, SET_ASIDE_COLUMN,
+};
+pub use platform::{
+    and_more, disagreement_cells, platform_check_line, DISAGREEMENT_COLUMNS, LISTED_DISAGREEMENTS,
+    PLATFORM_PROGRESSION_HEADING, PLATFORM_RESULTS_HEADING, PLATFORM_RESULTS_INTRO,
+};
+pub use settings::{analysis_name, settings_line};
