@@ -415,6 +415,10 @@ pub fn ReportView(
                         </div>
                     }
                 })}
+            // The answer first: the verdicts and where the Δ comes from, then what they rest
+            // on (comparability, the platform's own numbers, the settings).
+            <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending()/>
+            <WhereDelta report=without_bootstrap focus/>
             <AuditPanel report/>
             <PlatformPanel report/>
             <ReportSettingsForm
@@ -423,8 +427,6 @@ pub fn ReportView(
                 timings=state.timings
                 bootstrap_progress=state.bootstrap_progress
             />
-            <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending()/>
-            <WhereDelta report=without_bootstrap focus/>
             <Show when=move || { below_fold.get() >= 1 }>
                 <FocusSelector report=without_bootstrap view on_change/>
                 <ReportCharts report=without_bootstrap focus/>

@@ -248,11 +248,7 @@ pub fn apply(
         }
     }
     let mut rebuilt = builder.build();
-    rebuilt.tasks = set.tasks.clone();
-    rebuilt.categories = set.categories.clone();
-    rebuilt.task_conflicts = set.task_conflicts.clone();
-    rebuilt.cut_labels = set.cut_labels.clone();
-    rebuilt.platform_series = set.platform_series.clone();
+    rebuilt.take_set_facts(set);
     // Ordered as given, not as the set holds the runs.
     let runs = compared
         .iter()

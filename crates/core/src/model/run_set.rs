@@ -42,6 +42,20 @@ pub struct Run {
 }
 
 impl RunSet {
+    /// Takes from `from` what belongs to the set rather than to its runs: the tasks as listed
+    /// (labels, categories, whether the benchmark lists them), the categories, the task-list
+    /// conflicts, the cut labels and the platform's progressions. For a set rebuilt from
+    /// `from`'s tasks in the same order, with its trajectories changed (e.g. a reviewer's
+    /// ledger applied).
+    pub fn take_set_facts(&mut self, from: &RunSet) {
+        self.tasks = from.tasks.clone();
+        self.task_index = from.task_index.clone();
+        self.categories = from.categories.clone();
+        self.task_conflicts = from.task_conflicts.clone();
+        self.cut_labels = from.cut_labels.clone();
+        self.platform_series = from.platform_series.clone();
+    }
+
     /// Sets what the platform reports of `training_run_id`'s progression (or why it could not
     /// be read).
     pub fn attach_platform_series(
