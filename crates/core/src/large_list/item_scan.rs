@@ -1,57 +1,71 @@
 //! The plain scanner of a listed item's fields: a trajectory, its rollout or a trajectory
 //! reward read from its plain form (see [`super`]) by its field table ([`super::facts`]), the
 //! table the lean form follows too.
+//!
+//! Each table's reader is compiled on its own ([`scan_fields`] is inlined with the table a
+//! constant): as fast as a reader written field by field, where one reader of any table, the
+//! rollout's read by the trajectory's recursively, made the scanner a fifth slower.
 
 use super::cursor::Cursor;
-use super::facts::{
-    field_index, has_required, reward_slot, slot, Field, Read, TrajectoryFacts, REWARD, ROLLOUT,
-    TRAJECTORY,
-};
+use super::facts::{reward_slot, slot, Read, Table, REWARD, ROLLOUT, TRAJECTORY};
 
-/// A listed trajectory's facts, in its plain form.
-pub(crate) fn scan_trajectory<'a>(cursor: &mut Cursor<'a>) -> Option<TrajectoryFacts<'a>> {
+/// A listed trajectory's texts by [`slot`] and its reward, in its plain form.
+pub(crate) fn scan_trajectory<'a>(
+    cursor: &mut Cursor<'a>,
+) -> Option<([Option<&'a str>; slot::COUNT], Option<f64>)> {
     let mut texts = [None; slot::COUNT];
     let mut reward = None;
-    scan_fields(cursor, TRAJECTORY, &mut texts, &mut reward)?;
-    Some(TrajectoryFacts::from_texts(texts, reward))
+    scan_fields(cursor, &TRAJECTORY, &mut texts, &mut reward, scan_rollout)?;
+    Some((texts, reward))
 }
 
-/// A trajectory reward's id, reward and task.
-pub(crate) fn scan_reward<'a>(cursor: &mut Cursor<'a>) -> Option<(&'a str, f64, Option<&'a str>)> {
+/// A trajectory's rollout (the cursor at its object), its texts put in `texts`.
+fn scan_rollout<'a>(cursor: &mut Cursor<'a>, texts: &mut [Option<&'a str>]) -> Option<()> {
+    scan_fields(cursor, &ROLLOUT, texts, &mut None, |_, _| None)
+}
+
+/// A trajectory reward's texts by [`reward_slot`] and its reward.
+pub(crate) fn scan_reward<'a>(
+    cursor: &mut Cursor<'a>,
+) -> Option<([Option<&'a str>; reward_slot::COUNT], f64)> {
     let mut texts = [None; reward_slot::COUNT];
     let mut reward = None;
-    scan_fields(cursor, REWARD, &mut texts, &mut reward)?;
-    Some((texts[reward_slot::ID]?, reward?, texts[reward_slot::TASK]))
+    scan_fields(cursor, &REWARD, &mut texts, &mut reward, |_, _| None)?;
+    // Required: present whenever the table's required fields are.
+    Some((texts, reward?))
 }
 
-/// An object in its plain form whose members are `fields` (any other a scalar, skipped): its
-/// kept strings put in `texts` by slot, its number in `number`. `None` when a member is not
-/// plain, not of its field's type, or twice, or a required one is missing.
+/// An object in its plain form whose members are `table`'s fields (any other a scalar,
+/// skipped): its kept strings put in `texts` by slot, its number in `number`, a rollout object
+/// read by `rollout`. `None` when a member is not plain, not of its field's type, or twice, or
+/// a required one is missing.
+#[inline(always)]
 fn scan_fields<'a>(
     cursor: &mut Cursor<'a>,
-    fields: &[Field],
+    table: &Table,
     texts: &mut [Option<&'a str>],
     number: &mut Option<f64>,
+    mut rollout: impl FnMut(&mut Cursor<'a>, &mut [Option<&'a str>]) -> Option<()>,
 ) -> Option<()> {
     let mut seen = 0u32;
-    let mut next = 0;
-    cursor.object(|key, cursor| {
-        let Some(index) = field_index(fields, key, next) else {
-            return cursor.skip_scalar();
+    let mut members = cursor.members()?;
+    while let Some(key) = members.next_key(cursor)? {
+        let Some(index) = table.index(key) else {
+            cursor.skip_scalar()?;
+            continue;
         };
         if seen & (1 << index) != 0 {
             return None;
         }
         seen |= 1 << index;
-        next = index + 1;
-        match fields[index].1 {
+        match table.fields[index].1 {
             Read::Text(slot) => texts[slot] = Some(cursor.string()?),
             Read::OptionalText(slot) => texts[slot] = cursor.optional_string()?,
             Read::Number => *number = Some(cursor.f64()?),
             Read::OptionalNumber => *number = cursor.optional_f64()?,
             Read::Rollout => {
                 if !cursor.null() {
-                    scan_fields(cursor, ROLLOUT, texts, number)?;
+                    rollout(cursor, texts)?;
                 }
             }
             Read::CheckText => cursor.string().map(drop)?,
@@ -62,7 +76,6 @@ fn scan_fields<'a>(
                 cursor.null().then_some(())?
             }
         }
-        Some(())
-    })?;
-    has_required(fields, seen).then_some(())
+    }
+    table.has_required(seen).then_some(())
 }

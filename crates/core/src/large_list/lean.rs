@@ -22,8 +22,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::{Deserialize, Serialize};
 
 use super::facts::{
-    field_index, has_required, reward_slot, slot, AsRewardFacts, AsTrajectoryFacts, Field, Read,
-    TrajectoryFacts, REWARD, ROLLOUT, TRAJECTORY,
+    reward_slot, slot, AsRewardFacts, AsTrajectoryFacts, Read, Table, TrajectoryFacts, REWARD,
+    ROLLOUT, TRAJECTORY,
 };
 use crate::api::{
     EvalTrajectoryReward, HarnessDiagnostic, TrajectoryMetadata, TrajectoryRolloutStatus,
@@ -187,7 +187,7 @@ trait FullForm<const N: usize>: de::DeserializeOwned {
     /// Its name, as serde's derive names it in errors.
     const NAME: &'static str;
     /// Its fields, in the contract's order.
-    const FIELDS: &'static [Field];
+    const FIELDS: &'static Table;
     /// Puts what the model keeps of it in `kept`.
     fn keep(&self, kept: &mut Kept<'_, N>);
 
@@ -208,7 +208,7 @@ fn owned<'a>(text: Option<&str>) -> Option<JsonStr<'a>> {
 
 impl FullForm<{ slot::COUNT }> for TrajectoryMetadata {
     const NAME: &'static str = "TrajectoryMetadata";
-    const FIELDS: &'static [Field] = TRAJECTORY;
+    const FIELDS: &'static Table = &TRAJECTORY;
     fn keep(&self, kept: &mut Kept<'_, { slot::COUNT }>) {
         let facts = self.facts();
         kept.texts = facts.texts().map(owned);
@@ -225,7 +225,7 @@ impl FullForm<{ slot::COUNT }> for TrajectoryMetadata {
 
 impl FullForm<{ slot::COUNT }> for TrajectoryRolloutStatus {
     const NAME: &'static str = "TrajectoryRolloutStatus";
-    const FIELDS: &'static [Field] = ROLLOUT;
+    const FIELDS: &'static Table = &ROLLOUT;
     fn keep(&self, kept: &mut Kept<'_, { slot::COUNT }>) {
         kept.texts[slot::ROLLOUT_STATUS] = owned(Some(self.status.as_str()));
         kept.texts[slot::ROLLOUT_TERMINATION_REASON] = owned(
@@ -238,7 +238,7 @@ impl FullForm<{ slot::COUNT }> for TrajectoryRolloutStatus {
 
 impl FullForm<{ reward_slot::COUNT }> for EvalTrajectoryReward {
     const NAME: &'static str = "EvalTrajectoryReward";
-    const FIELDS: &'static [Field] = REWARD;
+    const FIELDS: &'static Table = &REWARD;
     fn keep(&self, kept: &mut Kept<'_, { reward_slot::COUNT }>) {
         kept.texts[reward_slot::ID] = owned(Some(&self.trajectory_id));
         kept.texts[reward_slot::TASK] = owned(self.task_id.as_deref());
@@ -271,20 +271,18 @@ impl<'de: 'a, 'a, const N: usize, F: FullForm<N>> Visitor<'de> for TableVisitor<
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let fields = F::FIELDS;
+        let table = F::FIELDS;
         let mut seen = 0u32;
-        let mut next = 0;
         while let Some(key) = map.next_key::<JsonStr<'de>>()? {
-            let Some(index) = field_index(fields, key.as_str(), next) else {
+            let Some(index) = table.index(key.as_str()) else {
                 map.next_value::<IgnoredAny>()?;
                 continue;
             };
-            let (name, read) = fields[index];
+            let (name, read) = table.fields[index];
             if seen & (1 << index) != 0 {
                 return Err(de::Error::duplicate_field(name));
             }
             seen |= 1 << index;
-            next = index + 1;
             let kept = &mut *self.kept;
             match read {
                 Read::Text(slot) => kept.texts[slot] = Some(map.next_value()?),
@@ -299,10 +297,11 @@ impl<'de: 'a, 'a, const N: usize, F: FullForm<N>> Visitor<'de> for TableVisitor<
                 Read::CheckOptionalDiagnostic => check::<Option<HarnessDiagnostic>, _>(&mut map)?,
             }
         }
-        if has_required(fields, seen) {
+        if table.has_required(seen) {
             return Ok(());
         }
-        let missing = fields
+        let missing = table
+            .fields
             .iter()
             .enumerate()
             .find(|&(index, (_, read))| read.required() && seen & (1 << index) == 0);

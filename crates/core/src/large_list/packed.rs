@@ -200,10 +200,10 @@ impl PackedTrajectory {
         pack: impl FnOnce([Option<&str>; slot::COUNT]) -> Option<PackedText<{ slot::COUNT }>>,
     ) -> Option<(Self, usize)> {
         let mut cursor = Cursor::new(text);
-        let facts = scan_trajectory(&mut cursor)?;
+        let (texts, reward) = scan_trajectory(&mut cursor)?;
         let packed = Self {
-            texts: pack(facts.texts())?,
-            reward: facts.reward,
+            texts: pack(texts)?,
+            reward,
         };
         Some((packed, cursor.at()))
     }
@@ -287,9 +287,9 @@ impl PackedReward {
         ) -> Option<PackedText<{ reward_slot::COUNT }>>,
     ) -> Option<(Self, usize)> {
         let mut cursor = Cursor::new(text);
-        let (id, reward, task) = scan_reward(&mut cursor)?;
+        let (texts, reward) = scan_reward(&mut cursor)?;
         let packed = Self {
-            texts: pack(Self::texts(id, task))?,
+            texts: pack(texts)?,
             reward,
         };
         Some((packed, cursor.at()))
