@@ -26,6 +26,7 @@ use crate::report::panels::component_deltas::ComponentDeltas;
 use crate::report::panels::copy_link::{link_snapshot, CopyLinkButton, LinkSnapshotNotice};
 use crate::report::panels::coverage_ledger::CoverageLedger;
 use crate::report::panels::headline::HeadlineCards;
+use crate::report::panels::ledger_panel::LedgerPanel;
 use crate::report::panels::load_panel::LoadPanel;
 use crate::report::panels::load_panel::{JobsWithoutTrials, LiveJobsNotice, LiveRunsNotice};
 use crate::report::panels::platform_panel::PlatformPanel;
@@ -38,6 +39,7 @@ use crate::report::table::{focus_table, focus_task_row, TaskTable};
 use crate::report::task_panel::TaskPanel;
 use crate::route::{ReportPage, Route, RunSource};
 use crate::state::async_load::spawn_scoped;
+use crate::state::ledger::LedgerEdits;
 use crate::state::loader::{use_loader, LoadPlan};
 use crate::state::report::{after_paint, use_report, ReportKey, ReportState, BELOW_FOLD_STAGES};
 use crate::state::retry_load::RetryLoad;
@@ -359,6 +361,7 @@ pub fn ReportView(
             request_animation_frame(move || focus_task_row(&task));
         }
     });
+    let edits = LedgerEdits::new(view, on_change);
     let attempts: Signal<Vec<String>> =
         Memo::new(move |_| view.with(|view| view.attempts.clone())).into();
     let on_attempts = Callback::new(move |ids: Vec<String>| {
@@ -435,11 +438,12 @@ pub fn ReportView(
             </Show>
             <Show when=move || { below_fold.get() >= 2 }>
                 <CoverageLedger report=without_bootstrap/>
+                <LedgerPanel report=without_bootstrap view edits/>
                 <TaskTable report=without_bootstrap view on_change/>
             </Show>
             <TaskPanel
                 report=without_bootstrap run_set task_id client org_key on_close=close_task
-                attempts on_attempts focus
+                attempts on_attempts focus edits
             />
         </div>
     }

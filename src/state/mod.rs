@@ -13,6 +13,7 @@
 //!   a slice at a time, with progress;
 //! - [`report`]: the report as a function of the run set and the view, first without and then
 //!   with the bootstrap;
+//! - [`ledger`]: the reviewer's ledger of the view (in the link's `ledger`), its edits and Undo;
 //! - [`history`]: the app's own history router (pushState, popstate, clicked links);
 //! - [`async_load`]: a component's one-off load as a signal, with Retry and cancellation;
 //! - [`retry_load`]: the page's Retry of a stopped load, as context for panels far from it;
@@ -25,6 +26,7 @@
 pub mod async_load;
 pub mod files;
 pub mod history;
+pub mod ledger;
 pub mod loader;
 pub mod report;
 pub mod retry_load;

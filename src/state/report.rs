@@ -8,10 +8,18 @@
 //! after the browser had a chance to paint, the bootstraps are drawn a slice at a time (about
 //! [`SLICE_MS`] each, the page handling input and painting between slices) and put in the
 //! report: the final numbers are those of `eval-compare report` with the same inputs.
+//!
+//! With a reviewer's ledger in the view, the report is built the CLI's way
+//! (`build_report_with_ledger`), a step at a time too: the ledger applied to the runs
+//! ([`ledger::apply`]), the report built on them, the report without the ledger built for its
+//! verdicts and Δ, and the two joined with [`attach_ledger`]; so the page's JSON export equals
+//! `eval-compare report --exclusions FILE --format json`.
 
-use eval_compare_core::model::{RunIdx, RunSet};
+use eval_compare_core::ledger::{self, Ledger, LedgerEffects};
+use eval_compare_core::model::{ModelError, RunIdx, RunSet};
 use eval_compare_core::report::{
-    DeferredReport, PendingBootstrap, Report, ReportBuild, ReportError, ReportSettings,
+    attach_ledger, DeferredReport, PendingBootstrap, Report, ReportBuild, ReportError,
+    ReportSettings,
 };
 use eval_compare_core::view_state::ViewState;
 use futures::channel::oneshot;
@@ -20,6 +28,7 @@ use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::ledger::view_ledger;
 use super::shared::Shared;
 
 /// What a report is computed from.
@@ -36,6 +45,8 @@ pub struct ReportKey {
     /// Show the runs as of this time (the link's `seen`, with `asof=1`): trajectories created
     /// later are left out (`RunSet::as_of`).
     pub as_of: Option<i64>,
+    /// The reviewer's ledger of the view (empty without one).
+    pub ledger: Ledger,
 }
 
 impl ReportKey {
@@ -50,6 +61,7 @@ impl ReportKey {
                 .as_of
                 .then(|| view.snapshot.as_ref().and_then(|s| s.seen))
                 .flatten(),
+            ledger: view_ledger(view),
         })
         .filter(|key| !key.candidates.is_empty())
     }
@@ -79,11 +91,13 @@ pub enum ComputeError {
     /// The core refused the comparison.
     #[error(transparent)]
     Report(#[from] ReportError),
+    /// The ledger could not be applied to the runs.
+    #[error(transparent)]
+    Ledger(#[from] ModelError),
 }
 
-/// Starts the report of `key` (built with [`ReportBuild::advance`], its bootstraps left to
-/// draw); `key` must have no `as_of` left ([`ReportKey::as_of_applied`]).
-pub fn start(key: &ReportKey) -> Result<ReportBuild<'_>, ComputeError> {
+/// The baseline's and the candidates' places in `key`'s run set.
+fn run_indices(key: &ReportKey) -> Result<(RunIdx, Vec<RunIdx>), ComputeError> {
     let index = |id: &str| -> Result<RunIdx, ComputeError> {
         key.set
             .find_run(id)
@@ -95,6 +109,41 @@ pub fn start(key: &ReportKey) -> Result<ReportBuild<'_>, ComputeError> {
         .iter()
         .map(|id| index(id))
         .collect::<Result<Vec<_>, _>>()?;
+    Ok((baseline, candidates))
+}
+
+/// What a report with a ledger needs beside the report built on the runs with it applied.
+struct LedgerPass {
+    /// The key over the runs as loaded: its report gives the verdicts and Δ without the ledger.
+    without: ReportKey,
+    /// What the ledger changed.
+    effects: LedgerEffects,
+}
+
+/// With a non-empty ledger, the key over the runs with the ledger applied and what the
+/// report needs to join both ([`attach_ledger`]); else the key itself.
+fn apply_ledger(key: ReportKey) -> Result<(ReportKey, Option<LedgerPass>), ComputeError> {
+    if key.ledger.is_empty() {
+        return Ok((key, None));
+    }
+    let (baseline, candidates) = run_indices(&key)?;
+    let compared: Vec<RunIdx> = std::iter::once(baseline).chain(candidates).collect();
+    let applied = ledger::apply(&key.set, &compared, &key.ledger)?;
+    let with = ReportKey {
+        set: Shared::new(applied.set),
+        ..key.clone()
+    };
+    let pass = LedgerPass {
+        without: key,
+        effects: applied.effects,
+    };
+    Ok((with, Some(pass)))
+}
+
+/// Starts the report of `key` (built with [`ReportBuild::advance`], its bootstraps left to
+/// draw); `key` must have no `as_of` left ([`ReportKey::as_of_applied`]).
+pub fn start(key: &ReportKey) -> Result<ReportBuild<'_>, ComputeError> {
+    let (baseline, candidates) = run_indices(key)?;
     Ok(ReportBuild::start(
         &key.set,
         baseline,
@@ -113,6 +162,32 @@ fn build_slice(build: &mut ReportBuild<'_>) -> Result<bool, ComputeError> {
         build.advance()?;
     }
     Ok(true)
+}
+
+/// Builds the report of `key` a step at a time (its bootstraps left to draw), about
+/// [`SLICE_MS`] at a time, the page painting between slices; `progress` is told the share done
+/// after each slice. With the time spent; `None` once `current` says a newer key came.
+async fn build_stepwise(
+    key: &ReportKey,
+    current: impl Fn() -> bool,
+    progress: impl Fn(f64),
+) -> Result<Option<(DeferredReport, f64)>, ComputeError> {
+    let mut build = start(key)?;
+    let mut busy_ms = 0.0;
+    loop {
+        let slice = now_ms();
+        let built = build_slice(&mut build);
+        busy_ms += now_ms() - slice;
+        if built? {
+            return Ok(Some((build.finish()?, busy_ms)));
+        }
+        progress(build.progress());
+        // Let the page paint and handle input before the next slice.
+        TimeoutFuture::new(0).await;
+        if !current() {
+            return Ok(None);
+        }
+    }
 }
 
 /// The report page mounts what lies below the headline in this many stages, one after each
@@ -267,35 +342,33 @@ async fn compute(key: ReportKey, this: u64, latest: StoredValue<u64>, state: Rep
         state.bootstrap_progress.try_set(None);
     };
     // Shown as of a link: the report and the task panel both read the runs as of then.
-    let key = key.as_of_applied();
-    let mut build = match start(&key) {
-        Ok(build) => build,
+    let (key, ledger_pass) = match apply_ledger(key.as_of_applied()) {
+        Ok(applied) => applied,
         Err(error) => return fail(error),
     };
-    let mut busy_ms = 0.0;
-    loop {
-        let slice = now_ms();
-        let built = build_slice(&mut build);
-        busy_ms += now_ms() - slice;
-        match built {
-            Ok(true) => break,
-            Ok(false) => {}
-            Err(error) => return fail(error),
-        }
-        state.build_progress.try_set(Some(build.progress()));
-        // Let the page paint and handle input before the next slice.
-        TimeoutFuture::new(0).await;
-        if !current() {
-            return;
-        }
-    }
-    let DeferredReport {
-        report: first,
-        mut bootstraps,
-    } = match build.finish() {
-        Ok(deferred) => deferred,
-        Err(error) => return fail(error.into()),
+    let passes = if ledger_pass.is_some() { 2.0 } else { 1.0 };
+    let progress = move |share: f64| {
+        state.build_progress.try_set(Some(share / passes));
     };
+    let (deferred, mut busy_ms) = match build_stepwise(&key, current, progress).await {
+        Ok(Some(built)) => built,
+        Ok(None) => return,
+        Err(error) => return fail(error),
+    };
+    let DeferredReport {
+        report: mut first,
+        mut bootstraps,
+    } = deferred;
+    if let Some(pass) = ledger_pass {
+        let later = move |share: f64| progress(1.0 + share);
+        let (without, without_ms) = match build_stepwise(&pass.without, current, later).await {
+            Ok(Some(built)) => built,
+            Ok(None) => return,
+            Err(error) => return fail(error),
+        };
+        busy_ms += without_ms;
+        attach_ledger(&mut first, &without.report, &key.ledger, &pass.effects);
+    }
     let first_at_ms = now_ms();
     #[cfg(debug_assertions)]
     let resamples = key.settings.resamples;

@@ -6,6 +6,7 @@
 //! entry. What the query could not use is kept as [`QueryIssue`]s for a notice, never a crash.
 //! The query never holds the API key: the codec refuses key-like parameters.
 
+use eval_compare_core::ledger::settle_link_ledger;
 use eval_compare_core::view_state::{ParsedViewState, QueryIssue, ViewState};
 use leptos::prelude::*;
 
@@ -75,7 +76,12 @@ impl UrlState {
     }
 
     fn over(path: Signal<String>, search: Signal<String>, navigate: Callback<Navigation>) -> Self {
-        let parsed = Memo::new(move |_| search.with(|query| ViewState::from_query(query)));
+        // A ledger that does not read is dropped with a notice, as any malformed value.
+        let parsed = Memo::new(move |_| {
+            let mut parsed = search.with(|query| ViewState::from_query(query));
+            settle_link_ledger(&mut parsed);
+            parsed
+        });
         let view = Memo::new(move |_| parsed.with(|parsed| parsed.state.clone()));
         Self {
             path,

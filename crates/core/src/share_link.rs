@@ -39,7 +39,8 @@ pub fn report_page_path(sources: &[SourceKind]) -> &'static str {
     }
 }
 
-/// The view of `report` alone: its runs and its settings, nothing else (what the CLI knows).
+/// The view of `report` alone: its runs, its settings and its reviewer's ledger, nothing else
+/// (what the CLI knows).
 /// `None` when a setting cannot be written in a link (a level that is no whole percent from
 /// 50 to 99, resamples outside the link's range).
 pub fn report_view(report: &Report) -> Option<ViewState> {
@@ -85,6 +86,18 @@ pub fn report_view(report: &Report) -> Option<ViewState> {
             crate::model::Analysis::Primary => AnalysisMode::Primary,
             crate::model::Analysis::Sensitivity => AnalysisMode::Sensitivity,
         },
+        // The reviewer's ledger travels with the link (its short form).
+        ledger: report
+            .ledger
+            .as_ref()
+            .filter(|ledger| !ledger.entries.is_empty())
+            .map(|ledger| {
+                let entries = ledger.entries.iter().map(|line| line.entry.clone());
+                crate::ledger::Ledger {
+                    entries: entries.collect(),
+                }
+                .to_link_text()
+            }),
         ..ViewState::default()
     })
 }

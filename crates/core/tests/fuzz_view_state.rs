@@ -145,6 +145,7 @@ fn hostile_state() -> impl Strategy<Value = ViewState> {
                     project_samples: (seed % 3 != 0).then_some(1 + (seed % 10_000) as u32),
                     snapshot: (seed % 4 != 0).then(|| snapshot_of(seed)),
                     as_of: seed % 8 == 1,
+                    ledger: None,
                 }
             },
         )

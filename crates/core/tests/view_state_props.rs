@@ -1,4 +1,5 @@
 //! Property tests of the URL codec: every state round-trips, and no query string panics.
+use eval_compare_core::ledger::{Action, Entry, Ledger, Reason, Target};
 use eval_compare_core::view_state::*;
 use proptest::prelude::*;
 
@@ -31,6 +32,7 @@ fn state() -> impl Strategy<Value = ViewState> {
             any::<bool>(),
         ),
         (any::<u64>(), RESAMPLES_RANGE, 50u8..=99, any::<bool>()),
+        proptest::option::of(ledger()),
     )
         .prop_map(
             |(
@@ -41,6 +43,7 @@ fn state() -> impl Strategy<Value = ViewState> {
                 task,
                 (key, descending),
                 (seed, resamples, ci, sens),
+                ledger,
             )| {
                 let candidates = unique(candidates);
                 let focus = if candidates.is_empty() {
@@ -72,12 +75,55 @@ fn state() -> impl Strategy<Value = ViewState> {
                     project_samples: (seed % 3 != 0).then_some(1 + (seed % 10_000) as u32),
                     snapshot: (seed % 4 != 0).then(|| snapshot_of(seed)),
                     as_of: seed % 8 == 1,
+                    ledger: ledger.map(|l| l.to_link_text()),
                 }
             },
         )
 }
 
+/// A reviewer's ledger of 1 to 6 entries: every kind, action and reason, notes of any
+/// printable text (`~`, `,`, `%` and non-ASCII included) and times in either form.
+fn ledger() -> impl Strategy<Value = Ledger> {
+    let entry = (
+        id(),
+        any::<bool>(),
+        proptest::sample::select(Action::ALL.to_vec()),
+        proptest::sample::select(Reason::ALL.to_vec()),
+        proptest::option::of("[^\\p{Cc}]{1,30}|a~b,c%d"),
+        proptest::option::of(prop_oneof![
+            (0i64..4_000_000_000).prop_map(eval_compare_core::model::rfc3339_utc),
+            Just("2026-12-05T13:00:00+01:00".to_owned()),
+        ]),
+    )
+        .prop_map(|(id, task, action, reason, note, at)| Entry {
+            target: if task {
+                Target::Task(id)
+            } else {
+                Target::Trajectory(id)
+            },
+            action,
+            reason,
+            note,
+            at,
+        });
+    proptest::collection::vec(entry, 1..6).prop_map(|entries| Ledger { entries })
+}
+
 proptest! {
+    #[test]
+    fn every_ledger_round_trips_through_a_link(ledger in ledger()) {
+        let state = ViewState { ledger: Some(ledger.to_link_text()), ..ViewState::default() };
+        let parsed = ViewState::from_query(&state.to_query());
+        prop_assert!(parsed.issues.is_empty(), "{:?}", parsed.issues);
+        let text = parsed.state.ledger.expect("the ledger is read");
+        prop_assert_eq!(Ledger::from_link_text(&text), Ok(ledger));
+    }
+
+    #[test]
+    fn arbitrary_ledger_texts_never_panic(text in ".{0,200}") {
+        let _ = Ledger::from_link_text(&text);
+    }
+
     #[test]
     fn every_state_round_trips(s in state()) {
         let q = s.to_query();

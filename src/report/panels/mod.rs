@@ -11,6 +11,7 @@ pub mod copy_link;
 pub mod coverage_ledger;
 pub mod drop_zone;
 pub mod headline;
+pub mod ledger_panel;
 pub mod load_panel;
 pub mod platform_panel;
 pub mod platform_progression;

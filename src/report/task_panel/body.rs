@@ -13,6 +13,7 @@ use leptos::prelude::*;
 
 use super::panel_state::PanelState;
 use super::run_section::RunSection;
+use super::set_aside::SetAside;
 use super::trajectory::details::DetailLoader;
 use super::trajectory::lines::trajectory_lines;
 use super::trajectory::load_all::LoadAllBar;
@@ -22,6 +23,7 @@ use super::trial::details::TrialDetailLoader;
 use super::trial::source::TrialSource;
 use crate::report::panels::copy_link::CopyLinkButton;
 use crate::report::table::row::category_names;
+use crate::state::ledger::LedgerEdits;
 
 /// The panel of one task; rebuilt (and its requests cancelled) when the task changes.
 #[component]
@@ -36,7 +38,9 @@ pub fn PanelBody(
     attempts: Signal<Vec<String>>,
     on_attempts: Callback<Vec<String>>,
     focus: Signal<usize>,
+    edits: Option<LedgerEdits>,
 ) -> impl IntoView {
+    let set_aside = edits.map(|edits| view! { <SetAside task=task.clone() edits/> });
     let panel = PanelState {
         client,
         org_key,
@@ -53,6 +57,15 @@ pub fn PanelBody(
             let report = report.get();
             let set = run_set.get();
             let Some(row) = report.tasks.iter().find(|row| row.task_id == task).cloned() else {
+                if edits.is_some_and(|edits| edits.leaves_out(&task)) {
+                    return view! {
+                        <p class="muted">
+                            "The reviewer's ledger leaves this task out of every run: none of "
+                            "its attempts is counted."
+                        </p>
+                    }
+                    .into_any();
+                }
                 return view! {
                     <p class="empty-state">
                         "This task is not among the tasks of the compared runs."
@@ -89,7 +102,7 @@ pub fn PanelBody(
     view! {
         <aside class="task-panel" role="dialog" aria-modal="false" aria-labelledby="task-panel-title">
             <PanelHeader report run_set task on_close/>
-            <div class="task-panel-body">{content}</div>
+            <div class="task-panel-body">{set_aside} {content}</div>
         </aside>
     }
 }

@@ -11,7 +11,8 @@
 //! attempt or two side by side. Shared by them: [`panel_state`] (the client, loaders and
 //! attempts passed down), [`on_demand`] (what is fetched on request, cached and cancelled),
 //! [`rows`] (the row shapes both stacks lay out), [`run_kind`] (a Trajectory API run or a
-//! Chronicle job's), [`keys`] and [`link`] (links out of the panel).
+//! Chronicle job's), [`keys`] and [`link`] (links out of the panel). [`set_aside`] puts the
+//! task in the reviewer's ledger, or takes it out.
 
 pub mod body;
 pub mod keys;
@@ -21,6 +22,7 @@ pub mod panel_state;
 pub mod rows;
 pub mod run_kind;
 pub mod run_section;
+pub mod set_aside;
 pub mod trajectory;
 pub mod transcript;
 pub mod trial;
@@ -33,6 +35,7 @@ use eval_compare_core::report::Report;
 use leptos::ev;
 use leptos::prelude::*;
 
+use crate::state::ledger::LedgerEdits;
 use crate::state::loader::use_loader;
 use body::PanelBody;
 use keys::in_text_field;
@@ -68,6 +71,9 @@ pub fn TaskPanel(
     /// Which candidate the side-by-side view shows (an index into the candidates).
     #[prop(optional, into)]
     focus: Option<Signal<usize>>,
+    /// The view's reviewer's ledger, to set the task aside; `None` offers no "Set aside…".
+    #[prop(optional)]
+    edits: Option<LedgerEdits>,
 ) -> impl IntoView {
     let trials = trials.unwrap_or_else(|| TrialSource::from_loader(use_loader()));
     let attempts = attempts.unwrap_or_else(|| Signal::stored(Vec::new()));
@@ -89,6 +95,7 @@ pub fn TaskPanel(
             view! {
                 <PanelBody
                     report run_set task client org_key on_close trials attempts on_attempts focus
+                    edits
                 />
             }
         })

@@ -12,6 +12,9 @@
 //! reasons are refused, every error naming the entry (index and id) and the field, malformed
 //! JSON its line and column. Reading never panics.
 //!
+//! In a link (the view's `ledger` parameter) the ledger has a short form ([`Ledger::to_link_text`],
+//! `link.rs`), read by the same rules as the file.
+//!
 //! [`apply`] rebuilds the run set with the ledger's actions (the rules in `apply.rs`'s module
 //! doc); `report::build_report_with_ledger` builds the report from it, with the verdicts
 //! without it beside.
@@ -19,6 +22,7 @@
 mod apply;
 mod entry;
 mod file;
+mod link;
 
 pub use apply::{
     apply, failure_trajectory_id, AppliedLedger, LedgerEffects, ReasonCount, SetAside,
@@ -27,3 +31,4 @@ pub use entry::{Action, Entry, Reason, Target};
 pub use file::{
     Ledger, LedgerError, LEDGER_VERSION, MAX_LEDGER_BYTES, MAX_LEDGER_ENTRIES, MAX_NOTE_BYTES,
 };
+pub use link::settle_link_ledger;

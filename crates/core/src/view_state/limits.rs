@@ -2,6 +2,10 @@
 
 /// Longest query string accepted (characters); longer ones are ignored as a whole.
 pub const MAX_QUERY_LEN: usize = 16 * 1024;
+/// Longest query string a link is shared with safely (characters): some mail clients, chat
+/// tools and proxies cut longer links; the page says so and offers a file instead (the
+/// reviewer's ledger).
+pub const SAFE_SHARED_QUERY_LEN: usize = 2_000;
 /// Longest single identifier (run id, agent id, task id, bench id) accepted.
 pub const MAX_ID_LEN: usize = 256;
 /// Most candidate runs one comparison may hold.

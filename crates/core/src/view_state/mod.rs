@@ -30,7 +30,7 @@ pub use encoding::{decode_component, encode_component};
 pub use limits::{
     DEFAULT_CONFIDENCE_PERCENT, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_TARGET_TENTHS,
     MAX_ATTEMPTS, MAX_CANDIDATES, MAX_ID_LEN, MAX_QUERY_LEN, PROJECT_SAMPLES_RANGE,
-    RESAMPLES_RANGE, TARGET_TENTHS_RANGE,
+    RESAMPLES_RANGE, SAFE_SHARED_QUERY_LEN, TARGET_TENTHS_RANGE,
 };
 pub use read::{ParsedViewState, QueryIssue};
 pub use snapshot::{HeadlineThen, LinkSnapshot, MAX_LINK_TIME};

@@ -139,6 +139,10 @@ fn apply(state: &mut ViewState, key: &str, raw_value: &str) -> Result<(), String
             state.attempts = ids;
             Ok(())
         }
+        "ledger" => {
+            state.ledger = Some(ledger_text(raw_value)?);
+            Ok(())
+        }
         _ => {
             let value = decode_component(raw_value)?;
             apply_decoded(state, key, &value)
@@ -307,6 +311,22 @@ fn settle_snapshot(state: &mut ViewState, issues: &mut Vec<QueryIssue>) {
         });
         state.as_of = false;
     }
+}
+
+/// A link's ledger as the link has it: not empty, only the characters its form writes
+/// (letters, digits, `-_.~%,`); the entries are read by `ledger::Ledger::from_link_text`.
+fn ledger_text(raw_value: &str) -> Result<String, String> {
+    if raw_value.is_empty() {
+        return Err("empty value".into());
+    }
+    let allowed = |c: char| c.is_ascii_alphanumeric() || "-_.~%,".contains(c);
+    if let Some(other) = raw_value.chars().find(|&c| !allowed(c)) {
+        return Err(format!(
+            "`{}` is not a character of a ledger's link form",
+            printable(&other.to_string())
+        ));
+    }
+    Ok(raw_value.to_owned())
 }
 
 fn names<const N: usize>(all: [&str; N]) -> String {

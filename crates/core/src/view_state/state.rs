@@ -66,6 +66,10 @@ pub struct ViewState {
     pub snapshot: Option<LinkSnapshot>,
     /// Show the numbers as of the link's `seen` time (`asof=1`; only with a snapshot).
     pub as_of: bool,
+    /// The reviewer's ledger in its link form (`ledger`), still percent-encoded as the link
+    /// has it: read and written by `ledger::Ledger::from_link_text` and `to_link_text`; here
+    /// only its characters are checked.
+    pub ledger: Option<String>,
 }
 
 impl Default for ViewState {
@@ -90,6 +94,7 @@ impl Default for ViewState {
             project_samples: None,
             snapshot: None,
             as_of: false,
+            ledger: None,
         }
     }
 }

@@ -82,10 +82,13 @@ impl ViewState {
                 pairs.push(("asof", "1".to_owned()));
             }
         }
+        if let Some(ledger) = &self.ledger {
+            pairs.push(("ledger", ledger.clone()));
+        }
         pairs
             .into_iter()
             .map(|(k, v)| {
-                if k == "cand" || k == "attempts" || k == "then" {
+                if k == "cand" || k == "attempts" || k == "then" || k == "ledger" {
                     format!("{k}={v}")
                 } else {
                     format!("{k}={}", encode_component(&v))

@@ -1,11 +1,12 @@
 //! The ledger's table of counts per run: tasks selected, attempted, scored and absent,
 //! trajectories and what was left out of them (failed, unfinished and cancelled ones, with the
-//! tasks they touch), and whether the load completed.
+//! tasks they touch), and whether the load completed; with a reviewer's ledger, the tasks it
+//! set aside in each run, with the reasons counted (core's `set_aside_cell`).
 
 use std::sync::Arc;
 
 use eval_compare_core::coverage::RunCoverage;
-use eval_compare_core::report::Report;
+use eval_compare_core::report::{set_aside_cell, Report, SET_ASIDE_COLUMN};
 use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
@@ -37,6 +38,7 @@ pub fn RunCountsTable(
     /// The report.
     report: Signal<Arc<Report>>,
 ) -> impl IntoView {
+    let ledger = Memo::new(move |_| report.with(|report| report.ledger.is_some()));
     let rows = move || {
         report
             .with(|report| named_runs(report))
@@ -44,10 +46,22 @@ pub fn RunCountsTable(
             .map(|(run, name)| view! { <CoverageRow run name/> })
             .collect_view()
     };
-    view! {
-        <ScrollTable class="coverage-table" caption="Tasks and trajectories per run" columns=&COLUMNS>
-            <tbody>{rows}</tbody>
-        </ScrollTable>
+    move || {
+        let after = if ledger.get() {
+            vec![SET_ASIDE_COLUMN.to_owned()]
+        } else {
+            Vec::new()
+        };
+        view! {
+            <ScrollTable
+                class="coverage-table"
+                caption="Tasks and trajectories per run"
+                columns=&COLUMNS
+                after
+            >
+                <tbody>{rows}</tbody>
+            </ScrollTable>
+        }
     }
 }
 
@@ -89,6 +103,12 @@ fn CoverageRow(run: RunCoverage, name: String) -> impl IntoView {
             <td class="num">{count(run.invalid_rewards)}</td>
             <td class="num">{count(run.without_task)}</td>
             <td>{load}</td>
+            {run
+                .set_aside
+                .as_ref()
+                .map(|set_aside| {
+                    view! { <td class="num set-aside">{set_aside_cell(Some(set_aside))}</td> }
+                })}
         </tr>
     }
 }

@@ -3,8 +3,8 @@
 
 use eval_compare_core::model::Analysis;
 use eval_compare_core::report::{
-    headline_anytime_interval, headline_interval, within_phrase, CandidateResult, Decision,
-    PairedAnalysis, Report, Topic,
+    headline_anytime_interval, headline_interval, ledger_verdicts, within_phrase, CandidateResult,
+    Decision, PairedAnalysis, Report, Topic,
 };
 
 use crate::components::stat_text::{
@@ -84,6 +84,9 @@ pub struct CardText {
     pub other_label: String,
     /// The other analysis' Δ.
     pub other_delta: String,
+    /// With a reviewer's ledger, the verdict and Δ with and without it (core's
+    /// `ledger_verdicts`).
+    pub ledger: Option<String>,
 }
 
 /// The texts of the card of candidate `index`, when the report has it (and its runs).
@@ -182,6 +185,7 @@ pub fn card_text(report: &Report, index: usize) -> Option<CardText> {
         correlation,
         other_label: format!("{} Δ", capitalized(analysis_name(other.analysis))),
         other_delta,
+        ledger: ledger_verdicts(report, candidate),
     })
 }
 

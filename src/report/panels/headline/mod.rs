@@ -1,7 +1,8 @@
 //! The headline of each candidate: the core's verdict (its decision, its provisional and partial
 //! marks and Retry under a verdict on runs not read completely, what a
 //! "no detectable difference" rules out, and why), its sentence, the anytime-valid interval while
-//! a compared run runs, Δ with the named headline interval, the tests that apply, and a details expander with every statistic of both analyses.
+//! a compared run runs, with a reviewer's ledger the verdict with and without it (and first,
+//! when the ledger changes a verdict, the sentence that says so), Δ with the named headline interval, the tests that apply, and a details expander with every statistic of both analyses.
 //!
 //! [`card_text`] makes what a card says from the report; the cards here only lay it out, and
 //! [`details`] is the expander's table.
@@ -13,7 +14,7 @@ pub mod marks;
 use std::sync::Arc;
 
 use eval_compare_core::model::Analysis;
-use eval_compare_core::report::{Report, ReportSettings, Topic};
+use eval_compare_core::report::{ledger_changes, Report, ReportSettings, Topic};
 use leptos::prelude::*;
 
 use crate::components::disclosure::toggled_open;
@@ -38,7 +39,20 @@ pub fn HeadlineCards(
 ) -> impl IntoView {
     // Cards are made once per candidate and update in place as the report is recomputed.
     let count = Memo::new(move |_| report.with(|report| report.candidates.len()));
+    // When the reviewer's ledger changes a verdict, the page says so first.
+    let changes = Memo::new(move |_| report.with(|report| ledger_changes(report)));
     view! {
+        {move || {
+            changes
+                .get()
+                .map(|sentence| {
+                    view! {
+                        <p class="notice notice-caution ledger-changes" role="status">
+                            {sentence}
+                        </p>
+                    }
+                })
+        }}
         <section class="headlines" aria-label="Headline per candidate">
             {move || {
                 (0..count.get())
@@ -117,6 +131,7 @@ fn card(
         correlation,
         other_label,
         other_delta,
+        ledger,
     } = text;
     let (title, full_title) = crate::format::shown_name(&title);
     let explain = |topic| explain_button(topic, settings);
@@ -140,6 +155,7 @@ fn card(
                 {move || focused.get().then(|| view! { <span class="focus-mark">"in focus"</span> })}
             </header>
             {verdict_detail.map(|detail| view! { <p class="verdict-detail">{detail}</p> })}
+            {ledger.map(|both| view! { <p class="ledger-verdicts">{both}</p> })}
             <p class="headline-sentence">{sentence}"."</p>
             {(!reasons.is_empty())
                 .then(|| {
