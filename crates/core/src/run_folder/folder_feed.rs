@@ -543,9 +543,11 @@ pub fn parse_run_folder_as<R: PlainItem, T: PlainItem>(
 ) -> Result<RunFolder<R, T>, RunFolderError> {
     match read_whole(|name| files.file(name))? {
         Folder::Trajectory(folder) => Ok(*folder),
-        Folder::Chronicle(_) => {
-            unreachable!("a folder holding run.json and no job.json is a run's")
-        }
+        // Never met: given only a run's files, the feed reads a run.
+        Folder::Chronicle(_) => Err(RunFolderError::Layout {
+            file: super::JOB_FILE.to_owned(),
+            message: "a Chronicle job's folder where a run's was expected".to_owned(),
+        }),
     }
 }
 
@@ -554,9 +556,11 @@ impl ChronicleFolder {
     pub fn parse(files: ChronicleFolderFiles<'_>) -> Result<ChronicleFolder, RunFolderError> {
         match read_whole::<EvalTrajectoryReward, TrajectoryMetadata>(|name| files.file(name))? {
             Folder::Chronicle(folder) => Ok(*folder),
-            Folder::Trajectory(_) => {
-                unreachable!("a folder holding job.json and no run.json is a job's")
-            }
+            // Never met: given only a job's files, the feed reads a job.
+            Folder::Trajectory(_) => Err(RunFolderError::Layout {
+                file: super::RUN_FILE.to_owned(),
+                message: "a run's folder where a Chronicle job's was expected".to_owned(),
+            }),
         }
     }
 }
