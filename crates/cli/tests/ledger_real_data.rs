@@ -13,10 +13,8 @@ use common::{eval_compare, run, swe_bench_pro};
 use eval_compare_core::ledger::{Action, Entry, Ledger, Reason, Target};
 use eval_compare_core::model::{RunIdx, SourceKind};
 use eval_compare_core::report::{build_report_with_ledger, ReportSettings};
-use eval_compare_core::run_folder::{
-    parse_run_folder, run_set_from_folders, RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE,
-    TRAJECTORIES_FILE,
-};
+use eval_compare_core::run_folder::run_set_from_folders;
+use eval_compare_core::testing::real_data::run_folder;
 use serde_json::Value;
 
 const CLAUDE: &str = "claude-45sonnet-10132025";
@@ -61,21 +59,7 @@ fn ledger() -> Ledger {
 fn core_report(ledger: &Ledger, resamples: usize) -> eval_compare_core::report::Report {
     let folders: Vec<_> = [CLAUDE, GPT5]
         .iter()
-        .map(|name| {
-            let dir = swe_bench_pro(name);
-            let read = |file: &str| std::fs::read(dir.join(file)).unwrap();
-            let tasks = dir.join(TASKS_FILE).exists().then(|| read(TASKS_FILE));
-            parse_run_folder(RunFolderFiles {
-                run: &read(RUN_FILE),
-                rewards: &read(REWARDS_FILE),
-                trajectories: &read(TRAJECTORIES_FILE),
-                tasks: tasks.as_deref(),
-                training_run: None,
-                eval_options: None,
-                platform_series: None,
-            })
-            .unwrap()
-        })
+        .map(|name| run_folder("swe-bench-pro", name))
         .collect();
     let set = run_set_from_folders(&folders, SourceKind::Files).unwrap();
     let settings = ReportSettings {

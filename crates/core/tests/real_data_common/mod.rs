@@ -3,10 +3,7 @@
 
 use std::path::PathBuf;
 
-use eval_compare_core::run_folder::{
-    parse_run_folder, RunFolder, RunFolderFiles, REWARDS_FILE, RUN_FILE, TASKS_FILE,
-    TRAJECTORIES_FILE,
-};
+use eval_compare_core::run_folder::RunFolder;
 
 /// `shared/real-data`, beside the repository (CI puts `shared/` next to the clone).
 pub fn real_data() -> PathBuf {
@@ -15,22 +12,7 @@ pub fn real_data() -> PathBuf {
 
 /// Loads one run folder of a benchmark directory.
 pub fn load_folder(benchmark: &str, run: &str) -> RunFolder {
-    let dir = real_data().join(benchmark).join(run);
-    let read = |name: &str| {
-        std::fs::read(dir.join(name))
-            .unwrap_or_else(|error| panic!("{}: {error}", dir.join(name).display()))
-    };
-    let tasks = dir.join(TASKS_FILE).exists().then(|| read(TASKS_FILE));
-    parse_run_folder(RunFolderFiles {
-        run: &read(RUN_FILE),
-        rewards: &read(REWARDS_FILE),
-        trajectories: &read(TRAJECTORIES_FILE),
-        tasks: tasks.as_deref(),
-        training_run: None,
-        eval_options: None,
-        platform_series: None,
-    })
-    .unwrap_or_else(|error| panic!("{benchmark}/{run}: {error}"))
+    eval_compare_core::testing::real_data::run_folder(benchmark, run)
 }
 
 /// A CSV table without quoted fields (as the real-data tables are): header and rows of cells.
