@@ -5,9 +5,11 @@ strict response validation: every endpoint the viewer uses, failing with the end
 Usage: TRAJECTORY_API_KEY=... scripts/sdk-check.py BASE_URL
 The key is read from the environment only (never an argument, never printed).
 
-Endpoints the client has no method for (remaining work, an agent's benchmark versions and
-evaluation runs, the evaluation series) are read through the client's own transport and checked
-against the response schema of the OpenAPI document the SDK ships.
+Endpoints the client has no method for (remaining work, an agent's benchmarks, latest benchmark,
+benchmark versions, evaluation runs (also of one training run) and training runs, the
+evaluation series) are read through the client's own transport and checked against the response
+schema of the OpenAPI document the SDK ships. Every benchmark version's tasks and runs are read,
+so the checkpoint scorecard's runs on the agent's other benchmarks are too.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ try:
     from trajectory._base_client import SyncPage
     from trajectory.types.benchmarks.benchmark_list_item import BenchmarkListItem
     from trajectory.types.evals.eval_run import EvalRun
+    from trajectory.types.training.training_run_response import TrainingRunResponse
 except ImportError as error:  # pragma: no cover - reported to the caller
     sys.exit(f"sdk-check: missing Python package ({error}); install trajectory-sdk=={REQUIRED_SDK} and jsonschema")
 
@@ -131,6 +134,7 @@ def run_checks(c: Checker) -> None:
         assert items, "no benchmarks"
         latest = max(items, key=lambda b: b.created_at)
         state["bench_id"], state["bench_name"] = latest.bench_id, latest.name
+        state["bench_ids"] = [b.bench_id for b in items]
         return f"{len(items)} version(s)"
 
     def benchmark() -> str:
@@ -145,22 +149,62 @@ def run_checks(c: Checker) -> None:
         page = client.get(path, cast_to=SyncPage[BenchmarkListItem], options={"params": params})
         return f"{len(items)} version(s), {len(page.items)} on the first page"
 
+    def agent_benchmarks() -> str:
+        path = f"/api/v1/agents/{state['agent_id']}/benchmarks"
+        items = c.schema_pages(path, "/api/v1/agents/{agent_id}/benchmarks", {"limit": 2})
+        assert len({b["name"] for b in items}) == len(items), "one version per name"
+        page = client.get(path, cast_to=SyncPage[BenchmarkListItem], options={"params": {"sort": "name", "order": "asc"}})
+        state["bench_names"] = [b["name"] for b in items]
+        return f"{len(items)} benchmark(s): {', '.join(b.name for b in page.items)}"
+
+    def agent_latest_benchmark() -> str:
+        path = f"/api/v1/agents/{state['agent_id']}/benchmarks/latest"
+        for name in state["bench_names"]:
+            body = c.schema_one(path, "/api/v1/agents/{agent_id}/benchmarks/latest", {"name": name})
+            one = client.get(path, cast_to=BenchmarkListItem, options={"params": {"name": name}})
+            assert body["name"] == one.name == name
+        return f"{len(state['bench_names'])} name(s)"
+
     def tasks() -> str:
-        items = list(client.benchmarks.tasks.list(state["bench_id"], split="test", limit=200))
-        assert items, "no test tasks"
-        return f"{len(items)} test task(s)"
+        total = 0
+        for bench_id in state["bench_ids"]:
+            items = list(client.benchmarks.tasks.list(bench_id, split="test", limit=200))
+            assert items, f"{bench_id}: no test tasks"
+            total += len(items)
+        return f"{total} test task(s) over {len(state['bench_ids'])} version(s)"
 
     def eval_runs() -> str:
-        runs = list(client.evals.runs.list(state["bench_id"]))
+        runs = []
+        for bench_id in state["bench_ids"]:
+            runs.extend(client.evals.runs.list(bench_id))
         assert runs, "no evaluation runs"
         state["runs"] = runs
-        return f"{len(runs)} run(s)"
+        return f"{len(runs)} run(s) over {len(state['bench_ids'])} version(s)"
 
     def agent_eval_runs() -> str:
         path = f"/api/v1/agents/{state['agent_id']}/evaluation-runs"
         items = c.schema_pages(path, "/api/v1/agents/{agent_id}/evaluation-runs")
+        assert len(items) == len(state["runs"]), f"{len(items)} of the agent's runs, {len(state['runs'])} of its benchmarks"
         page = client.get(path, cast_to=SyncPage[EvalRun])
         return f"{len(items)} run(s), {len(page.items)} on the first page"
+
+    def agent_training_runs() -> str:
+        path = f"/api/v1/agents/{state['agent_id']}/training-runs"
+        items = c.schema_pages(path, "/api/v1/agents/{agent_id}/training-runs")
+        assert items, "no training runs"
+        page = client.get(path, cast_to=SyncPage[TrainingRunResponse])
+        state["training_run_id"] = page.items[0].training_run_id
+        return f"{len(items)} training run(s)"
+
+    def training_run_evals() -> str:
+        path = f"/api/v1/agents/{state['agent_id']}/evaluation-runs"
+        params = {"training_run_id": state["training_run_id"], "limit": 7}
+        items = c.schema_pages(path, "/api/v1/agents/{agent_id}/evaluation-runs", params)
+        assert items and all(r["training_run_id"] == state["training_run_id"] for r in items), "filtered"
+        page = client.get(path, cast_to=SyncPage[EvalRun], options={"params": params})
+        cells = {(r["bench_id"], r["step"]) for r in items}
+        benches = {r["bench_id"] for r in items}
+        return f"{len(items)} checkpoint evaluation(s) on {len(benches)} benchmark(s), {len(cells)} cell(s); {len(page.items)} on the first page"
 
     def eval_run_each() -> str:
         for run in state["runs"]:
@@ -212,8 +256,11 @@ def run_checks(c: Checker) -> None:
     def trajectories() -> str:
         items = list(client.trajectories.list(eval_run_id=state["baseline"], limit=200))
         assert items, "no trajectories"
-        state["trajectories"] = items
-        return f"{len(items)} trajectories of {state['baseline']}"
+        # One trajectory of every other run too (the added benchmarks' ids and rewards).
+        others = [run.eval_run_id for run in state["runs"] if run.eval_run_id != state["baseline"]]
+        extra = [next(iter(client.trajectories.list(eval_run_id=rid, limit=1)), None) for rid in others]
+        state["trajectories"] = items + [t for t in extra if t is not None]
+        return f"{len(items)} trajectories of {state['baseline']}, the first of {len(others)} other run(s)"
 
     def picked() -> list[Any]:
         items = state["trajectories"]
@@ -286,9 +333,13 @@ def run_checks(c: Checker) -> None:
         ("GET /api/v1/benchmarks", benchmarks),
         ("GET /api/v1/benchmarks/{bench_id}", benchmark),
         ("GET /api/v1/agents/{agent_id}/benchmarks/versions", agent_benchmark_versions),
+        ("GET /api/v1/agents/{agent_id}/benchmarks", agent_benchmarks),
+        ("GET /api/v1/agents/{agent_id}/benchmarks/latest?name=", agent_latest_benchmark),
         ("GET /api/v1/benchmarks/{bench_id}/tasks", tasks),
         ("GET /api/v1/eval/{bench_id}/runs", eval_runs),
         ("GET /api/v1/agents/{agent_id}/evaluation-runs", agent_eval_runs),
+        ("GET /api/v1/agents/{agent_id}/training-runs", agent_training_runs),
+        ("GET /api/v1/agents/{agent_id}/evaluation-runs?training_run_id=", training_run_evals),
         ("GET /api/v1/eval/{run_id}", eval_run_each),
         ("GET /api/v1/eval/options?bench_id=&base_model_slug=", eval_options),
         ("GET /api/v1/eval/{run_id}/progress", progress_each),
@@ -302,6 +353,66 @@ def run_checks(c: Checker) -> None:
         ("GET /api/v1/agents/{agent_id}/training-runs/{training_run_id}/evaluation-series", evaluation_series),
         ("GET /api/v1/train/{run_id}/step/held-out-reward-by-step", held_out),
     ]:
+        c.check(name, read)
+
+
+def run_cost_checks(c: Checker, key_without_billing: str | None) -> None:
+    """The cost and effort endpoints (issue 37): the billing list through the client's method,
+    paged by offset and sorted both ways, every run's rollout statistics, and the 403 of a key
+    without billing access (when the server was started with one)."""
+    client = c.client
+    runs: list[Any] = []
+
+    def billing() -> str:
+        first = client.billing.list_run_costs(limit=50)
+        total = first.total
+        assert total == len(first.items) or len(first.items) == 50, f"{len(first.items)} of {total}"
+        cents = [row.cents for row in first.items]
+        assert cents == sorted(cents, reverse=True), "cents, descending by default"
+        walked = []
+        for offset in range(0, total, 4):
+            walked.extend(r.run_id for r in client.billing.list_run_costs(offset=offset, limit=4).items)
+        assert walked == [r.run_id for r in first.items], "offset pages make the list"
+        by_launch = client.billing.list_run_costs(limit=50, sort="launch_at", order="asc").items
+        launches = [r.launch_at for r in by_launch]
+        assert launches == sorted(launches), "launch_at ascending"
+        c.schema_one("/api/v1/billing/usage/runs", "/api/v1/billing/usage/runs", {"limit": 3, "offset": 2})
+        for row in first.items:
+            parts = row.training_cents + row.inference_cents + row.grading_cents + row.sandbox_cents
+            assert abs(row.cents - parts) < 0.011, f"{row.run_id}: {row.cents} != {parts}"
+        return f"{total} run cost(s), snapshot {first.snapshot_id}"
+
+    def rollout_statistics() -> str:
+        for bench in client.benchmarks.list():
+            runs.extend(client.evals.runs.list(bench.bench_id))
+        snapshots = 0
+        for run in runs:
+            stats = client.evals.runs.retrieve_rollout_statistics(run.eval_run_id)
+            assert stats.eval_run_id == run.eval_run_id
+            snapshots += len(stats.snapshots)
+            c.schema_one(f"/api/v1/eval/{run.eval_run_id}/rollout-statistics", "/api/v1/eval/{run_id}/rollout-statistics")
+        return f"{snapshots} distribution(s) over {len(runs)} run(s)"
+
+    def without_billing() -> str:
+        assert key_without_billing, "no key without billing access given"
+        other = trajectory.Client(api_key=key_without_billing, base_url=str(client.base_url), _strict_response_validation=True, max_retries=0, timeout=60)
+        try:
+            other.billing.list_run_costs()
+        except trajectory.APIStatusError as error:
+            assert error.status_code == 403, f"status {error.status_code}"
+            assert error.code == "permission_denied", f"code {error.code}"
+        else:
+            raise AssertionError("billing answered a key without billing access")
+        other.evals.runs.retrieve_rollout_statistics(runs[0].eval_run_id)
+        return "403 permission_denied on billing; other endpoints answer"
+
+    checks = [
+        ("GET /api/v1/billing/usage/runs", billing),
+        ("GET /api/v1/eval/{run_id}/rollout-statistics", rollout_statistics),
+    ]
+    if key_without_billing:
+        checks.append(("GET /api/v1/billing/usage/runs with a key without billing access", without_billing))
+    for name, read in checks:
         c.check(name, read)
 
 
@@ -319,6 +430,7 @@ def main() -> int:
     checker = Checker(client, sdk_openapi())
     started = time.monotonic()
     run_checks(checker)
+    run_cost_checks(checker, os.environ.get("SDK_CHECK_KEY_WITHOUT_BILLING"))
     elapsed = time.monotonic() - started
     if checker.failures:
         print(f"\nsdk-check: {len(checker.failures)} endpoint(s) failed with trajectory-sdk {installed} (strict validation):")

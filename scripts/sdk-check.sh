@@ -42,6 +42,9 @@ LOG=$(mktemp)
 # A fresh key each run, passed through the environment only (never on a command line).
 EVAL_COMPARE_DEMO_KEY=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 export EVAL_COMPARE_DEMO_KEY
+# A second fresh key that may read everything but billing (answered 403).
+EVAL_COMPARE_DEMO_KEY_WITHOUT_BILLING=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+export EVAL_COMPARE_DEMO_KEY_WITHOUT_BILLING
 "$SERVER_BIN" --demo --addr 127.0.0.1:0 --dist "$LOG.no-viewer" >"$LOG" 2>&1 &
 SERVER_PID=$!
 stop_server() {
@@ -68,4 +71,5 @@ if [ -z "$URL" ]; then
 fi
 
 log "demo server at $URL"
-TRAJECTORY_API_KEY=$EVAL_COMPARE_DEMO_KEY "$PYTHON" scripts/sdk-check.py "$URL"
+TRAJECTORY_API_KEY=$EVAL_COMPARE_DEMO_KEY SDK_CHECK_KEY_WITHOUT_BILLING=$EVAL_COMPARE_DEMO_KEY_WITHOUT_BILLING \
+  "$PYTHON" scripts/sdk-check.py "$URL"

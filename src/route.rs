@@ -34,6 +34,9 @@ pub enum ReportPage {
     /// `/backtests/compare`: a report over the agents of Chronicle jobs read from the API (its
     /// `base` and `cand` are Chronicle run ids, `{job}/{agent}`).
     BacktestsCompare,
+    /// `/scorecard`: a training run's checkpoints on every benchmark of its agent, each cell a
+    /// comparison against the row's baseline (its query is a `ScorecardLink`).
+    Scorecard,
 }
 
 /// Where the runs of a report page come from.
@@ -51,7 +54,7 @@ impl ReportPage {
     /// Where the runs of this page come from.
     pub fn source(self) -> RunSource {
         match self {
-            ReportPage::Compare => RunSource::Trajectory,
+            ReportPage::Compare | ReportPage::Scorecard => RunSource::Trajectory,
             ReportPage::BacktestsCompare => RunSource::Chronicle,
             ReportPage::Backtests => RunSource::Chronicle,
             ReportPage::Files | ReportPage::FilesCompare => RunSource::Files,
@@ -81,13 +84,14 @@ impl RunSource {
 
 impl Route {
     /// Every page, the start page first.
-    pub const ALL: [Route; 6] = [
+    pub const ALL: [Route; 7] = [
         Route::Picker,
         Route::Report(ReportPage::Compare),
         Route::Report(ReportPage::Files),
         Route::Report(ReportPage::FilesCompare),
         Route::Report(ReportPage::Backtests),
         Route::Report(ReportPage::BacktestsCompare),
+        Route::Report(ReportPage::Scorecard),
     ];
 
     /// The page at `path` (a URL's path, without query or fragment); `None` when no page has
@@ -105,6 +109,9 @@ impl Route {
             Route::Report(ReportPage::FilesCompare) => "/files/compare",
             Route::Report(ReportPage::Backtests) => "/backtests",
             Route::Report(ReportPage::BacktestsCompare) => "/backtests/compare",
+            Route::Report(ReportPage::Scorecard) => {
+                eval_compare_core::scorecard::SCORECARD_PAGE_PATH
+            }
         }
     }
 
@@ -148,7 +155,7 @@ mod tests {
     use super::{ReportPage, Route};
 
     /// Every page and its path, as [`Route::ALL`] lists them.
-    const PAGES: [(Route, &str); 6] = [
+    const PAGES: [(Route, &str); 7] = [
         (Route::Picker, "/"),
         (Route::Report(ReportPage::Compare), "/compare"),
         (Route::Report(ReportPage::Files), "/files"),
@@ -158,6 +165,7 @@ mod tests {
             Route::Report(ReportPage::BacktestsCompare),
             "/backtests/compare",
         ),
+        (Route::Report(ReportPage::Scorecard), "/scorecard"),
     ];
 
     #[test]
@@ -195,6 +203,8 @@ mod tests {
             "/Backtests",
             "/backtests/job_1",
             "/backtest",
+            "/scorecard/",
+            "/Scorecard",
         ] {
             assert_eq!(Route::parse(path), None, "{path:?}");
         }

@@ -61,6 +61,7 @@ fn folder(id: &str, scores: &[(&str, f64)]) -> RunFolder {
         eval_options: None,
         platform_series: None,
         truncated_files: Vec::new(),
+        costs: Default::default(),
     }
 }
 

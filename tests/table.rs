@@ -105,9 +105,10 @@ async fn rows_are_the_cores_visible_rows_with_means_counts_badges_and_deltas() {
     let table = only(root, "table.tasks");
     assert_eq!(table.get_attribute("aria-rowcount").as_deref(), Some("7"));
 
-    // Headers: task, category, three runs, delta; each a column header.
+    // Headers: task, category, three runs, the focused candidate's turns and ending, delta;
+    // each a column header.
     let headers = select_all(root, "thead th");
-    assert_eq!(headers.len(), 6);
+    assert_eq!(headers.len(), 8);
     assert!(headers
         .iter()
         .all(|th| th.get_attribute("scope").as_deref() == Some("col")));
@@ -134,9 +135,17 @@ async fn rows_are_the_cores_visible_rows_with_means_counts_badges_and_deltas() {
             "1.000 2/2",
             "0.500 2/2",
             "1.000 1/1",
+            "— base —",
+            "ENV_DONE",
             "\u{2212}50.0"
         ]
     );
+    // The other rows' run and Δ cells (their effort cells are the core's words, as t0's).
+    let cells = |task: &str| -> Vec<String> {
+        let mut all = cells(task);
+        all.drain(5..7);
+        all
+    };
     assert_eq!(
         cells("t3"),
         [

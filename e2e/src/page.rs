@@ -217,7 +217,7 @@ pub struct HeadlineCard {
     pub verdict: String,
     /// The sentence.
     pub sentence: String,
-    /// The Δ line of the headline analysis.
+    /// The Δ line of the headline analysis, without the turns and cost beside it.
     pub delta: String,
     /// The p-values, one per entry ("t 0.2347").
     pub p_values: Vec<String>,
@@ -235,12 +235,20 @@ const text = (e) => {
   copy.querySelectorAll('.explain, .explain-pop').forEach((x) => x.remove());
   return copy.textContent.replace(/\s+/g, ' ').trim();
 };
+const withoutParts = (e) => {
+  if (!e) return e;
+  const copy = e.cloneNode(true);
+  copy.querySelectorAll('.headline-effort, .headline-cost').forEach((x) => x.remove());
+  return copy;
+};
 return Array.from(document.querySelectorAll('article.headline-card')).map((card) => ({
   run_id: card.getAttribute('data-run-id') || '',
   title: text(card.querySelector('.headline-title')),
   verdict: text(card.querySelector('.verdict-badge')),
   sentence: text(card.querySelector('.headline-sentence')),
-  delta: text(card.querySelector('.headline-delta')),
+  // The quality part of the Δ line: the turns and cost beside it are read by the effort and
+  // cost tests against the CLI's report.
+  delta: text(withoutParts(card.querySelector('.headline-delta'))),
   p_values: Array.from(card.querySelectorAll('.p-list > span')).map(text),
   stats: Object.fromEntries(Array.from(card.querySelectorAll('.headline-stats > div')).map(
     (d) => [text(d.querySelector('dt')), text(d.querySelector('dd'))])),

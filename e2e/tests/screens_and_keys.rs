@@ -243,7 +243,8 @@ async fn wide_table(browser: &Client, server: &Server) -> Result<(), BoxError> {
     check(number("content") <= number("box") + 1.0, || {
         format!("the five candidates' table scrolls sideways on a 1920-pixel window: {table}")
     })?;
-    check(number("task") >= 400.0, || {
+    // Five run columns, the focused candidate's turns and ending, and Δ share the width.
+    check(number("task") >= 360.0, || {
         format!("the task column is narrow: {table}")
     })?;
     check(

@@ -1,5 +1,5 @@
 //! The report pages ([`ReportPage`]: `/compare`, `/files`, `/files/compare`, `/backtests`,
-//! `/backtests/compare`) behind one split point.
+//! `/backtests/compare`, `/scorecard`) behind one split point.
 //!
 //! The release build (`scripts/build-viewer.sh`, which compiles with `--cfg lazy_report`) cuts
 //! the code reachable only from these pages (the analysis core, the report's panels, charts,
@@ -50,6 +50,7 @@ fn page_view(page: ReportPage) -> AnyView {
         // The job picker reads Chronicle's own types and pages: behind the split, so the
         // Trajectory picker's download does not grow; opening a job then needs no other chunk.
         ReportPage::Backtests => view! { <BacktestsPage/> }.into_any(),
+        ReportPage::Scorecard => view! { <crate::report::scorecard::ScorecardPage/> }.into_any(),
     }
 }
 

@@ -7,6 +7,7 @@
 //! - [`run_chooser`], [`run_table`], [`run_progress`]: choosing the runs, also used by the
 //!   report pages to change a comparison ([`pick_cells`]: a row's baseline radio and compare
 //!   checkbox, the run table's and the job table's);
+//! - [`scorecard_links`]: the chosen agent's training runs, each opening its scorecard;
 //! - [`backtests`]: the other source, Chronicle backtest jobs (`/backtests`);
 //! - [`source_tabs`]: the switch between the two sources; [`source_config`]: the settings'
 //!   address and key as a client configuration, or why not.
@@ -22,5 +23,6 @@ pub mod pick_cells;
 pub mod run_chooser;
 pub mod run_progress;
 pub mod run_table;
+pub mod scorecard_links;
 pub mod source_config;
 pub mod source_tabs;

@@ -16,6 +16,7 @@ use crate::picker::overview::{
 };
 use crate::picker::page_shell::{over_source_settings, PickerShell};
 use crate::picker::run_chooser::{chooser_view, RunChooser};
+use crate::picker::scorecard_links::ScorecardLinks;
 use crate::route::{ReportPage, ReportPrefetch, Route};
 use crate::state::async_load::{use_load, LoadState};
 use crate::state::url::{use_url_state, UrlState};
@@ -125,6 +126,11 @@ fn Picker(overview: Overview, config: ClientConfig) -> impl IntoView {
             <AgentSelect overview agent_index url/>
             <VersionChoice overview agent_index bench_id url/>
         </div>
+        {move || {
+            overview
+                .with_value(|overview| overview.agents.get(agent_index.get()).cloned())
+                .map(|agent| view! { <ScorecardLinks agent/> })
+        }}
         {move || {
             runs_of_bench()
                 .map(|(entry, other_versions)| {

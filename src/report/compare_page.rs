@@ -3,9 +3,9 @@
 //! `/files/compare?…` over run folders (see [`crate::report::files_page`]). The query names the
 //! runs and the view; the page loads
 //! the runs, builds the run set once they are read, and the report from it (first without the
-//! bootstrap, then with it), and shows the header, the comparability audit, the settings, the
-//! headline of each candidate, the focus selector and the charts, the coverage ledger, the
-//! per-task table and the task panel.
+//! bootstrap, then with it), and shows the header, the headline of each candidate, the
+//! comparability audit, the settings, the focus selector and the charts, the coverage ledger,
+//! the per-task table and the task panel.
 
 use std::sync::Arc;
 
@@ -22,9 +22,12 @@ use crate::picker::run_chooser::chooser_view;
 use crate::report::charts::ReportCharts;
 use crate::report::export::ExportButtons;
 use crate::report::panels::audit_panel::AuditPanel;
+use crate::report::panels::checkpoint_steps::{CheckpointStepsPanel, PassThresholdForm};
 use crate::report::panels::component_deltas::ComponentDeltas;
 use crate::report::panels::copy_link::{link_snapshot, CopyLinkButton, LinkSnapshotNotice};
+use crate::report::panels::cost_panel::CostPanel;
 use crate::report::panels::coverage_ledger::CoverageLedger;
+use crate::report::panels::effort_panel::EffortPanel;
 use crate::report::panels::headline::HeadlineCards;
 use crate::report::panels::ledger_panel::LedgerPanel;
 use crate::report::panels::load_panel::LoadPanel;
@@ -277,7 +280,9 @@ fn mount_report(
 ) -> Option<impl IntoView> {
     let current_report = RwSignal::new(state.report.get_untracked()?.arc());
     let current_base = RwSignal::new(state.without_bootstrap.get_untracked()?.arc());
-    let current_set = RwSignal::new(state.run_set.get_untracked()?.arc());
+    // The rewards as published (not scored pass/fail): what the task panel lists.
+    let current_set = RwSignal::new(state.published.get_untracked()?.arc());
+    let ledger_set = RwSignal::new(state.before_ledger.get_untracked()?.arc());
     Effect::new(move |_| {
         if let Some(report) = state.report.get() {
             current_report.set(report.arc());
@@ -289,9 +294,14 @@ fn mount_report(
         }
         // Filling the bootstrap in changes the report, not the run set: the task panel and
         // the components, which read the run set, are not rendered again for it.
-        if let Some(set) = state.run_set.get() {
+        if let Some(set) = state.published.get() {
             if !Arc::ptr_eq(&set.arc(), &current_set.get_untracked()) {
                 current_set.set(set.arc());
+            }
+        }
+        if let Some(set) = state.before_ledger.get() {
+            if !Arc::ptr_eq(&set.arc(), &ledger_set.get_untracked()) {
+                ledger_set.set(set.arc());
             }
         }
     });
@@ -300,6 +310,7 @@ fn mount_report(
             report=current_report
             without_bootstrap=current_base
             run_set=current_set
+            ledger_set
             view
             on_change
             client
@@ -310,8 +321,8 @@ fn mount_report(
     })
 }
 
-/// The report: header and actions (copy link, change runs, exports), audit, settings, headlines,
-/// focus and charts, coverage, the per-task table and the task panel.
+/// The report: header and actions (copy link, change runs, exports), headlines, audit, where
+/// the Δ comes from, settings, focus and charts, coverage, the per-task table and the task panel.
 #[component]
 pub fn ReportView(
     /// The report.
@@ -321,9 +332,13 @@ pub fn ReportView(
     /// ledger, the table and the task panel (none shows a bootstrap) render from.
     #[prop(into)]
     without_bootstrap: Signal<Arc<Report>>,
-    /// The run set it was computed from (the task panel's trajectories).
+    /// The runs it was computed from, their rewards as published (before a pass threshold):
+    /// the task panel's trajectories.
     #[prop(into)]
     run_set: Signal<Arc<RunSet>>,
+    /// The run set before the reviewer's ledger (the ledger's candidates and previews).
+    #[prop(into)]
+    ledger_set: Signal<Arc<RunSet>>,
     /// The view state.
     #[prop(into)]
     view: Signal<ViewState>,
@@ -362,6 +377,8 @@ pub fn ReportView(
         }
     });
     let edits = LedgerEdits::new(view, on_change);
+    // For the parts far from here that add to it (a trajectory's row, the task table).
+    provide_context(edits);
     let attempts: Signal<Vec<String>> =
         Memo::new(move |_| view.with(|view| view.attempts.clone())).into();
     let on_attempts = Callback::new(move |ids: Vec<String>| {
@@ -418,11 +435,14 @@ pub fn ReportView(
                         </div>
                     }
                 })}
-            // The answer first: the verdicts and where the Δ comes from, then what they rest
-            // on (comparability, the platform's own numbers, the settings).
+            // The answer first: the verdicts; whether they stand (the audit, one line when the
+            // runs are comparable, its findings when not); where the Δ comes from; then what
+            // they rest on (the platform's own numbers, the settings).
             <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending()/>
-            <WhereDelta report=without_bootstrap focus/>
             <AuditPanel report/>
+            <WhereDelta report=without_bootstrap focus/>
+            <EffortPanel report/>
+            <CostPanel report/>
             <PlatformPanel report/>
             <ReportSettingsForm
                 view
@@ -430,15 +450,17 @@ pub fn ReportView(
                 timings=state.timings
                 bootstrap_progress=state.bootstrap_progress
             />
+            <PassThresholdForm view on_change/>
             <Show when=move || { below_fold.get() >= 1 }>
                 <FocusSelector report=without_bootstrap view on_change/>
                 <ReportCharts report=without_bootstrap focus/>
                 <PlatformProgressionPanel report=without_bootstrap/>
+                <CheckpointStepsPanel report=without_bootstrap view on_change/>
                 <ComponentDeltas report=without_bootstrap focus run_set client/>
             </Show>
             <Show when=move || { below_fold.get() >= 2 }>
                 <CoverageLedger report=without_bootstrap/>
-                <LedgerPanel report=without_bootstrap view edits/>
+                <LedgerPanel report=without_bootstrap view run_set=ledger_set edits/>
                 <TaskTable report=without_bootstrap view on_change/>
             </Show>
             <TaskPanel

@@ -21,5 +21,6 @@ pub mod export;
 pub mod files_jobs;
 pub mod files_page;
 pub mod panels;
+pub mod scorecard;
 pub mod table;
 pub mod task_panel;

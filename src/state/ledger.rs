@@ -28,11 +28,16 @@ pub fn with_ledger(view: &ViewState, ledger: &Ledger) -> ViewState {
 
 /// `ledger` without the entries naming task `task_id`.
 pub fn without_task(ledger: &Ledger, task_id: &str) -> Ledger {
+    without_target(ledger, &Target::Task(task_id.to_owned()))
+}
+
+/// `ledger` without the entries naming `target`.
+pub fn without_target(ledger: &Ledger, target: &Target) -> Ledger {
     Ledger {
         entries: ledger
             .entries
             .iter()
-            .filter(|entry| entry.target != Target::Task(task_id.to_owned()))
+            .filter(|entry| &entry.target != target)
             .cloned()
             .collect(),
     }
@@ -40,11 +45,35 @@ pub fn without_task(ledger: &Ledger, task_id: &str) -> Ledger {
 
 /// The entries of `ledger` naming task `task_id`.
 pub fn task_entries(ledger: &Ledger, task_id: &str) -> Vec<Entry> {
+    target_entries(ledger, &Target::Task(task_id.to_owned()))
+}
+
+/// The entries of `ledger` naming `target`.
+pub fn target_entries(ledger: &Ledger, target: &Target) -> Vec<Entry> {
     ledger
         .entries
         .iter()
-        .filter(|entry| entry.target == Target::Task(task_id.to_owned()))
+        .filter(|entry| &entry.target == target)
         .cloned()
+        .collect()
+}
+
+/// The entries for `task_ids` with one judgement (action, reason, note), made `at`: those the
+/// ledger has already (the same task, action and reason) are not added twice.
+pub fn entries_for_tasks(ledger: &Ledger, task_ids: &[String], template: &Entry) -> Vec<Entry> {
+    task_ids
+        .iter()
+        .filter(|task| {
+            !ledger.entries.iter().any(|entry| {
+                entry.target == Target::Task((*task).clone())
+                    && entry.action == template.action
+                    && entry.reason == template.reason
+            })
+        })
+        .map(|task| Entry {
+            target: Target::Task(task.clone()),
+            ..template.clone()
+        })
         .collect()
 }
 
@@ -103,6 +132,24 @@ impl LedgerEdits {
     pub fn add(&self, entry: Entry) -> bool {
         let mut next = self.ledger.get_untracked();
         next.entries.push(entry);
+        self.set(next)
+    }
+
+    /// Adds `entries` at the end of the ledger in one change (one Undo); false when refused.
+    pub fn add_all(&self, entries: Vec<Entry>) -> bool {
+        let mut next = self.ledger.get_untracked();
+        next.entries.extend(entries);
+        self.set(next)
+    }
+
+    /// Puts `entry` in the place of the entry at `index` (an edit; Undo puts the old back);
+    /// false when refused.
+    pub fn replace(&self, index: usize, entry: Entry) -> bool {
+        let mut next = self.ledger.get_untracked();
+        match next.entries.get_mut(index) {
+            Some(slot) => *slot = entry,
+            None => return false,
+        }
         self.set(next)
     }
 
@@ -169,5 +216,34 @@ mod tests {
         let left = without_task(&ledger, "a");
         assert_eq!(left.entries, vec![entry("b")]);
         assert_eq!(with_ledger(&view, &Ledger::default()).ledger, None);
+        let attempt = Target::Trajectory("a".to_owned());
+        let mixed = Ledger {
+            entries: vec![
+                entry("a"),
+                Entry {
+                    target: attempt.clone(),
+                    ..entry("a")
+                },
+            ],
+        };
+        assert_eq!(target_entries(&mixed, &attempt).len(), 1);
+        assert_eq!(without_target(&mixed, &attempt).entries, vec![entry("a")]);
+    }
+
+    #[test]
+    fn a_judgement_for_many_tasks_adds_only_what_is_new() {
+        let ledger = Ledger {
+            entries: vec![entry("a")],
+        };
+        let tasks = ["a".to_owned(), "b".to_owned(), "c".to_owned()];
+        let added = entries_for_tasks(&ledger, &tasks, &entry("template"));
+        let ids: Vec<&str> = added.iter().map(|e| e.target.id()).collect();
+        assert_eq!(ids, ["b", "c"]);
+        assert!(added.iter().all(|e| e.note.as_deref() == Some("a, b ~ c")));
+        let other = Entry {
+            action: Action::Note,
+            ..entry("template")
+        };
+        assert_eq!(entries_for_tasks(&ledger, &tasks, &other).len(), 3);
     }
 }

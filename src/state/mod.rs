@@ -13,6 +13,8 @@
 //!   a slice at a time, with progress;
 //! - [`report`]: the report as a function of the run set and the view, first without and then
 //!   with the bootstrap;
+//! - [`scorecard`]: a training run's scorecard: its sources read, its runs loaded once by the
+//!   loader, its cells' reports computed a slice at a time;
 //! - [`ledger`]: the reviewer's ledger of the view (in the link's `ledger`), its edits and Undo;
 //! - [`history`]: the app's own history router (pushState, popstate, clicked links);
 //! - [`async_load`]: a component's one-off load as a signal, with Retry and cancellation;
@@ -31,6 +33,7 @@ pub mod loader;
 pub mod report;
 pub mod retry_load;
 pub mod run_set_build;
+pub mod scorecard;
 pub mod shared;
 pub mod source;
 pub mod url;

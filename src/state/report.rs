@@ -18,8 +18,8 @@
 use eval_compare_core::ledger::{self, Ledger, LedgerEffects};
 use eval_compare_core::model::{ModelError, RunIdx, RunSet};
 use eval_compare_core::report::{
-    attach_ledger, DeferredReport, PendingBootstrap, Report, ReportBuild, ReportError,
-    ReportSettings,
+    apply_pass_threshold, attach_ledger, check_pass_threshold, DeferredReport, PendingBootstrap,
+    Report, ReportBuild, ReportError, ReportSettings,
 };
 use eval_compare_core::view_state::ViewState;
 use futures::channel::oneshot;
@@ -110,6 +110,33 @@ fn run_indices(key: &ReportKey) -> Result<(RunIdx, Vec<RunIdx>), ComputeError> {
         .map(|id| index(id))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((baseline, candidates))
+}
+
+/// The key over its runs with each valid reward scored pass or fail at the view's pass
+/// threshold ([`apply_pass_threshold`]); the key itself without one.
+fn pass_thresholded(key: ReportKey) -> Result<ReportKey, ComputeError> {
+    let Some(threshold) = key.settings.pass_threshold else {
+        return Ok(key);
+    };
+    check_pass_threshold(threshold)?;
+    let set = apply_pass_threshold(&key.set, threshold)?;
+    Ok(ReportKey {
+        set: Shared::new(set),
+        ..key
+    })
+}
+
+/// The run set of `report_key` (the report's, thresholded and with the ledger applied) with
+/// the rewards as published: `unthresholded` (the same key before the pass threshold) with the
+/// ledger applied; the report's own set when no threshold is set.
+fn published_set(
+    report_key: &ReportKey,
+    unthresholded: ReportKey,
+) -> Result<Shared<RunSet>, ComputeError> {
+    if report_key.settings.pass_threshold.is_none() {
+        return Ok(report_key.set.clone());
+    }
+    Ok(apply_ledger(unthresholded)?.0.set)
 }
 
 /// What a report with a ledger needs beside the report built on the runs with it applied.
@@ -253,6 +280,14 @@ pub struct ReportState {
     pub without_bootstrap: RwSignal<Option<Shared<Report>>>,
     /// The run set that report was computed from.
     pub run_set: RwSignal<Option<Shared<RunSet>>>,
+    /// The same runs with their rewards as the API published them: the report's run set
+    /// without the pass threshold (as of the link's time, the reviewer's ledger applied); the
+    /// same set without a threshold. What the task panel lists, so a reviewer reads the
+    /// published reward, never its 0/1.
+    pub published: RwSignal<Option<Shared<RunSet>>>,
+    /// That run set before the reviewer's ledger was applied (the same without a ledger): what
+    /// the ledger's candidates and their previews read.
+    pub before_ledger: RwSignal<Option<Shared<RunSet>>>,
     /// Why the report cannot be built.
     pub error: RwSignal<Option<ComputeError>>,
     /// The share of the report's steps done, while a report is being built in slices.
@@ -304,6 +339,8 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
         report: RwSignal::new(None),
         without_bootstrap: RwSignal::new(None),
         run_set: RwSignal::new(None),
+        published: RwSignal::new(None),
+        before_ledger: RwSignal::new(None),
         error: RwSignal::new(None),
         build_progress: RwSignal::new(None),
         bootstrap_progress: RwSignal::new(None),
@@ -317,6 +354,8 @@ pub fn use_report(key: Memo<Option<ReportKey>>) -> ReportState {
             state.report.set(None);
             state.without_bootstrap.set(None);
             state.run_set.set(None);
+            state.published.set(None);
+            state.before_ledger.set(None);
             state.error.set(None);
             state.build_progress.set(None);
             state.bootstrap_progress.set(None);
@@ -341,9 +380,23 @@ async fn compute(key: ReportKey, this: u64, latest: StoredValue<u64>, state: Rep
         state.build_progress.try_set(None);
         state.bootstrap_progress.try_set(None);
     };
-    // Shown as of a link: the report and the task panel both read the runs as of then.
-    let (key, ledger_pass) = match apply_ledger(key.as_of_applied()) {
+    // Shown as of a link: the report and the task panel both read the runs as of then; with a
+    // pass threshold, both read the rewards scored pass/fail (the CLI's `build_report` does the
+    // same, so the numbers agree).
+    // The task panel reads the rewards as published.
+    let as_of = key.as_of_applied();
+    let unthresholded = as_of.clone();
+    let key = match pass_thresholded(as_of) {
+        Ok(key) => key,
+        Err(error) => return fail(error),
+    };
+    let before_ledger = key.set.clone();
+    let (key, ledger_pass) = match apply_ledger(key) {
         Ok(applied) => applied,
+        Err(error) => return fail(error),
+    };
+    let published = match published_set(&key, unthresholded) {
+        Ok(set) => set,
         Err(error) => return fail(error),
     };
     let passes = if ledger_pass.is_some() { 2.0 } else { 1.0 };
@@ -375,7 +428,10 @@ async fn compute(key: ReportKey, this: u64, latest: StoredValue<u64>, state: Rep
     let pending = !bootstraps.is_empty();
     let first = Shared::new(first);
     state.error.try_set(None);
+    // Before the run set, which the page waits for to mount the report.
+    state.published.try_set(Some(published));
     state.run_set.try_set(Some(key.set.clone()));
+    state.before_ledger.try_set(Some(before_ledger));
     state.without_bootstrap.try_set(Some(first.clone()));
     state.report.try_set(Some(first.clone()));
     state.build_progress.try_set(None);
@@ -441,4 +497,33 @@ async fn compute(key: ReportKey, this: u64, latest: StoredValue<u64>, state: Rep
         done,
         busy_ms
     );
+}
+
+/// The whole report of `key` (bootstraps drawn) computed in slices of about [`SLICE_MS`], the
+/// page painting between them: what `eval-compare report` computes for the same runs and
+/// settings (a scorecard's cell, see [`crate::state::scorecard`]). `None` once `current` says
+/// it is no longer wanted.
+pub async fn full_report_in_slices(
+    key: ReportKey,
+    current: impl Fn() -> bool + Copy,
+) -> Result<Option<Report>, ComputeError> {
+    let key = pass_thresholded(key.as_of_applied())?;
+    let Some((deferred, _)) = build_stepwise(&key, current, |_| {}).await? else {
+        return Ok(None);
+    };
+    let DeferredReport {
+        report: mut full,
+        mut bootstraps,
+    } = deferred;
+    while !draw_slice(&mut bootstraps) {
+        TimeoutFuture::new(0).await;
+        if !current() {
+            return Ok(None);
+        }
+    }
+    for pending in bootstraps {
+        let (slot, result) = pending.complete();
+        full.fill_bootstrap(slot, result);
+    }
+    Ok(Some(full))
 }

@@ -38,10 +38,34 @@ fn with_query(path: &str, view: &ViewState) -> String {
     }
 }
 
+/// The parameter of a comparison link opened from a scorecard's cell: the scorecard's own query
+/// (percent-encoded), so the report links back to it. Kept apart from the [`ViewState`] (which
+/// would call it unknown) and carried through the view's tweaks.
+pub const FROM_SCORECARD: &str = "scorecard";
+
+/// `query` without its [`FROM_SCORECARD`] parameter, and that parameter's value (still
+/// percent-encoded) when present.
+pub fn split_scorecard_origin(query: &str) -> (String, Option<String>) {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let mut origin = None;
+    let rest: Vec<&str> = query
+        .split('&')
+        .filter(|pair| match pair.split_once('=') {
+            Some((key, value)) if key == FROM_SCORECARD => {
+                origin.get_or_insert_with(|| value.to_owned());
+                false
+            }
+            _ => true,
+        })
+        .collect();
+    (rest.join("&"), origin)
+}
+
 /// The view state read from the URL, and the way to change it.
 #[derive(Debug, Clone, Copy)]
 pub struct UrlState {
     path: Signal<String>,
+    search: Signal<String>,
     parsed: Memo<ParsedViewState>,
     view: Memo<ViewState>,
     navigate: Callback<Navigation>,
@@ -78,13 +102,15 @@ impl UrlState {
     fn over(path: Signal<String>, search: Signal<String>, navigate: Callback<Navigation>) -> Self {
         // A ledger that does not read is dropped with a notice, as any malformed value.
         let parsed = Memo::new(move |_| {
-            let mut parsed = search.with(|query| ViewState::from_query(query));
+            let mut parsed =
+                search.with(|query| ViewState::from_query(&split_scorecard_origin(query).0));
             settle_link_ledger(&mut parsed);
             parsed
         });
         let view = Memo::new(move |_| parsed.with(|parsed| parsed.state.clone()));
         Self {
             path,
+            search,
             parsed,
             view,
             navigate,
@@ -129,11 +155,43 @@ impl UrlState {
         });
     }
 
-    /// Shows `view` on the current page, replacing the history entry (a view tweak).
+    /// Shows `view` on the current page, replacing the history entry (a view tweak); the
+    /// scorecard the page was opened from, if any, stays in the link.
     pub fn replace(&self, view: &ViewState) {
         let path = self.path.get_untracked();
+        let mut href = with_query(&path, view);
+        if let Some(origin) = self.scorecard_origin_untracked() {
+            href.push(if href.contains('?') { '&' } else { '?' });
+            href.push_str(&format!("{FROM_SCORECARD}={origin}"));
+        }
         self.navigate.run(Navigation {
-            href: with_query(&path, view),
+            href,
+            replace: true,
+        });
+    }
+
+    /// The query string as in the address, without `?` (tracked): for pages whose state is not
+    /// a [`ViewState`] (the scorecard's `ScorecardLink`).
+    pub fn search(&self) -> String {
+        self.search.get()
+    }
+
+    /// The scorecard this comparison was opened from: its [`FROM_SCORECARD`] parameter, still
+    /// percent-encoded (tracked).
+    pub fn scorecard_origin(&self) -> Option<String> {
+        self.search.with(|query| split_scorecard_origin(query).1)
+    }
+
+    fn scorecard_origin_untracked(&self) -> Option<String> {
+        self.search
+            .with_untracked(|query| split_scorecard_origin(query).1)
+    }
+
+    /// Shows `path?query` (or `path` alone), replacing the history entry: a tweak of a page
+    /// whose state is not a [`ViewState`].
+    pub fn replace_href(&self, href: String) {
+        self.navigate.run(Navigation {
+            href,
             replace: true,
         });
     }
@@ -148,4 +206,22 @@ impl UrlState {
 /// The URL state in context, or one kept in memory (at `/`) when the view is mounted alone.
 pub fn use_url_state() -> UrlState {
     use_context::<UrlState>().unwrap_or_else(|| UrlState::in_memory(Route::Picker.path(), "").0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_scorecard_origin;
+
+    #[test]
+    fn the_scorecard_origin_is_taken_out_of_the_query() {
+        assert_eq!(
+            split_scorecard_origin("?base=a&scorecard=training%3Dt&cand=b"),
+            ("base=a&cand=b".to_owned(), Some("training%3Dt".to_owned()))
+        );
+        assert_eq!(
+            split_scorecard_origin("base=a&cand=b"),
+            ("base=a&cand=b".to_owned(), None)
+        );
+        assert_eq!(split_scorecard_origin("").1, None);
+    }
 }

@@ -78,6 +78,13 @@ use `eval-compare report --server URL --chronicle JOB_ID... --fail-on-regression
         after_help = EXIT_CODES_HELP
     )]
     Gate(GateArgs),
+    /// Every checkpoint of a training run on every benchmark against its baseline, with a
+    /// decision rule and a recommended checkpoint.
+    #[command(
+        long_about = crate::scorecard_args::SCORECARD_LONG_ABOUT,
+        after_help = EXIT_CODES_HELP
+    )]
+    Scorecard(crate::scorecard_args::ScorecardArgs),
 }
 
 /// `eval-compare report`.
@@ -135,6 +142,15 @@ pub struct ReportArgs {
     /// max(8, 2 × the most samples a paired task has).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(i64::from(*PROJECT_SAMPLES_RANGE.start())..=i64::from(*PROJECT_SAMPLES_RANGE.end())))]
     pub k_prime: Option<u32>,
+    /// A pass threshold for graded rewards (0.001 to 1, at most three decimals; the link's
+    /// `pass=`): a valid reward at or above it passes (1), below it fails (0), before anything
+    /// is computed, so pass@k, pass^k and flips exist for continuous rewards too.
+    #[arg(long, value_name = "REWARD", value_parser = parse_pass_thousandths)]
+    pub pass_threshold: Option<u16>,
+    /// With checkpoints of one training run, also compare every checkpoint with this step (the
+    /// link's `versus=`), beside the previous step.
+    #[arg(long, value_name = "STEP")]
+    pub versus_step: Option<i64>,
     /// The reviewer's ledger (README "The reviewer's ledger"): tasks or attempts set aside,
     /// each left out or counted as a failure, with a reason. Every figure is computed with it
     /// applied, and each verdict is shown beside the one without it; the gates judge the
@@ -145,6 +161,17 @@ pub struct ReportArgs {
     /// interval below 0); refuses (exit 11) a run still running, failed or cancelled.
     #[arg(long)]
     pub fail_on_regression: bool,
+    /// Exit with code 13 when a candidate takes more turns per task than PERCENT more than the
+    /// baseline: the whole interval of its paired relative increase (Δ turns / the baseline's
+    /// mean turns, README "Effort") lies above it (e.g. 10 for +10%).
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent)]
+    pub max_turns_increase: Option<f64>,
+    /// Exit with code 14 when a candidate's cost per attempted task (billing's run total over
+    /// the tasks it attempted) is more than PERCENT above the baseline's (README "Cost"; no
+    /// interval: billing is per run); refuses with code 15 when a compared run's cost is
+    /// unavailable (a key without billing access, no billing row, a folder without billing.json).
+    #[arg(long, value_name = "PERCENT", value_parser = parse_percent)]
+    pub max_cost_increase: Option<f64>,
     /// Let --fail-on-regression judge runs still running, failed or cancelled as they stand
     /// (no exit 11; a running run's verdict is provisional).
     #[arg(long)]
@@ -238,7 +265,7 @@ pub enum Format {
     Html,
 }
 
-fn parse_link_base(raw: &str) -> Result<String, String> {
+pub(crate) fn parse_link_base(raw: &str) -> Result<String, String> {
     if is_web_link(raw) && !raw.contains(['?', '#']) {
         Ok(raw.to_owned())
     } else {
@@ -248,7 +275,7 @@ fn parse_link_base(raw: &str) -> Result<String, String> {
     }
 }
 
-fn parse_resamples(raw: &str) -> Result<usize, String> {
+pub(crate) fn parse_resamples(raw: &str) -> Result<usize, String> {
     let value: u32 = raw
         .parse()
         .map_err(|_| format!("`{raw}` is not a whole number"))?;
@@ -264,7 +291,7 @@ fn parse_resamples(raw: &str) -> Result<usize, String> {
 }
 
 /// A target Δ in points as the link writes it (at most one decimal), in tenths of a point.
-fn parse_target_tenths(raw: &str) -> Result<u16, String> {
+pub(crate) fn parse_target_tenths(raw: &str) -> Result<u16, String> {
     parse_tenths(raw)
         .filter(|tenths| TARGET_TENTHS_RANGE.contains(tenths))
         .ok_or_else(|| {
@@ -272,7 +299,23 @@ fn parse_target_tenths(raw: &str) -> Result<u16, String> {
         })
 }
 
-fn parse_confidence(raw: &str) -> Result<f64, String> {
+fn parse_pass_thousandths(raw: &str) -> Result<u16, String> {
+    eval_compare_core::view_state::parse_thousandths(raw)
+        .filter(|t| eval_compare_core::view_state::PASS_THOUSANDTHS_RANGE.contains(t))
+        .ok_or_else(|| {
+            format!("`{raw}` is not a pass threshold from 0.001 to 1 (at most three decimals)")
+        })
+}
+
+/// A limit in percent: a finite number (e.g. `10`, `12.5`, `-5`).
+fn parse_percent(raw: &str) -> Result<f64, String> {
+    raw.parse::<f64>()
+        .ok()
+        .filter(|value| value.is_finite())
+        .ok_or_else(|| format!("`{raw}` is not a percentage (a number such as 10 or 12.5)"))
+}
+
+pub(crate) fn parse_confidence(raw: &str) -> Result<f64, String> {
     let value: f64 = raw
         .parse()
         .map_err(|_| format!("`{raw}` is not a number"))?;
@@ -328,6 +371,33 @@ mod tests {
             panic!("not a report");
         };
         assert_eq!((args.target_delta, args.k_prime), (35, Some(20)));
+    }
+
+    #[test]
+    fn the_pass_threshold_and_versus_step_parse_as_the_link_does() {
+        let cli = Cli::try_parse_from([
+            "eval-compare",
+            "report",
+            "a",
+            "b",
+            "--pass-threshold",
+            "0.75",
+            "--versus-step",
+            "300",
+        ])
+        .unwrap();
+        let Command::Report(args) = cli.command else {
+            panic!("not a report");
+        };
+        assert_eq!(
+            (args.pass_threshold, args.versus_step),
+            (Some(750), Some(300))
+        );
+        for bad in ["0", "1.5", "x", "0.0001"] {
+            let parsed =
+                Cli::try_parse_from(["eval-compare", "report", "a", "b", "--pass-threshold", bad]);
+            assert!(parsed.is_err(), "{bad}");
+        }
     }
 
     #[test]

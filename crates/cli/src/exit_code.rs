@@ -29,6 +29,17 @@ pub enum Exit {
     /// was not read completely (without `--allow-unfinished`): the gate does not judge partial
     /// numbers.
     Unfinished,
+    /// `scorecard --fail-unless-deployable STEP`: that checkpoint does not meet the rule.
+    NotDeployable,
+    /// `report --max-turns-increase PERCENT`: a candidate's paired increase of turns per task
+    /// lies above the limit (its whole interval).
+    TurnsIncrease,
+    /// `report --max-cost-increase PERCENT`: a candidate's cost per attempted task lies more than
+    /// the limit above the baseline's.
+    CostIncrease,
+    /// `report --max-cost-increase PERCENT`: a candidate's cost increase cannot be judged (a
+    /// compared run's cost is unavailable, or the baseline's is 0): the gate refuses.
+    CostUnavailable,
 }
 
 impl Exit {
@@ -47,6 +58,10 @@ impl Exit {
             Exit::NoResults => 9,
             Exit::TasksFailed => 10,
             Exit::Unfinished => 11,
+            Exit::NotDeployable => 12,
+            Exit::TurnsIncrease => 13,
+            Exit::CostIncrease => 14,
+            Exit::CostUnavailable => 15,
         }
     }
 }
@@ -76,7 +91,20 @@ Exit codes:
      was cancelled or was not read completely (a run folder's list ends with a page saying more
      followed): its numbers are partial, so the gate refuses to judge them (checked after gate 5,
      before 6; --allow-unfinished judges them as they stand, the verdict marked provisional or
-     partial). Without --fail-on-regression such a run is a warning on stderr
+     partial). Without --fail-on-regression such a run is a warning on stderr. scorecard
+     --fail-unless-deployable STEP: a run the rule needs at STEP is still running, failed or
+     was not read completely
+ 12  scorecard --fail-unless-deployable STEP: that checkpoint does not meet the rule (fails, or
+     cannot tell yet because a cell it needs is missing or held back; the reason is on stderr)
+ 13  with --max-turns-increase PERCENT, a candidate takes more turns per task than the limit allows:
+     the whole interval of its paired relative increase (Δ turns / the baseline's mean turns)
+     lies above PERCENT (checked after gates 5, 11 and 6)
+ 14  with --max-cost-increase PERCENT, a candidate's cost per attempted task (billing's run total
+     over the tasks it attempted) lies more than PERCENT above the baseline's; billing is per
+     run, so the point estimate is judged, without an interval (checked after gates 5, 11, 6, 13)
+ 15  with --max-cost-increase PERCENT, a cost increase cannot be judged: a compared run's cost is
+     unavailable (the key may not read billing, billing lists no row for the run, a run folder
+     without billing.json) or the baseline's is 0; stderr names the run and why (never taken as 0)
 
 The API key is read from the TRAJECTORY_API_KEY environment variable only; it is never printed,
 never put in an error message and never written to an exported file.";
@@ -100,9 +128,16 @@ mod tests {
             Exit::NoResults,
             Exit::TasksFailed,
             Exit::Unfinished,
+            Exit::NotDeployable,
+            Exit::TurnsIncrease,
+            Exit::CostIncrease,
+            Exit::CostUnavailable,
         ];
         let codes: Vec<u8> = all.iter().map(|exit| exit.code()).collect();
-        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+        assert_eq!(
+            codes,
+            vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+        );
         for code in codes {
             assert!(
                 EXIT_CODES_HELP.contains(&format!("\n{code:>3}  ")),

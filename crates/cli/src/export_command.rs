@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use eval_compare_core::client::{TrajectoryClient, Transport};
+use eval_compare_core::model::RunCost;
 use eval_compare_core::run_folder::ChronicleFolder;
 use eval_compare_core::text::noun;
 
@@ -26,6 +27,14 @@ pub async fn export(args: &ExportArgs, progress: &Progress) -> Result<(), CliErr
     let store = load_complete(&client, &ids, progress).await?;
     let folder = run_folder(&store, &args.run_id)?;
     write_run_folder(&args.dir, &folder)?;
+    if folder.costs.billing.is_none() {
+        if let RunCost::Unavailable(why) = store.cost_reads().cost(&args.run_id) {
+            progress.note(&format!(
+                "no billing.json: the run's cost is unavailable: {}",
+                why.reason()
+            ));
+        }
+    }
     progress.note(&format!(
         "wrote {}: run {}, {} trajectory rewards, {} trajectories, {} tasks",
         args.dir.display(),

@@ -2,12 +2,14 @@
 //! comparability finding (exit 5 unless allowed), a compared run still running, failed,
 //! cancelled or not read completely (a run folder's list ending with a page saying more
 //! followed) when the regression gate is asked for (exit 11 unless allowed), and a significant
-//! regression (exit 6 when asked for). Checked in that order. With a reviewer's ledger the
+//! regression (exit 6 when asked for). Checked in that order; then, when asked for, turns per
+//! task that rose beyond a limit (exit 13, [`with_turns_gate`]). With a reviewer's ledger the
 //! gates judge the verdicts computed with it, and the lines name each verdict without it too.
 
 use eval_compare_core::audit::{Lifecycle, Severity};
 use eval_compare_core::report::{
-    ledger_changes, ledger_verdicts, CandidateResult, Decision, Report,
+    ledger_changes, ledger_verdicts, signed_percent, turns_sentence, CandidateEffort,
+    CandidateResult, Decision, Report,
 };
 use eval_compare_core::text::{shorten, SHOWN_NAME_CHARS};
 
@@ -169,6 +171,63 @@ fn decide(findings: &Findings, gates: Gates) -> GateOutcome {
         Exit::Ok
     };
     GateOutcome { exit, messages }
+}
+
+/// The turns gate (`--max-turns-increase PERCENT`) after the others: exit 13 when the other
+/// gates passed and a candidate's paired relative increase of turns per task has its whole
+/// interval above `limit` percent; a candidate whose increase cannot be judged (no step counts,
+/// too few tasks) is a warning, never a pass or a failure in silence.
+pub fn with_turns_gate(
+    mut outcome: GateOutcome,
+    report: &Report,
+    limit: Option<f64>,
+) -> GateOutcome {
+    let Some(limit) = limit else {
+        return outcome;
+    };
+    let mut exceeded = false;
+    for candidate in &report.candidates {
+        let name = report.run_of(candidate).map_or("candidate".into(), |run| {
+            shorten(&run.name, SHOWN_NAME_CHARS)
+        });
+        let Some(effort) = candidate_effort_of(report, candidate) else {
+            outcome.messages.push(format!(
+                "warning: turns of {name} not judged: the report has no effort section"
+            ));
+            continue;
+        };
+        let sentence = turns_sentence(&effort.turns);
+        match &effort.turns.relative {
+            Ok(relative) if relative.interval.lower * 100.0 > limit => {
+                exceeded = true;
+                outcome.messages.push(format!(
+                    "turns above the limit of {}: {name}: {sentence}",
+                    signed_percent(limit / 100.0)
+                ));
+            }
+            Ok(_) => {}
+            Err(_) => outcome.messages.push(format!(
+                "warning: turns of {name} not judged against --max-turns-increase: {sentence}"
+            )),
+        }
+    }
+    if exceeded && outcome.exit == Exit::Ok {
+        outcome.exit = Exit::TurnsIncrease;
+    }
+    outcome
+}
+
+/// The effort of `candidate` in `report`.
+fn candidate_effort_of<'a>(
+    report: &'a Report,
+    candidate: &CandidateResult,
+) -> Option<&'a CandidateEffort> {
+    report
+        .effort
+        .as_ref()?
+        .candidates
+        .iter()
+        .find(|effort| effort.run == candidate.run)
 }
 
 #[cfg(test)]

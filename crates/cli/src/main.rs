@@ -16,6 +16,7 @@ mod args;
 #[cfg(test)]
 mod chronicle_script;
 mod connection;
+mod cost_gate;
 mod error;
 mod event_lines;
 mod exit_code;
@@ -30,6 +31,10 @@ mod ledger_file;
 mod progress;
 mod report_command;
 mod report_inputs;
+mod scorecard_args;
+mod scorecard_command;
+mod scorecard_gate;
+mod scorecard_inputs;
 #[cfg(test)]
 mod test_support;
 
@@ -79,6 +84,7 @@ fn run(cli: &Cli) -> Result<Exit, CliError> {
                 .await
                 .map(|()| Exit::Ok),
             Command::Gate(args) => gate_command::gate(args, &progress).await,
+            Command::Scorecard(args) => scorecard_command::scorecard(args, &progress).await,
         }
     })
 }

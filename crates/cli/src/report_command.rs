@@ -40,6 +40,8 @@ pub async fn report(args: &ReportArgs, progress: &Progress) -> Result<Exit, CliE
             allow_unfinished: args.allow_unfinished,
         },
     );
+    let outcome = crate::gate::with_turns_gate(outcome, &report, args.max_turns_increase);
+    let outcome = crate::cost_gate::with_cost_gate(outcome, &report, args.max_cost_increase);
     for message in &outcome.messages {
         progress.warn(message);
     }
@@ -57,6 +59,10 @@ pub fn build(set: &RunSet, args: &ReportArgs, ledger: Option<&Ledger>) -> Result
         level: args.confidence,
         target_delta: target_delta_of_tenths(args.target_delta),
         project_samples_per_task: args.k_prime.map(u64::from),
+        pass_threshold: args
+            .pass_threshold
+            .map(eval_compare_core::view_state::pass_threshold_of_thousandths),
+        versus_step: args.versus_step,
         ..ReportSettings::default()
     };
     match ledger {

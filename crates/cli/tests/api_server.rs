@@ -34,14 +34,19 @@ fn get_json(url: &str, key: Option<&str>) -> Value {
 }
 
 /// A completed baseline (no checkpoint step) and two completed checkpoints of the same
-/// benchmark version, discovered through the API.
+/// benchmark version (the newest completed checkpoint's), discovered through the API (the
+/// agent's runs on several benchmarks, all on one page of 200).
 fn discover_runs(server: &DemoServer, key: Option<&str>) -> (String, Vec<String>) {
     let agents = get_json(&format!("{}/api/v1/agents", server.url), key);
     let agent = agents["items"][0]["agent_id"].as_str().unwrap().to_owned();
     let runs = get_json(
-        &format!("{}/api/v1/agents/{agent}/evaluation-runs", server.url),
+        &format!(
+            "{}/api/v1/agents/{agent}/evaluation-runs?limit=200",
+            server.url
+        ),
         key,
     );
+    assert_eq!(runs["has_more"], false);
     let runs = runs["items"].as_array().unwrap();
     let completed = |run: &&Value| run["status"] == "completed";
     let checkpoints: Vec<&Value> = runs
@@ -50,6 +55,10 @@ fn discover_runs(server: &DemoServer, key: Option<&str>) -> (String, Vec<String>
         .filter(|run| run["step"].is_i64())
         .collect();
     let bench = &checkpoints[0]["bench_id"];
+    let checkpoints: Vec<&Value> = checkpoints
+        .into_iter()
+        .filter(|run| &run["bench_id"] == bench)
+        .collect();
     let baseline = runs
         .iter()
         .filter(completed)
@@ -370,9 +379,9 @@ fn a_page_failing_mid_list_fails_the_export_and_writes_nothing() {
     let kept = dir.path().join("kept");
     assert_eq!(export(&healthy, &baseline, &kept).code, 0);
     let before = files_of(&kept);
-    // run, rewards, trajectories, tasks and the evaluation defaults (a base-model run has no
-    // training run).
-    assert_eq!(before.len(), 5, "{before:?}");
+    // run, rewards, trajectories, tasks, the evaluation defaults (a base-model run has no
+    // training run), its billing row and its rollout statistics.
+    assert_eq!(before.len(), 7, "{before:?}");
     assert_eq!(export(&faulty, &baseline, &kept).code, 4);
     assert_eq!(files_of(&kept), before);
 

@@ -156,3 +156,39 @@ fn a_bad_ledger_stops_the_report_naming_the_entry_and_field() {
         output.stderr
     );
 }
+
+#[test]
+fn a_ledger_of_notes_only_is_listed_and_changes_no_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.json");
+    let task = set_aside().into_iter().next().unwrap();
+    std::fs::write(
+        &path,
+        format!(
+            r#"{{"version": 1, "entries": [{{"task_id": "{task}", "action": "note",
+            "reason": "other", "note": "looked at the logs: <b>harness</b> timeout"}}]}}"#
+        ),
+    )
+    .unwrap();
+    let json = report(&path, &["--resamples", "0", "--format", "json"]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let value: Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(value["ledger"]["tasks_set_aside"], 0);
+    assert_eq!(value["ledger"]["entries"][0]["applies"], true);
+    assert_eq!(value["candidates"][0]["primary"]["n"], 670);
+    assert_eq!(value["candidates"][0]["without_ledger"]["n"], 670);
+    let text = report(&path, &["--resamples", "0"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.contains(
+            "| note only | other | looked at the logs: &lt;b&gt;harness&lt;/b&gt; timeout"
+        ),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("With 0 tasks set aside: "),
+        "{}",
+        text.stdout
+    );
+}

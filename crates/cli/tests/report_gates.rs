@@ -9,7 +9,8 @@ mod common;
 use common::{eval_compare, run, DemoServer};
 use serde_json::Value;
 
-/// The demo's runs as listed by the API: (id, status, step, bench).
+/// The demo's runs as listed by the API, newest first, all on one page of 200: (id, status,
+/// step, bench).
 fn demo_runs(server: &DemoServer) -> Vec<Value> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -23,10 +24,11 @@ fn demo_runs(server: &DemoServer) -> Vec<Value> {
         let agents = get(format!("{}/api/v1/agents", server.url)).await;
         let agent = agents["items"][0]["agent_id"].as_str().unwrap().to_owned();
         let runs = get(format!(
-            "{}/api/v1/agents/{agent}/evaluation-runs",
+            "{}/api/v1/agents/{agent}/evaluation-runs?limit=200",
             server.url
         ))
         .await;
+        assert_eq!(runs["has_more"], false);
         runs["items"].as_array().unwrap().clone()
     })
 }

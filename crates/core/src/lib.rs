@@ -28,6 +28,7 @@ pub mod parallel;
 pub mod radix;
 pub mod report;
 pub mod run_folder;
+pub mod scorecard;
 pub mod share_link;
 pub mod stats;
 #[cfg(feature = "testing")]

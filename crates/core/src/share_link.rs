@@ -73,8 +73,22 @@ pub fn report_view(report: &Report) -> Option<ViewState> {
                 .filter(|k| PROJECT_SAMPLES_RANGE.contains(k))?,
         ),
     };
+    // The pass threshold travels in thousandths: one the address cannot hold exactly gives no
+    // link.
+    let pass_thousandths = match settings.pass_threshold {
+        None => None,
+        Some(threshold) => {
+            let thousandths = (threshold * 1000.0).round();
+            let fits = (1.0..=1000.0).contains(&thousandths)
+                && crate::view_state::pass_threshold_of_thousandths(thousandths as u16)
+                    == threshold;
+            Some(fits.then_some(thousandths as u16)?)
+        }
+    };
     let mut runs = report.runs.iter().map(|run| run.id.clone());
     Some(ViewState {
+        pass_thousandths,
+        versus_step: settings.versus_step,
         target_tenths,
         project_samples,
         baseline: runs.next(),

@@ -215,6 +215,8 @@ fn settings() -> impl Strategy<Value = ReportSettings> {
                     pass_k,
                     target_delta,
                     project_samples_per_task: project,
+                    pass_threshold: None,
+                    versus_step: None,
                 }
             },
         )
@@ -378,6 +380,13 @@ fn sorted_by_comparison(report: &Report, rows: &[usize], view: &ViewState) -> Ve
             .and_then(|&c| report.categories.get(c as usize))
             .map(String::as_str)
     };
+    let effort = |row: usize| {
+        report
+            .effort
+            .as_ref()
+            .and_then(|effort| effort.tasks.get(row))
+            .and_then(|task| task.cells.get(focus + 1))
+    };
     let mut sorted = rows.to_vec();
     sorted.sort_by(|&i, &j| {
         let (a, b) = (&report.tasks[i], &report.tasks[j]);
@@ -394,6 +403,13 @@ fn sorted_by_comparison(report: &Report, rows: &[usize], view: &ViewState) -> Ve
             SortKey::Category => category(a).cmp(&category(b)),
             SortKey::Baseline => number(mean(a, 0), mean(b, 0)),
             SortKey::Candidate => number(mean(a, focus + 1), mean(b, focus + 1)),
+            SortKey::Turns => number(
+                effort(i).and_then(|cell| cell.turns),
+                effort(j).and_then(|cell| cell.turns),
+            ),
+            SortKey::Ending => effort(i)
+                .and_then(|cell| cell.ending.as_deref())
+                .cmp(&effort(j).and_then(|cell| cell.ending.as_deref())),
         };
         let ordering = if view.sort.descending {
             ordering.reverse()
@@ -592,7 +608,7 @@ fn stepwise_report(
             return Ok(Err(error));
         }
         steps += 1;
-        prop_assert!(steps <= candidates.len() + 5, "{} steps", steps);
+        prop_assert!(steps <= candidates.len() + 7, "{} steps", steps);
         prop_assert!(build.progress() > progress && build.progress() <= 1.0);
         progress = build.progress();
     }

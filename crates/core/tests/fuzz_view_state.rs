@@ -146,6 +146,8 @@ fn hostile_state() -> impl Strategy<Value = ViewState> {
                     snapshot: (seed % 4 != 0).then(|| snapshot_of(seed)),
                     as_of: seed % 8 == 1,
                     ledger: None,
+                    pass_thousandths: (seed % 5 != 0).then_some(1 + (seed % 1000) as u16),
+                    versus_step: (seed % 7 != 0).then_some((seed % 100_000) as i64),
                 }
             },
         )

@@ -394,3 +394,45 @@ fn what_serde_refuses_is_not_scanned() {
         assert!(PackedTrajectory::scan_plain(case).is_none(), "{case}");
     }
 }
+
+/// A trajectory's step count (`num_steps`) is kept as serde reads it: a value, null or absent
+/// as `None` (null is not zero); digits past 2^53 are left to serde, which keeps them exactly.
+#[test]
+fn a_trajectorys_step_count_is_kept() {
+    let item = |steps: &str| {
+        format!(
+            r#"{{"trajectory_id":"t","organization_id":"o","source":"eval","created_at":"c"{steps}}}"#
+        )
+    };
+    for (steps, kept, scanned) in [
+        (r#","num_steps":12"#, Some(12), true),
+        (r#","num_steps":0"#, Some(0), true),
+        (r#","num_steps":-3"#, Some(-3), true),
+        (r#","num_steps":null"#, None, true),
+        ("", None, true),
+        (
+            r#","num_steps":9007199254740993"#,
+            Some(9_007_199_254_740_993),
+            false,
+        ),
+        (
+            r#","num_steps":-999999999999999999"#,
+            Some(-999_999_999_999_999_999),
+            false,
+        ),
+    ] {
+        let text = item(steps);
+        let decoded: PackedTrajectory = decode(text.as_bytes()).unwrap();
+        assert_eq!(decoded.facts().num_steps, kept, "{text}");
+        match PackedTrajectory::scan_plain(&text) {
+            Some((plain, _)) => {
+                assert!(scanned, "{text} is left to serde");
+                assert_eq!(plain.facts().num_steps, kept, "{text}");
+            }
+            None => assert!(!scanned, "{text} is scanned"),
+        }
+        let page = format!(r#"{{"items":[{text}],"has_more":false}}"#);
+        let read = decode_plain::<PackedTrajectoryPage>(page.as_bytes()).unwrap();
+        assert_eq!(read.items[0].facts().num_steps, kept, "{page}");
+    }
+}

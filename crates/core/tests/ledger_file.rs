@@ -83,7 +83,7 @@ fn an_entry_without_a_reason_or_with_an_unknown_one_is_refused_by_index_id_and_f
         error(&file(
             r#"{"trajectory_id": "tr", "action": "drop", "reason": "other"}"#
         )),
-        "ledger entry 1 (`tr`), field `action`: `drop` is not one of leave_out, count_as_failure"
+        "ledger entry 1 (`tr`), field `action`: `drop` is not one of leave_out, count_as_failure, note"
     );
     assert_eq!(
         error(&file(r#"{"action": "leave_out", "reason": "other"}"#)),

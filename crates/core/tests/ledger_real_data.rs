@@ -101,3 +101,75 @@ fn setting_aside_the_errors_and_missing_submissions_reports_both_verdicts() {
         "{markdown}"
     );
 }
+
+#[test]
+fn the_candidates_for_errors_and_missing_submissions_are_the_same_tasks_and_fit_a_link() {
+    use eval_compare_core::ledger::{ledger_candidates, with_entries, CandidateKind};
+    use eval_compare_core::view_state::{ViewState, MAX_QUERY_LEN};
+
+    let folders = [
+        load_folder("swe-bench-pro", CLAUDE),
+        load_folder("swe-bench-pro", GPT5),
+    ];
+    let set = run_set_from_folders(&folders, SourceKind::Files).unwrap();
+    let compared = [RunIdx(0), RunIdx(1)];
+    // The reviewer takes the execution-error group, then the no-submission group (what is
+    // already set aside is not offered again), both as infrastructure errors.
+    let mut ledger = Ledger::default();
+    for kind in [
+        CandidateKind::ExecutionFailures,
+        CandidateKind::NoSubmission,
+    ] {
+        let groups = ledger_candidates(&set, &compared, &ledger);
+        let group = groups.iter().find(|g| g.kind == kind).unwrap();
+        let entries = group.entries(
+            Action::LeaveOut,
+            Reason::InfrastructureError,
+            Some("2026-12-05T12:00:00Z"),
+        );
+        ledger = with_entries(&ledger, entries);
+    }
+    let tasks: BTreeSet<String> = ledger
+        .entries
+        .iter()
+        .map(|entry| entry.target.id().to_owned())
+        .collect();
+    assert_eq!(tasks, csv_set_aside());
+    assert_eq!(ledger.entries.len(), 114);
+    // GPT-5 ended 53 attempts in an agent error: the group counts them per run.
+    let first = ledger_candidates(&set, &compared, &Ledger::default());
+    let errors = first
+        .iter()
+        .find(|g| g.kind == CandidateKind::ExecutionFailures)
+        .unwrap();
+    assert_eq!(errors.per_run[1], (RunIdx(1), 53));
+    let no_submission = first
+        .iter()
+        .find(|g| g.kind == CandidateKind::NoSubmission)
+        .unwrap();
+    assert_eq!(no_submission.per_run[1], (RunIdx(1), 54));
+
+    // The whole ledger goes into a link that can be read back (its shared note and time
+    // written once), and reads back the same.
+    let view = ViewState {
+        baseline: Some(CLAUDE.into()),
+        candidates: vec![GPT5.into()],
+        ledger: Some(ledger.to_link_text()),
+        ..ViewState::default()
+    };
+    let query = view.to_query();
+    assert!(query.len() <= MAX_QUERY_LEN, "{}", query.len());
+    let parsed = ViewState::from_query(&query);
+    assert!(parsed.issues.is_empty(), "{:?}", parsed.issues);
+    let text = parsed.state.ledger.unwrap();
+    assert_eq!(Ledger::from_link_text(&text).unwrap(), ledger);
+    // Same figures as the ledger written from per_instance.csv.
+    let settings = ReportSettings {
+        resamples: 0,
+        ..ReportSettings::default()
+    };
+    let report =
+        build_report_with_ledger(&set, RunIdx(0), &[RunIdx(1)], &settings, &ledger).unwrap();
+    assert_eq!(report.ledger.as_ref().unwrap().tasks_set_aside, 114);
+    assert_eq!(report.candidates[0].primary.n, 730 - 114);
+}

@@ -76,6 +76,8 @@ fn state() -> impl Strategy<Value = ViewState> {
                     snapshot: (seed % 4 != 0).then(|| snapshot_of(seed)),
                     as_of: seed % 8 == 1,
                     ledger: ledger.map(|l| l.to_link_text()),
+                    pass_thousandths: (seed % 5 != 1).then_some(1 + (seed % 1000) as u16),
+                    versus_step: (seed % 6 != 1).then_some((seed % 1_000_000) as i64),
                 }
             },
         )

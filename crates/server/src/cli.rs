@@ -8,6 +8,7 @@ use clap::Parser;
 use crate::config::{Config, DemoConfig, Mode};
 use crate::connections::ConnectionLimits;
 use crate::dataset::scale::DemoScale;
+use crate::dataset::scorecard_scale::ScorecardScale;
 use crate::dataset::DEFAULT_SEED;
 use crate::demo_key::ApiKey;
 use crate::faults::FaultSpec;
@@ -75,6 +76,14 @@ pub struct Cli {
     #[arg(long, value_name = "NxS", default_value_t = DemoScale::DEFAULT, conflicts_with = "upstream")]
     pub demo_scale: DemoScale,
 
+    /// Shape of the demo's checkpoint scorecard: C checkpoints of the training run, evenly over
+    /// its 500 steps (1, 2, 4, 5, 10, 20, 25 or 50; default 5: steps 100 to 500), each evaluated
+    /// on every benchmark, and T test tasks for each benchmark besides codefix (default: each
+    /// its own size); e.g. `--demo-scale 500x4 --demo-scorecard 10x500` is 10 checkpoints x 6
+    /// benchmarks x about 500 tasks x 4 samples.
+    #[arg(long, value_name = "C[xT]", default_value_t = ScorecardScale::DEFAULT, conflicts_with = "upstream")]
+    pub demo_scorecard: ScorecardScale,
+
     /// Require this API key (X-API-Key) on demo API requests; 401 otherwise.
     #[arg(
         long,
@@ -84,6 +93,17 @@ pub struct Cli {
         hide_env_values = true
     )]
     pub demo_key: Option<String>,
+
+    /// A second demo key that reads everything but billing: `GET /api/v1/billing/…` answers it
+    /// 403 `permission_denied` (a key without the billing permission).
+    #[arg(
+        long,
+        value_name = "KEY",
+        requires = "demo_key",
+        env = "EVAL_COMPARE_DEMO_KEY_WITHOUT_BILLING",
+        hide_env_values = true
+    )]
+    pub demo_key_without_billing: Option<String>,
 
     /// Wall-clock seconds the demo's running evaluation (and its Chronicle job, `job_s500`)
     /// takes to finish its remaining attempts (it starts about a third done).
@@ -115,6 +135,28 @@ pub struct Cli {
 
     #[arg(long = "fault", value_name = "SPEC", long_help = FAULT_HELP, help = "Inject a fault into API responses (repeatable; see --help)")]
     pub faults: Vec<FaultSpec>,
+
+    /// Do not serve the list streams (`/stream/v1/…`): the viewer and the CLI then page the
+    /// API as the contract says (to compare the two).
+    #[arg(long)]
+    pub no_list_streams: bool,
+
+    /// Do not keep finished runs' lists (the proxy's cache is on by default).
+    #[arg(long, requires = "upstream")]
+    pub no_cache: bool,
+
+    /// Where the proxy keeps finished runs' lists (default: $XDG_CACHE_HOME/eval-compare,
+    /// else ~/.cache/eval-compare). One SQLite file; no API key is stored.
+    #[arg(long, value_name = "DIR", requires = "upstream")]
+    pub cache_dir: Option<PathBuf>,
+
+    /// The most MiB of lists the cache keeps; the least recently served go first.
+    #[arg(long, value_name = "MIB", default_value_t = crate::cache::DEFAULT_MAX_MIB, requires = "upstream")]
+    pub cache_max_mib: u64,
+
+    /// Empty the cache when starting.
+    #[arg(long, requires = "upstream", conflicts_with = "no_cache")]
+    pub cache_clear: bool,
 }
 
 impl Cli {
@@ -130,8 +172,12 @@ impl Cli {
             },
             None => Mode::Demo(DemoConfig {
                 seed: self.seed,
-                scale: self.demo_scale,
+                scale: DemoScale {
+                    scorecard: self.demo_scorecard,
+                    ..self.demo_scale
+                },
                 key: self.demo_key.as_deref().map(ApiKey::new),
+                key_without_billing: self.demo_key_without_billing.as_deref().map(ApiKey::new),
                 running_duration: Duration::from_secs(self.running_eval_secs),
             }),
         };
@@ -140,6 +186,26 @@ impl Cli {
             dist: self.dist.clone(),
             faults: self.faults.clone(),
         }
+    }
+
+    /// The proxy's cache of finished runs these flags ask for (`None`: the demo, or
+    /// `--no-cache`), opened.
+    pub fn list_cache(
+        &self,
+    ) -> Result<Option<std::sync::Arc<crate::cache::ListCache>>, crate::cache::CacheError> {
+        let Some(upstream) = self.upstream.as_deref() else {
+            return Ok(None);
+        };
+        if self.no_cache {
+            return Ok(None);
+        }
+        let dir = self
+            .cache_dir
+            .clone()
+            .unwrap_or_else(crate::cache::default_dir);
+        let upstream = upstream.trim_end_matches('/');
+        crate::cache::ListCache::open(&dir, upstream, self.cache_max_mib, self.cache_clear)
+            .map(|cache| Some(std::sync::Arc::new(cache)))
     }
 
     /// The connection limits these flags describe.
@@ -185,13 +251,38 @@ mod tests {
                 .flatten(),
             Some(DemoScale {
                 test_tasks: 100_000,
-                samples: 8
+                samples: 8,
+                ..DemoScale::DEFAULT
             })
         );
         for bad in ["100000", "0x8", "100000x65", "1000001x1", "ax8"] {
             let error = scale(&["--demo-scale", bad]).err().map(|e| e.to_string());
             assert!(
                 error.as_deref().is_some_and(|e| e.contains("--demo-scale")),
+                "{bad}: {error:?}"
+            );
+        }
+        assert_eq!(
+            scale(&["--demo-scale", "500x4", "--demo-scorecard", "10x500"])
+                .ok()
+                .flatten(),
+            Some(DemoScale {
+                test_tasks: 500,
+                samples: 4,
+                scorecard: ScorecardScale {
+                    checkpoints: 10,
+                    suite_tasks: Some(500)
+                }
+            })
+        );
+        for bad in ["3", "10x0", "0", "10x"] {
+            let error = scale(&["--demo-scorecard", bad])
+                .err()
+                .map(|e| e.to_string());
+            assert!(
+                error
+                    .as_deref()
+                    .is_some_and(|e| e.contains("--demo-scorecard")),
                 "{bad}: {error:?}"
             );
         }

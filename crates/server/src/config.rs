@@ -17,6 +17,8 @@ pub struct DemoConfig {
     pub scale: DemoScale,
     /// The API key the demo requires, if any.
     pub key: Option<ApiKey>,
+    /// A second key the demo accepts that may not read billing (needs `key`).
+    pub key_without_billing: Option<ApiKey>,
     /// Wall-clock time the running evaluation takes to finish its remaining attempts.
     pub running_duration: Duration,
 }

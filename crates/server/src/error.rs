@@ -172,6 +172,19 @@ impl ApiError {
         .with_param("X-API-Key")
     }
 
+    /// 403 `permission_denied`: the key is valid but may not read this resource; retrying
+    /// does not help.
+    pub fn permission_denied(message: impl Into<String>) -> Self {
+        let mut error = Self::new(
+            StatusCode::FORBIDDEN,
+            ErrorType::Permission,
+            "permission_denied",
+            message,
+        );
+        error.should_retry = Some(false);
+        error
+    }
+
     /// 429 `rate_limited`, retryable after `retry_after_secs`.
     pub fn rate_limited(retry_after_secs: u64) -> Self {
         let mut error = Self::new(

@@ -11,6 +11,7 @@
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
 pub mod api_version;
+pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod connections;
@@ -24,9 +25,11 @@ pub mod proxy;
 pub mod request_id;
 pub mod request_limits;
 pub mod security_headers;
+pub mod stream;
 pub mod viewer;
 
 use std::future::Future;
+use std::sync::Arc;
 
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::routing::any;
@@ -42,26 +45,72 @@ pub use proxy::ProxyLimits;
 /// (security headers and request ids on every response, no request bodies, faults, the demo
 /// key, the contract version check).
 pub fn app(config: &Config) -> Result<Router, StartupError> {
-    let api = match &config.mode {
+    app_with(config, Extras::default())
+}
+
+/// What [`app_with`] adds to [`app`].
+#[derive(Debug, Clone)]
+pub struct Extras {
+    /// The proxy keeps finished runs' lists here (see [`cache`]); ignored by the demo.
+    pub cache: Option<Arc<cache::ListCache>>,
+    /// Whether the list streams ([`stream`]) are served (on by default; off to measure the
+    /// viewer's contract paging against the same server).
+    pub list_streams: bool,
+}
+
+impl Default for Extras {
+    fn default() -> Self {
+        Self {
+            cache: None,
+            list_streams: true,
+        }
+    }
+}
+
+/// [`app`] with [`Extras`]: the list streams (both modes) and the proxy's cache.
+pub fn app_with(config: &Config, extras: Extras) -> Result<Router, StartupError> {
+    let faults = faults::Faults::new(&config.faults);
+    let (api, origin) = match &config.mode {
         Mode::Demo(demo) => {
             let state = demo::DemoState::scaled(demo.seed, demo.scale, demo.running_duration);
             let mut router =
                 demo::router(state).layer(from_fn(api_version::require_supported_version));
             if let Some(key) = &demo.key {
-                router = router.layer(from_fn_with_state(key.clone(), demo_key::require_key));
+                let keys = demo_key::DemoKeys {
+                    full: key.clone(),
+                    without_billing: demo.key_without_billing.clone(),
+                };
+                router = router.layer(from_fn_with_state(keys, demo_key::require_key));
             }
-            router
+            // The streams read the demo through the same faults as its callers do.
+            let origin = stream::PageOrigin::Demo(if faults.is_empty() {
+                router.clone()
+            } else {
+                router
+                    .clone()
+                    .layer(from_fn_with_state(Arc::clone(&faults), faults::inject))
+            });
+            (router, origin)
         }
         Mode::Proxy { upstream, limits } => {
             let upstream = proxy::Upstream::new(upstream, *limits)?;
-            Router::new()
+            let origin = stream::PageOrigin::of_upstream(&upstream);
+            let router = Router::new()
                 .route("/api/{*rest}", any(proxy::forward))
                 .route("/v1/{*rest}", any(proxy::forward))
-                .with_state(upstream)
+                .with_state(upstream);
+            (router, origin)
         }
     };
+    let cache = extras
+        .cache
+        .filter(|_| matches!(config.mode, Mode::Proxy { .. }));
+    let api = if extras.list_streams {
+        api.merge(stream::router(stream::StreamState::new(origin, cache)))
+    } else {
+        api
+    };
     let mut app = api.fallback_service(viewer::router(config.dist.clone()));
-    let faults = faults::Faults::new(&config.faults);
     if !faults.is_empty() {
         app = app.layer(from_fn_with_state(faults, faults::inject));
     }

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use eval_compare_server::cli::Cli;
-use eval_compare_server::{app, serve_with_limits, Mode, StartupError};
+use eval_compare_server::{app_with, serve_with_limits, Extras, Mode, StartupError};
 use tokio::net::TcpListener;
 
 #[tokio::main]
@@ -21,7 +21,18 @@ async fn main() -> ExitCode {
 
 async fn run(cli: Cli) -> Result<(), StartupError> {
     let config = cli.config();
-    let app = app(&config)?;
+    let cache = cli.list_cache().unwrap_or_else(|error| {
+        eprintln!("eval-compare-server: finished runs will not be kept: {error}");
+        None
+    });
+    if let Some(cache) = &cache {
+        eprintln!("keeping finished runs' lists in {}", cache.path().display());
+    }
+    let extras = Extras {
+        cache,
+        list_streams: !cli.no_list_streams,
+    };
+    let app = app_with(&config, extras)?;
     let bind_error = |source| StartupError::Bind {
         addr: cli.addr.clone(),
         source,

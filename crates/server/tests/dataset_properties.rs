@@ -239,6 +239,7 @@ async fn the_running_evaluation_grows_with_wall_clock_time() {
             seed: 3,
             scale: eval_compare_server::dataset::scale::DemoScale::DEFAULT,
             key: None,
+            key_without_billing: None,
             running_duration: Duration::from_secs(4),
         }),
         ..demo(3)

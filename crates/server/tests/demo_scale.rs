@@ -16,6 +16,7 @@ async fn a_scaled_demo_pages_a_whole_run_and_its_tasks() {
         demo.scale = DemoScale {
             test_tasks: 3_000,
             samples: 2,
+            ..DemoScale::DEFAULT
         };
     }
     let server = start(config).await;

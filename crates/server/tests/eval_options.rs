@@ -13,6 +13,7 @@ use eval_compare_core::model::{
 };
 use eval_compare_server::dataset::runs::plans;
 use eval_compare_server::dataset::scale::DemoScale;
+use eval_compare_server::dataset::suite_runs::suite_plans;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -93,7 +94,10 @@ async fn every_runs_settings_resolve_to_the_ones_it_ran_with() {
     let server = start(demo(1)).await;
     let (c, b) = (client(), server.base.as_str());
     let mut sources = Vec::new();
-    for plan in plans(DemoScale::DEFAULT) {
+    for plan in plans(DemoScale::DEFAULT)
+        .into_iter()
+        .chain(suite_plans(DemoScale::DEFAULT))
+    {
         let record: EvalRun =
             decode(&get_json(&c, b, &format!("/api/v1/eval/{}", plan.eval_run_id), 200).await);
         let mut info = run_info_from_api(&record, SourceKind::Api);
@@ -162,7 +166,7 @@ async fn every_runs_settings_resolve_to_the_ones_it_ran_with() {
                 plan.eval_run_id
             );
             if let Resolution::Resolved { source, .. } = resolution {
-                sources.push((plan.eval_run_id, key, source));
+                sources.push((plan.eval_run_id.clone(), key, source));
             }
         }
     }

@@ -56,10 +56,20 @@ async fn organization_agents_and_benchmarks() {
         .iter()
         .map(|x| x.bench_id.as_str())
         .collect();
-    assert_eq!(ids, [V2, V1], "newest first");
+    // codefix's two versions and the five benchmarks added before codefix v2.
+    let added = [
+        "bench_docsync_v1",
+        "bench_perfopt_v1",
+        "bench_shellpass_v1",
+        "bench_sqlfix_v1",
+        "bench_apifix_v1",
+    ];
+    let newest_first: Vec<&str> = [V2].into_iter().chain(added).chain([V1]).collect();
+    assert_eq!(ids, newest_first, "newest first");
     let latest: BenchmarkPage =
         decode(&get_json(&c, b, "/api/v1/benchmarks?latest_only=true", 200).await);
-    assert_eq!(latest.items.len(), 1);
+    let latest_ids = latest.items.iter().map(|x| x.bench_id.as_str());
+    assert!(latest_ids.eq([V2].into_iter().chain(added)));
     let one: BenchmarkListItem =
         decode(&get_json(&c, b, &format!("/api/v1/benchmarks/{V1}"), 200).await);
     assert_eq!((one.name.as_str(), one.eval_run_count), ("codefix", 1));
@@ -267,8 +277,9 @@ async fn eval_run_lists_are_newest_first_and_filter() {
     )
     .await;
 
+    // codefix's 9 runs and the added benchmarks' 31 (see tests/scorecard_demo.rs).
     let agent_runs = walk(&c, b, &format!("/api/v1/agents/{AGENT}/evaluation-runs"), 7).await;
-    assert_eq!(agent_runs.len(), 9);
+    assert_eq!(agent_runs.len(), 40);
     let on_v1 = walk(
         &c,
         b,
@@ -284,7 +295,10 @@ async fn eval_run_lists_are_newest_first_and_filter() {
         7,
     )
     .await;
-    assert_eq!(strings(&failed, "eval_run_id"), ["eval_ckpt_s200_failed"]);
+    assert_eq!(
+        strings(&failed, "eval_run_id"),
+        ["eval_docsync_s400", "eval_ckpt_s200_failed"]
+    );
     get_error(
         &c,
         b,

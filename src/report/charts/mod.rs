@@ -26,6 +26,7 @@ pub mod histogram;
 pub mod labels;
 pub mod progression;
 pub mod progression_delta;
+pub mod quality_cost;
 pub mod scatter;
 pub mod sorted;
 pub mod theme;
@@ -66,6 +67,8 @@ pub enum AnyChart {
     Progression(ProgressionSeries),
     /// Paired Δ against the baseline by checkpoint step.
     ProgressionDelta(ProgressionDeltas),
+    /// Δ reward against Δ cost per task across the candidates.
+    QualityCost(quality_cost::QualityCostChart),
 }
 
 impl AnyChart {
@@ -78,6 +81,7 @@ impl AnyChart {
             AnyChart::Coverage(chart) => render_svg(chart, theme),
             AnyChart::Progression(chart) => render_svg(chart, theme),
             AnyChart::ProgressionDelta(chart) => render_svg(chart, theme),
+            AnyChart::QualityCost(chart) => render_svg(chart, theme),
         }
     }
 
@@ -90,6 +94,7 @@ impl AnyChart {
             AnyChart::Coverage(chart) => chart.file_name(),
             AnyChart::Progression(chart) => chart.file_name(),
             AnyChart::ProgressionDelta(chart) => chart.file_name(),
+            AnyChart::QualityCost(chart) => chart.file_name(),
         }
     }
 }

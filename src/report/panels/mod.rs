@@ -6,10 +6,13 @@
 //! query, and the drop zone of the files page.
 
 pub mod audit_panel;
+pub mod checkpoint_steps;
 pub mod component_deltas;
 pub mod copy_link;
+pub mod cost_panel;
 pub mod coverage_ledger;
 pub mod drop_zone;
+pub mod effort_panel;
 pub mod headline;
 pub mod ledger_panel;
 pub mod load_panel;

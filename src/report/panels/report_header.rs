@@ -11,10 +11,15 @@ use crate::components::explain::explain_button;
 use crate::components::stat_text::{count, interval_mean, optional_mean, plural, StatText};
 use crate::components::status_badge::StatusBadge;
 use crate::report::panels::platform_words::platform_cell;
+use crate::report::scorecard::words::back_to_scorecard_href;
+use crate::state::url::use_url_state;
 
 /// A title naming the candidates and the baseline, where the data came from, and one row per
 /// run: its name and id, model or checkpoint step, benchmark version, status ("as of N graded
 /// tasks" while running), its task-weighted mean with interval, pooled and platform means.
+/// Each row is one line on a laptop's screen (`.runs-summary` in the style sheet), so the first
+/// verdict stays on the first screen with five candidates: details follow their value on the
+/// same line, and the run id and training run show only where they fit (always in a tooltip).
 #[component]
 pub fn ReportHeader(
     /// The report.
@@ -40,6 +45,16 @@ pub fn ReportHeader(
     };
     let level = move || report.with(|report| (report.settings.level * 100.0).round());
     let explain = move |topic| report.with(|report| explain_button(topic, &report.settings));
+    // Opened from a scorecard's cell: the way back to that scorecard.
+    let url = use_url_state();
+    let back = move || {
+        let href = back_to_scorecard_href(&url.scorecard_origin()?)?;
+        Some(view! {
+            <p class="scorecard-back">
+                <a href=href class="scorecard-back-link">"← Back to the scorecard"</a>
+            </p>
+        })
+    };
     let rows = move || {
         report.with(|report| {
             report
@@ -51,10 +66,11 @@ pub fn ReportHeader(
     };
     view! {
         <header class="report-header">
+            {back}
             <h2 class="page-heading" title=full_title>{title}</h2>
             <p class="page-intro">"Data from "{sources}"."</p>
             <div class="table-scroll">
-                <table class="data-table runs-summary">
+                <table class="data-table compact runs-summary">
                     <caption class="visually-hidden">"Compared runs"</caption>
                     <thead>
                         <tr>
@@ -132,6 +148,18 @@ fn RunRow(run: RunSummary) -> impl IntoView {
     };
     let interval = StatText::of(&run.task_weighted_interval, interval_mean).text();
     let (name, full_name) = crate::format::shown_name(&run.name);
+    // The whole name and the run id in the tooltip: the row may cut a long name short on
+    // screen too, and show the id only where it has room.
+    let full_name = format!(
+        "{}\nrun {}",
+        full_name.as_deref().unwrap_or(&run.name),
+        visible(&run.id)
+    );
+    let training_run = run
+        .training_run_id
+        .as_deref()
+        .map(|id| format!("training run {}", visible(id)));
+    let training_title = training_run.clone();
     view! {
         <tr data-run-id=run.id.clone() class:baseline=run.role == Role::Baseline>
             <th scope="row">
@@ -139,12 +167,10 @@ fn RunRow(run: RunSummary) -> impl IntoView {
                 {(run.role == Role::Baseline).then(|| view! { <span class="role role-baseline">"baseline"</span> })}
                 <span class="run-id">{visible(&run.id).into_owned()}</span>
             </th>
-            <td>
+            <td class="run-evaluated" title=training_title>
                 {evaluated}
-                {run
-                    .training_run_id
-                    .clone()
-                    .map(|id| view! { <span class="run-detail">"training run "{id}</span> })}
+                {training_run
+                    .map(|text| view! { <span class="run-detail training-run">{text}</span> })}
             </td>
             <td class="mono">
                 {run.bench_id.clone().map_or_else(|| "—".to_owned(), |id| visible(&id).into_owned())}

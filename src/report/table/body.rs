@@ -65,6 +65,7 @@ pub fn TableBody(
                             <TaskRowView
                                 report
                                 row
+                                index=task
                                 position
                                 focus
                                 selected

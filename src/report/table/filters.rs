@@ -23,6 +23,9 @@ pub fn filter_label(filter: RowFilter) -> &'static str {
         RowFilter::Unpaired => "Unpaired",
         RowFilter::Failed => "Failed",
         RowFilter::Flaky => "Flaky",
+        RowFilter::Changing => "Changing by step",
+        RowFilter::TurnLimit => "Hit turn limit",
+        RowFilter::Timeout => "Timed out",
     }
 }
 
@@ -36,6 +39,11 @@ fn filter_title(filter: RowFilter) -> &'static str {
         RowFilter::Flaky => {
             "Tasks whose samples disagree (not all equal) in the baseline or this candidate"
         }
+        RowFilter::Changing => {
+            "Tasks whose state against the baseline changes across the checkpoints"
+        }
+        RowFilter::TurnLimit => "Tasks where this candidate hit the turn limit at least once",
+        RowFilter::Timeout => "Tasks where this candidate timed out at least once",
     }
 }
 

@@ -5,20 +5,27 @@ use eval_compare_core::report::Report;
 use eval_compare_core::view_state::{Sort, SortKey, ViewState};
 use leptos::prelude::*;
 
-/// The columns: task, category, one per run, and the delta.
+/// The columns: task, category, one per run, the candidate's turns and ending, and the delta.
 pub fn column_count(runs: usize) -> usize {
-    runs + 3
+    runs + 5
 }
+
+/// The width in rem of the effort columns (style/main.css: turns 5rem, ending 8.5rem).
+const EFFORT_COLUMNS_REM: f64 = 13.5;
+
+/// What the effort columns add to the table's minimum width: less than their width, the task
+/// column giving up 2.5rem of its minimum, so three runs still fit a 1280-pixel window.
+const EFFORT_MIN_WIDTH_REM: usize = 10;
 
 /// The table's minimum width for `runs` run columns, as an inline style.
 pub fn min_width_style(runs: usize) -> String {
-    format!("min-width: {}rem", 32 + 11 * runs)
+    format!("min-width: {}rem", 32 + 11 * runs + EFFORT_MIN_WIDTH_REM)
 }
 
 /// The width in rem of every column but the task's (style/table.css: category 8rem, each run
-/// 10.5rem, Δ 7rem).
+/// 10.5rem, Δ 7rem; and the effort columns).
 fn fixed_columns_rem(runs: usize) -> f64 {
-    8.0 + 10.5 * runs as f64 + 7.0
+    8.0 + 10.5 * runs as f64 + 7.0 + EFFORT_COLUMNS_REM
 }
 
 /// How wide the task column would like to be: about 50 characters of a label.
@@ -46,6 +53,8 @@ pub fn ColumnGroup(
             <col class="col-task"/>
             <col class="col-category"/>
             {(0..runs).map(|_| view! { <col class="col-run"/> }).collect_view()}
+            <col class="col-turns"/>
+            <col class="col-ending"/>
             <col class="col-delta"/>
         }
     }
@@ -118,6 +127,26 @@ pub fn header_cells(
             "Category"
         </HeaderCell>
         {runs}
+        <HeaderCell
+            key=Some(SortKey::Turns)
+            view
+            on_change
+            class="col-head-turns num"
+            title=format!("{focus_name}: mean turns (num_steps) on the task; the baseline's below")
+        >
+            <span class="head-name">"Turns"</span>
+            <span class="head-role">"candidate"</span>
+        </HeaderCell>
+        <HeaderCell
+            key=Some(SortKey::Ending)
+            view
+            on_change
+            class="col-head-ending"
+            title=format!("{focus_name}: most frequent ending on the task, with its turn-limit hits")
+        >
+            <span class="head-name">"Ending"</span>
+            <span class="head-role">"candidate"</span>
+        </HeaderCell>
         <HeaderCell
             key=Some(SortKey::Delta)
             view
@@ -218,18 +247,18 @@ mod tests {
 
     #[test]
     fn the_columns_and_width_grow_with_the_runs() {
-        assert_eq!(column_count(3), 6);
-        assert_eq!(min_width_style(3), "min-width: 65rem");
+        assert_eq!(column_count(3), 8);
+        assert_eq!(min_width_style(3), "min-width: 75rem");
     }
 
     #[test]
     fn the_wanted_width_leaves_the_task_column_room_for_its_labels() {
         // Five candidates: their columns and the task column at 28rem.
-        assert_eq!(wanted_width_style(6), "--table-want: 106rem");
-        assert_eq!(wanted_width_style(3), "--table-want: 74.5rem");
+        assert_eq!(wanted_width_style(6), "--table-want: 119.5rem");
+        assert_eq!(wanted_width_style(3), "--table-want: 88rem");
         // Wider than the minimum, with more room for the task column than the minimum leaves.
         for runs in 2..12 {
-            let minimum = (32 + 11 * runs) as f64;
+            let minimum = (32 + 11 * runs + EFFORT_MIN_WIDTH_REM) as f64;
             assert!(
                 TASK_COLUMN_WANT_REM + fixed_columns_rem(runs) >= minimum,
                 "{runs}"

@@ -11,18 +11,22 @@
 //!
 //! [`TaskTable`] puts the parts together: [`filters`] (the bar above), [`header`] (columns and
 //! sortable header cells), [`body`] and [`row`] (the rendered rows), [`scroll`] (the measured
-//! viewport) with [`window`] (which rows it shows), and [`keys`] (keyboard navigation).
+//! viewport) with [`window`] (which rows it shows), [`keys`] (keyboard navigation) and
+//! [`set_aside_shown`] (the shown tasks into the reviewer's ledger).
+//! [`effort_cells`] are the focused candidate's turns and ending cells.
 //! [`fixed`] writes the head of the report's small fixed tables (task panel, coverage, settings).
 
 pub mod badges;
 pub mod body;
 pub mod cells;
+pub mod effort_cells;
 pub mod filters;
 pub mod fixed;
 pub mod header;
 pub mod keys;
 pub mod row;
 pub mod scroll;
+pub mod set_aside_shown;
 pub mod window;
 
 use std::sync::Arc;
@@ -38,6 +42,7 @@ pub use header::next_sort;
 use header::{header_cells, min_width_style, wanted_width_style, ColumnGroup};
 use keys::RowKeys;
 use scroll::TableScroll;
+use set_aside_shown::SetAsideShown;
 use window::page_rows;
 
 /// How long after a report is shown its ranks by task are computed: past the first paints of
@@ -125,6 +130,7 @@ pub fn TaskTable(
     view! {
         <section class="task-table" aria-label="Tasks" style=wanted_width>
             <FilterBar report view on_change shown/>
+            <SetAsideShown report rows/>
             <div class="task-scroll" node_ref=scroll.scroller on:scroll=move |_| scroll.on_scroll()>
                 <table
                     class="tasks"

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 
 use super::badges::cell_badges;
 use super::cells::{delta_class, delta_text, samples_text, RunCellView};
+use super::effort_cells::EffortCellsView;
 use super::keys::RowKeys;
 
 /// How a task is named in its row: the label with the id below it, or the id alone.
@@ -58,11 +59,36 @@ pub fn cell_title(cell: &TaskCell) -> String {
         .join("\n")
 }
 
+/// The reviewer's ledger on a task, as its row marks it: "set aside" when an entry sets it
+/// aside (the task shows when it is counted as a failure), else "note"; the title lists every
+/// entry on the task. `None` without one.
+pub fn ledger_mark(report: &Report, task_id: &str) -> Option<(&'static str, String)> {
+    let ledger = report.ledger.as_ref()?;
+    let entries: Vec<&eval_compare_core::ledger::Entry> = ledger
+        .entries
+        .iter()
+        .map(|line| &line.entry)
+        .filter(|entry| entry.target == eval_compare_core::ledger::Target::Task(task_id.to_owned()))
+        .collect();
+    if entries.is_empty() {
+        return None;
+    }
+    let aside = entries.iter().any(|entry| entry.action.sets_aside());
+    let title = entries
+        .iter()
+        .map(|entry| crate::report::task_panel::set_aside::entry_words(entry))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Some((if aside { "set aside" } else { "note" }, title))
+}
+
 /// One task as a table row.
 #[component]
 pub fn TaskRowView(
     report: Arc<Report>,
     row: TaskRow,
+    /// The row's index in the report's tasks.
+    index: usize,
     position: usize,
     focus: usize,
     selected: Memo<Option<String>>,
@@ -79,7 +105,11 @@ pub fn TaskRowView(
         id_line,
         title: name_title,
     } = task_name(&row);
+    let mark = ledger_mark(&report, &task_id).map(|(word, title)| {
+        view! { <span class="ledger-mark" class:ledger-mark-note=word == "note" title=title>{word}</span> }
+    });
     let delta = row.deltas.get(focus).copied().flatten();
+    let effort = view! { <EffortCellsView report=report.clone() index focus/> };
     let cells = row
         .cells
         .into_iter()
@@ -110,10 +140,12 @@ pub fn TaskRowView(
         >
             <th scope="row" class="task-name" title=name_title>
                 <span class="task-label">{name}</span>
+                {mark}
                 {id_line.map(|id| view! { <span class="task-id">{visible(&id).into_owned()}</span> })}
             </th>
             <td class="task-category" title=categories.clone()>{categories.clone()}</td>
             {cells}
+            {effort}
             <td class=delta_class(delta)>{delta_text(delta)}</td>
         </tr>
     }
@@ -133,6 +165,75 @@ mod tests {
             cells: Vec::new(),
             deltas: Vec::new(),
         }
+    }
+
+    #[test]
+    fn a_task_in_the_ledger_is_marked_set_aside_or_noted() {
+        use eval_compare_core::ledger::{Action, Entry, Ledger, Reason, Target};
+        use eval_compare_core::model::{
+            OutcomeClass, RunIdx, RunInfo, RunSetBuilder, TrajectoryInput,
+        };
+        use eval_compare_core::report::{build_report_with_ledger, ReportSettings};
+        let mut builder = RunSetBuilder::new();
+        for run_id in ["base", "cand"] {
+            let run = builder
+                .add_run(RunInfo {
+                    id: run_id.to_owned(),
+                    ..RunInfo::default()
+                })
+                .expect("a run");
+            for task in ["a", "b", "c"] {
+                builder
+                    .add_trajectory(
+                        run,
+                        TrajectoryInput {
+                            id: &format!("{run_id}-{task}"),
+                            task: Some(task),
+                            class: OutcomeClass::Graded,
+                            reward: Some(1.0),
+                            ending: None,
+                            flags: Default::default(),
+                            created: None,
+                            components: None,
+                        },
+                    )
+                    .expect("a trajectory");
+            }
+        }
+        let entry = |task: &str, action| Entry {
+            target: Target::Task(task.to_owned()),
+            action,
+            reason: Reason::GraderError,
+            note: Some("<b>odd</b>".to_owned()),
+            at: None,
+        };
+        let ledger = Ledger {
+            entries: vec![
+                entry("a", Action::Note),
+                entry("b", Action::Note),
+                entry("b", Action::CountAsFailure),
+            ],
+        };
+        let settings = ReportSettings {
+            resamples: 0,
+            ..ReportSettings::default()
+        };
+        let report = build_report_with_ledger(
+            &builder.build(),
+            RunIdx(0),
+            &[RunIdx(1)],
+            &settings,
+            &ledger,
+        )
+        .expect("a report");
+        assert_eq!(
+            ledger_mark(&report, "a"),
+            Some(("note", "Note only: grader error — <b>odd</b>".to_owned()))
+        );
+        let (word, title) = ledger_mark(&report, "b").expect("b is in the ledger");
+        assert_eq!(word, "set aside");
+        assert_eq!(title.lines().count(), 2);
+        assert_eq!(ledger_mark(&report, "c"), None);
     }
 
     #[test]

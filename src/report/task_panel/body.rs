@@ -73,17 +73,19 @@ pub fn PanelBody(
                 }
                 .into_any();
             };
+            // The rewards as published, with whether they pass at the view's threshold.
+            let threshold = report.settings.pass_threshold;
             let sections = report
                 .runs
                 .iter()
                 .enumerate()
                 .map(|(index, run)| {
-                    let trajectories = trajectory_lines(&set, run, &row.task_id);
+                    let trajectories = trajectory_lines(&set, run, &row.task_id, threshold);
                     let cell = row.cells.get(index).cloned();
                     let delta = index
                         .checked_sub(1)
                         .map(|candidate| row.deltas.get(candidate).copied().flatten());
-                    view! { <RunSection run=run.clone() cell delta trajectories panel/> }
+                    view! { <RunSection run=run.clone() cell delta trajectories threshold panel/> }
                 })
                 .collect_view();
             let comparison = view! {

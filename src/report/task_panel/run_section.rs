@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use super::link::run_trajectories_url;
 use super::panel_state::PanelState;
 use super::run_kind::{chronicle_job_of, is_chronicle_run, is_trajectory_api_run};
-use super::trajectory::lines::TrajectoryLine;
+use super::trajectory::lines::{cell_mean_label, TrajectoryLine};
 use super::trajectory::rows::TrajectoryTable;
 use super::trial::view::TrialTable;
 use crate::format;
@@ -25,6 +25,8 @@ pub fn RunSection(
     cell: Option<TaskCell>,
     delta: Option<Option<f64>>,
     trajectories: Vec<TrajectoryLine>,
+    /// The view's pass threshold, if set (the cell is then a pass rate).
+    threshold: Option<f64>,
     panel: PanelState,
 ) -> impl IntoView {
     let role = match run.role {
@@ -58,7 +60,7 @@ pub fn RunSection(
                 <span class="panel-run-id">{visible(&run.id).into_owned()}</span>
                 {link}
             </header>
-            {cell.map(|cell| view! { <CellSummary cell delta/> })}
+            {cell.map(|cell| view! { <CellSummary cell delta threshold/> })}
             {list}
         </section>
     }
@@ -90,10 +92,14 @@ fn PlatformLink(run_id: String, org_key: Signal<Option<String>>) -> impl IntoVie
     }
 }
 
-/// The run's cell on the task: mean, samples included, Δ against the baseline (a candidate's)
+/// The run's cell on the task: mean (a pass rate with a threshold), samples included, Δ against the baseline (a candidate's)
 /// and outcome badges.
 #[component]
-fn CellSummary(cell: TaskCell, delta: Option<Option<f64>>) -> impl IntoView {
+fn CellSummary(
+    cell: TaskCell,
+    delta: Option<Option<f64>>,
+    threshold: Option<f64>,
+) -> impl IntoView {
     let (samples, samples_title) = samples_text(&cell);
     let delta = delta.map(|delta| {
         view! {
@@ -105,7 +111,7 @@ fn CellSummary(cell: TaskCell, delta: Option<Option<f64>>) -> impl IntoView {
     });
     view! {
         <p class="panel-cell">
-            <span>"Mean "<strong class="cell-mean">{format::reward_mean(cell.mean)}</strong></span>
+            <span>{cell_mean_label(threshold)}" "<strong class="cell-mean">{format::reward_mean(cell.mean)}</strong></span>
             <span class="cell-samples" title=samples_title>{samples}" included"</span>
             {delta}
             <span class="cell-badges"><OutcomeBadges cell/></span>

@@ -17,12 +17,15 @@ pub mod follow;
 pub mod plan;
 pub mod reads;
 pub mod reward_components;
+pub mod scorecard;
 pub mod throttle;
 
 use std::rc::Rc;
 
 use eval_compare_core::client::{ClientConfig, TrajectoryClient};
-use eval_compare_core::load::{load_jobs, load_runs, LoadEvent, LoadStore, RunProgress};
+use eval_compare_core::load::{
+    choose_list_source, load_jobs, load_runs, LoadEvent, LoadStore, RunProgress,
+};
 use futures::future::{AbortHandle, Abortable};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -71,11 +74,18 @@ impl Default for Loader {
     }
 }
 
+/// An empty store that also reads each run's cost from billing (never 0 when it cannot).
+fn cost_reading_store() -> Rc<LoadStore> {
+    let store = LoadStore::new();
+    store.cost_reads().enable();
+    Rc::new(store)
+}
+
 impl Loader {
     /// An empty loader.
     pub fn new() -> Self {
         Self {
-            store: StoredValue::new_local(Rc::new(LoadStore::new())),
+            store: StoredValue::new_local(cost_reading_store()),
             config: StoredValue::new(None),
             in_flight: StoredValue::new(None),
             loading_plan: StoredValue::new(None),
@@ -101,7 +111,7 @@ impl Loader {
         if !same_config {
             self.abort();
             self.abort_components();
-            self.store.set_value(Rc::new(LoadStore::new()));
+            self.store.set_value(cost_reading_store());
             self.config.set_value(Some(config.clone()));
             self.bump();
         }
@@ -191,6 +201,8 @@ impl Loader {
             let throttle = ProgressThrottle::default();
             let notify = move |_: LoadEvent<'_>| throttle.notify(tick);
             let load = async {
+                // Our server streams each list whole; any other API is paged (asked once).
+                choose_list_source(&client, &store).await;
                 match &plan {
                     LoadPlan::Runs(ids) => load_runs(&client, &store, ids, &notify).await,
                     LoadPlan::Jobs(ids) => load_jobs(&client, &store, ids, &notify).await,

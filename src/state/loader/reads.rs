@@ -11,6 +11,13 @@ use leptos::prelude::*;
 use super::{LiveMode, LoadPlan, Loader, RunSetStart};
 
 impl Loader {
+    /// Where the lists are read from: the server's streams or the API's pages (tracked by
+    /// progress: chosen when the first load starts).
+    pub fn list_source(&self) -> eval_compare_core::load::ListSource {
+        self.tick.track();
+        self.store.with_value(|store| store.list_source())
+    }
+
     /// Whether a load is in progress (tracked).
     pub fn is_loading(&self) -> bool {
         self.loading.get()

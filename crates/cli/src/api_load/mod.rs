@@ -8,8 +8,8 @@
 use eval_compare_core::api::{ChronicleJob, ChronicleTrial, JobStatus, SuiteEvalRun};
 use eval_compare_core::client::{paths, PageProgress, TrajectoryClient, Transport};
 use eval_compare_core::load::{
-    component_targets, load_components, load_jobs, load_runs, ComponentReadLimits, FullRecords,
-    ListForm, LoadEvent, LoadStore, Phase,
+    choose_list_source, component_targets, load_components, load_jobs, load_runs,
+    ComponentReadLimits, FullRecords, ListForm, LoadEvent, LoadStore, Phase,
 };
 use eval_compare_core::model::RunSet;
 use eval_compare_core::run_folder::RunFolder;
@@ -25,6 +25,17 @@ mod tests;
 
 pub use failure::results_description;
 use failure::{failure_error, Records};
+
+/// Chooses where the lists are read from (our server's streams when it offers them, else the
+/// API's pages) and says which on stderr.
+async fn choose_source<T: Transport, F: ListForm>(
+    client: &TrajectoryClient<T>,
+    store: &LoadStore<F>,
+    progress: &Progress,
+) {
+    let source = choose_list_source(client, store).await;
+    progress.note(&format!("lists: {}", source.describe()));
+}
 
 /// Refuses an id that breaks the rule every compared id follows ([`check_id`]).
 fn check_ids(noun: &str, ids: &[String]) -> Result<(), CliError> {
@@ -50,7 +61,9 @@ pub async fn load_complete<T: Transport, F: ListForm>(
 ) -> Result<LoadStore<F>, CliError> {
     check_ids("run", run_ids)?;
     let store = LoadStore::<F>::default();
+    store.cost_reads().enable();
     let notify = |event: LoadEvent<'_>| report_event(progress, Records::Runs, event);
+    choose_source(client, &store, progress).await;
     load_runs(client, &store, run_ids, &notify).await;
     match store.first_failure(run_ids) {
         None => Ok(store),
@@ -125,6 +138,7 @@ pub async fn load_jobs_complete<T: Transport>(
     check_ids("job", job_ids)?;
     let store = LoadStore::new();
     let notify = |event: LoadEvent<'_>| report_event(progress, Records::Jobs(&store), event);
+    choose_source(client, &store, progress).await;
     load_jobs(client, &store, job_ids, &notify).await;
     if let Some(failure) = store.first_job_failure(job_ids) {
         return Err(failure_error(client, failure, Records::Jobs(&store)));

@@ -63,11 +63,22 @@ pub struct DemoServer {
 impl DemoServer {
     /// Starts the demo (default seed), requiring `key` when given, with these `--fault` specs.
     pub fn start(key: Option<&str>, faults: &[&str]) -> DemoServer {
+        Self::start_with_billing_key(key, None, faults)
+    }
+
+    /// [`DemoServer::start`], also accepting `without_billing` (`--demo-key-without-billing`):
+    /// a key that reads everything but billing (403).
+    pub fn start_with_billing_key(
+        key: Option<&str>,
+        without_billing: Option<&str>,
+        faults: &[&str],
+    ) -> DemoServer {
         let config = Config {
             mode: Mode::Demo(DemoConfig {
                 seed: eval_compare_server::dataset::DEFAULT_SEED,
                 scale: eval_compare_server::dataset::scale::DemoScale::DEFAULT,
                 key: key.map(ApiKey::new),
+                key_without_billing: without_billing.map(ApiKey::new),
                 running_duration: Duration::from_secs(1800),
             }),
             dist: PathBuf::from("/nonexistent-viewer-build"),

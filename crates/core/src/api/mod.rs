@@ -6,6 +6,7 @@
 
 mod agent;
 mod benchmark;
+mod billing;
 mod chronicle;
 mod decode;
 mod error_body;
@@ -26,6 +27,9 @@ pub use agent::{Agent, AgentListItem, AgentListPage};
 pub use benchmark::{
     BenchmarkListItem, BenchmarkPage, BenchmarkSpecTask, BenchmarkTaskCategory, BenchmarkTaskPage,
     EnvVarValue, SecretRef, TaskSplit, TaskSplitFilter,
+};
+pub use billing::{
+    BillingRunCost, BillingRunCostsResponse, EvalRolloutStatistic, EvalRolloutStatistics,
 };
 pub use chronicle::{
     ChronicleJob, ChronicleJobPage, ChroniclePage, ChronicleScore, ChronicleTrial,

@@ -134,7 +134,7 @@ impl<T: Transport> TrajectoryClient<T> {
         query.push_opt("bench_id", filter.bench_id.as_deref());
         query.push_opt("status", filter.status.as_ref().map(EvalRunStatus::as_str));
         query.push_opt("training_run_id", filter.training_run_id.as_deref());
-        Ok(self.pages(format!("/api/v1/agents/{agent_id}/evaluation-runs"), query))
+        Ok(self.pages(paths::agent_evaluation_runs(&agent_id), query))
     }
 
     /// `GET /api/v1/eval/{run_id}`: one evaluation run.

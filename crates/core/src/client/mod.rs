@@ -7,6 +7,7 @@
 //! `retry-after-ms`, `Retry-After` and `Trajectory-Should-Retry`, and maps failures to
 //! [`ApiError`]s that never contain the key (redacted before any excerpt is cut).
 
+mod billing_endpoints;
 mod chronicle_endpoints;
 mod chronicle_wait;
 mod config;
@@ -14,6 +15,7 @@ mod endpoints;
 mod error;
 mod http_date;
 mod key;
+pub mod list_stream;
 mod page_guard;
 mod paginate;
 pub mod paths;
@@ -24,6 +26,7 @@ mod trajectory_client;
 mod transport;
 mod watch_pace;
 
+pub use billing_endpoints::{BILLING_MAX_LIMIT, MAX_BILLING_PAGES};
 pub use chronicle_endpoints::{StreamEnd, StreamSummary, CHRONICLE_MAX_LIMIT};
 pub use chronicle_wait::{WaitOutcome, WaitProgress, STREAM_ATTEMPTS};
 pub use config::{

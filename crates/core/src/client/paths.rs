@@ -12,6 +12,14 @@ pub fn trajectory_rewards(run: &str) -> String {
     format!("{}/trajectory-rewards", eval_run(run))
 }
 
+/// `/api/v1/eval/{run}/rollout-statistics`: the runtime distributions of a run's rollouts.
+pub fn rollout_statistics(run: &str) -> String {
+    format!("{}/rollout-statistics", eval_run(run))
+}
+
+/// `/api/v1/billing/usage/runs`: the organization's run costs (offset-paged).
+pub const BILLING_RUN_COSTS: &str = "/api/v1/billing/usage/runs";
+
 /// The trajectories list (a run's with [`RUN_PARAM`]), and below it one trajectory.
 pub const TRAJECTORIES: &str = "/api/v1/trajectories";
 /// The query parameter naming the run whose trajectories are listed.
@@ -64,4 +72,10 @@ pub const JOB_PARAM: &str = "job_id";
 /// `/v1/task-suites/{suite}/eval-runs?job_id={job}`: the platform's results of one job.
 pub fn job_results(suite: &str, job: &str) -> String {
     format!("{}?{JOB_PARAM}={job}", suite_eval_runs(suite))
+}
+
+/// `/api/v1/agents/{agent}/evaluation-runs`: an agent's evaluation runs (filtered by
+/// `training_run_id`, `bench_id` or `status`).
+pub fn agent_evaluation_runs(agent: &str) -> String {
+    format!("/api/v1/agents/{agent}/evaluation-runs")
 }

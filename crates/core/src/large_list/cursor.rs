@@ -237,6 +237,25 @@ impl<'a> Cursor<'a> {
         self.number()?.fits_i64().then_some(())
     }
 
+    /// Null, or an integer an `Option<i64>` field takes, kept: its value when its digits are
+    /// below 2^53 (`None`, not plain, beyond: serde reads it then).
+    pub(crate) fn optional_integer(&mut self) -> Option<Option<i64>> {
+        if self.null() {
+            return Some(None);
+        }
+        let number = self.number()?;
+        if !number.fits_i64() {
+            return None;
+        }
+        // Below 2^53: exact in i64.
+        let magnitude = i64::try_from(number.digits?).ok()?;
+        Some(Some(if number.negative {
+            -magnitude
+        } else {
+            magnitude
+        }))
+    }
+
     /// Null, true or false, as an `Option<bool>` field reads it.
     pub(crate) fn optional_bool(&mut self) -> Option<Option<bool>> {
         if self.null() {

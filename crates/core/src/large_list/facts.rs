@@ -3,7 +3,8 @@
 //! [`REWARD`]): kept in a text slot or as the reward, or only checked as the full type checks
 //! it. The lean form (serde), the plain scanner and the packed form all follow these tables,
 //! so a field the model starts to read is a row changed here (a slot, and its place in
-//! [`TrajectoryFacts`]), plus the scanner's test.
+//! [`TrajectoryFacts`]), plus the scanner's test. A trajectory keeps one number besides its
+//! reward: its step count (`num_steps`, [`Read::OptionalInteger`]).
 //!
 //! [`TrajectoryFacts`] is what the model reads of a listed trajectory, in any form: the full
 //! contract type, the lean and the packed ones ([`AsTrajectoryFacts`], [`AsRewardFacts`]).
@@ -23,6 +24,8 @@ pub(crate) enum Read {
     Number,
     /// A number or null, kept as the item's reward.
     OptionalNumber,
+    /// An integer (`i64`) or null, kept as the item's step count (`num_steps`).
+    OptionalInteger,
     /// Null, or the rollout object: its fields read by [`ROLLOUT`].
     Rollout,
     /// Checked, not kept: a string (required).
@@ -87,7 +90,7 @@ pub(crate) const TRAJECTORY: Table = Table::new(&[
         Read::OptionalText(slot::TERMINATION_REASON),
     ),
     ("reward", Read::OptionalNumber),
-    ("num_steps", Read::CheckOptionalInteger),
+    ("num_steps", Read::OptionalInteger),
     ("created_at", Read::Text(slot::CREATED_AT)),
     ("training_run_id", Read::CheckOptionalText),
     ("task_id", Read::OptionalText(slot::TASK)),
@@ -174,12 +177,18 @@ pub struct TrajectoryFacts<'a> {
     pub rollout_status: Option<&'a str>,
     /// The rollout's termination reason (wire string).
     pub rollout_termination_reason: Option<&'a str>,
+    /// Steps (turns) the trajectory took, as listed (`num_steps`); `None` when null or absent.
+    pub num_steps: Option<i64>,
 }
 
 impl<'a> TrajectoryFacts<'a> {
-    /// The facts of a trajectory's texts by [`slot`] and its reward (a required text absent
-    /// reads as empty: the readers refuse an item without it).
-    pub(crate) fn from_texts(texts: [Option<&'a str>; slot::COUNT], reward: Option<f64>) -> Self {
+    /// The facts of a trajectory's texts by [`slot`], its reward and its step count (a
+    /// required text absent reads as empty: the readers refuse an item without it).
+    pub(crate) fn from_texts(
+        texts: [Option<&'a str>; slot::COUNT],
+        reward: Option<f64>,
+        num_steps: Option<i64>,
+    ) -> Self {
         TrajectoryFacts {
             id: texts[slot::ID].unwrap_or_default(),
             task: texts[slot::TASK],
@@ -189,6 +198,7 @@ impl<'a> TrajectoryFacts<'a> {
             termination_reason: texts[slot::TERMINATION_REASON],
             rollout_status: texts[slot::ROLLOUT_STATUS],
             rollout_termination_reason: texts[slot::ROLLOUT_TERMINATION_REASON],
+            num_steps,
         }
     }
 
@@ -249,6 +259,7 @@ impl AsTrajectoryFacts for TrajectoryMetadata {
             rollout_termination_reason: rollout
                 .and_then(|rollout| rollout.termination_reason.as_ref())
                 .map(|reason| reason.as_str()),
+            num_steps: self.num_steps,
         }
     }
 }

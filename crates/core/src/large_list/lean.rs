@@ -158,11 +158,13 @@ impl<'de> Deserialize<'de> for CheckedValue {
     }
 }
 
-/// What a lean item keeps: its texts by slot, and its number (the reward).
+/// What a lean item keeps: its texts by slot, its number (the reward) and its integer (a
+/// trajectory's step count).
 #[derive(Debug, Clone, PartialEq)]
 struct Kept<'a, const N: usize> {
     texts: [Option<JsonStr<'a>>; N],
     number: Option<f64>,
+    integer: Option<i64>,
 }
 
 impl<const N: usize> Default for Kept<'_, N> {
@@ -170,6 +172,7 @@ impl<const N: usize> Default for Kept<'_, N> {
         Self {
             texts: std::array::from_fn(|_| None),
             number: None,
+            integer: None,
         }
     }
 }
@@ -213,6 +216,7 @@ impl FullForm<{ slot::COUNT }> for TrajectoryMetadata {
         let facts = self.facts();
         kept.texts = facts.texts().map(owned);
         kept.number = facts.reward;
+        kept.integer = facts.num_steps;
     }
 
     fn read_rollout<'de: 'a, 'a, A: MapAccess<'de>>(
@@ -289,6 +293,7 @@ impl<'de: 'a, 'a, const N: usize, F: FullForm<N>> Visitor<'de> for TableVisitor<
                 Read::OptionalText(slot) => kept.texts[slot] = map.next_value()?,
                 Read::Number => kept.number = Some(map.next_value()?),
                 Read::OptionalNumber => kept.number = map.next_value()?,
+                Read::OptionalInteger => kept.integer = map.next_value()?,
                 Read::Rollout => F::read_rollout(&mut map, kept)?,
                 Read::CheckText => check::<AnyText, _>(&mut map)?,
                 Read::CheckOptionalText => check::<Option<AnyText>, _>(&mut map)?,
@@ -390,7 +395,7 @@ impl AsTrajectoryFacts for LeanTrajectory<'_> {
         self.0.number
     }
     fn facts(&self) -> TrajectoryFacts<'_> {
-        TrajectoryFacts::from_texts(self.0.texts(), self.0.number)
+        TrajectoryFacts::from_texts(self.0.texts(), self.0.number, self.0.integer)
     }
 }
 
@@ -429,6 +434,7 @@ mod tests {
         assert_eq!(lean.facts().status, Some("paused_new"));
         assert_eq!(lean.facts().rollout_status, Some("QUEUED_NEW"));
         assert_eq!(lean.facts().id, "t1");
+        assert_eq!(lean.facts().num_steps, Some(3));
         let text = |slot: usize| &lean.0.texts[slot].as_ref().unwrap().0;
         assert!(matches!(text(slot::CREATED_AT), Cow::Borrowed(_)));
         assert!(matches!(text(slot::ID), Cow::Owned(_)));

@@ -174,6 +174,7 @@ impl<const N: usize> std::fmt::Debug for PackedText<N> {
 pub struct PackedTrajectory {
     texts: PackedText<{ slot::COUNT }>,
     reward: Option<f64>,
+    steps: Option<i64>,
 }
 
 impl PackedTrajectory {
@@ -182,6 +183,7 @@ impl PackedTrajectory {
         Ok(Self {
             texts: PackedText::pack(facts.texts())?,
             reward: facts.reward,
+            steps: facts.num_steps,
         })
     }
 }
@@ -200,10 +202,11 @@ impl PackedTrajectory {
         pack: impl FnOnce([Option<&str>; slot::COUNT]) -> Option<PackedText<{ slot::COUNT }>>,
     ) -> Option<(Self, usize)> {
         let mut cursor = Cursor::new(text);
-        let (texts, reward) = scan_trajectory(&mut cursor)?;
+        let (texts, reward, steps) = scan_trajectory(&mut cursor)?;
         let packed = Self {
             texts: pack(texts)?,
             reward,
+            steps,
         };
         Some((packed, cursor.at()))
     }
@@ -248,7 +251,7 @@ impl AsTrajectoryFacts for PackedTrajectory {
         self.reward
     }
     fn facts(&self) -> TrajectoryFacts<'_> {
-        TrajectoryFacts::from_texts(self.texts.parts(), self.reward)
+        TrajectoryFacts::from_texts(self.texts.parts(), self.reward, self.steps)
     }
 }
 
@@ -363,6 +366,7 @@ mod tests {
             "an empty task is kept, not absent"
         );
         assert_eq!(packed.facts().rollout_termination_reason, None);
+        assert_eq!(packed.facts().num_steps, Some(3));
         assert_eq!(packed.trajectory_id(), "té");
         assert_eq!(packed.listed_reward(), Some(0.5));
     }

@@ -8,6 +8,9 @@
 //!   on it gets one, graded 0. Trajectories with a value keep it.
 //! - A trajectory entry does the same to that one attempt only.
 //!
+//! A note (`Action::Note`) changes nothing; it applies when what it names is in the
+//! comparison, like any other entry.
+//!
 //! When several entries name the same thing, leaving out wins over counting as a failure; of
 //! entries with the same action the first one's reason counts. An entry naming a task or
 //! trajectory that no compared run has does not apply: it is kept, marked so, and changes
@@ -116,6 +119,9 @@ impl<'a> Named<'a> {
         let mut ruling = None;
         for &entry in indices.into_iter().flatten() {
             let item = &ledger.entries[entry];
+            if !item.action.sets_aside() {
+                continue;
+            }
             Ruling::merge(
                 &mut ruling,
                 Ruling {
@@ -232,9 +238,9 @@ pub fn apply(
         effects_of_runs.push((run_idx, count(changes.values())));
     }
     // A task a compared run attempted, or the benchmark lists, is in the comparison even when
-    // leaving it out changed nothing.
-    for (task, ruling) in task_rulings.iter().enumerate() {
-        if ruling.is_none() {
+    // leaving it out changed nothing (and a note on it applies).
+    for (task, item) in set.tasks().iter().enumerate() {
+        if !named.tasks.contains_key(item.id.as_str()) {
             continue;
         }
         let attempted = compared.iter().any(|&run| {
@@ -280,7 +286,7 @@ fn add(
         Some(value) => (OutcomeClass::Graded, Some(value)),
         None => (trajectory.class, trajectory.reward),
     };
-    builder.add_trajectory(
+    builder.add_trajectory_with_steps(
         run,
         TrajectoryInput {
             id: trajectory.id,
@@ -292,6 +298,7 @@ fn add(
             created: trajectory.created,
             components: trajectory.components.map(<[_]>::to_vec),
         },
+        trajectory.steps,
     )
 }
 
@@ -304,6 +311,8 @@ fn count<'a>(rulings: impl Iterator<Item = &'a Ruling>) -> SetAside {
         match ruling.action {
             Action::LeaveOut => set_aside.left_out += 1,
             Action::CountAsFailure => set_aside.counted_as_failure += 1,
+            // Notes make no ruling (`Named::ruling` skips them).
+            Action::Note => {}
         }
         *reasons.entry(ruling.reason).or_default() += 1;
     }

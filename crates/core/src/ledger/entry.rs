@@ -37,17 +37,23 @@ pub enum Action {
     LeaveOut,
     /// Count it as a failure, reward 0, where it was missing or has no reward.
     CountAsFailure,
+    /// Only a note: the entry changes no figure (`note`).
+    Note,
 }
 
 impl Action {
     /// Every action, in file order.
-    pub const ALL: [Action; 2] = [Action::LeaveOut, Action::CountAsFailure];
+    pub const ALL: [Action; 3] = [Action::LeaveOut, Action::CountAsFailure, Action::Note];
+
+    /// The actions that set what an entry names aside (all but [`Action::Note`]).
+    pub const SET_ASIDE: [Action; 2] = [Action::LeaveOut, Action::CountAsFailure];
 
     /// The name in the file, e.g. `leave_out`.
     pub fn name(self) -> &'static str {
         match self {
             Action::LeaveOut => "leave_out",
             Action::CountAsFailure => "count_as_failure",
+            Action::Note => "note",
         }
     }
 
@@ -56,7 +62,13 @@ impl Action {
         match self {
             Action::LeaveOut => "left out",
             Action::CountAsFailure => "counted as a failure",
+            Action::Note => "note only",
         }
+    }
+
+    /// Whether the entry sets what it names aside (changes figures): not for a note.
+    pub fn sets_aside(self) -> bool {
+        self != Action::Note
     }
 }
 

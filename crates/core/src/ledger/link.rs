@@ -2,12 +2,14 @@
 //! carries as they are, so a shared link holds the reviewer's judgements.
 //!
 //! Entries are separated by `,`; an entry is `code~id[~note[~at]]`. The code is three
-//! characters: `t` (a task) or `a` (one attempt, a trajectory), `o` (leave out) or `f` (count
-//! as a failure), and the reason's place in [`Reason::ALL`] (`0` broken task … `5` other). The
+//! characters: `t` (a task) or `a` (one attempt, a trajectory), `o` (leave out), `f` (count
+//! as a failure) or `n` (only a note), and the reason's place in [`Reason::ALL`] (`0` broken task … `5` other). The
 //! id and the note are percent-encoded (`~` too). `at` is written as seconds since the epoch
 //! when it is in the canonical form `2026-12-05T12:00:00Z`, else as its encoded text, so a
 //! ledger read from a file comes back exactly. An empty note before an `at` is written
-//! empty (`to2~task-7~~1796472000`).
+//! empty (`to2~task-7~~1796472000`). A note or an `at` equal to the entry before's is written
+//! `.` (entries added together share both: a hundred of them would otherwise repeat the note a
+//! hundred times); a note that is `.` itself is written `%2E`.
 //!
 //! Reading checks every entry by the file's rules ([`Ledger::parse`]), so a link's ledger and
 //! a file's refuse the same things, with errors naming the entry and the field.
@@ -23,7 +25,8 @@ impl Ledger {
     pub fn to_link_text(&self) -> String {
         self.entries
             .iter()
-            .map(entry_text)
+            .enumerate()
+            .map(|(index, entry)| entry_text(entry, index.checked_sub(1).map(|i| &self.entries[i])))
             .collect::<Vec<_>>()
             .join(",")
     }
@@ -31,11 +34,11 @@ impl Ledger {
     /// Reads a link's ledger, still percent-encoded as the link has it. Every entry is
     /// checked by the file's rules; the error names the entry and the field.
     pub fn from_link_text(text: &str) -> Result<Ledger, LedgerError> {
-        let entries = text
-            .split(',')
-            .enumerate()
-            .map(|(index, part)| read_entry(index, part))
-            .collect::<Result<Vec<_>, _>>()?;
+        let mut entries: Vec<Entry> = Vec::new();
+        for (index, part) in text.split(',').enumerate() {
+            let entry = read_entry(index, part, entries.last())?;
+            entries.push(entry);
+        }
         // One rule for a link's and a file's entries: the file's reader checks them.
         Ledger::parse(Ledger { entries }.to_json().as_bytes())
     }
@@ -61,7 +64,10 @@ pub fn settle_link_ledger(parsed: &mut ParsedViewState) -> Ledger {
     }
 }
 
-fn entry_text(entry: &Entry) -> String {
+/// A note or `at` the same as the entry before's.
+const SAME: &str = ".";
+
+fn entry_text(entry: &Entry, previous: Option<&Entry>) -> String {
     let kind = match entry.target {
         Target::Task(_) => 't',
         Target::Trajectory(_) => 'a',
@@ -69,15 +75,31 @@ fn entry_text(entry: &Entry) -> String {
     let action = match entry.action {
         Action::LeaveOut => 'o',
         Action::CountAsFailure => 'f',
+        Action::Note => 'n',
     };
     let reason = Reason::ALL
         .iter()
         .position(|&r| r == entry.reason)
         .unwrap_or(Reason::ALL.len() - 1);
     let mut fields = vec![format!("{kind}{action}{reason}"), encode(entry.target.id())];
-    let at = entry.at.as_deref().map(at_text);
-    if entry.note.is_some() || at.is_some() {
-        fields.push(entry.note.as_deref().map(encode).unwrap_or_default());
+    let same = |mine: &Option<String>, theirs: Option<&Option<String>>| {
+        mine.is_some() && theirs == Some(mine)
+    };
+    let at = if same(&entry.at, previous.map(|p| &p.at)) {
+        Some(SAME.to_owned())
+    } else {
+        entry.at.as_deref().map(at_text)
+    };
+    let note = if same(&entry.note, previous.map(|p| &p.note)) {
+        Some(SAME.to_owned())
+    } else {
+        entry.note.as_deref().map(|note| match note {
+            SAME => "%2E".to_owned(),
+            _ => encode(note),
+        })
+    };
+    if note.is_some() || at.is_some() {
+        fields.push(note.unwrap_or_default());
     }
     fields.extend(at);
     fields.join("~")
@@ -96,7 +118,7 @@ fn at_text(at: &str) -> String {
     }
 }
 
-fn read_entry(index: usize, part: &str) -> Result<Entry, LedgerError> {
+fn read_entry(index: usize, part: &str, previous: Option<&Entry>) -> Result<Entry, LedgerError> {
     let fail = |id: Option<&str>, field: &str, problem: String| LedgerError::Entry {
         index,
         id: id.map(str::to_owned),
@@ -113,16 +135,27 @@ fn read_entry(index: usize, part: &str) -> Result<Entry, LedgerError> {
         )
     })?;
     let id = decode_component(raw_id).map_err(|problem| fail(None, "task_id", problem))?;
+    let repeated = |field: &str, value: Option<&Option<String>>| {
+        value.cloned().flatten().ok_or_else(|| {
+            format!(
+                "is `{SAME}` (the same as the entry before's), but the entry before has no {field}"
+            )
+        })
+    };
     let note = fields
         .next()
         .filter(|raw| !raw.is_empty())
-        .map(decode_component)
+        .map(|raw| match raw {
+            SAME => repeated("note", previous.map(|p| &p.note)),
+            _ => decode_component(raw),
+        })
         .transpose()
         .map_err(|problem| fail(Some(&id), "note", problem))?;
     let at = fields
         .next()
         .map(|raw| match raw.parse::<i64>() {
             Ok(seconds) => Ok(rfc3339_utc(seconds)),
+            Err(_) if raw == SAME => repeated("time", previous.map(|p| &p.at)),
             Err(_) => decode_component(raw),
         })
         .transpose()
@@ -155,11 +188,12 @@ fn read_entry(index: usize, part: &str) -> Result<Entry, LedgerError> {
     let action = match action {
         'o' => Action::LeaveOut,
         'f' => Action::CountAsFailure,
+        'n' => Action::Note,
         _ => {
             return Err(fail(
                 Some(&id),
                 "action",
-                "is not `o` (leave out) or `f` (count as a failure)".into(),
+                "is not `o` (leave out), `f` (count as a failure) or `n` (a note)".into(),
             ))
         }
     };

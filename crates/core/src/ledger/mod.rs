@@ -2,6 +2,9 @@
 //! do with it (leave it out, or count it as a failure), a reason from a fixed list, a note and
 //! when it was made; the file other tools write; and the ledger applied to a comparison.
 //!
+//! An entry whose action is `note` sets nothing aside: it is the reviewer's note on a task or
+//! attempt, shown wherever the ledger is, changing no figure.
+//!
 //! The file, version 1:
 //! `{"version": 1, "entries": [{"task_id": "…", "action": "leave_out", "reason":
 //! "infrastructure_error", "note": "…", "at": "2026-12-05T12:00:00Z"}]}`, with `trajectory_id`
@@ -17,9 +20,11 @@
 //!
 //! [`apply`] rebuilds the run set with the ledger's actions (the rules in `apply.rs`'s module
 //! doc); `report::build_report_with_ledger` builds the report from it, with the verdicts
-//! without it beside.
+//! without it beside. [`ledger_candidates`] (`candidates.rs`) finds the obvious candidates
+//! for it, in groups taken in one action.
 
 mod apply;
+mod candidates;
 mod entry;
 mod file;
 mod link;
@@ -27,6 +32,7 @@ mod link;
 pub use apply::{
     apply, failure_trajectory_id, AppliedLedger, LedgerEffects, ReasonCount, SetAside,
 };
+pub use candidates::{ledger_candidates, with_entries, CandidateGroup, CandidateKind};
 pub use entry::{Action, Entry, Reason, Target};
 pub use file::{
     Ledger, LedgerError, LEDGER_VERSION, MAX_LEDGER_BYTES, MAX_LEDGER_ENTRIES, MAX_NOTE_BYTES,

@@ -16,6 +16,7 @@ use super::list::{ListKind, ListLoad, Phase, PAGE_LIMIT};
 use super::progress::{LoadEvent, SettingsRead};
 use super::run_load::{defaults_key, defaults_owner, RunLoad, SingleRead};
 use super::store::LoadStore;
+use super::stream_source::read_list_from;
 
 /// The most items a list reserves room for ahead of reading them, whatever its run claims
 /// (beyond that it grows as it fills): a run claiming billions of rollouts does not make the
@@ -138,7 +139,9 @@ pub async fn load_runs<T: Transport, F: ListForm>(
     run_ids: &[String],
     notify: &dyn Fn(LoadEvent<'_>),
 ) {
-    join_all(run_ids.iter().map(|id| load_run(client, store, id, notify))).await;
+    let runs = join_all(run_ids.iter().map(|id| load_run(client, store, id, notify)));
+    let costs = super::billing::load_costs(client, store.cost_reads(), run_ids, notify);
+    join(runs, costs).await;
 }
 
 async fn load_run<T: Transport, F: ListForm>(
@@ -230,7 +233,9 @@ async fn load_run<T: Transport, F: ListForm>(
     };
     join(
         join3(
-            read_list(
+            read_list_from(
+                store.list_source(),
+                client,
                 ListKind::Rewards,
                 run_id,
                 client
@@ -240,7 +245,9 @@ async fn load_run<T: Transport, F: ListForm>(
                 &run.rewards,
                 notify,
             ),
-            read_list(
+            read_list_from(
+                store.list_source(),
+                client,
                 ListKind::Trajectories,
                 run_id,
                 client
@@ -250,7 +257,9 @@ async fn load_run<T: Transport, F: ListForm>(
                 &run.trajectories,
                 notify,
             ),
-            read_list(
+            read_list_from(
+                store.list_source(),
+                client,
                 ListKind::Tasks,
                 &bench_id,
                 client.benchmark_tasks(&bench_id, None),
@@ -293,7 +302,7 @@ async fn platform_series<T: Transport>(
 
 /// Reads one request into `read` unless it is complete or already being read (by another run
 /// with the same key); a failed or cancelled read is tried again. Tells `notify` when it ends.
-async fn read_once<R>(
+pub(super) async fn read_once<R>(
     what: SettingsRead,
     owner: &str,
     read: &SingleRead<R>,

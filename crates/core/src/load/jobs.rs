@@ -19,6 +19,7 @@ use super::job_load::JobLoad;
 use super::list::{ListKind, ListLoad, Phase};
 use super::progress::{ListProgress, LoadEvent, RunProgress};
 use super::store::{LoadFailure, LoadStore};
+use super::stream_source::read_list_from;
 
 /// The jobs of Chronicle run ids (`{job}/{agent}`), each once, in first-seen order; an id
 /// without a `/` is taken as a job id.
@@ -76,7 +77,9 @@ async fn load_job<T: Transport, F: ListForm>(
         return;
     };
     join(
-        read_list(
+        read_list_from(
+            store.list_source(),
+            client,
             ListKind::Trials,
             job_id,
             client.chronicle_trials(job_id),

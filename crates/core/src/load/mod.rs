@@ -26,6 +26,12 @@
 //! record, its trials (pages of 100) and the platform's pass/fail per task; a job's agents are
 //! the runs (`{job}/{agent}`) of [`LoadStore::chronicle_run_set`].
 //!
+//! With [`CostReads::enable`] (the CLI, and any caller that shows costs), a load also reads each
+//! run's billing row (one offset walk of `GET /api/v1/billing/usage/runs` for every run still
+//! without a cost) and its rollout statistics ([`load_costs`], in `billing.rs`); like the
+//! settings reads they never stop a run, and a 403 or a run the list does not hold leaves the
+//! cost unavailable with the reason, never 0. The run set carries them on `RunInfo`.
+//!
 //! Reward components, which the run lists do not carry, are read per trajectory on request
 //! ([`load_components`], bounded in concurrency, given up after failures in a row or at an
 //! overall deadline, resumable) and attached to the run set.
@@ -34,6 +40,7 @@
 //! caller owns time (when to refresh, how often to repaint) and receives a [`LoadEvent`] for
 //! every request that ended.
 
+mod billing;
 mod component_reads;
 mod component_stop;
 mod components;
@@ -46,8 +53,12 @@ mod pace;
 mod progress;
 mod run_load;
 mod run_set_build;
+mod scorecard;
 mod store;
+mod stream_slices;
+mod stream_source;
 
+pub use billing::{load_costs, CostReads};
 pub use component_reads::ComponentReads;
 pub use component_stop::{
     read_deadline_minutes, read_deadline_ms, ComponentReadLimits, ComponentStop,
@@ -66,4 +77,7 @@ pub use pace::{ItemsRead, LoadPace, PACE_MIN_ELAPSED_MS, PACE_MIN_SHARE};
 pub use progress::{ListProgress, LoadEvent, RunProgress, SettingsRead};
 pub use run_load::RunLoad;
 pub use run_set_build::{BuildStep, RunSetBuild};
+pub use scorecard::{load_scorecard, load_scorecard_sources, ScorecardSources};
 pub use store::{LoadFailure, LoadStore};
+pub use stream_slices::{STREAM_SLICE_BYTES, STREAM_SLICE_MS};
+pub use stream_source::{choose_list_source, probe_list_source, ListSource};

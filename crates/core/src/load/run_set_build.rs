@@ -202,6 +202,9 @@ impl RunSetBuild {
                     let record = record.ok_or(StepError::NotReady)?;
                     self.builder
                         .set_setting_inputs(index, store.setting_inputs(&record))?;
+                    let costs = store.cost_reads();
+                    self.builder
+                        .set_cost(index, costs.cost(id), costs.statistics(id))?;
                 }
                 Stage::Finish => {
                     let finishing = std::mem::take(&mut self.builder).finishing();

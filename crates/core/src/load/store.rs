@@ -1,6 +1,6 @@
 //! Everything read for the comparisons of a page or a command, by run and by benchmark.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -14,6 +14,7 @@ use super::job_load::JobLoad;
 use super::list::{ListKind, ListLoad, Phase};
 use super::progress::{ListProgress, RunProgress, SettingsRead};
 use super::run_load::{defaults_key, DefaultsKey, RunLoad, SingleRead};
+use super::stream_source::ListSource;
 
 /// The first thing of a load that did not complete, in the order the runs were asked for (for
 /// each run: its record, its rewards, its trajectories, its benchmark's tasks).
@@ -63,6 +64,10 @@ pub struct LoadStore<F: ListForm = Packed> {
     training_runs: RefCell<HashMap<String, SingleRead<TrainingRun>>>,
     eval_options: RefCell<HashMap<DefaultsKey, SingleRead<RunOptionsResponse>>>,
     platform_series: RefCell<HashMap<String, SingleRead<PlatformSeries>>>,
+    /// Where runs' and jobs' lists are read from, once chosen (the API's pages until then).
+    list_source: Cell<Option<ListSource>>,
+    /// Costs and rollout statistics read beside the runs (when enabled).
+    costs: super::billing::CostReads,
 }
 
 impl LoadStore {
@@ -80,6 +85,26 @@ impl LoadStore<FullRecords> {
 }
 
 impl<F: ListForm> LoadStore<F> {
+    /// Where the lists are read from next ([`ListSource::ContractPages`] unless set).
+    pub fn list_source(&self) -> ListSource {
+        self.list_source.get().unwrap_or_default()
+    }
+
+    /// Where the lists are read from, once chosen ([`Self::set_list_source`]).
+    pub fn chosen_list_source(&self) -> Option<ListSource> {
+        self.list_source.get()
+    }
+
+    /// Reads the lists from `source` from now on (lists already read stay).
+    pub fn set_list_source(&self, source: ListSource) {
+        self.list_source.set(Some(source));
+    }
+
+    /// The runs' costs and rollout statistics, read beside them once enabled.
+    pub fn cost_reads(&self) -> &super::billing::CostReads {
+        &self.costs
+    }
+
     /// The run's entry, created when new.
     pub fn run(&self, run_id: &str) -> Rc<RunLoad<F>> {
         Rc::clone(
@@ -476,6 +501,13 @@ impl LoadStore<FullRecords> {
             eval_options,
             platform_series,
             truncated_files: Vec::new(),
+            costs: crate::run_folder::FolderCosts {
+                billing: self.costs.billing_row(run_id),
+                rollout_statistics: match self.costs.statistics(run_id) {
+                    Lookup::Read(statistics) => Some(statistics),
+                    _ => None,
+                },
+            },
         })
     }
 }

@@ -175,6 +175,23 @@ impl RunSetBuilder {
         Ok(())
     }
 
+    /// Records what the run cost (or why that is not known) and the platform's rollout
+    /// statistics, as read beside the run.
+    pub fn set_cost(
+        &mut self,
+        run: RunIdx,
+        cost: super::RunCost,
+        rollout_statistics: super::Lookup<crate::api::EvalRolloutStatistics>,
+    ) -> Result<(), ModelError> {
+        let pending = self
+            .runs
+            .get_mut(run.0)
+            .ok_or(ModelError::UnknownRun(run))?;
+        pending.info.cost = cost;
+        pending.info.rollout_statistics = rollout_statistics;
+        Ok(())
+    }
+
     /// Reserves room for `additional` more trajectories of a run, their ids `id_bytes` long
     /// in all.
     pub fn reserve_trajectories(
@@ -197,6 +214,17 @@ impl RunSetBuilder {
         run: RunIdx,
         trajectory: TrajectoryInput<'_>,
     ) -> Result<(), ModelError> {
+        self.add_trajectory_with_steps(run, trajectory, None)
+    }
+
+    /// [`Self::add_trajectory`] with the steps (turns) it took, as its source records them
+    /// (`num_steps`; `None`: not recorded, never zero).
+    pub fn add_trajectory_with_steps(
+        &mut self,
+        run: RunIdx,
+        trajectory: TrajectoryInput<'_>,
+        steps: Option<i64>,
+    ) -> Result<(), ModelError> {
         let task = match trajectory.task {
             Some(id) => self.intern_task(id)?,
             None => NONE_U32,
@@ -218,6 +246,7 @@ impl RunSetBuilder {
         columns.ending.push(ending);
         columns.flags.push(trajectory.flags);
         columns.created.push(trajectory.created);
+        columns.steps.push(steps);
         if let Some(components) = trajectory.components {
             columns.components.insert(row, components);
         }

@@ -354,7 +354,8 @@ impl ApiRunJoin {
                 self.matched[index] = true;
                 report.matched += 1;
                 let facts = trajectories[index].facts();
-                builder.add_trajectory(run, joined(reward, facts, report))?;
+                let steps = facts.num_steps;
+                builder.add_trajectory_with_steps(run, joined(reward, facts, report), steps)?;
             }
             None => {
                 report.rewards_without_metadata += 1;
@@ -394,7 +395,7 @@ impl ApiRunJoin {
                 flags.insert(TrajectoryFlags::REWARD_FROM_METADATA);
             }
             let (class, ending) = classify_facts(&metadata, metadata.reward.is_some());
-            builder.add_trajectory(
+            builder.add_trajectory_with_steps(
                 self.run,
                 TrajectoryInput {
                     id: metadata.id,
@@ -406,6 +407,7 @@ impl ApiRunJoin {
                     created: unix_seconds(metadata.created_at),
                     components: None,
                 },
+                metadata.num_steps,
             )?;
         }
         Ok(())
@@ -616,6 +618,8 @@ pub fn run_info_from_api(run: &EvalRun, source: SourceKind) -> RunInfo {
         task_scoring: super::run::TaskScoring::MeanOfSamples,
         chronicle: None,
         cut_texts,
+        cost: super::RunCost::default(),
+        rollout_statistics: super::Lookup::NotRead,
     }
 }
 

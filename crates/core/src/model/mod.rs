@@ -12,6 +12,7 @@ mod chronicle;
 mod completion_order;
 mod component;
 mod component_means;
+mod cost;
 mod cut_text;
 mod error;
 mod from_api;
@@ -44,6 +45,7 @@ pub use chronicle::{
 pub use completion_order::{completion_order, paired_task_times};
 pub use component::{effective_reward, RewardComponent};
 pub use component_means::{components_count, ComponentTaskMeans};
+pub use cost::{CostCents, CostUnavailable, RunCost};
 pub use cut_text::{CutLabels, CutText, CUT_LABEL_EXAMPLES};
 pub use error::ModelError;
 pub use from_api::{

@@ -56,6 +56,13 @@ pub struct RunInfo {
     /// [`MAX_SHOWN_FIELD_BYTES`](crate::text::MAX_SHOWN_FIELD_BYTES).
     #[serde(default)]
     pub cut_texts: Vec<super::CutText>,
+    /// What the run cost, from the platform's billing, or why that is not known (never 0).
+    #[serde(default)]
+    pub cost: super::RunCost,
+    /// The platform's runtime distributions of the run's rollouts (turns, tokens, seconds):
+    /// read, not read, or why the read failed.
+    #[serde(default)]
+    pub rollout_statistics: super::Lookup<crate::api::EvalRolloutStatistics>,
 }
 
 /// How a run's samples (trajectories, trials) on one task make that task's score.

@@ -246,6 +246,7 @@ impl Run {
             flags: *columns.flags.get(row)?,
             created: columns.created.get(row).flatten(),
             components: columns.components.get(&(row as u32)).map(Vec::as_slice),
+            steps: columns.steps.get(row).flatten(),
         })
     }
 

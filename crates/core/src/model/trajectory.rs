@@ -102,6 +102,8 @@ pub struct Trajectory<'a> {
     pub created: Option<i64>,
     /// Reward components, when loaded.
     pub components: Option<&'a [RewardComponent]>,
+    /// Steps (turns) it took, as recorded (`num_steps`); `None` when the source has none.
+    pub steps: Option<i64>,
 }
 
 impl Trajectory<'_> {
@@ -220,6 +222,8 @@ pub(crate) struct TrajectoryColumns {
     pub(crate) flags: Vec<TrajectoryFlags>,
     /// Creation time (seconds since the epoch), when known.
     pub(crate) created: OptionalColumn<i64>,
+    /// Steps (turns) taken, when recorded.
+    pub(crate) steps: OptionalColumn<i64>,
     pub(crate) components: IdMap<u32, Vec<RewardComponent>>,
 }
 
@@ -237,6 +241,7 @@ impl TrajectoryColumns {
         self.ending.reserve(additional);
         self.flags.reserve(additional);
         self.created.reserve(additional);
+        self.steps.reserve(additional);
     }
 
     /// Appends row `row` of `other`, all but its reward components (the caller moves or
@@ -249,6 +254,7 @@ impl TrajectoryColumns {
         self.ending.push(other.ending[row]);
         self.flags.push(other.flags[row]);
         self.created.push(other.created.get(row).flatten());
+        self.steps.push(other.steps.get(row).flatten());
     }
 
     /// The trajectories to reorder so that each task's are contiguous, tasks in index order
@@ -308,6 +314,7 @@ impl TrajectoryColumns {
             ending: Vec::with_capacity(len),
             flags: Vec::with_capacity(len),
             created: OptionalColumn::with_capacity(len),
+            steps: OptionalColumn::with_capacity(len),
             components: IdMap::default(),
         };
         TaskGrouping {
@@ -385,6 +392,7 @@ mod tests {
             columns.ending.push(NONE_U32);
             columns.flags.push(TrajectoryFlags::NONE);
             columns.created.push(Some(row as i64));
+            columns.steps.push((row % 3 != 0).then_some(row as i64 * 2));
         }
         if tasks.len() > 1 {
             columns.components.insert(1, Vec::new());
@@ -392,8 +400,8 @@ mod tests {
         columns
     }
 
-    /// A row as (task, id, reward, time, has components).
-    type Row = (u32, String, Option<f64>, Option<i64>, bool);
+    /// A row as (task, id, reward, time, has components, steps).
+    type Row = (u32, String, Option<f64>, Option<i64>, bool, Option<i64>);
 
     /// The rows, in order.
     fn rows(columns: &TrajectoryColumns) -> Vec<Row> {
@@ -405,6 +413,7 @@ mod tests {
                     columns.reward.get(row).flatten(),
                     columns.created.get(row).flatten(),
                     columns.components.contains_key(&(row as u32)),
+                    columns.steps.get(row).flatten(),
                 )
             })
             .collect()

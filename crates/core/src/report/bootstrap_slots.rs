@@ -17,6 +17,9 @@ pub struct BootstrapSlot {
     pub analysis: Analysis,
     /// Resampling whole categories (the clustered analysis) rather than tasks.
     pub clustered: bool,
+    /// The candidate's turn Δ ([`super::TurnsDelta`]) rather than its reward's (`analysis`
+    /// and `clustered` then unused).
+    pub effort: bool,
 }
 
 /// One analysis' bootstraps, not yet drawn; each may already be refused (too few tasks, say).
@@ -69,6 +72,16 @@ impl Report {
     /// Puts a bootstrap's result in its slot; a slot the report does not have (no such
     /// candidate, or no clustered analysis) is left alone.
     pub fn fill_bootstrap(&mut self, slot: BootstrapSlot, result: Stat<BootstrapResult>) {
+        if slot.effort {
+            let turns = self
+                .effort
+                .as_mut()
+                .and_then(|effort| effort.candidates.get_mut(slot.candidate));
+            if let Some(candidate) = turns {
+                candidate.turns.bootstrap = Some(result);
+            }
+            return;
+        }
         let Some(candidate) = self.candidates.get_mut(slot.candidate) else {
             return;
         };
@@ -97,6 +110,7 @@ pub(super) fn pending(
         candidate,
         analysis,
         clustered,
+        effort: false,
     };
     std::iter::once(PendingBootstrap {
         slot: slot(false),
@@ -107,4 +121,20 @@ pub(super) fn pending(
         run,
     }))
     .collect()
+}
+
+/// The pending turn bootstraps of the candidates, in candidate order ([`super::effort`]).
+pub(super) fn pending_effort(runs: Vec<Stat<BootstrapRun>>) -> Vec<PendingBootstrap> {
+    runs.into_iter()
+        .enumerate()
+        .map(|(candidate, run)| PendingBootstrap {
+            slot: BootstrapSlot {
+                candidate,
+                analysis: Analysis::Primary,
+                clustered: false,
+                effort: true,
+            },
+            run,
+        })
+        .collect()
 }

@@ -74,11 +74,15 @@ pub enum Topic {
     PlatformProgression,
     /// The verdict of a candidate.
     Verdict,
+    /// The change in turns per task beside the verdict (the effort section).
+    Turns,
+    /// The change in cost per task beside the verdict (the cost section).
+    Cost,
 }
 
 impl Topic {
     /// Every topic, in the order a glossary lists them.
-    pub const ALL: [Topic; 31] = [
+    pub const ALL: [Topic; 33] = [
         Topic::Verdict,
         Topic::Delta,
         Topic::PrimaryAnalysis,
@@ -110,6 +114,8 @@ impl Topic {
         Topic::FlakyTasks,
         Topic::PassAtK,
         Topic::PlatformProgression,
+        Topic::Turns,
+        Topic::Cost,
     ];
 
     /// The topic's name, as a heading or within its [`Topic::question`].
@@ -119,6 +125,8 @@ impl Topic {
             Topic::PooledMean => "the pooled mean",
             Topic::PlatformMean => "the platform's mean",
             Topic::Delta => "Δ",
+            Topic::Turns => "the change in turns",
+            Topic::Cost => "the change in cost",
             Topic::PrimaryAnalysis => "the primary analysis",
             Topic::SensitivityAnalysis => "the sensitivity analysis",
             Topic::StandardError => "the standard error",
@@ -166,6 +174,8 @@ impl Topic {
             Topic::PooledMean => "pooled-mean",
             Topic::PlatformMean => "platform-mean",
             Topic::Delta => "delta",
+            Topic::Turns => "turns",
+            Topic::Cost => "cost",
             Topic::PrimaryAnalysis => "primary-analysis",
             Topic::SensitivityAnalysis => "sensitivity-analysis",
             Topic::StandardError => "standard-error",
@@ -202,6 +212,8 @@ pub fn explain(topic: Topic, settings: &ReportSettings) -> String {
     let level = format!("{}%", (settings.level * 100.0).round());
     let alpha = settings.alpha;
     match topic {
+        Topic::Turns => super::words::TURNS_EXPLAINED.to_owned(),
+        Topic::Cost => super::words::COST_EXPLAINED.to_owned(),
         Topic::TaskWeightedMean => "Each task's score is the mean of its included samples; this \
             is the mean of those task scores, every task counting once however many samples \
             it has. The paired analysis compares these per-task scores, so this is the mean \

@@ -7,6 +7,10 @@
 //! in headings and cells are cut to [`SHOWN_NAME_CHARS`] characters first (the JSON holds them
 //! whole). The report's own text (statistics, labels of rows) only has its cells' `|` escaped.
 
+mod checkpoints;
+mod cost;
+mod effort;
+
 use std::fmt::Write;
 
 use crate::coverage::{group_warnings, CoverageWarning};
@@ -44,6 +48,9 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "**{}**\n", markdown_text(&changes));
     }
     let _ = writeln!(out, "{}\n", settings_line(report));
+    if let Some(line) = super::words::pass_threshold_line(report) {
+        let _ = writeln!(out, "{}\n", markdown_text(&line));
+    }
     headlines(&mut out, report);
     runs(&mut out, report);
     chronicle_jobs(&mut out, report);
@@ -52,6 +59,9 @@ pub fn render(report: &Report) -> String {
     coverage(&mut out, report);
     ledger(&mut out, report);
     progression(&mut out, report);
+    checkpoints::render(&mut out, report);
+    effort::render(&mut out, report);
+    cost::render(&mut out, report);
     for candidate in &report.candidates {
         candidate_details(&mut out, report, candidate);
     }
@@ -79,6 +89,8 @@ fn headlines(out: &mut String, report: &Report) {
         if let Some(line) = ledger_verdicts(report, c) {
             let _ = writeln!(out, "  - {}", markdown_text(&line));
         }
+        effort::headline(out, report, c);
+        cost::headline(out, report, c);
     }
     out.push('\n');
 }

@@ -7,24 +7,29 @@
 
 mod bootstrap_slots;
 mod categories;
+mod checkpoint_steps;
 mod chronicle;
 mod components;
+mod cost;
 mod details;
+mod effort;
 mod exclusions;
 mod explain;
 mod flaky;
-mod html;
+pub(crate) mod html;
 mod ledger;
 mod link_snapshot;
 mod markdown;
 mod paired_analysis;
 mod pass_k;
+mod pass_threshold;
 mod progression;
 mod report_build;
 mod run_labels;
 mod sentence;
 mod settings;
 mod table;
+mod task_paths;
 mod task_rows;
 mod verdict;
 mod words;
@@ -34,11 +39,22 @@ pub use categories::{
     category_breakdown, category_cells, CategoryBreakdown, CategoryDelta, CATEGORY_COLUMNS,
     CONCENTRATED_SHARE, UNCATEGORISED,
 };
+pub use checkpoint_steps::{checkpoint_steps, CheckpointSteps, StepComparison};
 pub use chronicle::ChronicleSummary;
 pub use components::{component_cells, component_deltas, ComponentDelta, COMPONENT_COLUMNS};
+pub use cost::{
+    candidate_cost, cost_report, cost_section, per_solved_interval, per_task, quality_cost,
+    run_costs, unbeaten, wilson, CandidateCost, CostDelta, CostGap, CostReport, QualityCostPoint,
+    RunCostSummary,
+};
 pub use details::{
     anytime_interval_text, detail_rows, headline_anytime_interval, interval_method_text,
     DetailCells, DetailRow,
+};
+pub use effort::{
+    effort, relative_change, CandidateEffort, EffortReport, EndingCount, EndingDelta,
+    RelativeChange, RunEffort, TaskEffort, TaskEffortCell, TurnsDelta, NO_ENDING, SOLVED_SCORE,
+    TIMEOUT_ENDINGS, TURN_LIMIT_ENDINGS,
 };
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use explain::{explain, Topic};
@@ -56,6 +72,7 @@ pub use paired_analysis::{
     IntervalMethod, PairedAnalysis, PassAtKComparison, SMALL_BINARY_TASKS,
 };
 pub use pass_k::{pass_k_cells, PASS_K_COLUMNS};
+pub use pass_threshold::{apply_pass_threshold, check_pass_threshold, pass_value};
 pub use progression::{
     platform_cells, platform_progression, platform_sentence, PlatformProgression, PlatformStep,
     Progression, ProgressionPoint, PLATFORM_COLUMNS,
@@ -64,6 +81,7 @@ pub use report_build::ReportBuild;
 pub use sentence::headline_sentence;
 pub use settings::{automatic_samples_per_task, ReportSettings, MIN_AUTOMATIC_SAMPLES_PER_TASK};
 pub use table::{to_csv, to_csv_rows, visible_rows, visible_rows_ranked, TextRanks};
+pub use task_paths::{classify, task_paths, PathKind, StepState, TaskPath};
 pub use task_rows::{task_rows, TaskCell, TaskRow};
 pub use verdict::{
     decide, within_phrase, AnalysisFacts, Decision, Thresholds, Verdict, VerdictContext,
@@ -77,6 +95,22 @@ pub use words::{
     EFFECTIVE_SETTINGS, LEDGER_COLUMNS, LEDGER_HEADING, LISTED_DISAGREEMENTS, NO_CATEGORY,
     PASS_K_INTRO, PLATFORM_PROGRESSION_HEADING, PLATFORM_RESULTS_HEADING, PLATFORM_RESULTS_INTRO,
     SET_ASIDE_COLUMN, TASK_COLUMNS_NOTE, WHERE_DELTA_HEADING,
+};
+pub use words::{
+    candidate_cost_of, cents, cost_beside_verdict, cost_sentence, gap_text, kind_sentence,
+    quality_cost_cells, run_cost_cells, signed_cents, unbeaten_sentence, COST_EXPLAINED,
+    COST_HEADING, COST_INTRO, QUALITY_COST_COLUMNS, QUALITY_COST_HEADING, QUALITY_COST_INTRO,
+    RUN_COST_COLUMNS,
+};
+pub use words::{
+    candidate_effort, ending_cells, ending_sentence, percent, run_effort_cells, signed_percent,
+    signed_turns, solved_failed_sentence, task_ending_cell, task_turns_cell, turn_count,
+    turns_beside_verdict, turns_sentence, EFFORT_HEADING, EFFORT_INTRO, ENDING_COLUMNS,
+    RUN_EFFORT_COLUMNS, TURNS_EXPLAINED,
+};
+pub use words::{
+    pass_threshold_line, path_cells, path_columns, paths_line, step_cells, versus_chosen_line,
+    PATHS_HEADING, PATHS_INTRO, STEPS_HEADING, STEPS_INTRO, STEP_COLUMNS,
 };
 
 use serde::{Deserialize, Serialize};
@@ -104,7 +138,11 @@ use crate::stats::{self, Stat};
 /// comparison's pass^k (`baseline_pass_hat`, `candidate_pass_hat`, `pass_hat_difference`); a
 /// progression point's `provisional`; later, additively, the reviewer's ledger: the report's
 /// `ledger`, a candidate's `without_ledger` and a coverage run's `set_aside` (present only
-/// when the report was built with a ledger).
+/// when the report was built with a ledger); later, additively, the settings'
+/// `pass_threshold` and `versus_step` (present only when set) and the report's `checkpoints`
+/// (the checkpoints against each other and the tasks' paths; present only with a progression);
+/// later, additively, the report's `effort` (turns and endings beside quality); later,
+/// additively, the report's `cost` (money per task beside quality).
 pub const REPORT_FORMAT_VERSION: u32 = 4;
 
 /// Why a report could not be built.
@@ -146,10 +184,23 @@ pub struct Report {
     pub candidates: Vec<CandidateResult>,
     /// Reward against checkpoint step, when the candidates are checkpoints of one training run.
     pub progression: Option<Progression>,
+    /// The checkpoints against each other and the tasks whose state changes across them, with
+    /// a progression (absent from the JSON otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoints: Option<CheckpointSteps>,
     /// Category labels; task rows refer to them by index.
     pub categories: Vec<String>,
     /// One row per task of the union, in task order.
     pub tasks: Vec<TaskRow>,
+    /// Effort beside quality: turns and endings per run, per candidate and per task row
+    /// (absent from reports written before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<EffortReport>,
+    /// Money beside quality: each run's cost per attempted and per solved task, each
+    /// candidate's Δ and the quality–cost view; absent when no compared run carries anything
+    /// from billing (nothing was read: Chronicle jobs, folders written without billing.json).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<CostReport>,
     /// The reviewer's ledger the figures were computed with, when one was given (absent from
     /// the JSON otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -305,7 +356,14 @@ pub fn build_report_deferred(
     candidates: &[RunIdx],
     settings: &ReportSettings,
 ) -> Result<DeferredReport, ReportError> {
-    ReportBuild::start(set, baseline, candidates, settings)?.finish()
+    match settings.pass_threshold {
+        Some(threshold) => {
+            check_pass_threshold(threshold)?;
+            let thresholded = apply_pass_threshold(set, threshold)?;
+            ReportBuild::start(&thresholded, baseline, candidates, settings)?.finish()
+        }
+        None => ReportBuild::start(set, baseline, candidates, settings)?.finish(),
+    }
 }
 
 fn validate(
@@ -343,6 +401,9 @@ fn validate(
         return Err(ReportError::InvalidSetting(
             "K′ (samples per task of the projection) must be at least 1".into(),
         ));
+    }
+    if let Some(threshold) = settings.pass_threshold {
+        check_pass_threshold(threshold)?;
     }
     if !(settings.target_delta.is_finite() && settings.target_delta > 0.0) {
         return Err(ReportError::InvalidSetting(
@@ -408,6 +469,21 @@ fn verdict_context(
     candidate: RunIdx,
     result: &CandidateResult,
 ) -> VerdictContext {
+    let (Some(baseline), Some(run)) = (runs.first(), runs.get(result.run)) else {
+        return VerdictContext::default();
+    };
+    pair_context(audit, baseline, run, candidate, result.excluded.total)
+}
+
+/// [`verdict_context`] of one pair: `baseline` and `run` (the candidate, `candidate` in the
+/// loaded set) with `excluded_tasks` left out of its primary analysis.
+fn pair_context(
+    audit: &Audit,
+    baseline: &RunSummary,
+    run: &RunSummary,
+    candidate: RunIdx,
+    excluded_tasks: u64,
+) -> VerdictContext {
     let blocking = audit
         .with_severity(Severity::Blocking)
         .filter(|finding| {
@@ -419,7 +495,7 @@ fn verdict_context(
         })
         .map(|finding| format!("{}: {}", finding.code, finding.message))
         .collect();
-    let compared = || [runs.first(), runs.get(result.run)].into_iter().flatten();
+    let compared = || [baseline, run].into_iter();
     let running = compared()
         .filter(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished)
         .map(|run| run.name.clone())
@@ -439,7 +515,7 @@ fn verdict_context(
         running,
         incomplete,
         ended_early,
-        excluded_tasks: result.excluded.total,
+        excluded_tasks,
     }
 }
 
@@ -449,14 +525,31 @@ fn candidate_verdict(
     context: &VerdictContext,
     settings: &ReportSettings,
 ) -> Verdict {
+    pair_verdict(
+        &result.primary,
+        &result.sensitivity,
+        &result.p_holm,
+        context,
+        settings,
+    )
+}
+
+/// [`candidate_verdict`] of one pair's analyses and its headline test's adjusted p.
+fn pair_verdict(
+    primary: &PairedAnalysis,
+    sensitivity: &PairedAnalysis,
+    p_holm: &Stat<f64>,
+    context: &VerdictContext,
+    settings: &ReportSettings,
+) -> Verdict {
     let (headline, other) = match settings.headline {
-        Analysis::Primary => (&result.primary, &result.sensitivity),
-        Analysis::Sensitivity => (&result.sensitivity, &result.primary),
+        Analysis::Primary => (primary, sensitivity),
+        Analysis::Sensitivity => (sensitivity, primary),
     };
     decide(
         &AnalysisFacts::of(headline),
         &AnalysisFacts::of(other),
-        &result.p_holm,
+        p_holm,
         context,
         Thresholds {
             alpha: settings.alpha,

@@ -27,6 +27,8 @@ enum Step {
     Coverage,
     Platform,
     Tasks,
+    Effort,
+    Checkpoints,
     Built,
 }
 
@@ -48,11 +50,15 @@ pub struct ReportBuild<'a> {
     coverage: Option<Coverage>,
     platform: Vec<PlatformCheck>,
     progression: Option<Progression>,
+    checkpoints: Option<super::CheckpointSteps>,
     tasks: Vec<TaskRow>,
+    effort: Option<super::EffortReport>,
 }
 
 impl<'a> ReportBuild<'a> {
-    /// Checks the comparison and its settings; nothing is computed yet.
+    /// Checks the comparison and its settings; nothing is computed yet. With a pass threshold
+    /// in `settings`, `set` is the thresholded set ([`super::apply_pass_threshold`], as
+    /// [`super::build_report_deferred`] makes it).
     pub fn start(
         set: &'a RunSet,
         baseline: RunIdx,
@@ -81,7 +87,9 @@ impl<'a> ReportBuild<'a> {
             coverage: None,
             platform: Vec::new(),
             progression: None,
+            checkpoints: None,
             tasks: Vec::new(),
+            effort: None,
         })
     }
 
@@ -100,9 +108,11 @@ impl<'a> ReportBuild<'a> {
             Step::Coverage => 2 + candidates,
             Step::Platform => 3 + candidates,
             Step::Tasks => 4 + candidates,
-            Step::Built => 5 + candidates,
+            Step::Effort => 5 + candidates,
+            Step::Checkpoints => 6 + candidates,
+            Step::Built => 7 + candidates,
         };
-        done as f64 / (5 + candidates) as f64
+        done as f64 / (7 + candidates) as f64
     }
 
     /// Does the next step; nothing once built.
@@ -137,10 +147,28 @@ impl<'a> ReportBuild<'a> {
                 Step::Tasks
             }
             Step::Tasks => {
-                let all_runs: Vec<&Run> = std::iter::once(self.base_run)
-                    .chain(self.cand_runs.iter().copied())
-                    .collect();
-                self.tasks = task_rows(self.set, &all_runs);
+                self.tasks = task_rows(self.set, &self.all_runs());
+                Step::Effort
+            }
+            Step::Effort => {
+                let (effort, turn_bootstraps) =
+                    super::effort(self.set, &self.all_runs(), &self.settings);
+                self.effort = Some(effort);
+                self.bootstraps
+                    .extend(bootstrap_slots::pending_effort(turn_bootstraps));
+                Step::Checkpoints
+            }
+            Step::Checkpoints => {
+                self.checkpoints = match &self.progression {
+                    Some(progression) => Some(super::checkpoint_steps(
+                        self.set,
+                        &self.runs,
+                        progression,
+                        &self.tasks,
+                        &self.settings,
+                    )?),
+                    None => None,
+                };
                 Step::Built
             }
             Step::Built => Step::Built,
@@ -148,11 +176,19 @@ impl<'a> ReportBuild<'a> {
         Ok(())
     }
 
+    /// The baseline's run, then the candidates'.
+    fn all_runs(&self) -> Vec<&'a Run> {
+        std::iter::once(self.base_run)
+            .chain(self.cand_runs.iter().copied())
+            .collect()
+    }
+
     /// The report, its bootstraps still to draw; the steps not yet done are done first.
     pub fn finish(mut self) -> Result<DeferredReport, ReportError> {
         while !self.is_built() {
             self.advance()?;
         }
+        let all_runs = self.all_runs();
         let mut sources: Vec<SourceKind> = Vec::new();
         for run in std::iter::once(self.base_run).chain(self.cand_runs.iter().copied()) {
             if !sources.contains(&run.info().source) {
@@ -162,7 +198,7 @@ impl<'a> ReportBuild<'a> {
         let (Some(audit), Some(coverage)) = (self.audit, self.coverage) else {
             unreachable!("a built report has its audit and coverage");
         };
-        let report = Report {
+        let mut report = Report {
             format_version: REPORT_FORMAT_VERSION,
             settings: self.settings,
             sources,
@@ -170,12 +206,16 @@ impl<'a> ReportBuild<'a> {
             audit,
             platform: self.platform,
             progression: self.progression,
+            checkpoints: self.checkpoints,
             categories: self.category_labels,
             tasks: self.tasks,
             runs: self.runs,
             candidates: self.results,
             ledger: None,
+            effort: self.effort,
+            cost: None,
         };
+        report.cost = super::cost::cost_section(&report, self.set, &all_runs);
         Ok(DeferredReport {
             report,
             bootstraps: self.bootstraps,

@@ -27,6 +27,16 @@ pub struct ReportSettings {
     /// absent from the JSON) picks it per candidate with [`automatic_samples_per_task`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project_samples_per_task: Option<u64>,
+    /// A pass threshold for graded rewards: a valid reward at or above it passes (1), below it
+    /// fails (0), before anything is computed ([`super::apply_pass_threshold`]); `None` (the
+    /// default, and absent from the JSON) keeps the rewards as published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_threshold: Option<f64>,
+    /// The checkpoint step every other checkpoint is also compared with (beside the previous
+    /// step; [`super::CheckpointSteps`]); `None` (the default, and absent from the JSON): only
+    /// the previous step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versus_step: Option<i64>,
 }
 
 impl Default for ReportSettings {
@@ -40,6 +50,8 @@ impl Default for ReportSettings {
             pass_k: vec![1, 5, 10],
             target_delta: 0.02,
             project_samples_per_task: None,
+            pass_threshold: None,
+            versus_step: None,
         }
     }
 }
@@ -74,6 +86,8 @@ impl ReportSettings {
             },
             target_delta: view.target_delta(),
             project_samples_per_task: view.project_samples.map(u64::from),
+            pass_threshold: view.pass_threshold(),
+            versus_step: view.versus_step,
             ..ReportSettings::default()
         }
     }

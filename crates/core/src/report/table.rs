@@ -7,7 +7,7 @@ use crate::model::{same_text, text_order};
 use crate::radix;
 use crate::view_state::{RowFilter, SortKey, ViewState};
 
-use super::{Report, TaskRow};
+use super::{Report, TaskEffortCell, TaskRow};
 
 /// Each task row's rank by the table's text sorts (task name, first category) among all of a
 /// report's rows, each computed on its first use. Ranks among all rows order any subset of
@@ -80,11 +80,14 @@ pub fn visible_rows_ranked(report: &Report, view: &ViewState, ranks: &TextRanks)
         .and_then(|label| report.categories.iter().position(|c| c == label))
         .map(|i| i as u32);
     let needle = view.search.as_deref();
+    let changing = changing_rows(report, view.filter);
     let rows: Vec<usize> = report
         .tasks
         .iter()
         .enumerate()
         .filter(|(_, row)| keeps(row, view.filter, focus))
+        .filter(|(i, _)| changing.as_ref().is_none_or(|rows| rows[*i]))
+        .filter(|(i, _)| keeps_effort(report, *i, view.filter, focus))
         .filter(|(_, row)| match (&view.category, category) {
             (None, _) => true,
             (Some(_), Some(c)) => row.categories.contains(&c),
@@ -156,6 +159,33 @@ fn sort_keys(
         SortKey::Candidate => numbers(&|row| cell_mean(row, focus + 1)),
         SortKey::Task => texts(ranks.task(report)),
         SortKey::Category => texts(ranks.category(report)),
+        SortKey::Turns => rows
+            .iter()
+            .map(|&i| {
+                task_effort(report, i, focus + 1)
+                    .and_then(|cell| cell.turns)
+                    .map(radix::number_key)
+            })
+            .collect(),
+        SortKey::Ending => texts(&text_ranks((0..report.tasks.len()).map(|i| {
+            task_effort(report, i, focus + 1).and_then(|cell| cell.ending.as_deref())
+        }))),
+    }
+}
+
+/// The effort of run `run` on the task row `row` (`None` without the report's effort).
+fn task_effort(report: &Report, row: usize, run: usize) -> Option<&TaskEffortCell> {
+    report.effort.as_ref()?.tasks.get(row)?.cells.get(run)
+}
+
+/// Under [`RowFilter::TurnLimit`] and [`RowFilter::Timeout`], whether the focused candidate hit
+/// the turn limit (timed out) on the task row `row` at least once; true under the others.
+fn keeps_effort(report: &Report, row: usize, filter: RowFilter, focus: usize) -> bool {
+    let cell = || task_effort(report, row, focus + 1);
+    match filter {
+        RowFilter::TurnLimit => cell().is_some_and(|cell| cell.turn_limit > 0),
+        RowFilter::Timeout => cell().is_some_and(|cell| cell.timeout > 0),
+        _ => true,
     }
 }
 
@@ -184,6 +214,21 @@ fn text_ranks<'a>(texts: impl Iterator<Item = Option<&'a str>>) -> Vec<u32> {
     ranks
 }
 
+/// Under [`RowFilter::Changing`], whether each row is a task whose state changes across the
+/// checkpoints (none without a progression); `None` under any other filter.
+fn changing_rows(report: &Report, filter: RowFilter) -> Option<Vec<bool>> {
+    if filter != RowFilter::Changing {
+        return None;
+    }
+    let mut rows = vec![false; report.tasks.len()];
+    for path in report.checkpoints.iter().flat_map(|c| &c.paths) {
+        if let Some(slot) = rows.get_mut(path.task) {
+            *slot = true;
+        }
+    }
+    Some(rows)
+}
+
 fn keeps(row: &TaskRow, filter: RowFilter, focus: usize) -> bool {
     let delta = row.deltas.get(focus).copied().flatten();
     match filter {
@@ -195,6 +240,7 @@ fn keeps(row: &TaskRow, filter: RowFilter, focus: usize) -> bool {
         RowFilter::Flaky => [0, focus + 1]
             .iter()
             .any(|&run| row.cells.get(run).is_some_and(|cell| cell.flaky)),
+        RowFilter::Changing | RowFilter::TurnLimit | RowFilter::Timeout => true,
     }
 }
 

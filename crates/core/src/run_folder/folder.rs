@@ -12,14 +12,15 @@ use crate::model::{
 
 use super::chronicle::{ChronicleFolder, JOB_FILE, RESULTS_FILE, TRIALS_FILE};
 use super::{
-    FolderFile, RunFolder, RunFolderError, EVAL_OPTIONS_FILE, PLATFORM_PROGRESSION_FILE,
-    REWARDS_FILE, RUN_FILE, TASKS_FILE, TRAINING_RUN_FILE, TRAJECTORIES_FILE,
+    FolderFile, RunFolder, RunFolderError, BILLING_FILE, EVAL_OPTIONS_FILE,
+    PLATFORM_PROGRESSION_FILE, REWARDS_FILE, ROLLOUT_STATISTICS_FILE, RUN_FILE, TASKS_FILE,
+    TRAINING_RUN_FILE, TRAJECTORIES_FILE,
 };
 
 /// Every file name a folder of either kind may hold (the only files worth reading): a
 /// Trajectory run folder's, then a Chronicle job folder's, each kind's in the order they are
 /// read ([`FolderKind::files`]).
-pub const FOLDER_FILES: [&str; 10] = [
+pub const FOLDER_FILES: [&str; 12] = [
     RUN_FILE,
     REWARDS_FILE,
     TRAJECTORIES_FILE,
@@ -27,6 +28,8 @@ pub const FOLDER_FILES: [&str; 10] = [
     TRAINING_RUN_FILE,
     EVAL_OPTIONS_FILE,
     PLATFORM_PROGRESSION_FILE,
+    BILLING_FILE,
+    ROLLOUT_STATISTICS_FILE,
     JOB_FILE,
     TRIALS_FILE,
     RESULTS_FILE,
@@ -42,15 +45,15 @@ pub fn is_folder_file(name: &str) -> bool {
 #[serde(rename_all = "snake_case")]
 pub enum FolderKind {
     /// A Trajectory evaluation run: `run.json`, `trajectory-rewards.json`, `trajectories.json`,
-    /// optionally `tasks.json`, `training-run.json`, `eval-options.json` and
-    /// `platform-progression.json`.
+    /// optionally `tasks.json`, `training-run.json`, `eval-options.json`,
+    /// `platform-progression.json`, `billing.json` and `rollout-statistics.json`.
     Trajectory,
     /// A Chronicle backtest job: `job.json`, `trials.json`, optionally `results.json`.
     Chronicle,
 }
 
 /// How many of [`FOLDER_FILES`] are a Trajectory run folder's (the first ones).
-const RUN_FOLDER_FILES: usize = 7;
+const RUN_FOLDER_FILES: usize = 9;
 
 impl FolderKind {
     /// Every file a folder of this kind may hold, in the order they are read.

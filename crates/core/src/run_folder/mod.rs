@@ -12,7 +12,10 @@
 //! `RunOptionsResponse`): with those two a report from folders resolves each run's effective
 //! settings like one from the API (without them they are "not read"); and
 //! `platform-progression.json` (the platform's own progression of a checkpoint's training run,
-//! `model::PlatformSeries`), which the report sets beside its progression. Each list file may be one JSON array of
+//! `model::PlatformSeries`), which the report sets beside its progression; `billing.json` (the
+//! run's row of `GET /api/v1/billing/usage/runs`, a `BillingRunCost`: its cost by kind; without
+//! it the cost is unavailable, never 0) and `rollout-statistics.json` (the run's
+//! `GET /api/v1/eval/{run_id}/rollout-statistics`). Each list file may be one JSON array of
 //! items, a JSON array of the API's pages, or JSON Lines of pages (or of items); the layout is
 //! detected from the contents. Every file may start with a UTF-8 byte order mark, which is
 //! skipped. The run's id must be one a comparison can name
@@ -31,13 +34,13 @@ mod page_shape;
 use serde::Serialize;
 
 use crate::api::{
-    decode, BenchmarkSpecTask, DecodeError, EvalRun, EvalTrajectoryReward, RunOptionsResponse,
-    TrainingRun, TrajectoryMetadata,
+    decode, BenchmarkSpecTask, BillingRunCost, DecodeError, EvalRolloutStatistics, EvalRun,
+    EvalTrajectoryReward, RunOptionsResponse, TrainingRun, TrajectoryMetadata,
 };
 use crate::large_list::{AsRewardFacts, AsTrajectoryFacts, PackedReward, PackedTrajectory};
 use crate::model::{
-    setting_inputs, ApiRun, ApiRunJoin, Lookup, ModelError, PlatformSeries, RunIdx, RunSet,
-    RunSetBuilder, SourceKind,
+    setting_inputs, ApiRun, ApiRunJoin, CostUnavailable, Lookup, ModelError, PlatformSeries,
+    RunCost, RunIdx, RunSet, RunSetBuilder, SourceKind,
 };
 use crate::text::visible;
 use crate::view_state::check_id;
@@ -66,6 +69,10 @@ pub const TRAINING_RUN_FILE: &str = "training-run.json";
 pub const EVAL_OPTIONS_FILE: &str = "eval-options.json";
 /// File name of the platform's own progression of a checkpoint's training run (optional).
 pub const PLATFORM_PROGRESSION_FILE: &str = "platform-progression.json";
+/// File name of the run's billing row (optional).
+pub const BILLING_FILE: &str = "billing.json";
+/// File name of the run's rollout statistics (optional).
+pub const ROLLOUT_STATISTICS_FILE: &str = "rollout-statistics.json";
 /// How much of a refused run id an error quotes.
 pub const SHOWN_ID_CHARS: usize = 64;
 
@@ -198,6 +205,34 @@ pub struct RunFolder<R = EvalTrajectoryReward, T = TrajectoryMetadata> {
     pub platform_series: Option<PlatformSeries>,
     /// Files whose last page said more followed (the export stopped early).
     pub truncated_files: Vec<String>,
+    /// The run's billing row and rollout statistics, when the folder has them.
+    pub costs: FolderCosts,
+}
+
+/// What a run folder keeps of the run's cost and effort as the platform reports them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FolderCosts {
+    /// `billing.json`: the run's billing row.
+    pub billing: Option<BillingRunCost>,
+    /// `rollout-statistics.json`: the run's rollout statistics.
+    pub rollout_statistics: Option<EvalRolloutStatistics>,
+}
+
+impl FolderCosts {
+    /// The run's cost as the model takes it: the row's, else unavailable (never 0).
+    pub fn cost(&self) -> RunCost {
+        self.billing.as_ref().map_or(
+            RunCost::Unavailable(CostUnavailable::NotInFolder),
+            RunCost::from_billing,
+        )
+    }
+
+    /// The rollout statistics as the model takes them (not read when absent).
+    pub fn statistics(&self) -> Lookup<EvalRolloutStatistics> {
+        self.rollout_statistics
+            .clone()
+            .map_or(Lookup::NotRead, Lookup::Read)
+    }
 }
 
 /// A run folder decoded to what a report reads, each listed item's texts in one allocation
@@ -224,6 +259,10 @@ pub struct RunFolderExtras<'a> {
     pub eval_options: Option<&'a [u8]>,
     /// `platform-progression.json`, when the folder has one.
     pub platform_series: Option<&'a [u8]>,
+    /// `billing.json`, when the folder has one.
+    pub billing: Option<&'a [u8]>,
+    /// `rollout-statistics.json`, when the folder has one.
+    pub rollout_statistics: Option<&'a [u8]>,
 }
 
 impl<'a> RunFolderExtras<'a> {
@@ -233,6 +272,8 @@ impl<'a> RunFolderExtras<'a> {
             training_run: file(TRAINING_RUN_FILE),
             eval_options: file(EVAL_OPTIONS_FILE),
             platform_series: file(PLATFORM_PROGRESSION_FILE),
+            billing: file(BILLING_FILE),
+            rollout_statistics: file(ROLLOUT_STATISTICS_FILE),
         }
     }
 }
@@ -278,6 +319,7 @@ pub fn finish_run_folder<R, T>(
         .platform_series
         .map(|bytes| decode_object::<PlatformSeries>(PLATFORM_PROGRESSION_FILE, bytes))
         .transpose()?;
+    let costs = folder_costs(&run, files)?;
     let mut truncated_files = Vec::new();
     for (name, truncated) in [
         (REWARDS_FILE, rewards.truncated),
@@ -300,6 +342,46 @@ pub fn finish_run_folder<R, T>(
         eval_options,
         platform_series,
         truncated_files,
+        costs,
+    })
+}
+
+/// `billing.json` and `rollout-statistics.json`, each about the folder's run (a file about
+/// another run contradicts `run.json`).
+fn folder_costs(run: &EvalRun, files: RunFolderExtras<'_>) -> Result<FolderCosts, RunFolderError> {
+    let billing = files
+        .billing
+        .map(|bytes| decode_object::<BillingRunCost>(BILLING_FILE, bytes))
+        .transpose()?;
+    let rollout_statistics = files
+        .rollout_statistics
+        .map(|bytes| decode_object::<EvalRolloutStatistics>(ROLLOUT_STATISTICS_FILE, bytes))
+        .transpose()?;
+    let other = |file: &str, path: &str, id: &str| RunFolderError::Inconsistent {
+        file: file.to_owned(),
+        path: path.to_owned(),
+        message: format!(
+            "is about run `{}`, not the folder's run `{}` ({RUN_FILE})",
+            shown_id(id),
+            shown_id(&run.eval_run_id)
+        ),
+    };
+    if let Some(row) = billing.as_ref().filter(|r| r.run_id != run.eval_run_id) {
+        return Err(other(BILLING_FILE, "run_id", &row.run_id));
+    }
+    if let Some(stats) = rollout_statistics
+        .as_ref()
+        .filter(|s| s.eval_run_id != run.eval_run_id)
+    {
+        return Err(other(
+            ROLLOUT_STATISTICS_FILE,
+            "eval_run_id",
+            &stats.eval_run_id,
+        ));
+    }
+    Ok(FolderCosts {
+        billing,
+        rollout_statistics,
     })
 }
 
@@ -334,6 +416,12 @@ impl RunFolder {
         }
         if let Some(series) = &self.platform_series {
             files.push(encode(PLATFORM_PROGRESSION_FILE, series)?);
+        }
+        if let Some(row) = &self.costs.billing {
+            files.push(encode(BILLING_FILE, row)?);
+        }
+        if let Some(statistics) = &self.costs.rollout_statistics {
+            files.push(encode(ROLLOUT_STATISTICS_FILE, statistics)?);
         }
         Ok(files)
     }
@@ -402,6 +490,7 @@ impl<R: AsRewardFacts, T: AsTrajectoryFacts> RunFolder<R, T> {
             .as_ref()
             .map_or(Lookup::NotRead, Lookup::Read);
         builder.set_setting_inputs(run, setting_inputs(&self.run, training, defaults))?;
+        builder.set_cost(run, self.costs.cost(), self.costs.statistics())?;
         Ok(run)
     }
 }

@@ -290,6 +290,27 @@ fn apply_decoded(state: &mut ViewState, key: &str, value: &str) -> Result<(), St
                 )
             })?);
         }
+        "pass" => {
+            state.pass_thousandths = Some(
+                super::thousandths::parse_thousandths(value)
+                    .filter(|t| super::thousandths::PASS_THOUSANDTHS_RANGE.contains(t))
+                    .ok_or_else(|| {
+                        format!(
+                            "`{}` is not a pass threshold from 0.001 to 1 (at most three decimals)",
+                            printable(value)
+                        )
+                    })?,
+            )
+        }
+        "versus" => {
+            state.versus_step = Some(
+                value
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|step| (0..=MAX_LINK_STEP).contains(step))
+                    .ok_or_else(|| format!("`{}` is not a checkpoint step", printable(value)))?,
+            )
+        }
         _ => return Err("not a parameter of this page".into()),
     }
     Ok(())
@@ -328,6 +349,9 @@ fn ledger_text(raw_value: &str) -> Result<String, String> {
     }
     Ok(raw_value.to_owned())
 }
+
+/// The largest checkpoint step a link may name.
+const MAX_LINK_STEP: i64 = 1_000_000_000_000;
 
 fn names<const N: usize>(all: [&str; N]) -> String {
     all.join(", ")

@@ -70,6 +70,12 @@ pub struct ViewState {
     /// has it: read and written by `ledger::Ledger::from_link_text` and `to_link_text`; here
     /// only its characters are checked.
     pub ledger: Option<String>,
+    /// A pass threshold for graded rewards in thousandths (`pass`, written as a decimal:
+    /// `pass=0.5`); `None`: rewards as published.
+    pub pass_thousandths: Option<u16>,
+    /// The checkpoint step every checkpoint is also compared with (`versus`, a step such as
+    /// `versus=300`), beside the previous step.
+    pub versus_step: Option<i64>,
 }
 
 impl Default for ViewState {
@@ -95,6 +101,8 @@ impl Default for ViewState {
             snapshot: None,
             as_of: false,
             ledger: None,
+            pass_thousandths: None,
+            versus_step: None,
         }
     }
 }
@@ -108,6 +116,12 @@ impl ViewState {
     /// The target Δ in reward units, e.g. 0.02 for `target=2`.
     pub fn target_delta(&self) -> f64 {
         target_delta_of_tenths(self.target_tenths)
+    }
+
+    /// The pass threshold in reward units, e.g. 0.5 for `pass=0.5`.
+    pub fn pass_threshold(&self) -> Option<f64> {
+        self.pass_thousandths
+            .map(super::thousandths::pass_threshold_of_thousandths)
     }
 
     /// The focused candidate's run id, if any.

@@ -19,17 +19,27 @@ pub enum RowFilter {
     Failed,
     /// Tasks whose samples disagree in the baseline or the focused candidate (`flaky`).
     Flaky,
+    /// Tasks whose state against the baseline changes across the checkpoints (`changing`; the
+    /// report's task paths).
+    Changing,
+    /// Tasks where the focused candidate hit the turn limit at least once (`turn_limit`).
+    TurnLimit,
+    /// Tasks where the focused candidate timed out at least once (`timeout`).
+    Timeout,
 }
 
 impl RowFilter {
     /// Every filter, in menu order.
-    pub const ALL: [RowFilter; 6] = [
+    pub const ALL: [RowFilter; 9] = [
         RowFilter::All,
         RowFilter::Regressions,
         RowFilter::Improvements,
         RowFilter::Unpaired,
         RowFilter::Failed,
         RowFilter::Flaky,
+        RowFilter::Changing,
+        RowFilter::TurnLimit,
+        RowFilter::Timeout,
     ];
 
     /// The name used in the URL.
@@ -41,6 +51,9 @@ impl RowFilter {
             RowFilter::Unpaired => "unpaired",
             RowFilter::Failed => "failed",
             RowFilter::Flaky => "flaky",
+            RowFilter::Changing => "changing",
+            RowFilter::TurnLimit => "turn_limit",
+            RowFilter::Timeout => "timeout",
         }
     }
 
@@ -64,16 +77,22 @@ pub enum SortKey {
     Baseline,
     /// Focused candidate's task score.
     Candidate,
+    /// Focused candidate's mean turns on the task.
+    Turns,
+    /// Focused candidate's most frequent ending on the task.
+    Ending,
 }
 
 impl SortKey {
     /// Every sort key, in menu order.
-    pub const ALL: [SortKey; 5] = [
+    pub const ALL: [SortKey; 7] = [
         SortKey::Delta,
         SortKey::Task,
         SortKey::Category,
         SortKey::Baseline,
         SortKey::Candidate,
+        SortKey::Turns,
+        SortKey::Ending,
     ];
 
     /// The name used in the URL.
@@ -84,6 +103,8 @@ impl SortKey {
             SortKey::Category => "category",
             SortKey::Baseline => "baseline",
             SortKey::Candidate => "candidate",
+            SortKey::Turns => "turns",
+            SortKey::Ending => "ending",
         }
     }
 

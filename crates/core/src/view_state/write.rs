@@ -69,6 +69,12 @@ impl ViewState {
         if let Some(k) = self.project_samples {
             pairs.push(("kprime", k.to_string()));
         }
+        if let Some(pass) = self.pass_thousandths {
+            pairs.push(("pass", super::thousandths::thousandths_text(pass)));
+        }
+        if let Some(step) = self.versus_step {
+            pairs.push(("versus", step.to_string()));
+        }
         if let Some(snapshot) = &self.snapshot {
             pairs.push(("taken", snapshot.taken.to_string()));
             if let Some(seen) = snapshot.seen {

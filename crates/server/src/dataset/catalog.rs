@@ -44,7 +44,9 @@ pub const TRAINING_CREATED_AT: Timestamp = Timestamp::utc(2026, 9, 24, 8, 0);
 pub const PIPELINE_RUN_ID: &str = "pipe_codefix_grpo";
 /// Who started it.
 pub const TRAINING_CREATED_BY: &str = "analyst@demo.example";
-/// Checkpoint steps, each with a committed checkpoint and a standalone evaluation.
+/// Checkpoint steps at the default scale, each with a committed checkpoint and a standalone
+/// evaluation on every benchmark of the scorecard (`--demo-scorecard` asks for others:
+/// [`super::scorecard_scale::ScorecardScale::steps`]).
 pub const CHECKPOINT_STEPS: [u32; 5] = [100, 200, 300, 400, 500];
 /// Training steps with a held-out evaluation round (every 100 steps, from step 0).
 pub const HELD_OUT_STEPS: [u32; 6] = [0, 100, 200, 300, 400, 500];
@@ -52,6 +54,14 @@ pub const HELD_OUT_STEPS: [u32; 6] = [0, 100, 200, 300, 400, 500];
 pub const HELD_OUT_TASKS: u32 = 64;
 /// Samples per task in each held-out round.
 pub const HELD_OUT_SAMPLES: u32 = 2;
+
+/// Training time per step: each checkpoint is committed well before its evaluations start.
+const SECONDS_PER_TRAINING_STEP: u64 = 25 * 60;
+
+/// When the checkpoint of `step` was committed.
+pub fn checkpoint_created_at(step: u32) -> Timestamp {
+    TRAINING_CREATED_AT.plus(u64::from(step) * SECONDS_PER_TRAINING_STEP)
+}
 
 /// The checkpoint id of a training step.
 pub fn checkpoint_id(step: u32) -> String {

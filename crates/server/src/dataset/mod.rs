@@ -1,20 +1,29 @@
-//! The demo dataset: one agent, two versions of one benchmark, a baseline, a training run with
-//! checkpoint evaluations (one still running), a run on the older benchmark version and a run
-//! with other sampling settings. Generated deterministically from a seed (and a
-//! [`DemoScale`]) at start-up.
+//! The demo dataset: one agent, two versions of one benchmark (codefix), a baseline, a training
+//! run with checkpoint evaluations (one still running), a run on the older benchmark version and
+//! a run with other sampling settings; and five more benchmarks the agent is evaluated on
+//! ([`suites`]), each with a baseline and the training run's checkpoints evaluated on it
+//! ([`suite_runs`]: the cases of a checkpoint scorecard). Generated deterministically from a
+//! seed (and a [`DemoScale`]) at start-up.
 
+pub mod billing;
 pub mod catalog;
 pub mod live;
 pub mod outcome;
 pub mod rng;
 pub mod runs;
 pub mod scale;
+pub mod scorecard_scale;
+pub mod suite_runs;
+pub mod suites;
 pub mod tasks;
 pub mod time;
 pub mod transcript;
 
+use catalog::BENCH_V2;
 use runs::{held_out_rounds, plans, simulate, Attempt, AttemptIds, EvalRun, HeldOutRound};
 use scale::DemoScale;
+use suite_runs::suite_plans;
+use suites::SUITES;
 use tasks::{benchmarks, Benchmark};
 
 /// The seed used when none is given.
@@ -27,9 +36,9 @@ pub struct Dataset {
     pub seed: u64,
     /// Its size.
     pub scale: DemoScale,
-    /// Benchmark versions, oldest first.
+    /// Benchmark versions: codefix's two, oldest first, then the added benchmarks ([`SUITES`]).
     pub benchmarks: Vec<Benchmark>,
-    /// Evaluation runs, oldest first.
+    /// Evaluation runs: codefix's, oldest first, then the added benchmarks' ([`suite_plans`]).
     pub runs: Vec<EvalRun>,
     /// The training run's held-out rounds, by ascending step.
     pub held_out: Vec<HeldOutRound>,
@@ -44,11 +53,13 @@ impl Dataset {
     /// Generates the dataset of `seed` at `scale`; the runs are simulated on their own threads
     /// (each from its own seeded streams, so the result does not depend on the scheduling).
     pub fn generate_scaled(seed: u64, scale: DemoScale) -> Self {
-        let benchmarks: Vec<Benchmark> = benchmarks(seed, scale).into();
+        let mut benchmarks: Vec<Benchmark> = benchmarks(seed, scale).into();
+        benchmarks.extend(SUITES.iter().map(|suite| suite.benchmark(seed, scale)));
         let benchmarks_ref = &benchmarks;
         let (runs, held_out) = std::thread::scope(|scope| {
             let handles: Vec<_> = plans(scale)
                 .into_iter()
+                .chain(suite_plans(scale))
                 .map(|plan| {
                     scope.spawn(move || {
                         let bench = benchmarks_ref
@@ -59,7 +70,8 @@ impl Dataset {
                     })
                 })
                 .collect();
-            let held_out = held_out_rounds(seed, &benchmarks_ref[benchmarks_ref.len() - 1], scale);
+            let trained_on = benchmarks_ref.iter().find(|b| b.bench_id == BENCH_V2);
+            let held_out = trained_on.map_or_else(Vec::new, |b| held_out_rounds(seed, b, scale));
             let runs: Vec<EvalRun> = handles
                 .into_iter()
                 .map(|handle| match handle.join() {
@@ -199,13 +211,14 @@ mod tests {
         let scale = DemoScale {
             test_tasks: 2_000,
             samples: 3,
+            ..DemoScale::DEFAULT
         };
         let data = Dataset::generate_scaled(9, scale);
         let default = Dataset::generate(9);
         let ids = |d: &Dataset| {
             d.runs
                 .iter()
-                .map(|r| r.plan.eval_run_id)
+                .map(|r| r.plan.eval_run_id.clone())
                 .collect::<Vec<_>>()
         };
         assert_eq!(ids(&data), ids(&default));

@@ -227,6 +227,37 @@ impl Outcome {
     }
 }
 
+/// How much longer than the base model a checkpoint trained to `step` works on a task before
+/// it ends on its own: training teaches it to reproduce, test and check more (1 for the base
+/// model, about 1.4 at step 400, diminishing returns like the skill it gains).
+pub fn effort_factor(checkpoint_step: Option<u32>) -> f64 {
+    checkpoint_step.map_or(1.0, |step| {
+        1.0 + 0.5 * (f64::from(step) / 500.0).min(1.0).powf(0.8)
+    })
+}
+
+impl Outcome {
+    /// This outcome as a checkpoint trained to `checkpoint_step` plays it: an attempt that
+    /// ended on its own (`ENV_DONE`, a budget, a timeout, a missing submission) took
+    /// [`effort_factor`] times the turns, below the turn limit `max_turns`. Nothing is drawn,
+    /// so the ending, the grade, the reward and every later draw stay as they were; an attempt
+    /// cut off at the limit or failed keeps its count.
+    pub fn with_effort(mut self, checkpoint_step: Option<u32>, max_turns: u32) -> Self {
+        let lengthens = matches!(
+            self.ending,
+            Ending::EnvDone | Ending::BudgetExhausted | Ending::Timeout | Ending::MissingSubmit
+        );
+        if lengthens && self.num_steps > 0 {
+            let longer = (f64::from(self.num_steps) * effort_factor(checkpoint_step)).round();
+            self.num_steps = (longer as u32).clamp(
+                self.num_steps,
+                max_turns.saturating_sub(1).max(self.num_steps),
+            );
+        }
+        self
+    }
+}
+
 /// A grade for a finished attempt whose latent chance of solving the task is `p_pass`.
 fn grade(rng: &mut SplitMix64, p_pass: f64) -> Grade {
     if rng.chance(p_pass) {
@@ -370,6 +401,31 @@ pub fn sample_outcome(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn checkpoints_take_more_turns_without_changing_anything_else() {
+        assert_eq!(effort_factor(None), 1.0);
+        assert!(effort_factor(Some(100)) < effort_factor(Some(400)));
+        assert!((1.35..1.5).contains(&effort_factor(Some(400))));
+        let mut rng = SplitMix64::new(3);
+        let (mut base, mut trained) = (0u64, 0u64);
+        for _ in 0..5_000 {
+            let o = sample_outcome(&mut rng, &STANDARD_RATES, 0.5, 0.0, 50);
+            let longer = o.clone().with_effort(Some(400), 50);
+            assert_eq!(
+                (longer.ending, longer.grade, longer.reward),
+                (o.ending, o.grade, o.reward)
+            );
+            assert!(longer.num_steps >= o.num_steps && longer.num_steps <= 50);
+            if o.ending.is_cut_off() || o.ending.is_execution_failure() || o.num_steps == 0 {
+                assert_eq!(longer.num_steps, o.num_steps, "{:?}", o.ending);
+            }
+            assert_eq!(o.clone().with_effort(None, 50), o);
+            base += u64::from(o.num_steps);
+            trained += u64::from(longer.num_steps);
+        }
+        assert!(trained as f64 > 1.25 * base as f64, "{trained} vs {base}");
+    }
 
     #[test]
     fn rates_sum_to_one_thousand() {

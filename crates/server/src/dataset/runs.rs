@@ -1,13 +1,16 @@
 //! The evaluation runs of the dataset: their plans (fixed) and their simulated attempts (seeded).
 
 use super::catalog::{
-    AGENT_ID, BENCH_V1, BENCH_V2, HELD_OUT_SAMPLES, HELD_OUT_STEPS, HELD_OUT_TASKS,
+    checkpoint_created_at, AGENT_ID, BENCH_V1, BENCH_V2, HELD_OUT_SAMPLES, HELD_OUT_STEPS,
+    HELD_OUT_TASKS,
 };
 use super::outcome::{
     sample_outcome, Ending, EndingRates, Outcome, SHORT_TURN_RATES, STANDARD_RATES,
 };
 use super::rng::{derive, label, SplitMix64};
 use super::scale::DemoScale;
+use super::scorecard_scale::FINAL_STEP;
+use super::suites::pass_or_fail;
 use super::tasks::{Benchmark, Task};
 use super::time::Timestamp;
 use super::transcript::{Policy, TranscriptSource};
@@ -106,9 +109,9 @@ pub enum Lifecycle {
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunPlan {
     /// `eval_run_id`.
-    pub eval_run_id: &'static str,
+    pub eval_run_id: String,
     /// Short tag used inside trajectory, rollout and sample ids.
-    pub tag: &'static str,
+    pub tag: String,
     /// `display_name`.
     pub display_name: String,
     /// `bench_id` of the evaluated benchmark version.
@@ -141,29 +144,42 @@ pub const RUN_SECONDS: u64 = 3 * 3_600;
 /// other scales keep the share (75%).
 pub const CAPPED_TASKS: u32 = 300;
 
-/// The eval run id, id tag and display name of the checkpoint evaluation at `step`.
-pub fn checkpoint_eval(step: u32) -> (&'static str, &'static str, &'static str) {
+/// The eval run id, id tag and display name of the codefix v2 checkpoint evaluation at `step`.
+pub fn checkpoint_eval(step: u32) -> (String, String, String) {
+    (
+        format!("eval_ckpt_s{step}"),
+        format!("s{step}"),
+        format!("Checkpoint step {step}"),
+    )
+}
+
+/// When the codefix v2 evaluation of the checkpoint at `step` was created: the default steps'
+/// fixed times, other steps' (`--demo-scorecard`) half a day after their checkpoint.
+fn checkpoint_eval_created_at(step: u32) -> Timestamp {
     match step {
-        100 => ("eval_ckpt_s100", "s100", "Checkpoint step 100"),
-        200 => ("eval_ckpt_s200", "s200", "Checkpoint step 200"),
-        300 => ("eval_ckpt_s300", "s300", "Checkpoint step 300"),
-        400 => ("eval_ckpt_s400", "s400", "Checkpoint step 400"),
-        _ => ("eval_ckpt_s500", "s500", "Checkpoint step 500"),
+        100 => Timestamp::utc(2026, 9, 26, 9, 0),
+        200 => Timestamp::utc(2026, 9, 28, 15, 0),
+        300 => Timestamp::utc(2026, 10, 1, 9, 0),
+        400 => Timestamp::utc(2026, 10, 5, 9, 0),
+        500 => Timestamp::utc(2026, 10, 12, 8, 0),
+        _ => checkpoint_created_at(step).plus(12 * 3_600),
     }
 }
 
-/// Every run at `scale`, oldest first: `scale.samples` samples per task for every run, the
-/// capped run's cap the share [`CAPPED_TASKS`] of the test tasks, the same two untasked
-/// attempts and the same failure point (a share of the schedule) at every scale.
+/// The codefix runs at `scale`, oldest first: `scale.samples` samples per task for every run,
+/// the capped run's cap the share [`CAPPED_TASKS`] of the test tasks, the same two untasked
+/// attempts and the same failure point (a share of the schedule) at every scale; a checkpoint
+/// evaluation of every checkpoint step, the first one of step 200 failed, the last step's
+/// running.
 pub fn plans(scale: DemoScale) -> Vec<RunPlan> {
     let capped = scale.share(CAPPED_TASKS);
     let standard = Settings {
         samples_per_task: scale.samples,
         ..STANDARD_SETTINGS
     };
-    let base = |eval_run_id, tag, display_name: &str, bench_id, created_at| RunPlan {
-        eval_run_id,
-        tag,
+    let base = |eval_run_id: &str, tag: &str, display_name: &str, bench_id, created_at| RunPlan {
+        eval_run_id: eval_run_id.to_owned(),
+        tag: tag.to_owned(),
         display_name: display_name.to_owned(),
         bench_id,
         checkpoint_step: None,
@@ -180,54 +196,85 @@ pub fn plans(scale: DemoScale) -> Vec<RunPlan> {
         let (eval_run_id, tag, display_name) = checkpoint_eval(step);
         RunPlan {
             checkpoint_step: Some(step),
-            ..base(eval_run_id, tag, display_name, BENCH_V2, created_at)
+            ..base(&eval_run_id, &tag, &display_name, BENCH_V2, created_at)
         }
     };
-    vec![
+    let mut plans = vec![
         RunPlan {
             max_samples: Some(capped),
-            ..base("eval_base_v1", "basev1", &format!("Baseline qwen3-235b (codefix v1, {capped} tasks)"), BENCH_V1, Timestamp::utc(2026, 8, 5, 9, 0))
+            ..base(
+                "eval_base_v1",
+                "basev1",
+                &format!("Baseline qwen3-235b (codefix v1, {capped} tasks)"),
+                BENCH_V1,
+                Timestamp::utc(2026, 8, 5, 9, 0),
+            )
         },
         RunPlan {
             untasked: 2,
-            ..base("eval_base_v2", "basev2", "Baseline qwen3-235b", BENCH_V2, Timestamp::utc(2026, 9, 22, 10, 0))
+            ..base(
+                "eval_base_v2",
+                "basev2",
+                "Baseline qwen3-235b",
+                BENCH_V2,
+                Timestamp::utc(2026, 9, 22, 10, 0),
+            )
         },
         RunPlan {
             // Launched with the turn limit only: it sampled at the evaluation defaults.
-            settings: Settings { samples_per_task: scale.samples, ..HOT_SHORT_SETTINGS },
+            settings: Settings {
+                samples_per_task: scale.samples,
+                ..HOT_SHORT_SETTINGS
+            },
             recorded: Recorded::NoSampling,
             ability_shift: -0.35,
             rates: SHORT_TURN_RATES,
-            ..base("eval_base_v2_hot", "basehot", "Baseline qwen3-235b, temperature 1.0, 20 turns", BENCH_V2, Timestamp::utc(2026, 9, 23, 14, 0))
+            ..base(
+                "eval_base_v2_hot",
+                "basehot",
+                "Baseline qwen3-235b, temperature 1.0, 20 turns",
+                BENCH_V2,
+                Timestamp::utc(2026, 9, 23, 14, 0),
+            )
         },
-        checkpoint(100, Timestamp::utc(2026, 9, 26, 9, 0)),
-        RunPlan {
-            eval_run_id: "eval_ckpt_s200_failed",
-            tag: "s200x",
-            display_name: "Checkpoint step 200 (first attempt)".into(),
-            // Launched with samples per task only: sampling and limits came from the training
-            // run, the execution timeout from the evaluation defaults.
-            settings: Settings {
-                execution_timeout_seconds: DEFAULT_EXECUTION_TIMEOUT_SECONDS,
-                ..standard
-            },
-            recorded: Recorded::SamplesOnly,
-            lifecycle: Lifecycle::Failed {
-                at: 0.27,
-                failure: RunFailure {
-                    kind: "dependency_error",
-                    code: "sandbox_runtime_unavailable",
-                    message: "The benchmark's sandbox runtime stopped responding; outstanding attempts were cancelled.",
-                    runtime_id: "rt_codefix_py312",
+    ];
+    let steps = scale.scorecard.steps();
+    for &step in &steps {
+        let created_at = checkpoint_eval_created_at(step);
+        if step == 200 {
+            plans.push(RunPlan {
+                eval_run_id: "eval_ckpt_s200_failed".into(),
+                tag: "s200x".into(),
+                display_name: "Checkpoint step 200 (first attempt)".into(),
+                // Launched with samples per task only: sampling and limits came from the training
+                // run, the execution timeout from the evaluation defaults.
+                settings: Settings {
+                    execution_timeout_seconds: DEFAULT_EXECUTION_TIMEOUT_SECONDS,
+                    ..standard
                 },
-            },
-            ..checkpoint(200, Timestamp::utc(2026, 9, 28, 9, 0))
-        },
-        checkpoint(200, Timestamp::utc(2026, 9, 28, 15, 0)),
-        checkpoint(300, Timestamp::utc(2026, 10, 1, 9, 0)),
-        checkpoint(400, Timestamp::utc(2026, 10, 5, 9, 0)),
-        RunPlan { lifecycle: Lifecycle::Running, ..checkpoint(500, Timestamp::utc(2026, 10, 12, 8, 0)) },
-    ]
+                recorded: Recorded::SamplesOnly,
+                lifecycle: Lifecycle::Failed {
+                    at: 0.27,
+                    failure: RunFailure {
+                        kind: "dependency_error",
+                        code: "sandbox_runtime_unavailable",
+                        message: "The benchmark's sandbox runtime stopped responding; outstanding attempts were cancelled.",
+                        runtime_id: "rt_codefix_py312",
+                    },
+                },
+                ..checkpoint(200, Timestamp::utc(2026, 9, 28, 9, 0))
+            });
+        }
+        plans.push(if Some(&step) == steps.last() {
+            RunPlan {
+                lifecycle: Lifecycle::Running,
+                ..checkpoint(step, created_at)
+            }
+        } else {
+            checkpoint(step, created_at)
+        });
+    }
+    plans
 }
 
 /// The share of a run's schedule an attempt occupies, as fractions of the whole run.
@@ -428,7 +475,7 @@ impl EvalRun {
     /// The ids of one of its attempts (`bench` is its benchmark version).
     pub fn ids<'a>(&'a self, bench: &'a Benchmark, attempt: &Attempt) -> AttemptIds<'a> {
         AttemptIds {
-            tag: self.plan.tag,
+            tag: &self.plan.tag,
             task_id: &bench.tasks[attempt.task].task_id,
             sample: attempt.sample,
         }
@@ -474,9 +521,17 @@ fn pass_probability(seed: u64, run_label: u64, task: &Task, step: Option<u32>, s
     sigmoid(INTERCEPT + gain + shift + interaction - task.difficulty)
 }
 
+/// What training to `step` has forgotten of `bench` (logit scale): its forgetting, growing with
+/// the square of the step's share of the run; nothing for the base model.
+fn forgotten(bench: &Benchmark, step: Option<u32>) -> f64 {
+    step.map_or(0.0, |step| {
+        bench.forgetting * (f64::from(step) / f64::from(FINAL_STEP)).powi(2)
+    })
+}
+
 /// Simulates the attempts of one run.
 pub fn simulate(seed: u64, plan: RunPlan, bench_index: usize, bench: &Benchmark) -> EvalRun {
-    let run_label = label(plan.eval_run_id);
+    let run_label = label(&plan.eval_run_id);
     let available: Vec<usize> = bench.test_tasks().map(|(i, _)| i).collect();
     let test_tasks = select_tasks(seed, run_label, bench, &available, plan.max_samples);
     let samples = plan.settings.samples_per_task;
@@ -488,7 +543,7 @@ pub fn simulate(seed: u64, plan: RunPlan, bench_index: usize, bench: &Benchmark)
             run_label,
             task,
             plan.checkpoint_step,
-            plan.ability_shift,
+            plan.ability_shift - forgotten(bench, plan.checkpoint_step),
         );
         for sample in 0..samples {
             let mut rng =
@@ -500,6 +555,12 @@ pub fn simulate(seed: u64, plan: RunPlan, bench_index: usize, bench: &Benchmark)
                 task.difficulty,
                 plan.settings.max_turns,
             );
+            let outcome = outcome.with_effort(plan.checkpoint_step, plan.settings.max_turns);
+            let outcome = if bench.binary {
+                pass_or_fail(outcome)
+            } else {
+                outcome
+            };
             attempts.push(attempt(seed, &plan, index, task, sample, outcome));
         }
     }
@@ -576,7 +637,7 @@ fn attempt(
     outcome: Outcome,
 ) -> Attempt {
     let trajectory_id = AttemptIds {
-        tag: plan.tag,
+        tag: &plan.tag,
         task_id: &task.task_id,
         sample,
     }

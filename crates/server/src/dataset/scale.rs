@@ -5,6 +5,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::scorecard_scale::ScorecardScale;
+
 /// The fewest test tasks per benchmark version a scale may ask for.
 pub const MIN_TEST_TASKS: u32 = 1;
 /// The most test tasks per benchmark version a scale may ask for.
@@ -21,6 +23,9 @@ pub struct DemoScale {
     pub test_tasks: u32,
     /// Samples per task of every evaluation run (the held-out rounds keep their own 2).
     pub samples: u32,
+    /// The checkpoint scorecard's shape (`--demo-scorecard`): checkpoints and the added
+    /// benchmarks' sizes.
+    pub scorecard: ScorecardScale,
 }
 
 impl DemoScale {
@@ -28,6 +33,7 @@ impl DemoScale {
     pub const DEFAULT: DemoScale = DemoScale {
         test_tasks: 400,
         samples: 4,
+        scorecard: ScorecardScale::DEFAULT,
     };
 
     /// The count that is to this scale's test tasks what `default_count` is to the default's
@@ -91,6 +97,7 @@ impl FromStr for DemoScale {
         Ok(Self {
             test_tasks,
             samples,
+            scorecard: ScorecardScale::DEFAULT,
         })
     }
 }
@@ -105,7 +112,8 @@ mod tests {
             "100000x8".parse(),
             Ok(DemoScale {
                 test_tasks: 100_000,
-                samples: 8
+                samples: 8,
+                ..DemoScale::DEFAULT
             })
         );
         assert_eq!(
@@ -149,12 +157,14 @@ mod tests {
         let big = DemoScale {
             test_tasks: 100_000,
             samples: 8,
+            ..DemoScale::DEFAULT
         };
         assert_eq!(big.share(300), 75_000);
         assert_eq!(big.share(12), 3_000);
         let tiny = DemoScale {
             test_tasks: 10,
             samples: 1,
+            ..DemoScale::DEFAULT
         };
         assert_eq!(tiny.share(12), 0);
         assert_eq!(tiny.share(300), 8);

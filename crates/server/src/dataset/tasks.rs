@@ -71,6 +71,11 @@ pub struct Benchmark {
     pub tasks: Vec<Task>,
     /// Task indices in ascending (label, task id) order: the `sort=label` list.
     pub by_label: Vec<u32>,
+    /// Whether its rewards are 0 or 1 (pass or fail), with no partial credit.
+    pub binary: bool,
+    /// What training forgets on every task, on the logit scale at the final step (growing with
+    /// the square of the step): 0 for a benchmark training only helps.
+    pub forgetting: f64,
 }
 
 impl Benchmark {
@@ -102,10 +107,11 @@ const V2_RELABELLED: u32 = 10;
 /// Digits of the task numbers: 4 as long as they fit (the default's `cf-0001`..`cf-0518`),
 /// more for larger scales, the same for every task so that text order stays numeric order.
 #[derive(Debug, Clone, Copy)]
-struct IdWidth(usize);
+pub(crate) struct IdWidth(pub(crate) usize);
 
 impl IdWidth {
-    fn of(last_number: u32) -> Self {
+    /// The width for task numbers up to `last_number`.
+    pub(crate) fn of(last_number: u32) -> Self {
         Self(last_number.to_string().len().max(4))
     }
 }
@@ -219,7 +225,7 @@ fn version_two(seed: u64, v1: &[Task], scale: DemoScale, width: IdWidth) -> Vec<
 }
 
 /// Task indices in ascending (label, task id) order.
-fn label_order(tasks: &[Task]) -> Vec<u32> {
+pub(crate) fn label_order(tasks: &[Task]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..tasks.len() as u32).collect();
     order.sort_unstable_by(|&a, &b| {
         let (a, b) = (&tasks[a as usize], &tasks[b as usize]);
@@ -236,6 +242,8 @@ fn version(bench_id: &'static str, created_at: Timestamp, tasks: Vec<Task>) -> B
         created_at,
         by_label: label_order(&tasks),
         tasks,
+        binary: false,
+        forgetting: 0.0,
     }
 }
 
@@ -293,6 +301,7 @@ mod tests {
         let scale = DemoScale {
             test_tasks: 20_000,
             samples: 2,
+            ..DemoScale::DEFAULT
         };
         let [v1, v2] = benchmarks(7, scale);
         assert_eq!(v1.test_tasks().count(), 20_000);
@@ -319,6 +328,7 @@ mod tests {
             DemoScale {
                 test_tasks: 1,
                 samples: 1,
+                ..DemoScale::DEFAULT
             },
         );
         assert_eq!(v1.test_tasks().count(), 1);

@@ -15,7 +15,10 @@ use axum::Router;
 
 use crate::error::ApiError;
 
-use routes::{agents, benchmarks, eval_runs, organization, training, trajectories};
+use routes::{
+    agents, benchmarks, billing, eval_runs, organization, rollout_statistics, training,
+    trajectories,
+};
 pub use state::DemoState;
 
 /// The demo API: Trajectory under `/api/v1`, Chronicle under `/v1`; any other path under
@@ -46,12 +49,24 @@ fn trajectory_router(state: DemoState) -> Router {
         .route("/api/v1/agents/name/{name}", get(agents::by_name))
         .route("/api/v1/agents/{agent_id}", get(agents::one))
         .route(
+            "/api/v1/agents/{agent_id}/benchmarks",
+            get(agents::benchmarks),
+        )
+        .route(
+            "/api/v1/agents/{agent_id}/benchmarks/latest",
+            get(agents::latest_benchmark),
+        )
+        .route(
             "/api/v1/agents/{agent_id}/benchmarks/versions",
             get(agents::benchmark_versions),
         )
         .route(
             "/api/v1/agents/{agent_id}/evaluation-runs",
             get(eval_runs::of_agent),
+        )
+        .route(
+            "/api/v1/agents/{agent_id}/training-runs",
+            get(training::of_agent),
         )
         .route(
             "/api/v1/agents/{agent_id}/training-runs/{training_run_id}/evaluation-series",
@@ -69,6 +84,11 @@ fn trajectory_router(state: DemoState) -> Router {
         .route("/api/v1/eval/{id}", get(eval_runs::one))
         .route("/api/v1/eval/{id}/runs", get(eval_runs::of_benchmark))
         .route("/api/v1/eval/{id}/progress", get(eval_runs::progress))
+        .route(
+            "/api/v1/eval/{id}/rollout-statistics",
+            get(rollout_statistics::rollout_statistics),
+        )
+        .route("/api/v1/billing/usage/runs", get(billing::usage_runs))
         .route(
             "/api/v1/eval/{id}/remaining-work",
             get(eval_runs::remaining_work),

@@ -16,8 +16,8 @@ use eval_compare_core::api::{
 };
 
 use crate::dataset::catalog::{
-    checkpoint_id, AGENT_CREATED_AT, AGENT_ID, AGENT_NAME, BASE_MODEL_SLUG, CATEGORIES,
-    CHECKPOINT_STEPS, ORGANIZATION_ID, PIPELINE_RUN_ID, PRODUCTION_MODEL_SLUG, TRAINING_CREATED_AT,
+    checkpoint_created_at, checkpoint_id, AGENT_CREATED_AT, AGENT_ID, AGENT_NAME, BASE_MODEL_SLUG,
+    BENCH_V2, ORGANIZATION_ID, PIPELINE_RUN_ID, PRODUCTION_MODEL_SLUG, TRAINING_CREATED_AT,
     TRAINING_CREATED_BY, TRAINING_RUN_ID, TRAINING_RUN_NAME,
 };
 use crate::dataset::live::{AttemptState, Progress, RunStatus};
@@ -26,8 +26,9 @@ use crate::dataset::runs::{
     held_out_tasks, Attempt, EvalRun as RunRecord, HeldOutRound, Lifecycle, Recorded, Settings,
     DEFAULT_EXECUTION_TIMEOUT_SECONDS, DEFAULT_TEMPERATURE, DEFAULT_TOP_P, STANDARD_SETTINGS,
 };
+use crate::dataset::scorecard_scale::FINAL_STEP;
+use crate::dataset::suites;
 use crate::dataset::tasks::{Benchmark, Split, Task};
-use crate::dataset::time::Timestamp;
 use crate::dataset::transcript;
 use crate::dataset::Dataset;
 
@@ -86,7 +87,7 @@ pub fn benchmark(data: &Dataset, bench: &Benchmark) -> BenchmarkListItem {
 
 /// The task's category as a `BenchmarkTaskCategory`.
 pub fn category(task: &Task) -> BenchmarkTaskCategory {
-    let spec = &CATEGORIES[task.category];
+    let spec = suites::category(task.category);
     BenchmarkTaskCategory {
         task_category_id: spec.id.into(),
         label: spec.label.into(),
@@ -342,7 +343,7 @@ pub fn eval_run(run: &RunRecord, running: Progress) -> EvalRun {
     let snapshot = run.snapshot(progress);
     let step = run.plan.checkpoint_step;
     EvalRun {
-        eval_run_id: run.plan.eval_run_id.into(),
+        eval_run_id: run.plan.eval_run_id.clone(),
         bench_id: run.plan.bench_id.into(),
         agent_id: Some(run.agent_id().into()),
         display_name: Some(run.plan.display_name.clone()),
@@ -370,7 +371,7 @@ pub fn eval_progress(run: &RunRecord, running: Progress) -> EvalProgress {
     let snapshot = run.snapshot(run.progress(running));
     let completed = snapshot.status == RunStatus::Completed;
     EvalProgress {
-        eval_run_id: run.plan.eval_run_id.into(),
+        eval_run_id: run.plan.eval_run_id.clone(),
         status: Some(run_status(snapshot.status)),
         failure: run_failure(run),
         terminal_rollouts: i64::from(snapshot.terminal()),
@@ -627,7 +628,7 @@ fn wire_step(step: transcript::Step) -> Step {
 
 /// The training run.
 pub fn training_run(data: &Dataset) -> TrainingRun {
-    let bench = data.benchmarks.last().map(|b| b.bench_id.to_owned());
+    let bench = data.benchmark(BENCH_V2).map(|b| b.bench_id.to_owned());
     TrainingRun {
         training_run_id: TRAINING_RUN_ID.into(),
         agent_id: Some(AGENT_ID.into()),
@@ -648,7 +649,7 @@ pub fn training_run(data: &Dataset) -> TrainingRun {
             evaluation_samples_per_task: Some(2),
             learning_rate: Some(1e-5),
             lr_warmup_steps: Some(20),
-            num_steps: Some(i64::from(CHECKPOINT_STEPS[CHECKPOINT_STEPS.len() - 1])),
+            num_steps: Some(i64::from(FINAL_STEP)),
             train_batch_size: Some(64),
             samples_per_instance: Some(8),
             // Training samples hotter; its held-out evaluations (and so the evaluations of its
@@ -673,14 +674,6 @@ pub fn training_run(data: &Dataset) -> TrainingRun {
     }
 }
 
-/// Training time per step: each checkpoint is committed well before its evaluation starts.
-const SECONDS_PER_TRAINING_STEP: u64 = 25 * 60;
-
-/// When the checkpoint of `step` was committed.
-pub fn checkpoint_created_at(step: u32) -> Timestamp {
-    TRAINING_CREATED_AT.plus(u64::from(step) * SECONDS_PER_TRAINING_STEP)
-}
-
 /// A committed checkpoint.
 pub fn checkpoint(step: u32) -> TrainingCheckpoint {
     TrainingCheckpoint {
@@ -693,19 +686,20 @@ pub fn checkpoint(step: u32) -> TrainingCheckpoint {
     }
 }
 
-/// The latest scored checkpoint evaluation of each step, ascending, and whether a checkpoint
-/// evaluation is still running.
+/// The latest scored checkpoint evaluation of each step on the training run's own benchmark
+/// (codefix v2; the series is one line, so the other benchmarks' evaluations are not mixed in),
+/// ascending, and whether a checkpoint evaluation of it is still running.
 pub fn evaluation_series(
     data: &Dataset,
     running: Progress,
 ) -> (Vec<AgentTrainingEvaluationPoint>, bool) {
     let mut points = Vec::new();
     let mut active = false;
-    for step in CHECKPOINT_STEPS {
+    for step in data.scale.scorecard.steps() {
         let evals = data
             .runs
             .iter()
-            .filter(|r| r.plan.checkpoint_step == Some(step));
+            .filter(|r| r.plan.bench_id == BENCH_V2 && r.plan.checkpoint_step == Some(step));
         let mut latest: Option<(&RunRecord, f64)> = None;
         for run in evals {
             let snapshot = run.snapshot(run.progress(running));

@@ -26,7 +26,7 @@ use reqwest::Url;
 use crate::error::{ApiError, StartupError};
 use crate::security_headers::PROXIED;
 
-pub use answer::is_event_stream_path;
+pub use answer::{is_event_stream_path, RESPONSE_HEADERS};
 pub use target::upstream_url;
 
 /// Request headers passed to the upstream; no others (cookies, origin, bodies' types…) go.
@@ -119,10 +119,20 @@ impl Upstream {
     pub fn base(&self) -> String {
         self.base.as_str().trim_end_matches('/').to_owned()
     }
+
+    /// The client talking to the upstream (for the list streams).
+    pub(crate) fn client(&self) -> &reqwest::Client {
+        &self.client
+    }
+
+    /// The limits of one answer.
+    pub(crate) fn limits(&self) -> ProxyLimits {
+        self.limits
+    }
 }
 
 /// The causes of an error, outermost first, without the URL reqwest puts in its message.
-fn causes(error: &reqwest::Error) -> String {
+pub(crate) fn causes(error: &reqwest::Error) -> String {
     let mut parts = Vec::new();
     let mut source = error.source();
     while let Some(cause) = source {

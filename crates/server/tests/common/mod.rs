@@ -35,6 +35,7 @@ pub fn demo(seed: u64) -> Config {
             seed,
             scale: DemoScale::DEFAULT,
             key: None,
+            key_without_billing: None,
             running_duration: Duration::from_secs(3_600),
         }),
         dist: PathBuf::from("/nonexistent/eval-compare-dist"),

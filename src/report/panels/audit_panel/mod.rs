@@ -1,6 +1,9 @@
-//! The comparability verdict, every finding of the audit, and the effective settings it
-//! compared ([`settings_table`], its words in [`settings_words`]).
+//! The comparability audit: its verdict on one line, folded when the runs are comparable (the
+//! findings and settings opened on demand) and open, the worst findings first, when a finding is
+//! a caution or blocks; then the effective settings it compared ([`settings_table`]: the rows
+//! that differ, the rest on demand). Its words are in [`audit_words`] and [`settings_words`].
 
+pub mod audit_words;
 pub mod settings_table;
 pub mod settings_words;
 
@@ -11,7 +14,10 @@ use eval_compare_core::report::Report;
 use eval_compare_core::text::{quoted_parts, QuotedPart};
 use leptos::prelude::*;
 
+use crate::components::disclosure::toggled_open;
+use audit_words::{audit_open, folded_contents, verdict_words, worst_first};
 use settings_table::SettingsTable;
+use settings_words::rows_differing;
 
 /// Label and CSS modifier of a severity.
 pub fn severity_label(severity: Severity) -> (&'static str, &'static str) {
@@ -22,42 +28,26 @@ pub fn severity_label(severity: Severity) -> (&'static str, &'static str) {
     }
 }
 
-/// The verdict ("comparable", "comparable with cautions", "not comparable") and the findings,
-/// each with its severity badge, code and message.
+/// The verdict ("comparable", "comparable with cautions", "not comparable") as the line that
+/// opens the panel, then the findings, worst first, each with its severity badge, code and
+/// message, and the settings table.
 #[component]
 pub fn AuditPanel(
     /// The report.
     #[prop(into)]
     report: Signal<Arc<Report>>,
 ) -> impl IntoView {
-    let verdict = move || {
-        report.with(|report| match report.audit.verdict {
-            Severity::Info => (
-                "Comparable",
-                "verdict-ok",
-                "Nothing found that would make these runs measure different things.",
-            ),
-            Severity::Caution => (
-                "Comparable, with cautions",
-                "verdict-caution",
-                "The comparison stands, but a difference below may explain part of it.",
-            ),
-            Severity::Blocking => (
-                "Not comparable",
-                "verdict-blocking",
-                "These runs measure different things: read the blocking findings before any number.",
-            ),
-        })
-    };
+    let verdict = Memo::new(move |_| report.with(|report| report.audit.verdict));
+    // The reader's last open or close, and the verdict it was made under: a newer report with
+    // the same verdict keeps it, another verdict opens or folds the panel by its own rule.
+    let chosen = RwSignal::new(None::<(Severity, bool)>);
     let findings = move || {
         report.with(|report| {
             if report.audit.findings.is_empty() {
                 return view! { <p class="muted">"No findings."</p> }.into_any();
             }
-            let items = report
-                .audit
-                .findings
-                .iter()
+            let items = worst_first(&report.audit.findings)
+                .into_iter()
                 .map(|finding| view! { <FindingItem finding=finding.clone()/> })
                 .collect_view();
             view! { <ul class="findings">{items}</ul> }.into_any()
@@ -65,20 +55,43 @@ pub fn AuditPanel(
     };
     view! {
         <section class="panel audit" aria-labelledby="audit-title">
-            {move || {
-                let (title, modifier, explanation) = verdict();
-                view! {
-                    <div class=format!("verdict {modifier}")>
-                        <h3 id="audit-title" class="panel-title">
-                            "Comparability: "{title}
-                        </h3>
-                        <p class="verdict-explanation">{explanation}</p>
-                    </div>
+            <details
+                class="audit-details"
+                prop:open=move || audit_open(verdict.get(), chosen.get())
+                on:toggle=move |event| {
+                    chosen.set(Some((verdict.get_untracked(), toggled_open(&event))));
                 }
-            }}
-            {findings}
-            <SettingsTable report/>
+            >
+                <AuditSummary report verdict/>
+                {findings}
+                <SettingsTable report/>
+            </details>
         </section>
+    }
+}
+
+/// The line that opens and folds the audit: its verdict, what that means, and (folded) what
+/// opening it shows.
+#[component]
+fn AuditSummary(report: Signal<Arc<Report>>, verdict: Memo<Severity>) -> impl IntoView {
+    let contents = move || {
+        report.with(|report| {
+            let settings = rows_differing(&report.audit.settings);
+            let differing = settings.iter().filter(|differs| **differs).count();
+            folded_contents(report.audit.findings.len(), settings.len(), differing)
+        })
+    };
+    move || {
+        let words = verdict_words(verdict.get());
+        view! {
+            <summary class=format!("verdict {}", words.modifier)>
+                <h3 id="audit-title" class="panel-title">"Comparability: "{words.title}</h3>
+                <p class="verdict-explanation">
+                    {words.explanation}
+                    <span class="audit-contents">{contents}</span>
+                </p>
+            </summary>
+        }
     }
 }
 

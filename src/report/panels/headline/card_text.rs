@@ -293,6 +293,7 @@ mod tests {
             eval_options: None,
             platform_series: None,
             truncated_files: Vec::new(),
+            costs: Default::default(),
         }
     }
 

@@ -94,7 +94,17 @@ pub fn HeadlineCard(
             let text = card_text(report, index)?;
             let details =
                 view! { <DetailsTable report=Arc::clone(report) index bootstrap_pending/> };
-            Some(card(text, &report.settings, details, focused, details_open))
+            let effort = crate::report::panels::effort_panel::beside_verdict(report, index);
+            let cost = crate::report::panels::cost_panel::beside_verdict(report, index);
+            Some(card(
+                text,
+                &report.settings,
+                details,
+                focused,
+                details_open,
+                effort,
+                cost,
+            ))
         })
     }
 }
@@ -107,6 +117,8 @@ fn card(
     details: impl IntoView + 'static,
     focused: Signal<bool>,
     details_open: RwSignal<bool>,
+    effort: Option<impl IntoView + 'static>,
+    cost: Option<impl IntoView + 'static>,
 ) -> impl IntoView {
     let CardText {
         title,
@@ -184,7 +196,9 @@ fn card(
             <dl class="headline-stats">
                 <div>
                     <dt>{delta_label}{explain(Topic::Delta)}</dt>
-                    <dd class="headline-delta">{delta}{explain(Topic::HeadlineInterval)}</dd>
+                    <dd class="headline-delta">
+                        {delta}{explain(Topic::HeadlineInterval)}{effort}{cost}
+                    </dd>
                 </div>
                 <div>
                     <dt>"p-values"</dt>

@@ -1,17 +1,21 @@
 //! The reviewer's ledger panel: every entry of the view's ledger (task or trajectory, action,
-//! reason, note, when, whether it applies) with Remove, Undo of the last change, and the
+//! reason, note, when, whether it applies) with Edit and Remove, the obvious candidates
+//! ("Find candidates…", each group previewed before it is set aside), Undo of the last change, and the
 //! ledger as a file (Download ledger, Open ledger file). When the ledger makes the link too
 //! long to share safely, the panel says so and offers the file instead.
 //!
-//! [`entries`] is the table, [`file`] the download and the reading, [`words`] what the panel
-//! says (tested natively). The ledger lives in the link ([`crate::state::ledger`]).
+//! [`entries`] is the table (Edit, Remove), [`candidates`] the one-click candidates with their
+//! preview, [`file`] the download and the reading, [`words`] what the panel says (tested
+//! natively). The ledger lives in the link ([`crate::state::ledger`]).
 
+pub mod candidates;
 pub mod entries;
 pub mod file;
 pub mod words;
 
 use std::sync::Arc;
 
+use eval_compare_core::model::RunSet;
 use eval_compare_core::report::{ledger_intro, Report, LEDGER_HEADING};
 use eval_compare_core::view_state::ViewState;
 use leptos::html;
@@ -19,6 +23,7 @@ use leptos::prelude::*;
 
 use crate::components::button::ActionButton;
 use crate::state::ledger::LedgerEdits;
+use candidates::LedgerCandidates;
 use entries::LedgerEntries;
 use file::{download_ledger, open_ledger_file};
 use words::{link_length_note, refused_note, EMPTY_LEDGER};
@@ -29,9 +34,12 @@ pub fn LedgerPanel(
     /// The report (the ledger as applied).
     #[prop(into)]
     report: Signal<Arc<Report>>,
-    /// The view (the link's length).
+    /// The view (the link's length, the settings of a preview).
     #[prop(into)]
     view: Signal<ViewState>,
+    /// The runs as loaded (the candidates and their preview).
+    #[prop(into)]
+    run_set: Signal<Arc<RunSet>>,
     /// The view's ledger and its edits.
     edits: LedgerEdits,
 ) -> impl IntoView {
@@ -73,6 +81,7 @@ pub fn LedgerPanel(
             <Show when=move || !empty.get()>
                 <LedgerEntries report edits/>
             </Show>
+            <LedgerCandidates report run_set view edits/>
             <div class="button-row ledger-actions">
                 <button
                     type="button"

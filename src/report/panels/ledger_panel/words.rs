@@ -1,8 +1,11 @@
 //! What the ledger panel says: plain functions over the ledger, the report and the link,
 //! tested natively. The entries' cells are core's (`ledger_cells`), as the reports write them.
 
-use eval_compare_core::ledger::{Ledger, LedgerError};
-use eval_compare_core::report::{ledger_cells, LedgerLine, LedgerReport};
+use eval_compare_core::ledger::{CandidateGroup, Ledger, LedgerError};
+use eval_compare_core::report::{
+    ledger_cells, ledger_changes, ledger_verdicts, LedgerLine, LedgerReport, Report,
+};
+use eval_compare_core::text::{shorten, SHOWN_NAME_CHARS};
 use eval_compare_core::view_state::{MAX_QUERY_LEN, SAFE_SHARED_QUERY_LEN};
 
 use crate::components::stat_text::{count, plural};
@@ -12,7 +15,9 @@ pub const LEDGER_FILE_NAME: &str = "eval-compare-ledger.json";
 
 /// What the panel says when the ledger has no entry.
 pub const EMPTY_LEDGER: &str = "No task is set aside. Set one aside from its panel (open a task \
-     in the table, then \u{201c}Set aside\u{2026}\u{201d}), or open a ledger file.";
+     in the table, then \u{201c}Set aside\u{2026}\u{201d}, for the task or one attempt), the \
+     tasks a filter shows (above the table), a group of candidates (\u{201c}Find \
+     candidates\u{2026}\u{201d}), or open a ledger file.";
 
 /// The "applies" cell while the report with the latest change is being computed.
 pub const APPLIES_PENDING: &str = "…";
@@ -84,6 +89,44 @@ pub fn opened_note(file_name: &str, ledger: &Ledger) -> String {
         "Opened {file_name}: {}; it replaces the ledger this page had (Undo puts that back).",
         plural(entries, "entry", "entries")
     )
+}
+
+/// A group of candidates in numbers: "114 tasks — GPT-5: 53, Claude: 61" (per run, the tasks
+/// that qualify there; `report` names the runs).
+pub fn candidate_counts(group: &CandidateGroup, report: &Report) -> String {
+    let runs: Vec<String> = group
+        .per_run
+        .iter()
+        .map(|(run, tasks)| {
+            let name = report
+                .runs
+                .iter()
+                .find(|summary| summary.index == *run)
+                .map_or("run", |summary| summary.name.as_str());
+            format!("{}: {}", shorten(name, SHOWN_NAME_CHARS), count(*tasks))
+        })
+        .collect();
+    format!(
+        "{} — {}",
+        plural(group.tasks.len() as u64, "task", "tasks"),
+        runs.join(", ")
+    )
+}
+
+/// What a preview (the report with the group's entries added) says: the changed verdicts
+/// first (core's sentence), then each candidate's verdict and Δ with and without the ledger.
+pub fn preview_lines(preview: &Report) -> Vec<String> {
+    let mut lines: Vec<String> = ledger_changes(preview).into_iter().collect();
+    for candidate in &preview.candidates {
+        let Some(words) = ledger_verdicts(preview, candidate) else {
+            continue;
+        };
+        let name = preview
+            .run_of(candidate)
+            .map_or("candidate", |run| run.name.as_str());
+        lines.push(format!("{}: {words}", shorten(name, SHOWN_NAME_CHARS)));
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -22,12 +22,13 @@ use leptos::prelude::*;
 
 use crate::components::api_error::{is_access_refused, EnterKeyButton};
 use crate::components::button::ActionButton;
+use crate::state::loader::use_loader;
 use crate::state::report::now_ms;
 pub use live_jobs::LiveJobsNotice;
 pub use live_runs::LiveRunsNotice;
 pub use no_trials::JobsWithoutTrials;
 use run_load::RunLoadView;
-use words::{failures, is_job, load_title, pace_line, stopped_note};
+use words::{failures, is_job, load_title, pace_line, source_line, stopped_note};
 
 /// Shown while the runs load, and afterwards as long as something stopped early (the report
 /// below then uses what was read). Hidden once everything is read.
@@ -119,6 +120,10 @@ pub fn LoadPanel(
                     </div>
                 </div>
                 {move || pace_text().map(|text| view! { <p class="load-pace">{text}</p> })}
+                {move || {
+                    let source = source_line(use_loader().list_source());
+                    loading.get().then(|| view! { <p class="load-source muted">{source}</p> })
+                }}
                 {move || {
                     (!loading.get() && stopped() && !only_missing())
                         .then(|| {

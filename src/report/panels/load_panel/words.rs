@@ -3,7 +3,7 @@
 
 use eval_compare_core::api::{ChronicleJob, JobStatus};
 use eval_compare_core::client::ApiError;
-use eval_compare_core::load::{ItemsRead, ListKind, ListProgress, Phase, RunProgress};
+use eval_compare_core::load::{ItemsRead, ListKind, ListProgress, ListSource, Phase, RunProgress};
 use eval_compare_core::text::visible;
 
 use crate::components::stat_text::{count, plural};
@@ -259,6 +259,12 @@ pub fn pace_line(items: ItemsRead, left_ms: Option<f64>, jobs: bool) -> String {
         Some(ms) => format!("{read} · {}", time_left(ms)),
         None => read,
     }
+}
+
+/// How the lists are read, under the pace line: streamed whole by our server, or the API's
+/// pages one by one.
+pub fn source_line(source: ListSource) -> String {
+    format!("Lists: {}.", source.describe())
 }
 
 /// An estimate of the time left, as coarse as an estimate is: "a few seconds left", "about
@@ -533,5 +539,17 @@ mod tests {
         let (text, bar) = list_line(&list(ListKind::Rewards, 10, None, Phase::Cancelled));
         assert_eq!(text, "2 pages · 10 items · stopped: cancelled");
         assert_eq!(bar, ListBar::Hidden);
+    }
+
+    #[test]
+    fn the_panel_says_how_the_lists_are_read() {
+        assert_eq!(
+            source_line(ListSource::ServerStream),
+            "Lists: streamed whole by the server."
+        );
+        assert_eq!(
+            source_line(ListSource::ContractPages),
+            "Lists: read page by page from the API."
+        );
     }
 }

@@ -1,12 +1,13 @@
 //! The trajectories of one run on the task as the panel lists them, copied out of the run set:
-//! the reward shown honestly (a missing one is "no reward", never 0) and how it enters the
-//! task's mean. Plain functions, tested natively.
+//! the reward shown honestly (as published: a missing one is "no reward", never 0; with a pass
+//! threshold, whether it passes beside it, never the 0/1 the report counts) and how it enters
+//! the task's mean. Plain functions, tested natively.
 
 use eval_compare_core::model::{
     Exclusion, OutcomeClass, PrimaryValue, RewardComponent, RewardState, RunSet, Trajectory,
 };
-use eval_compare_core::report::RunSummary;
-use eval_compare_core::text::mean;
+use eval_compare_core::report::{pass_value, RunSummary};
+use eval_compare_core::text::{compact_value, mean};
 
 /// One trajectory as the panel lists it, copied out of the run set.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,6 +20,9 @@ pub struct TrajectoryLine {
     pub reward: String,
     /// How the reward enters the per-task mean, when not simply as itself.
     pub note: Option<&'static str>,
+    /// Whether the reward passes at the view's pass threshold ([`threshold_text`]), when one is
+    /// set and the reward is valid.
+    pub pass: Option<String>,
     /// The ending kept by name, if recorded.
     pub ending: Option<String>,
     /// Provenance flags, by name.
@@ -28,14 +32,16 @@ pub struct TrajectoryLine {
 }
 
 impl TrajectoryLine {
-    /// The line of a stored trajectory.
-    pub fn of(trajectory: &Trajectory<'_>) -> Self {
+    /// The line of a stored trajectory (its reward as published), and whether that passes at
+    /// the view's pass threshold, if one is set.
+    pub fn of(trajectory: &Trajectory<'_>, threshold: Option<f64>) -> Self {
         let (reward, note) = reward_text(trajectory);
         Self {
             id: trajectory.id.to_owned(),
             class: trajectory.class,
             reward,
             note,
+            pass: threshold_text(trajectory.reward_state(), threshold),
             ending: trajectory.ending.map(str::to_owned),
             flags: trajectory.flags.names().collect(),
             components: trajectory.components.map(<[RewardComponent]>::to_vec),
@@ -76,14 +82,45 @@ pub fn reward_text(trajectory: &Trajectory<'_>) -> (String, Option<&'static str>
     (shown, note)
 }
 
-/// The trajectories of `run` on the task `task_id`, in the order the run set keeps them.
-pub fn trajectory_lines(set: &RunSet, run: &RunSummary, task_id: &str) -> Vec<TrajectoryLine> {
+/// Whether a valid reward passes at the view's pass threshold, in words: `passes at ≥ 0.5` or
+/// `fails at ≥ 0.5` (core's [`pass_value`] decides). `None` without a threshold, or for a
+/// missing or invalid reward: the threshold does not score those (their note says how they
+/// count).
+pub fn threshold_text(reward: RewardState, threshold: Option<f64>) -> Option<String> {
+    let (RewardState::Valid(value), Some(threshold)) = (reward, threshold) else {
+        return None;
+    };
+    let verb = if pass_value(value, threshold) == 1.0 {
+        "passes"
+    } else {
+        "fails"
+    };
+    Some(format!("{verb} at ≥ {}", compact_value(threshold)))
+}
+
+/// What a run's cell on the task is called in the panel: `Mean`, or with a pass threshold (the
+/// cell then counts passes) `Pass rate at ≥ 0.5`.
+pub fn cell_mean_label(threshold: Option<f64>) -> String {
+    match threshold {
+        Some(threshold) => format!("Pass rate at ≥ {}", compact_value(threshold)),
+        None => "Mean".to_owned(),
+    }
+}
+
+/// The trajectories of `run` on the task `task_id`, in the order the run set keeps them, each
+/// with whether it passes at `threshold` (the view's pass threshold), if set.
+pub fn trajectory_lines(
+    set: &RunSet,
+    run: &RunSummary,
+    task_id: &str,
+    threshold: Option<f64>,
+) -> Vec<TrajectoryLine> {
     let (Ok(stored), Some(task)) = (set.run(run.index), set.find_task(task_id)) else {
         return Vec::new();
     };
     stored
         .trajectories_of_task(task)
-        .map(|trajectory| TrajectoryLine::of(&trajectory))
+        .map(|trajectory| TrajectoryLine::of(&trajectory, threshold))
         .collect()
 }
 
@@ -116,6 +153,7 @@ mod tests {
             flags: TrajectoryFlags::NONE,
             created: None,
             components: None,
+            steps: None,
         }
     }
 
@@ -152,7 +190,7 @@ mod tests {
     fn a_line_copies_the_trajectory_and_names_its_flags() {
         let mut stored = trajectory(OutcomeClass::Graded, Some(1.0));
         stored.flags = TrajectoryFlags::REWARD_FROM_METADATA | TrajectoryFlags::TASK_CONFLICT;
-        let line = TrajectoryLine::of(&stored);
+        let line = TrajectoryLine::of(&stored, None);
         assert_eq!(line.id, "tr_1");
         assert_eq!(line.reward, "1.000");
         assert_eq!(line.ending.as_deref(), Some("ENV_DONE"));
@@ -160,8 +198,55 @@ mod tests {
             line.flags_text().as_deref(),
             Some("reward from metadata, task conflict")
         );
-        let plain = TrajectoryLine::of(&trajectory(OutcomeClass::Graded, Some(1.0)));
+        let plain = TrajectoryLine::of(&trajectory(OutcomeClass::Graded, Some(1.0)), None);
         assert_eq!(plain.flags_text(), None);
+    }
+
+    #[test]
+    fn with_a_threshold_the_published_reward_is_shown_and_whether_it_passes_beside_it() {
+        let graded = trajectory(OutcomeClass::Graded, Some(0.43));
+        let line = TrajectoryLine::of(&graded, Some(0.5));
+        assert_eq!(line.reward, "0.430");
+        assert_eq!(line.pass.as_deref(), Some("fails at ≥ 0.5"));
+        let passing = TrajectoryLine::of(&trajectory(OutcomeClass::Graded, Some(0.75)), Some(0.5));
+        assert_eq!(passing.reward, "0.750");
+        assert_eq!(passing.pass.as_deref(), Some("passes at ≥ 0.5"));
+        assert_eq!(TrajectoryLine::of(&graded, None).pass, None);
+    }
+
+    #[test]
+    fn a_reward_at_the_threshold_passes_and_the_threshold_is_written_short() {
+        assert_eq!(
+            threshold_text(RewardState::Valid(0.7), Some(0.7)).as_deref(),
+            Some("passes at ≥ 0.7")
+        );
+        assert_eq!(
+            threshold_text(RewardState::Valid(0.6999), Some(0.7)).as_deref(),
+            Some("fails at ≥ 0.7")
+        );
+        assert_eq!(
+            threshold_text(RewardState::Valid(0.0), Some(0.125)).as_deref(),
+            Some("fails at ≥ 0.125")
+        );
+        assert_eq!(
+            threshold_text(RewardState::Valid(1.0), Some(1.0)).as_deref(),
+            Some("passes at ≥ 1")
+        );
+    }
+
+    #[test]
+    fn a_missing_or_invalid_reward_is_not_scored_by_the_threshold() {
+        assert_eq!(threshold_text(RewardState::Missing, Some(0.5)), None);
+        assert_eq!(threshold_text(RewardState::Invalid, Some(0.5)), None);
+        let cut_off = TrajectoryLine::of(&trajectory(OutcomeClass::CutOff, None), Some(0.5));
+        assert_eq!(cut_off.reward, "no reward");
+        assert_eq!(cut_off.pass, None);
+    }
+
+    #[test]
+    fn with_a_threshold_the_cell_is_a_pass_rate() {
+        assert_eq!(cell_mean_label(None), "Mean");
+        assert_eq!(cell_mean_label(Some(0.5)), "Pass rate at ≥ 0.5");
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub fn LoadAllBar(
         .runs
         .iter()
         .filter(|run| is_trajectory_api_run(run))
-        .flat_map(|run| trajectory_lines(&set, run, &row.task_id))
+        .flat_map(|run| trajectory_lines(&set, run, &row.task_id, None))
         .map(|line| line.id)
         .collect();
     move || {

@@ -14,6 +14,7 @@ use crate::report::table::fixed::{Column, FixedTable};
 use crate::report::task_panel::on_demand::load_action;
 use crate::report::task_panel::panel_state::PanelState;
 use crate::report::task_panel::rows::{ErrorNotice, LoadAction, WideRow};
+use crate::report::task_panel::set_aside::{AttemptAsideButton, AttemptAsideRow};
 use crate::report::task_panel::transcript::view::TranscriptSlot;
 
 /// The table's columns.
@@ -81,6 +82,8 @@ fn TrajectoryRows(line: TrajectoryLine, fetchable: bool, panel: PanelState) -> i
             })
         }
     };
+    // The reviewer's ledger on this attempt (set aside, or a note), opened from its row.
+    let aside = RwSignal::new(false);
     let flags = line
         .flags_text()
         .map(|text| view! { <span class="trajectory-flags">{text}</span> });
@@ -93,6 +96,7 @@ fn TrajectoryRows(line: TrajectoryLine, fetchable: bool, panel: PanelState) -> i
             <td class="num trajectory-reward">
                 <span class="reward-value">{line.reward.clone()}</span>
                 {line.note.map(|note| view! { <span class="reward-note">{note}</span> })}
+                {line.pass.map(|pass| view! { <span class="reward-note reward-pass">{pass}</span> })}
             </td>
             <td class="trajectory-ending">
                 {match line.ending.clone() {
@@ -103,8 +107,10 @@ fn TrajectoryRows(line: TrajectoryLine, fetchable: bool, panel: PanelState) -> i
             <td class="trajectory-action">
                 <DetailsAction id=id.clone() config state loader/>
                 <TranscriptAction id=id.clone() config opened on_attempts/>
+                <AttemptAsideButton id=id.clone() open=aside/>
             </td>
         </tr>
+        <AttemptAsideRow id=id.clone() open=aside columns=5/>
         <DetailsRows state known=line.components.clone()/>
         {transcript}
     }

@@ -159,6 +159,7 @@ mod tests {
             class: OutcomeClass::Failed,
             reward: "no reward".to_owned(),
             note: None,
+            pass: None,
             ending: Some("failed".to_owned()),
             flags: Vec::new(),
             components: Some(vec![RewardComponent {

@@ -14,10 +14,13 @@
 //! are written by `core::text`, the formatters of the page and the markdown.
 
 mod candidate;
+mod checkpoints;
+mod cost;
+mod effort;
 mod ledger;
 mod platform;
 mod sections;
-mod style;
+pub(crate) mod style;
 pub mod svg;
 
 use std::borrow::Cow;
@@ -44,6 +47,7 @@ pub fn render(report: &Report, share: Option<&str>) -> String {
     );
     sections::header(&mut out, report, &title);
     share_section(&mut out, share);
+    checkpoints::threshold(&mut out, report);
     sections::headline(&mut out, report);
     sections::runs(&mut out, report);
     sections::audit(&mut out, report);
@@ -52,6 +56,9 @@ pub fn render(report: &Report, share: Option<&str>) -> String {
     ledger::section(&mut out, report);
     sections::categories(&mut out, report);
     sections::progression(&mut out, report);
+    checkpoints::section(&mut out, report);
+    effort::section(&mut out, report);
+    cost::section(&mut out, report);
     for candidate in &report.candidates {
         candidate::section(&mut out, report, candidate);
     }

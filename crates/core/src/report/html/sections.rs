@@ -131,6 +131,8 @@ pub fn headline(out: &mut String, report: &Report) {
             html_text(&count(analysis.n as u64)),
             html_text(&candidate.sentence)
         );
+        super::effort::beside_verdict(out, report, candidate);
+        super::cost::beside_verdict(out, report, candidate);
         if !verdict.reasons.is_empty() || headline_anytime_interval(report, candidate).is_some() {
             out.push_str("<ul class=\"reasons\">");
             for reason in &verdict.reasons {

@@ -26,7 +26,7 @@ pub const BAR_LIMIT: usize = 500;
 const LABEL_CHARS: usize = 26;
 
 /// A coordinate with one decimal.
-fn c(value: f64) -> String {
+pub(crate) fn c(value: f64) -> String {
     let text = format!("{value:.1}");
     if text == "-0.0" {
         "0.0".to_owned()
@@ -36,7 +36,7 @@ fn c(value: f64) -> String {
 }
 
 /// A label from the data, cut to [`LABEL_CHARS`] characters (with `…`) and escaped.
-fn label(text: &str) -> String {
+pub(crate) fn label(text: &str) -> String {
     let mut chars = text.chars();
     let cut: String = chars.by_ref().take(LABEL_CHARS).collect();
     if chars.next().is_some() {
@@ -49,7 +49,7 @@ fn label(text: &str) -> String {
 
 /// A linear scale from `[lo, hi]` onto `[start, end]`.
 #[derive(Debug, Clone, Copy)]
-struct Scale {
+pub(crate) struct Scale {
     lo: f64,
     hi: f64,
     start: f64,
@@ -57,7 +57,7 @@ struct Scale {
 }
 
 impl Scale {
-    fn at(&self, value: f64) -> f64 {
+    pub(crate) fn at(&self, value: f64) -> f64 {
         let span = self.hi - self.lo;
         if span <= 0.0 {
             return (self.start + self.end) / 2.0;
@@ -69,16 +69,16 @@ impl Scale {
 /// The plot area of a figure whose y axis is Δ in points (the sorted Δ, the progression): its
 /// edges, the vertical scale and the zero line.
 #[derive(Debug, Clone, Copy)]
-struct Frame {
-    left: f64,
-    right: f64,
-    top: f64,
-    bottom: f64,
+pub(crate) struct Frame {
+    pub(crate) left: f64,
+    pub(crate) right: f64,
+    pub(crate) top: f64,
+    pub(crate) bottom: f64,
 }
 
 impl Frame {
     /// The y axis: `[lo, hi]` from the bottom edge up to the top.
-    fn y_scale(&self, lo: f64, hi: f64) -> Scale {
+    pub(crate) fn y_scale(&self, lo: f64, hi: f64) -> Scale {
         Scale {
             lo,
             hi,
@@ -88,7 +88,7 @@ impl Frame {
     }
 
     /// The x axis: `[lo, hi]` across the frame, `inset` in from each side.
-    fn x_scale(&self, lo: f64, hi: f64, inset: f64) -> Scale {
+    pub(crate) fn x_scale(&self, lo: f64, hi: f64, inset: f64) -> Scale {
         Scale {
             lo,
             hi,
@@ -98,7 +98,7 @@ impl Frame {
     }
 
     /// The line of Δ = 0 across the frame.
-    fn zero_line(&self, out: &mut String, y: &Scale) {
+    pub(crate) fn zero_line(&self, out: &mut String, y: &Scale) {
         let _ = write!(
             out,
             "<line class=\"zero\" x1=\"{}\" y1=\"{z}\" x2=\"{}\" y2=\"{z}\"/>",
@@ -110,7 +110,7 @@ impl Frame {
 }
 
 /// Round tick positions covering `[lo, hi]` (about `wanted` of them), and the range they span.
-fn ticks(lo: f64, hi: f64, wanted: f64) -> (Vec<f64>, f64, f64) {
+pub(crate) fn ticks(lo: f64, hi: f64, wanted: f64) -> (Vec<f64>, f64, f64) {
     let (lo, hi) = if hi - lo < 1e-9 {
         (lo - 1.0, hi + 1.0)
     } else {
@@ -151,7 +151,7 @@ fn tick_text(value: f64, step: f64) -> String {
 }
 
 /// The opening tag of a figure with its accessible name.
-fn open(out: &mut String, height: f64, title: &str) {
+pub(crate) fn open(out: &mut String, height: f64, title: &str) {
     let _ = write!(
         out,
         "<svg class=\"figure\" viewBox=\"0 0 {} {}\" width=\"{}\" height=\"{}\" role=\"img\" aria-label=\"{}\"><title>{}</title>",
@@ -173,7 +173,7 @@ fn tick_step(values: &[f64]) -> f64 {
 }
 
 /// A horizontal axis at `y` with ticks and their text.
-fn x_axis(out: &mut String, scale: &Scale, values: &[f64], y: f64, top: f64) {
+pub(crate) fn x_axis(out: &mut String, scale: &Scale, values: &[f64], y: f64, top: f64) {
     let step = tick_step(values);
     for &value in values {
         let x = scale.at(value);
@@ -190,7 +190,7 @@ fn x_axis(out: &mut String, scale: &Scale, values: &[f64], y: f64, top: f64) {
 }
 
 /// A vertical axis at `x` with ticks and their text, grid lines to `right`.
-fn y_axis(out: &mut String, scale: &Scale, values: &[f64], x: f64, right: f64) {
+pub(crate) fn y_axis(out: &mut String, scale: &Scale, values: &[f64], x: f64, right: f64) {
     let step = tick_step(values);
     for &value in values {
         let y = scale.at(value);

@@ -35,6 +35,18 @@ pub fn ledger_intro(ledger: &LedgerReport) -> String {
         count(entries),
         noun(entries, "entry", "entries"),
     );
+    let notes = ledger
+        .entries
+        .iter()
+        .filter(|line| !line.entry.action.sets_aside())
+        .count() as u64;
+    if notes > 0 {
+        text.push_str(&format!(
+            " {} {} only a note (changing no figure).",
+            count(notes),
+            noun(notes, "entry is", "entries are"),
+        ));
+    }
     let idle = ledger.entries.iter().filter(|line| !line.applies).count() as u64;
     if idle > 0 {
         text.push_str(&format!(

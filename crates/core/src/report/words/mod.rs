@@ -5,12 +5,15 @@
 //! stands between backticks (`crate::text::quoted_parts` cuts it out).
 //!
 //! By topic: what the numbers were computed with (`settings`), the comparability audit
-//! (`audit`), the coverage ledger (`coverage`), the reviewer's ledger (`ledger`), a candidate's section (`candidate`) and the
+//! (`audit`), the coverage ledger (`coverage`), the effort beside quality (`effort`), the money beside it (`cost`), the reviewer's ledger (`ledger`), a candidate's section (`candidate`), the checkpoints against each other and the pass threshold (`checkpoints`) and the
 //! platform's own numbers (`platform`).
 
 mod audit;
 mod candidate;
+mod checkpoints;
+mod cost;
 mod coverage;
+mod effort;
 mod ledger;
 mod platform;
 mod settings;
@@ -20,7 +23,23 @@ pub use candidate::{
     flaky_line, CATEGORIES_INTRO, COMPONENTS_HEADING, COMPONENTS_INTRO, NO_CATEGORY, PASS_K_INTRO,
     WHERE_DELTA_HEADING,
 };
+pub use checkpoints::{
+    pass_threshold_line, path_cells, path_columns, paths_line, step_cells, versus_chosen_line,
+    PATHS_HEADING, PATHS_INTRO, STEPS_HEADING, STEPS_INTRO, STEP_COLUMNS,
+};
+pub use cost::{
+    candidate_cost_of, cents, cost_beside_verdict, cost_sentence, gap_text, kind_sentence,
+    quality_cost_cells, run_cost_cells, signed_cents, unbeaten_sentence, COST_EXPLAINED,
+    COST_HEADING, COST_INTRO, QUALITY_COST_COLUMNS, QUALITY_COST_HEADING, QUALITY_COST_INTRO,
+    RUN_COST_COLUMNS,
+};
 pub use coverage::{incomplete_loads, pairing_line, pairings, union_line, TASK_COLUMNS_NOTE};
+pub use effort::{
+    candidate_effort, ending_cells, ending_sentence, percent, run_effort_cells, signed_percent,
+    signed_turns, solved_failed_sentence, task_ending_cell, task_turns_cell, turn_count,
+    turns_beside_verdict, turns_sentence, EFFORT_HEADING, EFFORT_INTRO, ENDING_COLUMNS,
+    RUN_EFFORT_COLUMNS, TURNS_EXPLAINED,
+};
 pub use ledger::{
     ledger_cells, ledger_changes, ledger_intro, ledger_verdicts, set_aside_cell, target_kind,
     LEDGER_COLUMNS, LEDGER_HEADING, SET_ASIDE_COLUMN,

@@ -2,8 +2,11 @@
 
 use axum::extract::State;
 use axum::Json;
-use eval_compare_core::api::{Agent, AgentListItem, AgentListPage, BenchmarkPage};
+use eval_compare_core::api::{
+    Agent, AgentListItem, AgentListPage, BenchmarkListItem, BenchmarkPage,
+};
 
+use super::benchmarks::{catalog_entries, is_latest};
 use super::catalog_sort::{CatalogRow, CatalogSort};
 use super::{matches_search, require_known, sort_key, ApiResult};
 use crate::dataset::catalog::{AGENT_ID, AGENT_NAME};
@@ -80,6 +83,52 @@ pub async fn by_name(
     Ok(Json(render::agent(&state.data)))
 }
 
+/// `GET /api/v1/agents/{agent_id}/benchmarks`: the latest version of each of the agent's
+/// benchmark names, newest first unless `sort` (`created_at`, `updated_at`, `name`, `bench_id`,
+/// `eval_run_count`, in `order`) is given; `search` matches the name or benchmark id.
+pub async fn benchmarks(
+    State(state): State<DemoState>,
+    ApiPath(agent_id): ApiPath<String>,
+    query: Query,
+) -> ApiResult<BenchmarkPage> {
+    require_agent(&agent_id)?;
+    let pager = Pager::new(&query, 200)?;
+    let order = query.order()?;
+    let sort = CatalogSort::from_query(&query, "bench_id", "eval_run_count")?;
+    let search = query.text("search");
+    let data = &state.data;
+    let entries = catalog_entries(data, sort, |b| {
+        is_latest(data, b) && matches_search(search, &[b.name, b.bench_id])
+    });
+    let scope = format!("agent-benchmarks|{agent_id}|{sort}|{order:?}|{search:?}");
+    pager.page(entries, order, scope).map(Json)
+}
+
+/// The `name` query parameter the by-name endpoints require.
+fn required_name(query: &Query) -> Result<&str, ApiError> {
+    query
+        .one("name")
+        .filter(|name| !name.is_empty())
+        .ok_or_else(|| ApiError::validation("name", "`name` is required."))
+}
+
+/// `GET /api/v1/agents/{agent_id}/benchmarks/latest?name=`: the latest version of the
+/// benchmark of that name, or 404.
+pub async fn latest_benchmark(
+    State(state): State<DemoState>,
+    ApiPath(agent_id): ApiPath<String>,
+    query: Query,
+) -> ApiResult<BenchmarkListItem> {
+    require_agent(&agent_id)?;
+    let name = required_name(&query)?;
+    let data = &state.data;
+    data.benchmarks
+        .iter()
+        .find(|b| b.name == name && is_latest(data, b))
+        .map(|b| Json(render::benchmark(data, b)))
+        .ok_or_else(|| ApiError::not_found("name", "benchmark", name))
+}
+
 /// `GET /api/v1/agents/{agent_id}/benchmarks/versions?name=`: by creation time, newest first.
 pub async fn benchmark_versions(
     State(state): State<DemoState>,
@@ -88,9 +137,7 @@ pub async fn benchmark_versions(
 ) -> ApiResult<BenchmarkPage> {
     require_agent(&agent_id)?;
     let pager = Pager::new(&query, 200)?;
-    let name = query
-        .one("name")
-        .ok_or_else(|| ApiError::validation("name", "`name` is required."))?;
+    let name = required_name(&query)?;
     let entries = state
         .data
         .benchmarks

@@ -34,6 +34,34 @@ fn sort_row(item: &BenchmarkListItem) -> CatalogRow<'_> {
     }
 }
 
+/// Whether `bench` is the latest version of its name.
+pub fn is_latest(data: &Dataset, bench: &Benchmark) -> bool {
+    data.benchmarks
+        .iter()
+        .filter(|o| o.name == bench.name)
+        .all(|o| (o.created_at, o.bench_id) <= (bench.created_at, bench.bench_id))
+}
+
+/// The benchmark versions `keep` keeps, as listed, keyed by `sort` (then benchmark id); the
+/// entries of `GET /api/v1/benchmarks` and `GET /api/v1/agents/{agent_id}/benchmarks`.
+pub fn catalog_entries(
+    data: &Dataset,
+    sort: CatalogSort,
+    keep: impl Fn(&Benchmark) -> bool,
+) -> Vec<(String, BenchmarkListItem)> {
+    data.benchmarks
+        .iter()
+        .filter(|b| keep(b))
+        .map(|b| render::benchmark(data, b))
+        .map(|item| {
+            (
+                sort_key(&[&sort.value(sort_row(&item)), &item.bench_id]),
+                item,
+            )
+        })
+        .collect()
+}
+
 /// `GET /api/v1/benchmarks`: newest first unless `sort` is given; `search` matches the name
 /// or benchmark id; `latest_only` keeps the latest version of each name.
 pub async fn list(State(state): State<DemoState>, query: Query) -> ApiResult<BenchmarkPage> {
@@ -45,26 +73,9 @@ pub async fn list(State(state): State<DemoState>, query: Query) -> ApiResult<Ben
     let include_holodeck = query.flag("include_holodeck", false)?;
     let search = query.text("search");
     let data = &state.data;
-    let entries = data
-        .benchmarks
-        .iter()
-        .filter(|b| {
-            !latest_only
-                || data
-                    .benchmarks
-                    .iter()
-                    .filter(|o| o.name == b.name)
-                    .all(|o| o.created_at <= b.created_at)
-        })
-        .filter(|b| matches_search(search, &[b.name, b.bench_id]))
-        .map(|b| render::benchmark(data, b))
-        .map(|item| {
-            (
-                sort_key(&[&sort.value(sort_row(&item)), &item.bench_id]),
-                item,
-            )
-        })
-        .collect();
+    let entries = catalog_entries(data, sort, |b| {
+        (!latest_only || is_latest(data, b)) && matches_search(search, &[b.name, b.bench_id])
+    });
     let scope = format!("benchmarks|{sort}|{order:?}|{latest_only}|{include_holodeck}|{search:?}");
     pager.page(entries, order, scope).map(Json)
 }

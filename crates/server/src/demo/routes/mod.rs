@@ -2,11 +2,13 @@
 
 pub mod agents;
 pub mod benchmarks;
+pub mod billing;
 pub mod catalog_sort;
 pub mod eval_runs;
 pub mod organization;
 #[cfg(test)]
 mod paging_tests;
+pub mod rollout_statistics;
 pub mod training;
 pub mod trajectories;
 

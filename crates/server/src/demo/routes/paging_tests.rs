@@ -89,7 +89,7 @@ fn trajectory_rewards_pages_match_the_generic_path() {
             };
             for limit in LIMITS {
                 let pages = same_pages(
-                    run.plan.eval_run_id,
+                    &run.plan.eval_run_id,
                     limit,
                     |r| rewards_slice(bench, run, progress, r),
                     |r| paginate(entries(), Order::Asc, r),
@@ -118,7 +118,7 @@ fn remaining_work_pages_match_the_generic_path() {
             outstanding += entries().len();
             for limit in LIMITS {
                 same_pages(
-                    run.plan.eval_run_id,
+                    &run.plan.eval_run_id,
                     limit,
                     |r| remaining_slice(bench, run, progress, r),
                     |r| paginate(entries(), Order::Asc, r),

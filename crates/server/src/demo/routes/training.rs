@@ -10,7 +10,7 @@ use eval_compare_core::api::{
 use super::agents::require_agent;
 use super::benchmarks::require_benchmark;
 use super::{require_known, sort_key, ApiResult};
-use crate::dataset::catalog::{CHECKPOINT_STEPS, TRAINING_RUN_ID};
+use crate::dataset::catalog::TRAINING_RUN_ID;
 use crate::demo::paginate::Pager;
 use crate::demo::path::ApiPath;
 use crate::demo::query::{Order, Query};
@@ -56,6 +56,34 @@ pub async fn of_benchmark(
     pager.page(entries, Order::Desc, scope).map(Json)
 }
 
+/// `GET /api/v1/agents/{agent_id}/training-runs`: the agent's training runs, newest first;
+/// filters `bench_id`, `status`, `has_training_execution` and `has_checkpoints`.
+pub async fn of_agent(
+    State(state): State<DemoState>,
+    ApiPath(agent_id): ApiPath<String>,
+    query: Query,
+) -> ApiResult<TrainingRunPage> {
+    require_agent(&agent_id)?;
+    let pager = Pager::new(&query, 200)?;
+    let bench_id = query.text("bench_id");
+    let status = query.choice("status", &STATUSES)?;
+    let execution = query.optional_flag("has_training_execution")?;
+    // Every demo training run has committed checkpoints.
+    let checkpoints = query.optional_flag("has_checkpoints")?;
+    let entries = [render::training_run(&state.data)]
+        .into_iter()
+        .filter(|run| bench_id.is_none_or(|b| run.bench_id.as_deref() == Some(b)))
+        .filter(|run| status.is_none_or(|s| run.status.as_str() == s))
+        .filter(|run| execution.is_none_or(|want| run.has_training_execution == want))
+        .filter(|_| checkpoints.is_none_or(|want| want))
+        .map(|run| (sort_key(&[&run.created_at, &run.training_run_id]), run))
+        .collect();
+    let scope = format!(
+        "agent-training-runs|{agent_id}|{bench_id:?}|{status:?}|{execution:?}|{checkpoints:?}"
+    );
+    pager.page(entries, Order::Desc, scope).map(Json)
+}
+
 /// `GET /api/v1/train/{run_id}`.
 pub async fn one(
     State(state): State<DemoState>,
@@ -67,14 +95,19 @@ pub async fn one(
 
 /// `GET /api/v1/train/{run_id}/checkpoints`: ascending step.
 pub async fn checkpoints(
+    State(state): State<DemoState>,
     ApiPath(run_id): ApiPath<String>,
     query: Query,
 ) -> ApiResult<TrainingCheckpointPage> {
     require_training_run(&run_id, "run_id")?;
     let pager = Pager::new(&query, 200)?;
-    let entries = CHECKPOINT_STEPS
-        .iter()
-        .map(|&step| {
+    let entries = state
+        .data
+        .scale
+        .scorecard
+        .steps()
+        .into_iter()
+        .map(|step| {
             (
                 sort_key(&[
                     &format!("{step:010}"),

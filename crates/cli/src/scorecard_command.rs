@@ -1,0 +1,110 @@
+//! `eval-compare scorecard`: read the runs, build the core's scorecard (each cell the report of
+//! its pair), print it, and apply `--fail-unless-deployable`.
+
+use eval_compare_core::report::ReportSettings;
+use eval_compare_core::scorecard::{
+    build_scorecard, scorecard_address, Correction, Guardrail, Rule, Scorecard,
+};
+use eval_compare_core::view_state::{target_delta_of_tenths, ScorecardLink, ViewState};
+
+use crate::args::Format;
+use crate::error::CliError;
+use crate::exit_code::Exit;
+use crate::progress::Progress;
+use crate::report_command::write_output;
+use crate::scorecard_args::{CorrectionArg, ScorecardArgs};
+use crate::scorecard_gate::deployable;
+use crate::scorecard_inputs::load;
+
+/// Writes the scorecard, then returns the gate's exit code (explained on stderr).
+pub async fn scorecard(args: &ScorecardArgs, progress: &Progress) -> Result<Exit, CliError> {
+    let (plan, pairs) = load(args, progress).await?;
+    let scorecard = build_scorecard(plan, &settings(args), &rule(args), |b, c| {
+        pairs.pair_set(b, c)
+    });
+    write_output(args.output.as_deref(), &render(&scorecard, args))?;
+    if let Some(path) = &args.output {
+        progress.note(&format!("scorecard written to {}", path.display()));
+    }
+    match args.fail_unless_deployable {
+        Some(step) => {
+            let gate = deployable(&scorecard, step);
+            if gate.exit == Exit::Ok {
+                progress.note(&gate.message);
+            } else {
+                progress.warn(&gate.message);
+            }
+            Ok(gate.exit)
+        }
+        None => Ok(Exit::Ok),
+    }
+}
+
+/// The settings of every cell's report: `report`'s for the same flags.
+pub fn settings(args: &ScorecardArgs) -> ReportSettings {
+    ReportSettings {
+        seed: args.seed,
+        resamples: args.resamples,
+        level: args.confidence,
+        target_delta: target_delta_of_tenths(args.target_delta),
+        project_samples_per_task: args.k_prime.map(u64::from),
+        ..ReportSettings::default()
+    }
+}
+
+/// The rule the flags set.
+pub fn rule(args: &ScorecardArgs) -> Rule {
+    Rule {
+        primary: args.primary.clone(),
+        guardrails: args
+            .guardrail
+            .iter()
+            .map(|(bench_id, tenths)| Guardrail {
+                bench_id: bench_id.clone(),
+                margin_points: f64::from(*tenths) / 10.0,
+            })
+            .collect(),
+        correction: match args.correction {
+            CorrectionArg::Holm => Correction::Holm,
+            CorrectionArg::None => Correction::None,
+        },
+    }
+}
+
+/// The viewer's link of the same scorecard: the training run, the baselines chosen by hand,
+/// the rule and the settings; `None` when a setting cannot be written in a link.
+pub fn link(scorecard: &Scorecard, args: &ScorecardArgs) -> Option<String> {
+    let percent = (args.confidence * 100.0).round();
+    if (percent / 100.0 - args.confidence).abs() > 1e-9 || !(50.0..=99.0).contains(&percent) {
+        return None;
+    }
+    let view = ViewState {
+        seed: args.seed,
+        resamples: u32::try_from(args.resamples).ok().filter(|b| *b > 0)?,
+        confidence_percent: percent as u8,
+        target_tenths: args.target_delta,
+        project_samples: args.k_prime,
+        ..ViewState::default()
+    };
+    let mut link = ScorecardLink {
+        training_run: Some(scorecard.training_run_id.clone()),
+        baselines: args.baseline.clone(),
+        settings: view,
+        ..ScorecardLink::default()
+    };
+    scorecard.rule.write_to(&mut link)?;
+    Some(scorecard_address(&args.link_base, &link))
+}
+
+/// The scorecard in the chosen format, ending with a newline.
+pub fn render(scorecard: &Scorecard, args: &ScorecardArgs) -> String {
+    let mut text = match args.format {
+        Format::Text => scorecard.to_markdown(),
+        Format::Json => scorecard.to_json(),
+        Format::Html => scorecard.to_html(link(scorecard, args).as_deref()),
+    };
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}

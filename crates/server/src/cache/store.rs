@@ -1,0 +1,301 @@
+//! The cache's SQLite database: one table of kept lists, written in one transaction each, read
+//! with its checksum verified; a connection per operation (many readers at once, in write-ahead
+//! log mode).
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::hex_sha256;
+
+/// The schema version written in `PRAGMA user_version`; another one is started afresh.
+const SCHEMA_VERSION: i64 = 1;
+
+/// How long a connection waits for another's write lock.
+const BUSY_TIMEOUT_MS: u64 = 5_000;
+
+/// What a list is kept under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The upstream's base URL.
+    pub upstream: String,
+    /// The list's name ([`StreamedList::name`](eval_compare_core::client::list_stream::StreamedList::name)).
+    pub list: String,
+    /// The run or job id.
+    pub owner: String,
+    /// SHA-256 of the owner's record as the upstream answered it when the list was read.
+    pub record_sha: String,
+}
+
+/// A kept list, its checksum verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// The page lines.
+    pub lines: Vec<u8>,
+    /// Pages.
+    pub pages: u32,
+    /// Items.
+    pub items: u64,
+}
+
+/// Why the cache could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CacheError {
+    /// The database failed.
+    #[error("the cache database failed: {0}")]
+    Sql(#[from] rusqlite::Error),
+    /// A file or directory failed.
+    #[error("the cache at {0} failed: {1}")]
+    Io(String, std::io::Error),
+    /// The background task failed.
+    #[error("the cache's task failed: {0}")]
+    Task(String),
+}
+
+fn connect(path: &Path) -> Result<Connection, CacheError> {
+    let connection = Connection::open(path)?;
+    connection.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))?;
+    Ok(connection)
+}
+
+/// Creates the database when missing; empties it when `clear`; a file that is not a readable
+/// database of this schema is set aside (`.damaged`) and started afresh.
+pub fn prepare(path: &Path, clear: bool) -> Result<(), CacheError> {
+    match create(path, clear) {
+        Ok(()) => Ok(()),
+        Err(error) => {
+            eprintln!(
+                "cache: {} cannot be used ({error}); starting a new one",
+                path.display()
+            );
+            let aside = path.with_extension("sqlite3.damaged");
+            let _ = std::fs::rename(path, &aside);
+            for suffix in ["-wal", "-shm"] {
+                let mut side = path.as_os_str().to_owned();
+                side.push(suffix);
+                let _ = std::fs::remove_file(side);
+            }
+            create(path, clear)
+        }
+    }
+}
+
+fn create(path: &Path, clear: bool) -> Result<(), CacheError> {
+    let connection = connect(path)?;
+    let mode: String = connection.query_row("PRAGMA journal_mode=WAL", [], |row| row.get(0))?;
+    let _ = mode;
+    let check: String = connection.query_row("PRAGMA quick_check", [], |row| row.get(0))?;
+    if check != "ok" {
+        return Err(CacheError::Task(format!("integrity check: {check}")));
+    }
+    let version: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    if version != SCHEMA_VERSION || clear {
+        connection.execute_batch("DROP TABLE IF EXISTS lists;")?;
+    }
+    connection.execute_batch(&format!(
+        "CREATE TABLE IF NOT EXISTS lists (
+            upstream TEXT NOT NULL,
+            list TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            record_sha TEXT NOT NULL,
+            pages INTEGER NOT NULL,
+            items INTEGER NOT NULL,
+            lines BLOB NOT NULL,
+            lines_sha TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            last_used INTEGER NOT NULL,
+            PRIMARY KEY (upstream, list, owner)
+        );
+        CREATE INDEX IF NOT EXISTS lists_by_use ON lists (last_used);
+        PRAGMA user_version = {SCHEMA_VERSION};"
+    ))?;
+    Ok(())
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The list kept under `entry` with the same record, its checksum verified and its use noted;
+/// `None` when not kept, kept for another record, or damaged (then dropped).
+pub fn fetch(path: &Path, entry: &Entry) -> Result<Option<Stored>, CacheError> {
+    let connection = connect(path)?;
+    let row = connection
+        .query_row(
+            "SELECT record_sha, pages, items, lines, lines_sha FROM lists
+             WHERE upstream = ?1 AND list = ?2 AND owner = ?3",
+            params![entry.upstream, entry.list, entry.owner],
+            |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, i64>(1)?,
+                    row.get::<_, i64>(2)?,
+                    row.get::<_, Vec<u8>>(3)?,
+                    row.get::<_, String>(4)?,
+                ))
+            },
+        )
+        .optional();
+    let row = match row {
+        Ok(row) => row,
+        Err(error) => {
+            eprintln!("cache: an entry could not be read ({error}); dropped");
+            drop_entry(&connection, entry)?;
+            return Ok(None);
+        }
+    };
+    let Some((record_sha, pages, items, lines, lines_sha)) = row else {
+        return Ok(None);
+    };
+    if record_sha != entry.record_sha {
+        return Ok(None);
+    }
+    let counts = u32::try_from(pages).ok().zip(u64::try_from(items).ok());
+    let Some((pages, items)) = counts.filter(|_| hex_sha256(&lines) == lines_sha) else {
+        eprintln!(
+            "cache: the kept {} of one run is damaged; dropped and read again",
+            entry.list
+        );
+        drop_entry(&connection, entry)?;
+        return Ok(None);
+    };
+    connection.execute(
+        "UPDATE lists SET last_used = ?4 WHERE upstream = ?1 AND list = ?2 AND owner = ?3",
+        params![entry.upstream, entry.list, entry.owner, now_ms()],
+    )?;
+    Ok(Some(Stored {
+        lines,
+        pages,
+        items,
+    }))
+}
+
+fn drop_entry(connection: &Connection, entry: &Entry) -> Result<(), CacheError> {
+    connection.execute(
+        "DELETE FROM lists WHERE upstream = ?1 AND list = ?2 AND owner = ?3",
+        params![entry.upstream, entry.list, entry.owner],
+    )?;
+    Ok(())
+}
+
+/// Keeps `lines` under `entry` in one transaction, then drops the least recently used lists
+/// until at most `max_bytes` are kept (never the one just kept).
+pub fn put(
+    path: &Path,
+    entry: &Entry,
+    lines: &[u8],
+    pages: u32,
+    items: u64,
+    max_bytes: u64,
+) -> Result<(), CacheError> {
+    let mut connection = connect(path)?;
+    let transaction = connection.transaction()?;
+    let size = i64::try_from(lines.len()).unwrap_or(i64::MAX);
+    transaction.execute(
+        "INSERT OR REPLACE INTO lists
+         (upstream, list, owner, record_sha, pages, items, lines, lines_sha, size, last_used)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![
+            entry.upstream,
+            entry.list,
+            entry.owner,
+            entry.record_sha,
+            i64::from(pages),
+            i64::try_from(items).unwrap_or(i64::MAX),
+            lines,
+            hex_sha256(lines),
+            size,
+            now_ms(),
+        ],
+    )?;
+    let max = i64::try_from(max_bytes).unwrap_or(i64::MAX);
+    loop {
+        let total: i64 =
+            transaction.query_row("SELECT COALESCE(SUM(size), 0) FROM lists", [], |row| {
+                row.get(0)
+            })?;
+        if total <= max {
+            break;
+        }
+        let dropped = transaction.execute(
+            "DELETE FROM lists WHERE rowid = (
+                SELECT rowid FROM lists
+                WHERE NOT (upstream = ?1 AND list = ?2 AND owner = ?3)
+                ORDER BY last_used ASC LIMIT 1)",
+            params![entry.upstream, entry.list, entry.owner],
+        )?;
+        if dropped == 0 {
+            break;
+        }
+    }
+    transaction.commit()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(owner: &str) -> Entry {
+        Entry {
+            upstream: "http://up".into(),
+            list: "trajectories".into(),
+            owner: owner.into(),
+            record_sha: "r1".into(),
+        }
+    }
+
+    fn fresh(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("eval-compare-cache-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("lists.sqlite3");
+        prepare(&path, false).unwrap();
+        path
+    }
+
+    #[test]
+    fn the_least_recently_served_go_first_and_the_bound_holds() {
+        let path = fresh("lru");
+        let line = vec![b'x'; 400];
+        put(&path, &entry("a"), &line, 1, 1, 1_000).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        put(&path, &entry("b"), &line, 1, 1, 1_000).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        // Serving `a` makes `b` the least recently used.
+        assert!(fetch(&path, &entry("a")).unwrap().is_some());
+        std::thread::sleep(std::time::Duration::from_millis(3));
+        put(&path, &entry("c"), &line, 1, 1, 1_000).unwrap();
+        assert!(fetch(&path, &entry("b")).unwrap().is_none());
+        assert!(fetch(&path, &entry("a")).unwrap().is_some());
+        assert!(fetch(&path, &entry("c")).unwrap().is_some());
+        let other_record = Entry {
+            record_sha: "r2".into(),
+            ..entry("a")
+        };
+        assert!(fetch(&path, &other_record).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_damaged_entry_is_dropped_and_clearing_empties() {
+        let path = fresh("damage");
+        put(&path, &entry("a"), b"line\n", 1, 1, 1_000).unwrap();
+        connect(&path)
+            .unwrap()
+            .execute("UPDATE lists SET lines = x'00'", [])
+            .unwrap();
+        assert!(fetch(&path, &entry("a")).unwrap().is_none());
+        let count: i64 = connect(&path)
+            .unwrap()
+            .query_row("SELECT COUNT(*) FROM lists", [], |row| row.get(0))
+            .unwrap();
+        assert_eq!(count, 0, "dropped");
+        put(&path, &entry("a"), b"line\n", 1, 1, 1_000).unwrap();
+        prepare(&path, true).unwrap();
+        assert!(fetch(&path, &entry("a")).unwrap().is_none());
+    }
+}

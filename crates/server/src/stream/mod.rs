@@ -1,0 +1,301 @@
+//! The list streams: `GET /stream/v1/eval/{run}/trajectory-rewards`,
+//! `GET /stream/v1/eval/{run}/trajectories`, `GET /stream/v1/backtests/jobs/{job}/trials` and
+//! `GET /stream/v1/benchmarks/{bench}/tasks`
+//! answer a whole list in one response, read by the server page by page from the upstream (proxy
+//! mode) or the demo's own router (demo mode), and `GET /stream/v1/capabilities` says they are
+//! offered. The form (JSON Lines of the API's pages, then the trailer every stream ends with)
+//! and the resume parameters are the core's, written once in
+//! [`eval_compare_core::client::list_stream`]; the paging and its guards are the core's
+//! [`Paginator`](eval_compare_core::client::Paginator) ([`walk`]).
+//!
+//! The caller's `X-API-Key` and `Trajectory-API-Version` go with every page request (as the
+//! proxy forwards them; never logged, never in a URL). A first page the API refuses is answered
+//! with the API's own status and body; a failure after it ends the stream with a trailer naming
+//! the page. In proxy mode with a cache, finished runs' lists are served from it after the
+//! API's consent ([`crate::cache`]).
+
+mod transport;
+mod walk;
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Path, RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use bytes::Bytes;
+use eval_compare_core::client::list_stream::{
+    StreamCapabilities, StreamResume, StreamedList, CURSOR_PARAM, EXPECTED_PARAM, ITEMS_PARAM,
+    PAGES_PARAM, STREAM_CAPABILITIES_PATH, STREAM_CONTENT_TYPE, STREAM_PROTOCOL,
+};
+use eval_compare_core::client::{ApiKey, ClientConfig, HttpResponse, API_VERSION_HEADER};
+use futures::StreamExt;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::cache::{Consent, ListCache};
+use crate::error::ApiError;
+
+pub use transport::{PageOrigin, PageTransport};
+pub use walk::WalkEnd;
+
+/// Lines a stream may have read ahead of its reader.
+const LINES_AHEAD: usize = 16;
+
+/// What the stream handlers share.
+#[derive(Debug, Clone)]
+pub struct StreamState {
+    origin: PageOrigin,
+    cache: Option<Arc<ListCache>>,
+}
+
+impl StreamState {
+    /// Streams reading from `origin`, keeping finished runs in `cache` when given.
+    pub fn new(origin: PageOrigin, cache: Option<Arc<ListCache>>) -> Self {
+        Self { origin, cache }
+    }
+}
+
+/// The routes of the list streams.
+pub fn router(state: StreamState) -> Router {
+    Router::new()
+        .route(STREAM_CAPABILITIES_PATH, get(capabilities))
+        .route(
+            "/stream/v1/eval/{run}/trajectory-rewards",
+            get(|state, path, headers, query| {
+                list(StreamedList::Rewards, state, path, headers, query)
+            }),
+        )
+        .route(
+            "/stream/v1/eval/{run}/trajectories",
+            get(|state, path, headers, query| {
+                list(StreamedList::Trajectories, state, path, headers, query)
+            }),
+        )
+        .route(
+            "/stream/v1/benchmarks/{bench}/tasks",
+            get(|state, path, headers, query| {
+                list(StreamedList::Tasks, state, path, headers, query)
+            }),
+        )
+        .route(
+            "/stream/v1/backtests/jobs/{job}/trials",
+            get(|state, path, headers, query| {
+                list(StreamedList::Trials, state, path, headers, query)
+            }),
+        )
+        .with_state(state)
+}
+
+async fn capabilities(State(state): State<StreamState>) -> Response {
+    let offered = StreamCapabilities {
+        list_streams: STREAM_PROTOCOL,
+        lists: StreamedList::ALL
+            .iter()
+            .map(|list| list.name().to_owned())
+            .collect(),
+        cache: state.cache.is_some(),
+    };
+    let mut response = Json(offered).into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// The resume position a query asks for.
+fn resume_of(query: Option<&str>) -> Result<StreamResume, ApiError> {
+    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query.unwrap_or(""))
+        .map_err(|_| ApiError::invalid_request("query", "The query string does not decode."))?;
+    let mut resume = StreamResume::default();
+    for (name, value) in pairs {
+        let number = |what: &str| {
+            value.parse::<u64>().map_err(|_| {
+                ApiError::invalid_request(
+                    what.to_owned(),
+                    format!("`{what}` must be a whole number."),
+                )
+            })
+        };
+        match name.as_str() {
+            CURSOR_PARAM => resume.cursor = Some(value.clone()),
+            PAGES_PARAM => {
+                resume.pages = u32::try_from(number(PAGES_PARAM)?).map_err(|_| {
+                    ApiError::invalid_request(PAGES_PARAM, "`pages_read` is too large.")
+                })?;
+            }
+            ITEMS_PARAM => resume.items = number(ITEMS_PARAM)?,
+            EXPECTED_PARAM => resume.expected = Some(number(EXPECTED_PARAM)?),
+            other => {
+                return Err(ApiError::invalid_request(
+                    other.to_owned(),
+                    "Unknown query parameter; a stream takes cursor, pages_read, items_read and expected_items.",
+                ))
+            }
+        }
+    }
+    Ok(resume)
+}
+
+/// The client configuration of a caller: the origin's base, the caller's key and version.
+fn caller_config(origin: &PageOrigin, headers: &HeaderMap) -> Result<ClientConfig, ApiError> {
+    let mut config = ClientConfig::new(origin.base_url())
+        .map_err(|e| ApiError::server_failure(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    if let Some(value) = headers.get("x-api-key") {
+        let key = value
+            .to_str()
+            .ok()
+            .and_then(|text| ApiKey::new(text).ok())
+            .ok_or_else(|| {
+                ApiError::invalid_request(
+                    "X-API-Key",
+                    "The API key has a character that cannot be sent in a header.",
+                )
+            })?;
+        config = config.with_api_key(key);
+    }
+    if let Some(version) = headers
+        .get(API_VERSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+    {
+        config.api_version = version.trim().to_owned();
+    }
+    Ok(config)
+}
+
+async fn list(
+    list: StreamedList,
+    State(state): State<StreamState>,
+    Path(owner): Path<String>,
+    headers: HeaderMap,
+    RawQuery(query): RawQuery,
+) -> Response {
+    match answer(list, &state, owner, &headers, query.as_deref()).await {
+        Ok(response) => response,
+        Err(error) => error.into_response(),
+    }
+}
+
+async fn answer(
+    list: StreamedList,
+    state: &StreamState,
+    owner: String,
+    headers: &HeaderMap,
+    query: Option<&str>,
+) -> Result<Response, ApiError> {
+    if owner.contains(['/', '\\']) || owner == "." || owner == ".." {
+        // As the proxy refuses them: an id that would leave its path segment upstream.
+        return Err(ApiError::invalid_request(
+            "id",
+            "The id contains a path separator or is a dot segment.",
+        ));
+    }
+    let resume = resume_of(query)?;
+    let config = caller_config(&state.origin, headers)?;
+    let transport = PageTransport::new(state.origin.clone());
+    let mut keep = None;
+    if let (Some(cache), None) = (&state.cache, &resume.cursor) {
+        match cache.consent(&config, &transport, list, &owner).await {
+            Consent::Refused(answer) => return Ok(passed_on(answer)),
+            Consent::Serve(lines) => return Ok(streamed(Body::from(lines))),
+            Consent::Read(entry) => keep = entry,
+            Consent::NotKept => {}
+        }
+    }
+    let (lines, mut reader) = mpsc::channel::<Bytes>(LINES_AHEAD);
+    let (ended, end) = oneshot::channel::<WalkEnd>();
+    let cache = state.cache.clone();
+    tokio::spawn(async move {
+        let outcome = walk::walk(
+            config,
+            transport,
+            list,
+            &owner,
+            resume,
+            keep.is_some(),
+            &lines,
+        )
+        .await;
+        drop(lines);
+        if let (
+            WalkEnd::Sent {
+                kept: Some(kept),
+                end,
+            },
+            Some(entry),
+            Some(cache),
+        ) = (&outcome, keep, cache)
+        {
+            cache
+                .store(entry, kept.clone(), end.pages_read, end.items_read)
+                .await;
+        }
+        let _ = ended.send(outcome);
+    });
+    let Some(first) = reader.recv().await else {
+        return Ok(match end.await {
+            Ok(WalkEnd::Refused(answer)) => passed_on(answer),
+            _ => ApiError::server_failure(
+                StatusCode::BAD_GATEWAY,
+                "The list's stream ended before its first line.",
+            )
+            .into_response(),
+        });
+    };
+    let rest = futures::stream::unfold(reader, |mut reader| async move {
+        reader.recv().await.map(|line| (line, reader))
+    });
+    let body = futures::stream::once(async move { first })
+        .chain(rest)
+        .map(Ok::<Bytes, std::convert::Infallible>);
+    Ok(streamed(Body::from_stream(body)))
+}
+
+/// A 200 stream of lines.
+fn streamed(body: Body) -> Response {
+    let mut response = Response::new(body);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(STREAM_CONTENT_TYPE),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// The API's own answer, passed on: its status, JSON body and the headers that matter.
+pub fn passed_on(answer: HttpResponse) -> Response {
+    let json = answer.header("content-type").is_some_and(|value| {
+        let essence = value
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        essence == "application/json"
+            || (essence.starts_with("application/") && essence.ends_with("+json"))
+    });
+    if !json {
+        return ApiError::upstream_refused(format!(
+            "The upstream API answered {} without JSON; the server passes on only JSON.",
+            answer.status
+        ))
+        .into_response();
+    }
+    let mut response = Response::new(Body::from(answer.body));
+    *response.status_mut() = StatusCode::from_u16(answer.status).unwrap_or(StatusCode::BAD_GATEWAY);
+    let headers = response.headers_mut();
+    for (name, value) in &answer.headers {
+        let lower = name.to_ascii_lowercase();
+        if crate::proxy::RESPONSE_HEADERS.contains(&lower.as_str()) {
+            if let (Ok(name), Ok(value)) = (
+                header::HeaderName::from_bytes(lower.as_bytes()),
+                HeaderValue::from_str(value),
+            ) {
+                headers.append(name, value);
+            }
+        }
+    }
+    response
+}

@@ -1,0 +1,188 @@
+//! Walking one list's cursor chain with the core's own [`Paginator`] (its page cap, cursor
+//! cycles, repeated and oversized pages) over a [`PageTransport`], each page sent on as one line
+//! as it arrives, then the trailer ([`ListStreamEnd`]). The caller's key and contract version go
+//! with every page request, as the proxy forwards them.
+
+use bytes::Bytes;
+use eval_compare_core::api::{ChronicleTrialPage, CursorPage};
+use eval_compare_core::client::list_stream::{
+    page_line, ListStreamEnd, StreamFailure, StreamResume, StreamedList,
+};
+use eval_compare_core::client::retry::status_is_retryable;
+use eval_compare_core::client::{
+    ApiError, ClientConfig, HttpResponse, PageCap, Paginator, TrajectoryClient, TransportError,
+};
+use eval_compare_core::large_list::{PackedRewardsPage, PackedTrajectoryPage, PlainItem};
+use tokio::sync::mpsc;
+
+use super::transport::PageTransport;
+
+/// Where a walk's lines go; `false` when the reader went away.
+pub type LineSender = mpsc::Sender<Bytes>;
+
+/// How a walk ended.
+#[derive(Debug)]
+pub enum WalkEnd {
+    /// The first page failed with the API's answer, before anything was sent: to be passed on.
+    Refused(HttpResponse),
+    /// The trailer was sent (complete or not); for a complete walk, its page lines.
+    Sent {
+        /// The trailer.
+        end: ListStreamEnd,
+        /// Every page line sent, when asked to keep them and the walk is complete.
+        kept: Option<Vec<u8>>,
+    },
+    /// The reader went away.
+    Gone,
+}
+
+/// Walks `list` of `owner` from `resume`, sending a line per page to `lines` (the first only
+/// once the first page is read, so a refusal can still be passed on as it came); keeps the
+/// lines when `keep`.
+pub async fn walk(
+    config: ClientConfig,
+    transport: PageTransport,
+    list: StreamedList,
+    owner: &str,
+    resume: StreamResume,
+    keep: bool,
+    lines: &LineSender,
+) -> WalkEnd {
+    let client = TrajectoryClient::new(config, transport.clone());
+    let cap = resume.expected.map_or_else(PageCap::unknown, |items| {
+        PageCap::expected(items, "the items the caller expects")
+    });
+    match list {
+        StreamedList::Rewards => {
+            let pages = client
+                .trajectory_rewards(owner)
+                .map(Paginator::decoding::<PackedRewardsPage>);
+            walk_pages(pages, &transport, cap, resume, keep, lines).await
+        }
+        StreamedList::Trajectories => {
+            let pages = client
+                .trajectories_of_run(owner)
+                .map(Paginator::decoding::<PackedTrajectoryPage>);
+            walk_pages(pages, &transport, cap, resume, keep, lines).await
+        }
+        StreamedList::Tasks => {
+            let pages = client.benchmark_tasks(owner, None);
+            walk_pages(pages, &transport, cap, resume, keep, lines).await
+        }
+        StreamedList::Trials => {
+            let pages = client
+                .chronicle_trials(owner)
+                .map(Paginator::decoding::<ChronicleTrialPage>);
+            walk_pages(pages, &transport, cap, resume, keep, lines).await
+        }
+    }
+}
+
+async fn walk_pages<P: CursorPage + PlainItem>(
+    paginator: Result<Paginator<'_, PageTransport, P>, ApiError>,
+    transport: &PageTransport,
+    cap: PageCap,
+    resume: StreamResume,
+    keep: bool,
+    lines: &LineSender,
+) -> WalkEnd {
+    let (pages_before, items_before) = (resume.pages, resume.items);
+    let mut paginator = match paginator.and_then(|p| {
+        let limit = p.max_limit();
+        p.with_limit(limit)
+    }) {
+        Ok(paginator) => paginator.with_cap(cap).continuing(
+            resume.cursor,
+            resume.pages,
+            usize::try_from(resume.items).unwrap_or(usize::MAX),
+        ),
+        Err(error) => {
+            let end = failed(pages_before, items_before, pages_before + 1, &error);
+            return send_end(lines, end, None).await;
+        }
+    };
+    let mut kept = keep.then(Vec::new);
+    let (mut pages, mut items) = (pages_before, items_before);
+    loop {
+        match paginator.next_page().await {
+            None => {
+                let end = ListStreamEnd {
+                    complete: true,
+                    pages_read: pages,
+                    items_read: items,
+                    failed_page: None,
+                    failure: None,
+                    status: None,
+                    code: None,
+                    message: None,
+                    retryable: false,
+                };
+                return send_end(lines, end, kept).await;
+            }
+            Some(Ok(page)) => {
+                let Some(body) = transport.take_last() else {
+                    let error = ApiError::UnexpectedResponse {
+                        message: "the page's bytes were not kept".to_owned(),
+                        request_id: None,
+                    };
+                    return send_end(lines, failed(pages, items, pages + 1, &error), None).await;
+                };
+                pages += 1;
+                items += page.items().len() as u64;
+                let line = page_line(&body.body);
+                if let Some(kept) = kept.as_mut() {
+                    kept.extend_from_slice(&line);
+                }
+                if lines.send(Bytes::from(line)).await.is_err() {
+                    return WalkEnd::Gone;
+                }
+            }
+            Some(Err(error)) => {
+                if pages == pages_before && matches!(error, ApiError::Http(_)) {
+                    if let Some(answer) = transport.take_last() {
+                        return WalkEnd::Refused(answer);
+                    }
+                }
+                return send_end(lines, failed(pages, items, pages + 1, &error), None).await;
+            }
+        }
+    }
+}
+
+async fn send_end(lines: &LineSender, end: ListStreamEnd, kept: Option<Vec<u8>>) -> WalkEnd {
+    if lines.send(Bytes::from(end.to_line())).await.is_err() {
+        return WalkEnd::Gone;
+    }
+    WalkEnd::Sent { end, kept }
+}
+
+/// The trailer of a walk that stopped at `page` with `error`.
+fn failed(pages: u32, items: u64, page: u32, error: &ApiError) -> ListStreamEnd {
+    let (failure, status, code, retryable) = match error {
+        ApiError::Http(http) => (
+            StreamFailure::Http,
+            Some(http.status),
+            http.code.clone(),
+            status_is_retryable(http.status),
+        ),
+        ApiError::Transport(TransportError::Limit(_)) => {
+            (StreamFailure::Transport, None, None, false)
+        }
+        ApiError::Transport(_) => (StreamFailure::Transport, None, None, true),
+        ApiError::Decode {
+            truncated: true, ..
+        } => (StreamFailure::Transport, None, None, true),
+        _ => (StreamFailure::Contract, None, None, false),
+    };
+    ListStreamEnd {
+        complete: false,
+        pages_read: pages,
+        items_read: items,
+        failed_page: Some(page),
+        failure: Some(failure),
+        status,
+        code,
+        message: Some(error.to_string()),
+        retryable,
+    }
+}

@@ -1,0 +1,306 @@
+//! The list streams (`/stream/v1/…`) over loopback: a stream holds the same items as the
+//! contract's pages and ends with its trailer; a failure mid-way ends it with a trailer naming
+//! the page, and a resumed stream gives the rest; a first page the API refuses is answered as
+//! the API answered it. The proxy's cache of finished runs: served only with the API's consent
+//! (a wrong key gets the API's refusal, never the kept list), read again when the run's record
+//! changed or the entry is damaged, never keeping a running run.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use common::{client, demo, start, temp_dir, walk, walk_chronicle, with_faults, TestServer};
+use eval_compare_server::cache::{hex_sha256, ListCache, FILE_NAME};
+use eval_compare_server::demo_key::ApiKey;
+use eval_compare_server::{app_with, serve, Config, Extras, Mode, ProxyLimits};
+use serde_json::Value;
+use tokio::net::TcpListener;
+
+const RUN: &str = "eval_ckpt_s400";
+const RUNNING: &str = "eval_ckpt_s500";
+const KEY: &str = "stream-key-41";
+
+/// GETs `path` with `key`: the status and the body's lines.
+async fn lines(base: &str, path: &str, key: Option<&str>) -> (u16, Vec<Value>) {
+    let mut request = client().get(format!("{base}{path}"));
+    if let Some(key) = key {
+        request = request.header("X-API-Key", key);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    let values = text
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    (status, values)
+}
+
+/// The items of a stream's page lines, and its trailer (the last line).
+fn split(values: &[Value]) -> (Vec<Value>, &Value) {
+    let (trailer, pages) = values.split_last().unwrap();
+    assert!(pages.iter().all(|page| page.get("stream_end").is_none()));
+    let items = pages
+        .iter()
+        .flat_map(|page| page["items"].as_array().unwrap().iter().cloned())
+        .collect();
+    (items, &trailer["stream_end"])
+}
+
+#[tokio::test]
+async fn a_stream_holds_the_contract_pages_items_and_ends_with_its_trailer() {
+    let server = start(demo(5)).await;
+    let (status, caps) = lines(&server.base, "/stream/v1/capabilities", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(caps[0]["list_streams"], 1);
+    for (stream, path, chronicle) in [
+        (
+            format!("/stream/v1/eval/{RUN}/trajectory-rewards"),
+            format!("/api/v1/eval/{RUN}/trajectory-rewards"),
+            false,
+        ),
+        (
+            format!("/stream/v1/eval/{RUN}/trajectories"),
+            format!("/api/v1/trajectories?eval_run_id={RUN}"),
+            false,
+        ),
+        (
+            "/stream/v1/benchmarks/bench_codefix_v2/tasks".to_owned(),
+            "/api/v1/benchmarks/bench_codefix_v2/tasks".to_owned(),
+            false,
+        ),
+        (
+            "/stream/v1/backtests/jobs/job_s400/trials".to_owned(),
+            "/v1/backtests/jobs/job_s400/trials".to_owned(),
+            true,
+        ),
+    ] {
+        let (status, values) = lines(&server.base, &stream, None).await;
+        assert_eq!(status, 200, "{stream}");
+        let (items, end) = split(&values);
+        let expected = if chronicle {
+            walk_chronicle(&client(), &server.base, &path, 100).await
+        } else {
+            walk(&client(), &server.base, &path, 200).await
+        };
+        assert_eq!(items, expected, "{stream}");
+        assert_eq!(end["complete"], true, "{stream}");
+        assert_eq!(end["items_read"], expected.len(), "{stream}");
+        assert_eq!(end["pages_read"], values.len() - 1, "{stream}");
+    }
+    let (status, refused) = lines(&server.base, "/stream/v1/eval/nope/trajectories", None).await;
+    assert_eq!(status, 404);
+    assert_eq!(refused[0]["error"]["code"], "resource_not_found");
+    let (status, _) = lines(&server.base, "/stream/v1/eval/a%2Fb/trajectories", None).await;
+    assert_eq!(status, 400, "an encoded separator never reaches the API");
+}
+
+#[tokio::test]
+async fn a_failure_mid_way_ends_with_a_trailer_naming_the_page_and_a_resume_gives_the_rest() {
+    let path = format!("/stream/v1/eval/{RUN}/trajectory-rewards");
+    let failing = start(with_faults(
+        demo(5),
+        &["5xx:status=503:path=/trajectory-rewards:from=3"],
+    ))
+    .await;
+    let (status, values) = lines(&failing.base, &path, None).await;
+    assert_eq!(status, 200);
+    let (read, end) = split(&values);
+    assert_eq!(values.len() - 1, 2, "the two pages before the failure");
+    assert_eq!(end["complete"], false);
+    assert_eq!(end["failed_page"], 3);
+    assert_eq!(end["status"], 503);
+    assert_eq!(end["retryable"], true);
+    assert!(end["message"].as_str().unwrap().contains("503"), "{end}");
+
+    let clean = start(demo(5)).await;
+    let cursor = values[1]["next_cursor"].as_str().unwrap();
+    let resume = format!(
+        "{path}?cursor={cursor}&pages_read=2&items_read={}&expected_items=5000",
+        read.len()
+    );
+    let (status, rest) = lines(&clean.base, &resume, None).await;
+    assert_eq!(status, 200);
+    let (more, end) = split(&rest);
+    assert_eq!(end["complete"], true);
+    assert_eq!(end["pages_read"], 2 + rest.len() - 1);
+    let whole = walk(
+        &client(),
+        &clean.base,
+        &format!("/api/v1/eval/{RUN}/trajectory-rewards"),
+        200,
+    )
+    .await;
+    assert_eq!([read, more].concat(), whole);
+    let (status, _) = lines(&clean.base, &format!("{path}?pages_read=x"), None).await;
+    assert_eq!(status, 400);
+}
+
+async fn keyed_upstream() -> TestServer {
+    let mut config = demo(5);
+    if let Mode::Demo(demo) = &mut config.mode {
+        demo.key = Some(ApiKey::new(KEY));
+    }
+    start(config).await
+}
+
+/// A proxy with a cache, running in this process.
+struct CachingProxy {
+    base: String,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for CachingProxy {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn caching_proxy(upstream: &str, dir: &Path, max_mib: u64) -> (CachingProxy, Arc<ListCache>) {
+    let cache = Arc::new(ListCache::open(dir, upstream, max_mib, false).unwrap());
+    let config = Config {
+        mode: Mode::Proxy {
+            upstream: upstream.to_owned(),
+            limits: ProxyLimits::default(),
+        },
+        ..demo(0)
+    };
+    let extras = Extras {
+        cache: Some(Arc::clone(&cache)),
+        list_streams: true,
+    };
+    let router = app_with(&config, extras).unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        serve(listener, router, std::future::pending())
+            .await
+            .unwrap();
+    });
+    (CachingProxy { base, task }, cache)
+}
+
+fn db(dir: &Path) -> rusqlite::Connection {
+    rusqlite::Connection::open(dir.join(FILE_NAME)).unwrap()
+}
+
+/// Waits until `count` lists are kept (the cache is written after the stream's last line).
+async fn kept(dir: &Path, count: i64) {
+    for _ in 0..200 {
+        let n: i64 = db(dir)
+            .query_row("SELECT COUNT(*) FROM lists", [], |row| row.get(0))
+            .unwrap();
+        if n == count {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("{count} lists were not kept");
+}
+
+/// Replaces the kept lines of `list` with `lines`, their checksum updated when `valid`.
+fn tamper(dir: &Path, list: &str, lines: &str, valid: bool) {
+    let sha = if valid {
+        hex_sha256(lines.as_bytes())
+    } else {
+        "0".repeat(64)
+    };
+    db(dir)
+        .execute(
+            "UPDATE lists SET lines = ?1, lines_sha = ?2 WHERE list = ?3",
+            rusqlite::params![lines.as_bytes(), sha, list],
+        )
+        .unwrap();
+}
+
+#[tokio::test]
+async fn the_cache_serves_a_finished_run_only_with_the_apis_consent() {
+    let upstream = keyed_upstream().await;
+    let dir = temp_dir("stream-cache");
+    let (proxy, _cache) = caching_proxy(&upstream.base, &dir, 64).await;
+    let path = format!("/stream/v1/eval/{RUN}/trajectory-rewards");
+    let (status, first) = lines(&proxy.base, &path, Some(KEY)).await;
+    assert_eq!(status, 200);
+    kept(&dir, 1).await;
+    let stored: Vec<u8> = db(&dir)
+        .query_row("SELECT lines FROM lists", [], |row| row.get(0))
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&stored).contains(KEY),
+        "no key kept"
+    );
+
+    // A kept list that differs from the upstream's shows whether the cache answered.
+    let marker = "{\"items\":[{\"trajectory_id\":\"kept\",\"task_id\":\"t\",\"reward\":1.0}],\"has_more\":false,\"next_cursor\":null}\n";
+    tamper(&dir, "trajectory-rewards", marker, true);
+    let (status, served) = lines(&proxy.base, &path, Some(KEY)).await;
+    assert_eq!(status, 200);
+    assert_eq!(served[0]["items"][0]["trajectory_id"], "kept");
+    assert_eq!(split(&served).1["complete"], true);
+
+    // A wrong key, or none, gets the upstream's refusal, never the kept list.
+    for key in [Some("wrong-key"), None] {
+        let (status, refused) = lines(&proxy.base, &path, key).await;
+        assert_eq!(status, 401, "{key:?}");
+        assert!(refused[0]["error"].is_object(), "{refused:?}");
+    }
+
+    // A damaged entry is dropped and read again.
+    tamper(&dir, "trajectory-rewards", marker, false);
+    let (_, again) = lines(&proxy.base, &path, Some(KEY)).await;
+    assert_eq!(again, first);
+    kept(&dir, 1).await;
+
+    // A run whose record changed since is read again.
+    tamper(&dir, "trajectory-rewards", marker, true);
+    db(&dir)
+        .execute("UPDATE lists SET record_sha = 'changed'", [])
+        .unwrap();
+    let (_, changed) = lines(&proxy.base, &path, Some(KEY)).await;
+    assert_eq!(changed, first);
+
+    // A running run is never kept.
+    let running = format!("/stream/v1/eval/{RUNNING}/trajectories");
+    let (status, _) = lines(&proxy.base, &running, Some(KEY)).await;
+    assert_eq!(status, 200);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let owners: Vec<String> = db(&dir)
+        .prepare("SELECT owner FROM lists")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(!owners.contains(&RUNNING.to_owned()), "{owners:?}");
+}
+
+#[tokio::test]
+async fn the_cache_survives_a_restart_and_a_damaged_file_is_set_aside() {
+    let upstream = keyed_upstream().await;
+    let dir = temp_dir("stream-cache-restart");
+    let path = format!("/stream/v1/eval/{RUN}/trajectories");
+    {
+        let (proxy, _) = caching_proxy(&upstream.base, &dir, 64).await;
+        assert_eq!(lines(&proxy.base, &path, Some(KEY)).await.0, 200);
+        kept(&dir, 1).await;
+    }
+    let (proxy, _) = caching_proxy(&upstream.base, &dir, 64).await;
+    tamper(
+        &dir,
+        "trajectories",
+        "{\"items\":[],\"has_more\":false,\"next_cursor\":null}\n",
+        true,
+    );
+    let (_, served) = lines(&proxy.base, &path, Some(KEY)).await;
+    assert_eq!(served.len(), 2, "the kept list after a restart: {served:?}");
+
+    let garbage = temp_dir("stream-cache-garbage");
+    std::fs::write(garbage.join(FILE_NAME), b"not a database at all").unwrap();
+    let (proxy, _) = caching_proxy(&upstream.base, &garbage, 64).await;
+    assert_eq!(lines(&proxy.base, &path, Some(KEY)).await.0, 200);
+    kept(&garbage, 1).await;
+    assert!(garbage.join("finished-lists.sqlite3.damaged").exists());
+}

@@ -1,0 +1,233 @@
+//! A training run's scorecard on the page: its sources read, planned, its runs loaded by the
+//! one load engine (each once: [`ScorecardPlan::run_ids`] as the loader's [`LoadPlan`], so the
+//! load panel's progress, Cancel and Retry are the comparison page's), then built a cell at a
+//! time ([`ScorecardBuild`]): each cell's run set joined a slice at a time and its report
+//! computed in slices ([`full_report_in_slices`]), the page painting between, the scorecard
+//! shown as it fills. Each cell's report is the one `eval-compare report BASELINE CANDIDATE`
+//! computes, so the page's exports equal `eval-compare scorecard`'s.
+//!
+//! The rule is not part of what is built: the page decides the built cells under the link's
+//! rule ([`eval_compare_core::scorecard::Scorecard::with_rule`]), so changing a primary or a
+//! guardrail recomputes nothing. A hand-picked baseline plans again from the same listed runs
+//! (no second listing) and loads only the runs not read yet.
+
+use eval_compare_core::client::ClientConfig;
+use eval_compare_core::ledger::Ledger;
+use eval_compare_core::load::{BuildStep, ScorecardSources};
+use eval_compare_core::report::{Report, ReportSettings};
+use eval_compare_core::scorecard::{
+    baselines_by_hand, plan_scorecard, settings_of, Rule, Scorecard, ScorecardBuild, ScorecardPlan,
+};
+use eval_compare_core::view_state::ScorecardLink;
+use gloo_timers::future::TimeoutFuture;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use super::async_load::spawn_scoped;
+use super::loader::{LoadPlan, Loader, RunSetStart};
+use super::report::{full_report_in_slices, now_ms, ReportKey, SLICE_MS};
+use super::run_set_build::ITEMS_PER_STEP;
+use super::shared::Shared;
+
+/// The sources of a scorecard as read: listed, or why they could not be.
+pub type SourcesState = Option<Result<Shared<ScorecardSources>, String>>;
+
+/// A scorecard being loaded and built.
+#[derive(Debug, Clone, Copy)]
+pub struct ScorecardState {
+    /// The training run's listed evaluations and baselines (`None` while being read).
+    pub sources: RwSignal<SourcesState>,
+    /// The plan: rows, columns, each cell's evaluation.
+    pub plan: Memo<Option<ScorecardPlan>>,
+    /// What the loader reads for it.
+    pub load_plan: Memo<Option<LoadPlan>>,
+    /// The scorecard as built so far (decided under no rule; see the module doc).
+    pub built: RwSignal<Option<Shared<Scorecard>>>,
+    /// Comparisons made and to make, while the build runs.
+    pub progress: RwSignal<Option<(usize, usize)>>,
+    /// Reads the sources again.
+    pub retry_sources: Callback<()>,
+}
+
+/// Reads, loads and builds the scorecard `link` names with `config` (see the module doc).
+pub fn use_scorecard(
+    loader: Loader,
+    config: Memo<Option<ClientConfig>>,
+    link: Memo<ScorecardLink>,
+) -> ScorecardState {
+    let sources = RwSignal::new(None::<Result<Shared<ScorecardSources>, String>>);
+    let training = Memo::new(move |_| link.with(|link| link.training_run.clone()));
+    let attempt = RwSignal::new(0u32);
+    Effect::new(move |_| {
+        attempt.track();
+        sources.set(None);
+        let (Some(training), Some(config)) = (training.get(), config.get()) else {
+            return;
+        };
+        spawn_scoped(async move {
+            let read = loader.scorecard_sources(config, training).await;
+            sources.try_set(Some(read.map(Shared::new).map_err(|e| e.to_string())));
+        });
+    });
+    let by_hand = Memo::new(move |_| link.with(baselines_by_hand));
+    let plan = Memo::new(move |_| {
+        let training = training.get()?;
+        sources.with(|sources| match sources {
+            Some(Ok(sources)) => Some(plan_scorecard(&training, &sources.listed, &by_hand.get())),
+            _ => None,
+        })
+    });
+    let load_plan =
+        Memo::new(move |_| plan.with(|p| p.as_ref().map(|p| LoadPlan::Runs(p.run_ids()))));
+    Effect::new(move |_| {
+        if let (Some(plan), Some(config)) = (load_plan.get(), config.get()) {
+            loader.ensure(&config, &plan);
+            spawn_scoped(loader.refresh_loop(plan));
+        }
+    });
+    let settings = Memo::new(move |_| link.with(settings_of));
+    let state = ScorecardState {
+        sources,
+        plan,
+        load_plan,
+        built: RwSignal::new(None),
+        progress: RwSignal::new(None),
+        retry_sources: Callback::new(move |()| attempt.update(|n| *n += 1)),
+    };
+    let latest = StoredValue::new(0u64);
+    let built_for = StoredValue::new(None::<(ScorecardPlan, ReportSettings)>);
+    Effect::new(move |_| {
+        latest.update_value(|n| *n += 1);
+        let this = latest.get_value();
+        loader.settled();
+        let loading = loader.is_loading();
+        let (Some(plan), settings) = (plan.get(), settings.get()) else {
+            state.built.set(None);
+            state.progress.set(None);
+            return;
+        };
+        if loading {
+            return;
+        }
+        let key = (plan.clone(), settings.clone());
+        // The same scorecard rebuilt (a running run refreshed): the one shown stays until done.
+        let progressive = built_for.with_value(|built| built.as_ref() != Some(&key));
+        if progressive {
+            state.built.set(None);
+        }
+        built_for.set_value(Some(key));
+        spawn_local(build(
+            loader,
+            plan,
+            settings,
+            progressive,
+            state,
+            move || latest.try_get_value() == Some(this),
+        ));
+    });
+    state
+}
+
+/// Builds `plan`'s scorecard with `settings` into `state` while `current` holds, showing it
+/// after each cell when `progressive`, else once complete.
+async fn build(
+    loader: Loader,
+    plan: ScorecardPlan,
+    settings: ReportSettings,
+    progressive: bool,
+    state: ScorecardState,
+    current: impl Fn() -> bool + Copy + 'static,
+) {
+    let mut build = ScorecardBuild::new(plan, settings.clone());
+    let show = |build: &ScorecardBuild, state: ScorecardState| {
+        state
+            .built
+            .try_set(Some(Shared::new(build.scorecard(&Rule::default()))));
+        state.progress.try_set(Some(build.progress()));
+    };
+    if progressive {
+        show(&build, state);
+    }
+    while let Some(pair) = build.next_pair().cloned() {
+        let Some(report) =
+            pair_report(loader, &pair.baseline, &pair.candidate, &settings, current).await
+        else {
+            return;
+        };
+        build.add_report(pair.cell, report.as_ref().map_err(Clone::clone));
+        if progressive {
+            show(&build, state);
+        } else {
+            state.progress.try_set(Some(build.progress()));
+        }
+    }
+    while let Some((index, previous)) = build.next_previous_pair() {
+        let pair = previous.pair.clone();
+        let Some(report) =
+            pair_report(loader, &pair.baseline, &pair.candidate, &settings, current).await
+        else {
+            return;
+        };
+        build.add_previous_report(index, report.as_ref().map_err(Clone::clone));
+        state.progress.try_set(Some(build.progress()));
+    }
+    show(&build, state);
+    state.progress.try_set(None);
+}
+
+/// The report of `baseline` against `candidate` (the two runs' set, baseline first, joined in
+/// slices, then the report in slices), or why it could not be made; `None` once not `current`.
+async fn pair_report(
+    loader: Loader,
+    baseline: &str,
+    candidate: &str,
+    settings: &ReportSettings,
+    current: impl Fn() -> bool + Copy,
+) -> Option<Result<Report, String>> {
+    let ids = vec![baseline.to_owned(), candidate.to_owned()];
+    let not_read = || {
+        Some(Err(
+            "the runs were not read completely; nothing to compare".to_owned()
+        ))
+    };
+    let set = match untrack(|| loader.start_run_set(&LoadPlan::Runs(ids))) {
+        None => return not_read(),
+        Some(RunSetStart::Built(set)) => set,
+        Some(RunSetStart::Steps(mut steps)) => loop {
+            let started = now_ms();
+            let step = loop {
+                match loader.advance_run_set(&mut steps, ITEMS_PER_STEP) {
+                    Some(BuildStep::Working) if now_ms() - started < SLICE_MS => continue,
+                    other => break other,
+                }
+            };
+            match step {
+                Some(BuildStep::Working) => {
+                    TimeoutFuture::new(0).await;
+                    if !current() {
+                        return None;
+                    }
+                }
+                Some(BuildStep::Built(set)) => break set,
+                Some(BuildStep::NotReady) | None => return not_read(),
+            }
+        },
+    };
+    let set = match set {
+        Ok(set) => set,
+        Err(error) => return Some(Err(error.to_string())),
+    };
+    let key = ReportKey {
+        set: Shared::new(set),
+        baseline: baseline.to_owned(),
+        candidates: vec![candidate.to_owned()],
+        settings: settings.clone(),
+        as_of: None,
+        ledger: Ledger::default(),
+    };
+    match full_report_in_slices(key, current).await {
+        Ok(Some(report)) => Some(Ok(report)),
+        Ok(None) => None,
+        Err(error) => Some(Err(error.to_string())),
+    }
+}
