@@ -10,6 +10,9 @@ use eval_compare_core::view_state::{
     TARGET_TENTHS_RANGE,
 };
 
+use eval_compare_core::report::ReportSettings;
+use eval_compare_core::view_state::target_delta_of_tenths;
+
 use crate::exit_code::EXIT_CODES_HELP;
 
 const ABOUT: &str = "Compare evaluation runs of AI agents: the Eval Compare report from run folders, the Trajectory API or Chronicle backtests.";
@@ -124,24 +127,9 @@ pub struct ReportArgs {
     /// viewer's own export uses its page's origin, so both agree when this is that origin.
     #[arg(long, value_name = "URL", default_value = DEFAULT_LINK_BASE, value_parser = parse_link_base)]
     pub link_base: String,
-    /// Seed of the bootstrap (the same seed gives the same intervals).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
-    pub seed: u64,
-    /// Bootstrap resamples B, from 100 to 100000; 0 skips the bootstrap.
-    #[arg(long, value_name = "B", default_value_t = DEFAULT_RESAMPLES as usize, value_parser = parse_resamples)]
-    pub resamples: usize,
-    /// Two-sided confidence level of every interval, strictly between 0 and 1.
-    #[arg(long, value_name = "LEVEL", default_value_t = 0.95, value_parser = parse_confidence)]
-    pub confidence: f64,
-    /// Target Δ in points (0.1 to 100, at most one decimal): the difference "tasks needed"
-    /// sizes for, and that "no detectable difference" rules out (the link's `target=`).
-    /// Held in tenths of a point, as the link holds it, so both give the same report.
-    #[arg(long, value_name = "POINTS", default_value = "2", value_parser = parse_target_tenths)]
-    pub target_delta: u16,
-    /// K′, the samples per task the MDE is projected to (the link's `kprime=`); by default
-    /// max(8, 2 × the most samples a paired task has).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(i64::from(*PROJECT_SAMPLES_RANGE.start())..=i64::from(*PROJECT_SAMPLES_RANGE.end())))]
-    pub k_prime: Option<u32>,
+    /// The statistics' settings (seed, resamples, confidence, target Δ, K′).
+    #[command(flatten)]
+    pub statistics: StatisticsArgs,
     /// A pass threshold for graded rewards (0.001 to 1, at most three decimals; the link's
     /// `pass=`): a valid reward at or above it passes (1), below it fails (0), before anything
     /// is computed, so pass@k, pass^k and flips exist for continuous rewards too.
@@ -182,6 +170,44 @@ pub struct ReportArgs {
     /// Write the report to this file instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+}
+
+/// The settings of the statistics that `report` and `scorecard` share, with the link's
+/// defaults, so both commands compute a pair's report the same way.
+#[derive(Args, Debug, Clone)]
+pub struct StatisticsArgs {
+    /// Seed of the bootstrap (the same seed gives the same intervals).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Bootstrap resamples B, from 100 to 100000; 0 skips the bootstrap.
+    #[arg(long, value_name = "B", default_value_t = DEFAULT_RESAMPLES as usize, value_parser = parse_resamples)]
+    pub resamples: usize,
+    /// Two-sided confidence level of every interval, strictly between 0 and 1.
+    #[arg(long, value_name = "LEVEL", default_value_t = 0.95, value_parser = parse_confidence)]
+    pub confidence: f64,
+    /// Target Δ in points (0.1 to 100, at most one decimal): the difference "tasks needed"
+    /// sizes for, and that "no detectable difference" rules out (the link's `target=`).
+    /// Held in tenths of a point, as the link holds it, so both give the same report.
+    #[arg(long, value_name = "POINTS", default_value = "2", value_parser = parse_target_tenths)]
+    pub target_delta: u16,
+    /// K′, the samples per task the MDE is projected to (the link's `kprime=`); by default
+    /// max(8, 2 × the most samples a paired task has).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(i64::from(*PROJECT_SAMPLES_RANGE.start())..=i64::from(*PROJECT_SAMPLES_RANGE.end())))]
+    pub k_prime: Option<u32>,
+}
+
+impl StatisticsArgs {
+    /// The report settings these flags set (everything else at its default).
+    pub fn settings(&self) -> ReportSettings {
+        ReportSettings {
+            seed: self.seed,
+            resamples: self.resamples,
+            level: self.confidence,
+            target_delta: target_delta_of_tenths(self.target_delta),
+            project_samples_per_task: self.k_prime.map(u64::from),
+            ..ReportSettings::default()
+        }
+    }
 }
 
 /// `eval-compare export`.
@@ -347,13 +373,13 @@ mod tests {
         assert_eq!(args.baseline, "a");
         assert_eq!(args.candidates, ["b", "c"]);
         assert_eq!(args.format, Format::Text);
-        assert_eq!(args.resamples, DEFAULT_RESAMPLES as usize);
-        assert_eq!(args.confidence, 0.95);
+        assert_eq!(args.statistics.resamples, DEFAULT_RESAMPLES as usize);
+        assert_eq!(args.statistics.confidence, 0.95);
         assert!(!args.fail_on_regression && !args.allow_incomparable && !args.allow_unfinished);
         assert_eq!(args.server, None);
         assert_eq!(args.link_base, DEFAULT_LINK_BASE);
         assert_eq!(
-            (args.target_delta, args.k_prime),
+            (args.statistics.target_delta, args.statistics.k_prime),
             (DEFAULT_TARGET_TENTHS, None)
         );
         let cli = Cli::try_parse_from([
@@ -370,7 +396,10 @@ mod tests {
         let Command::Report(args) = cli.command else {
             panic!("not a report");
         };
-        assert_eq!((args.target_delta, args.k_prime), (35, Some(20)));
+        assert_eq!(
+            (args.statistics.target_delta, args.statistics.k_prime),
+            (35, Some(20))
+        );
     }
 
     #[test]

@@ -9,7 +9,6 @@ use eval_compare_core::report::{
     build_report, build_report_with_ledger, Report, ReportError, ReportSettings,
 };
 use eval_compare_core::share_link::{report_page_path, report_view, share_link};
-use eval_compare_core::view_state::target_delta_of_tenths;
 
 use crate::args::{Format, ReportArgs};
 use crate::error::CliError;
@@ -54,16 +53,11 @@ pub async fn report(args: &ReportArgs, progress: &Progress) -> Result<Exit, CliE
 pub fn build(set: &RunSet, args: &ReportArgs, ledger: Option<&Ledger>) -> Result<Report, CliError> {
     let candidates: Vec<RunIdx> = (1..set.runs().len()).map(RunIdx).collect();
     let settings = ReportSettings {
-        seed: args.seed,
-        resamples: args.resamples,
-        level: args.confidence,
-        target_delta: target_delta_of_tenths(args.target_delta),
-        project_samples_per_task: args.k_prime.map(u64::from),
         pass_threshold: args
             .pass_threshold
             .map(eval_compare_core::view_state::pass_threshold_of_thousandths),
         versus_step: args.versus_step,
-        ..ReportSettings::default()
+        ..args.statistics.settings()
     };
     match ledger {
         Some(ledger) => build_report_with_ledger(set, RunIdx(0), &candidates, &settings, ledger),

@@ -6,14 +6,9 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use eval_compare_core::share_link::DEFAULT_LINK_BASE;
-use eval_compare_core::view_state::{
-    check_id, parse_tenths, DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_MARGIN_TENTHS,
-    PROJECT_SAMPLES_RANGE,
-};
+use eval_compare_core::view_state::{check_id, parse_tenths, MAX_MARGIN_TENTHS};
 
-use crate::args::{
-    parse_confidence, parse_link_base, parse_resamples, parse_target_tenths, ConnectionArgs, Format,
-};
+use crate::args::{parse_link_base, ConnectionArgs, Format, StatisticsArgs};
 
 /// `--help`'s description of the command.
 pub const SCORECARD_LONG_ABOUT: &str = "\
@@ -91,21 +86,9 @@ pub struct ScorecardArgs {
     /// The viewer's address the HTML scorecard's link starts with (http or https).
     #[arg(long, value_name = "URL", default_value = DEFAULT_LINK_BASE, value_parser = parse_link_base)]
     pub link_base: String,
-    /// Seed of the bootstrap.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
-    pub seed: u64,
-    /// Bootstrap resamples B, from 100 to 100000; 0 skips the bootstrap.
-    #[arg(long, value_name = "B", default_value_t = DEFAULT_RESAMPLES as usize, value_parser = parse_resamples)]
-    pub resamples: usize,
-    /// Two-sided confidence level of every interval, strictly between 0 and 1.
-    #[arg(long, value_name = "LEVEL", default_value_t = 0.95, value_parser = parse_confidence)]
-    pub confidence: f64,
-    /// Target Δ in points (0.1 to 100, at most one decimal), as for `report`.
-    #[arg(long, value_name = "POINTS", default_value = "2", value_parser = parse_target_tenths)]
-    pub target_delta: u16,
-    /// K′, the samples per task the MDE is projected to, as for `report`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(i64::from(*PROJECT_SAMPLES_RANGE.start())..=i64::from(*PROJECT_SAMPLES_RANGE.end())))]
-    pub k_prime: Option<u32>,
+    /// The statistics' settings, as for `report`.
+    #[command(flatten)]
+    pub statistics: StatisticsArgs,
     /// Write the scorecard to this file instead of stdout.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,

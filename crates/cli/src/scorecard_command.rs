@@ -5,7 +5,7 @@ use eval_compare_core::report::ReportSettings;
 use eval_compare_core::scorecard::{
     build_scorecard, scorecard_address, Correction, Guardrail, Rule, Scorecard,
 };
-use eval_compare_core::view_state::{target_delta_of_tenths, ScorecardLink, ViewState};
+use eval_compare_core::view_state::{ScorecardLink, ViewState};
 
 use crate::args::Format;
 use crate::error::CliError;
@@ -42,14 +42,7 @@ pub async fn scorecard(args: &ScorecardArgs, progress: &Progress) -> Result<Exit
 
 /// The settings of every cell's report: `report`'s for the same flags.
 pub fn settings(args: &ScorecardArgs) -> ReportSettings {
-    ReportSettings {
-        seed: args.seed,
-        resamples: args.resamples,
-        level: args.confidence,
-        target_delta: target_delta_of_tenths(args.target_delta),
-        project_samples_per_task: args.k_prime.map(u64::from),
-        ..ReportSettings::default()
-    }
+    args.statistics.settings()
 }
 
 /// The rule the flags set.
@@ -74,16 +67,20 @@ pub fn rule(args: &ScorecardArgs) -> Rule {
 /// The viewer's link of the same scorecard: the training run, the baselines chosen by hand,
 /// the rule and the settings; `None` when a setting cannot be written in a link.
 pub fn link(scorecard: &Scorecard, args: &ScorecardArgs) -> Option<String> {
-    let percent = (args.confidence * 100.0).round();
-    if (percent / 100.0 - args.confidence).abs() > 1e-9 || !(50.0..=99.0).contains(&percent) {
+    let percent = (args.statistics.confidence * 100.0).round();
+    if (percent / 100.0 - args.statistics.confidence).abs() > 1e-9
+        || !(50.0..=99.0).contains(&percent)
+    {
         return None;
     }
     let view = ViewState {
-        seed: args.seed,
-        resamples: u32::try_from(args.resamples).ok().filter(|b| *b > 0)?,
+        seed: args.statistics.seed,
+        resamples: u32::try_from(args.statistics.resamples)
+            .ok()
+            .filter(|b| *b > 0)?,
         confidence_percent: percent as u8,
-        target_tenths: args.target_delta,
-        project_samples: args.k_prime,
+        target_tenths: args.statistics.target_delta,
+        project_samples: args.statistics.k_prime,
         ..ViewState::default()
     };
     let mut link = ScorecardLink {

@@ -6,9 +6,9 @@ use std::fmt::Write;
 use crate::text::markdown_text;
 
 use super::super::words::{
-    candidate_cost_of, cost_beside_verdict, cost_sentence, kind_sentence, quality_cost_cells,
-    run_cost_cells, unbeaten_sentence, COST_HEADING, COST_INTRO, QUALITY_COST_COLUMNS,
-    QUALITY_COST_HEADING, QUALITY_COST_INTRO, RUN_COST_COLUMNS,
+    cost_line_of, cost_sentence, kind_sentence, quality_cost_cells, run_cost_cells,
+    unbeaten_sentence, COST_HEADING, COST_INTRO, QUALITY_COST_COLUMNS, QUALITY_COST_HEADING,
+    QUALITY_COST_INTRO, RUN_COST_COLUMNS,
 };
 use super::super::{CandidateResult, Report};
 use super::{cell, shown, table_head};
@@ -16,13 +16,8 @@ use super::{cell, shown, table_head};
 /// The line under a candidate's headline: its cost beside the verdict; nothing without a cost
 /// section.
 pub fn headline(out: &mut String, report: &Report, candidate: &CandidateResult) {
-    let cost = report
-        .candidates
-        .iter()
-        .position(|c| c.run == candidate.run)
-        .and_then(|index| candidate_cost_of(report, index));
-    if let Some(cost) = cost {
-        let _ = writeln!(out, "  - {}", markdown_text(&cost_beside_verdict(cost)));
+    if let Some(line) = cost_line_of(report, candidate) {
+        let _ = writeln!(out, "  - {}", markdown_text(&line));
     }
 }
 

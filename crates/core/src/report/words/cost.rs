@@ -4,7 +4,9 @@
 
 use crate::text::{count, interval_points, minus_sign, signed_points, MISSING};
 
-use super::super::{CandidateCost, CostDelta, CostGap, QualityCostPoint, Report, RunCostSummary};
+use super::super::{
+    CandidateCost, CandidateResult, CostDelta, CostGap, QualityCostPoint, Report, RunCostSummary,
+};
 use super::effort::signed_percent;
 
 /// The heading of the cost section.
@@ -113,6 +115,16 @@ pub fn cost_beside_verdict(cost: &CandidateCost) -> String {
             "cost per task: none (no attempted task)".to_owned()
         }
     }
+}
+
+/// The line beside `candidate`'s verdict (see [`cost_beside_verdict`]); `None` when the report
+/// has no cost section or does not compare that candidate.
+pub fn cost_line_of(report: &Report, candidate: &CandidateResult) -> Option<String> {
+    let index = report
+        .candidates
+        .iter()
+        .position(|c| c.run == candidate.run)?;
+    candidate_cost_of(report, index).map(cost_beside_verdict)
 }
 
 fn delta_text(delta: &CostDelta) -> String {

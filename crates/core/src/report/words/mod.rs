@@ -28,10 +28,10 @@ pub use checkpoints::{
     PATHS_HEADING, PATHS_INTRO, STEPS_HEADING, STEPS_INTRO, STEP_COLUMNS,
 };
 pub use cost::{
-    candidate_cost_of, cents, cost_beside_verdict, cost_sentence, gap_text, kind_sentence,
-    quality_cost_cells, run_cost_cells, signed_cents, unbeaten_sentence, COST_EXPLAINED,
-    COST_HEADING, COST_INTRO, QUALITY_COST_COLUMNS, QUALITY_COST_HEADING, QUALITY_COST_INTRO,
-    RUN_COST_COLUMNS,
+    candidate_cost_of, cents, cost_beside_verdict, cost_line_of, cost_sentence, gap_text,
+    kind_sentence, quality_cost_cells, run_cost_cells, signed_cents, unbeaten_sentence,
+    COST_EXPLAINED, COST_HEADING, COST_INTRO, QUALITY_COST_COLUMNS, QUALITY_COST_HEADING,
+    QUALITY_COST_INTRO, RUN_COST_COLUMNS,
 };
 pub use coverage::{incomplete_loads, pairing_line, pairings, union_line, TASK_COLUMNS_NOTE};
 pub use effort::{
