@@ -83,7 +83,7 @@ step "e2e (server + viewer + Chromium)" env \
   EVAL_COMPARE_SERVER_BIN="$TARGET_DIR/server/eval-compare-server" \
   EVAL_COMPARE_CLI_BIN="$TARGET_DIR/debug/eval-compare" \
   EVAL_COMPARE_DIST="$PWD/dist" \
-  cargo test --locked -p eval-compare-e2e
+  cargo test --locked -p eval-compare-e2e --no-fail-fast
 
 print_summary
 printf 'ALL CHECKS PASSED in %ds\n' $((SECONDS - started_all))

@@ -22,7 +22,7 @@ pub fn route_subject(route: Option<Route>) -> &'static str {
         Some(Route::Picker) => "Choose runs",
         Some(Route::Report(ReportPage::Backtests)) => "Choose backtest jobs",
         Some(Route::Report(ReportPage::Files)) => "Run folders",
-        Some(Route::Report(ReportPage::Scorecard)) => "Scorecard",
+        Some(Route::Report(ReportPage::Scorecard | ReportPage::FilesScorecard)) => "Scorecard",
         Some(Route::Report(
             ReportPage::Compare | ReportPage::BacktestsCompare | ReportPage::FilesCompare,
         )) => "Comparison",

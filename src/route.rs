@@ -37,6 +37,8 @@ pub enum ReportPage {
     /// `/scorecard`: a training run's checkpoints on every benchmark of its agent, each cell a
     /// comparison against the row's baseline (its query is a `ScorecardLink`).
     Scorecard,
+    /// `/files/scorecard`: the same scorecard from the run folders opened on `/files`.
+    FilesScorecard,
 }
 
 /// Where the runs of a report page come from.
@@ -57,7 +59,9 @@ impl ReportPage {
             ReportPage::Compare | ReportPage::Scorecard => RunSource::Trajectory,
             ReportPage::BacktestsCompare => RunSource::Chronicle,
             ReportPage::Backtests => RunSource::Chronicle,
-            ReportPage::Files | ReportPage::FilesCompare => RunSource::Files,
+            ReportPage::Files | ReportPage::FilesCompare | ReportPage::FilesScorecard => {
+                RunSource::Files
+            }
         }
     }
 }
@@ -84,7 +88,7 @@ impl RunSource {
 
 impl Route {
     /// Every page, the start page first.
-    pub const ALL: [Route; 7] = [
+    pub const ALL: [Route; 8] = [
         Route::Picker,
         Route::Report(ReportPage::Compare),
         Route::Report(ReportPage::Files),
@@ -92,6 +96,7 @@ impl Route {
         Route::Report(ReportPage::Backtests),
         Route::Report(ReportPage::BacktestsCompare),
         Route::Report(ReportPage::Scorecard),
+        Route::Report(ReportPage::FilesScorecard),
     ];
 
     /// The page at `path` (a URL's path, without query or fragment); `None` when no page has
@@ -111,6 +116,9 @@ impl Route {
             Route::Report(ReportPage::BacktestsCompare) => "/backtests/compare",
             Route::Report(ReportPage::Scorecard) => {
                 eval_compare_core::scorecard::SCORECARD_PAGE_PATH
+            }
+            Route::Report(ReportPage::FilesScorecard) => {
+                eval_compare_core::scorecard::FOLDERS_SCORECARD_PAGE_PATH
             }
         }
     }
@@ -155,7 +163,7 @@ mod tests {
     use super::{ReportPage, Route};
 
     /// Every page and its path, as [`Route::ALL`] lists them.
-    const PAGES: [(Route, &str); 7] = [
+    const PAGES: [(Route, &str); 8] = [
         (Route::Picker, "/"),
         (Route::Report(ReportPage::Compare), "/compare"),
         (Route::Report(ReportPage::Files), "/files"),
@@ -166,6 +174,10 @@ mod tests {
             "/backtests/compare",
         ),
         (Route::Report(ReportPage::Scorecard), "/scorecard"),
+        (
+            Route::Report(ReportPage::FilesScorecard),
+            "/files/scorecard",
+        ),
     ];
 
     #[test]

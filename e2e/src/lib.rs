@@ -163,6 +163,26 @@ impl Server {
         })
     }
 
+    /// Starts the server binary `bin` with exactly `args` (e.g. a proxy's `--upstream URL
+    /// --addr 127.0.0.1:0 --dist DIST`), and waits for its `listening on http://…` line.
+    pub fn start_from(bin: &Path, args: &[&str]) -> Result<Self, BoxError> {
+        let mut child = Command::new(bin)
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .map_err(|error| format!("could not start {}: {error}", bin.display()))?;
+        let stdout = child.stdout.take();
+        let process = ChildGuard::single("eval-compare-server", child);
+        let stdout = stdout.ok_or("the server's stdout was not captured")?;
+        let base_url = read_listening_line(stdout)?;
+        Ok(Self {
+            _process: process,
+            base_url,
+        })
+    }
+
     /// `http://127.0.0.1:PORT`, without a trailing slash.
     pub fn base_url(&self) -> &str {
         &self.base_url

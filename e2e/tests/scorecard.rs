@@ -197,6 +197,16 @@ async fn the_scorecard_walk() -> Result<(), BoxError> {
             .click()
             .await?;
         wait_for_report(&browser).await?;
+        // The scorecard read no costs; the comparison shows them, so it reads them now.
+        wait_js(
+            &browser,
+            "the cell's comparison showing its runs' costs",
+            PAGE_TIMEOUT,
+            "return Array.from(document.querySelectorAll('section.cost-panel table.cost-runs td'))
+               .some((td) => td.textContent.trim().endsWith('¢'));",
+            vec![],
+        )
+        .await?;
         browser
             .find(Locator::Css("a.scorecard-back-link"))
             .await?

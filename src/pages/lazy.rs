@@ -1,5 +1,5 @@
 //! The report pages ([`ReportPage`]: `/compare`, `/files`, `/files/compare`, `/backtests`,
-//! `/backtests/compare`, `/scorecard`) behind one split point.
+//! `/backtests/compare`, `/scorecard`, `/files/scorecard`) behind one split point.
 //!
 //! The release build (`scripts/build-viewer.sh`, which compiles with `--cfg lazy_report`) cuts
 //! the code reachable only from these pages (the analysis core, the report's panels, charts,
@@ -51,6 +51,9 @@ fn page_view(page: ReportPage) -> AnyView {
         // Trajectory picker's download does not grow; opening a job then needs no other chunk.
         ReportPage::Backtests => view! { <BacktestsPage/> }.into_any(),
         ReportPage::Scorecard => view! { <crate::report::scorecard::ScorecardPage/> }.into_any(),
+        ReportPage::FilesScorecard => {
+            view! { <crate::report::scorecard::files::FilesScorecardPage/> }.into_any()
+        }
     }
 }
 

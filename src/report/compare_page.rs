@@ -441,7 +441,7 @@ pub fn ReportView(
             <HeadlineCards report focus bootstrap_pending=state.bootstrap_pending()/>
             <AuditPanel report/>
             <WhereDelta report=without_bootstrap focus/>
-            <EffortPanel report/>
+            <EffortPanel report run_set client/>
             <CostPanel report/>
             <PlatformPanel report/>
             <ReportSettingsForm

@@ -1,5 +1,6 @@
 //! Comparing run folders opened from disk, with no server: `/files` opens folders and chooses
-//! the comparison; `/files/compare?…` shows its report. The URL keeps the view state as for the
+//! the comparison (or offers a training run's scorecard, `/files/scorecard`); `/files/compare?…`
+//! shows its report. The URL keeps the view state as for the
 //! API, but a link cannot carry the files: opened elsewhere it asks for the same folders.
 
 use eval_compare_core::text::{count, noun, visible};
@@ -14,6 +15,7 @@ use crate::report::compare_page::{plan_of, ReportBody};
 use crate::report::files_jobs::{job_rows, JobFolderChooser};
 use crate::report::panels::drop_zone::DropZone;
 use crate::report::panels::query_notice::QueryIssuesNotice;
+use crate::report::scorecard::files::FolderScorecardOffers;
 use crate::route::{ReportPage, Route};
 use crate::state::files::{issues_note, use_file_runs, FileIssue, OpenedRun};
 use crate::state::url::use_url_state;
@@ -83,6 +85,7 @@ pub fn FilesPage() -> impl IntoView {
         <QueryIssuesNotice issues=Signal::derive(move || url.issues())/>
         <DropZone/>
         <FileIssues/>
+        <FolderScorecardOffers/>
         <OpenedFolders/>
         {chooser}
     }
@@ -138,7 +141,7 @@ fn OpenedFolders() -> impl IntoView {
 
 /// The folders and files of the last opening that could not be used.
 #[component]
-fn FileIssues() -> impl IntoView {
+pub fn FileIssues() -> impl IntoView {
     let file_runs = use_file_runs();
     move || {
         let issues = file_runs.issues();

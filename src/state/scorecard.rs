@@ -10,13 +10,21 @@
 //! rule ([`eval_compare_core::scorecard::Scorecard::with_rule`]), so changing a primary or a
 //! guardrail recomputes nothing. A hand-picked baseline plans again from the same listed runs
 //! (no second listing) and loads only the runs not read yet.
+//!
+//! Built again (a running evaluation refreshed, a baseline chosen by hand), the scorecard keeps
+//! every comparison whose two runs did not change since it was made
+//! ([`ScorecardBuild::keeping`], each run's [`RunVersion`] taken when a build starts) and
+//! makes only the others, so the outcome is a full build's.
 
 use eval_compare_core::client::ClientConfig;
 use eval_compare_core::ledger::Ledger;
-use eval_compare_core::load::{BuildStep, ScorecardSources};
+use std::collections::BTreeMap;
+
+use eval_compare_core::load::{BuildStep, RunVersion, ScorecardSources};
 use eval_compare_core::report::{Report, ReportSettings};
 use eval_compare_core::scorecard::{
-    baselines_by_hand, plan_scorecard, settings_of, Rule, Scorecard, ScorecardBuild, ScorecardPlan,
+    baselines_by_hand, plan_scorecard, settings_of, unchanged, Rule, Scorecard, ScorecardBuild,
+    ScorecardPlan,
 };
 use eval_compare_core::view_state::ScorecardLink;
 use gloo_timers::future::TimeoutFuture;
@@ -24,6 +32,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::async_load::spawn_scoped;
+use super::files::scorecard::{folder_pair_set, OpenFolders};
 use super::loader::{LoadPlan, Loader, RunSetStart};
 use super::report::{full_report_in_slices, now_ms, ReportKey, SLICE_MS};
 use super::run_set_build::ITEMS_PER_STEP;
@@ -31,6 +40,17 @@ use super::shared::Shared;
 
 /// The sources of a scorecard as read: listed, or why they could not be.
 pub type SourcesState = Option<Result<Shared<ScorecardSources>, String>>;
+
+/// Where a scorecard's cells get their runs: the API's loader, or the run folders opened on the
+/// Files page ([`super::files::scorecard`]).
+#[derive(Clone)]
+pub enum PairSource {
+    /// Runs read from the API by the loader (boxed: a loader is many signals, a folder source
+    /// one pointer).
+    Api(Box<Loader>),
+    /// Run folders opened in this browser.
+    Folders(Shared<OpenFolders>),
+}
 
 /// A scorecard being loaded and built.
 #[derive(Debug, Clone, Copy)]
@@ -78,7 +98,7 @@ pub fn use_scorecard(
         })
     });
     let load_plan =
-        Memo::new(move |_| plan.with(|p| p.as_ref().map(|p| LoadPlan::Runs(p.run_ids()))));
+        Memo::new(move |_| plan.with(|p| p.as_ref().map(|p| LoadPlan::ScorecardRuns(p.run_ids()))));
     Effect::new(move |_| {
         if let (Some(plan), Some(config)) = (load_plan.get(), config.get()) {
             loader.ensure(&config, &plan);
@@ -96,6 +116,8 @@ pub fn use_scorecard(
     };
     let latest = StoredValue::new(0u64);
     let built_for = StoredValue::new(None::<(ScorecardPlan, ReportSettings)>);
+    // The comparisons made so far, and the runs' versions they were made at.
+    let kept = StoredValue::new(None::<(ScorecardBuild, BTreeMap<String, RunVersion>)>);
     Effect::new(move |_| {
         latest.update_value(|n| *n += 1);
         let this = latest.get_value();
@@ -116,33 +138,48 @@ pub fn use_scorecard(
             state.built.set(None);
         }
         built_for.set_value(Some(key));
-        spawn_local(build(
-            loader,
-            plan,
-            settings,
+        let versions = loader.run_versions(&plan.run_ids());
+        let start = kept.with_value(|kept| match kept {
+            Some((previous, before)) => {
+                ScorecardBuild::keeping(plan.clone(), settings.clone(), previous, |run| {
+                    unchanged(before, &versions, run)
+                })
+            }
+            None => ScorecardBuild::new(plan.clone(), settings.clone()),
+        });
+        spawn_local(build_from(
+            PairSource::Api(Box::new(loader)),
+            start,
             progressive,
             state,
             move || latest.try_get_value() == Some(this),
+            move |build: &ScorecardBuild| kept.set_value(Some((build.clone(), versions.clone()))),
         ));
     });
     state
 }
 
-/// Builds `plan`'s scorecard with `settings` into `state` while `current` holds, showing it
-/// after each cell when `progressive`, else once complete.
-async fn build(
-    loader: Loader,
-    plan: ScorecardPlan,
-    settings: ReportSettings,
+/// Builds the scorecard of `build`'s plan and settings into `state` while `current` holds (the
+/// comparisons `build` holds are not made again), showing it after each cell when
+/// `progressive`, else once complete, and telling `made` the build after each comparison made.
+pub(crate) async fn build_from(
+    source: PairSource,
+    mut build: ScorecardBuild,
     progressive: bool,
     state: ScorecardState,
     current: impl Fn() -> bool + Copy + 'static,
+    made: impl Fn(&ScorecardBuild),
 ) {
-    let mut build = ScorecardBuild::new(plan, settings.clone());
+    let settings = build.settings().clone();
+    // A scorecard equal to the one shown (nothing changed) is not drawn again.
     let show = |build: &ScorecardBuild, state: ScorecardState| {
-        state
+        let card = build.scorecard(&Rule::default());
+        let same = state
             .built
-            .try_set(Some(Shared::new(build.scorecard(&Rule::default()))));
+            .with_untracked(|shown| shown.as_ref().is_some_and(|shown| **shown == card));
+        if !same {
+            state.built.try_set(Some(Shared::new(card)));
+        }
         state.progress.try_set(Some(build.progress()));
     };
     if progressive {
@@ -150,12 +187,20 @@ async fn build(
     }
     while let Some(pair) = build.next_pair().cloned() {
         let Some(report) =
-            pair_report(loader, &pair.baseline, &pair.candidate, &settings, current).await
+            pair_report(&source, &pair.baseline, &pair.candidate, &settings, current).await
         else {
             return;
         };
         build.add_report(pair.cell, report.as_ref().map_err(Clone::clone));
+        if current() {
+            made(&build);
+        }
         if progressive {
+            // The page drawn in a task of its own, not after the report's last slice.
+            TimeoutFuture::new(0).await;
+            if !current() {
+                return;
+            }
             show(&build, state);
         } else {
             state.progress.try_set(Some(build.progress()));
@@ -164,12 +209,19 @@ async fn build(
     while let Some((index, previous)) = build.next_previous_pair() {
         let pair = previous.pair.clone();
         let Some(report) =
-            pair_report(loader, &pair.baseline, &pair.candidate, &settings, current).await
+            pair_report(&source, &pair.baseline, &pair.candidate, &settings, current).await
         else {
             return;
         };
         build.add_previous_report(index, report.as_ref().map_err(Clone::clone));
+        if current() {
+            made(&build);
+        }
         state.progress.try_set(Some(build.progress()));
+    }
+    TimeoutFuture::new(0).await;
+    if !current() {
+        return;
     }
     show(&build, state);
     state.progress.try_set(None);
@@ -178,12 +230,45 @@ async fn build(
 /// The report of `baseline` against `candidate` (the two runs' set, baseline first, joined in
 /// slices, then the report in slices), or why it could not be made; `None` once not `current`.
 async fn pair_report(
-    loader: Loader,
+    source: &PairSource,
     baseline: &str,
     candidate: &str,
     settings: &ReportSettings,
     current: impl Fn() -> bool + Copy,
 ) -> Option<Result<Report, String>> {
+    let set = match source {
+        PairSource::Api(loader) => loader_pair_set(**loader, baseline, candidate, current).await?,
+        PairSource::Folders(folders) => {
+            folder_pair_set(folders, baseline, candidate, current).await?
+        }
+    };
+    let set = match set {
+        Ok(set) => set,
+        Err(error) => return Some(Err(error)),
+    };
+    let key = ReportKey {
+        set: Shared::new(set),
+        baseline: baseline.to_owned(),
+        candidates: vec![candidate.to_owned()],
+        settings: settings.clone(),
+        as_of: None,
+        ledger: Ledger::default(),
+    };
+    match full_report_in_slices(key, current).await {
+        Ok(Some(report)) => Some(Ok(report)),
+        Ok(None) => None,
+        Err(error) => Some(Err(error.to_string())),
+    }
+}
+
+/// The run set of `baseline` and `candidate` from the loader's store, joined in slices, or why
+/// it could not be made; `None` once not `current`.
+async fn loader_pair_set(
+    loader: Loader,
+    baseline: &str,
+    candidate: &str,
+    current: impl Fn() -> bool + Copy,
+) -> Option<Result<eval_compare_core::model::RunSet, String>> {
     let ids = vec![baseline.to_owned(), candidate.to_owned()];
     let not_read = || {
         Some(Err(
@@ -213,21 +298,5 @@ async fn pair_report(
             }
         },
     };
-    let set = match set {
-        Ok(set) => set,
-        Err(error) => return Some(Err(error.to_string())),
-    };
-    let key = ReportKey {
-        set: Shared::new(set),
-        baseline: baseline.to_owned(),
-        candidates: vec![candidate.to_owned()],
-        settings: settings.clone(),
-        as_of: None,
-        ledger: Ledger::default(),
-    };
-    match full_report_in_slices(key, current).await {
-        Ok(Some(report)) => Some(Ok(report)),
-        Ok(None) => None,
-        Err(error) => Some(Err(error.to_string())),
-    }
+    Some(set.map_err(|error| error.to_string()))
 }

@@ -116,9 +116,24 @@ pub struct ReportArgs {
     /// viewer's "Read components" does. A Chronicle job's scorers are always read.
     #[arg(long, requires = "server", conflicts_with = "chronicle")]
     pub components: bool,
+    /// Also read every counted trajectory's token counts from --server (its last step, which
+    /// holds the whole conversation: one request per trajectory, a few at a time), so the
+    /// effort gives the paired Δ of tokens per task, as the viewer's "Read tokens" does. A
+    /// transcript without counts is "no count", never 0.
+    #[arg(long, requires = "server", conflicts_with = "chronicle")]
+    pub tokens: bool,
+    /// With --chronicle, also read every counted trial's detail (one request per trial, a few at
+    /// a time) for its steps (agent and tool_call steps) and duration (the sum of its steps'
+    /// duration_ms), so the report gives their paired Δ per task, as the viewer's "Read steps
+    /// and durations" does.
+    #[arg(long, requires = "chronicle")]
+    pub trial_details: bool,
     /// Timeouts and retries of API requests.
     #[command(flatten)]
     pub connection: ConnectionArgs,
+    /// Keeping finished runs' lists (--cache DIR).
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Output format: text (markdown-friendly summary), json (the whole report) or html (one
     /// self-contained document to keep: no script, nothing loaded, with the viewer's link).
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -278,6 +293,21 @@ pub struct ConnectionArgs {
     /// Retries of a request that failed in a retryable way (timeouts, 408, 429, 5xx).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub retries: u32,
+}
+
+/// `--cache DIR`: keeping finished runs' lists between commands (README "Streamed lists and
+/// the finished-run cache").
+#[derive(Debug, Clone, Args)]
+pub struct CacheArgs {
+    /// Keep the lists of finished runs (and jobs) in DIR (the server's store,
+    /// finished-lists.sqlite3) and use them again, each only after the API answered the run's
+    /// record with 200 and the same finished record for this key; running runs are never
+    /// kept, and the key is never stored. Off unless given.
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// The most MiB of lists kept in --cache; the least recently used go first.
+    #[arg(long, value_name = "MIB", default_value_t = crate::kept_lists::DEFAULT_MAX_MIB, requires = "cache", value_parser = clap::value_parser!(u64).range(1..=1_048_576))]
+    pub cache_max_mib: u64,
 }
 
 /// Output format of the report.

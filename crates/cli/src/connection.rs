@@ -4,9 +4,10 @@ use std::time::Duration;
 
 use eval_compare_core::client::{ApiKey, ClientConfig, RetryPolicy, TrajectoryClient};
 
-use crate::args::ConnectionArgs;
+use crate::args::{CacheArgs, ConnectionArgs};
 use crate::error::CliError;
 use crate::http_transport::{HttpTransport, Timeouts, MIB};
+use crate::kept_lists::KeepingTransport;
 
 /// The environment variable holding the API key.
 pub const API_KEY_ENV: &str = "TRAJECTORY_API_KEY";
@@ -27,11 +28,23 @@ pub fn api_key_from_env() -> Result<Option<ApiKey>, CliError> {
     }
 }
 
-/// A client of the API at `server`, with the key from the environment.
+/// The CLI's transport: HTTP, keeping finished lists with `--cache`.
+pub type CliTransport = KeepingTransport<HttpTransport>;
+
+/// A client of the API at `server`, with the key from the environment, keeping nothing.
 pub fn client(
     server: &str,
     connection: &ConnectionArgs,
-) -> Result<TrajectoryClient<HttpTransport>, CliError> {
+) -> Result<TrajectoryClient<CliTransport>, CliError> {
+    client_keeping(server, connection, None)
+}
+
+/// [`client`], keeping finished runs' lists in `cache`'s directory when it names one.
+pub fn client_keeping(
+    server: &str,
+    connection: &ConnectionArgs,
+    cache: Option<&CacheArgs>,
+) -> Result<TrajectoryClient<CliTransport>, CliError> {
     let mut config =
         ClientConfig::new(server).map_err(|error| CliError::Usage(format!("--server: {error}")))?;
     if config.base_url.starts_with('/') || config.base_url.is_empty() {
@@ -53,6 +66,12 @@ pub fn client(
         max_response_bytes: connection.max_response_mib * MIB,
     })
     .map_err(CliError::TransportSetup)?;
+    let transport = match cache.and_then(|cache| Some((cache.cache.as_deref()?, cache))) {
+        Some((dir, cache)) => {
+            KeepingTransport::keeping(transport, dir, &config.base_url, cache.cache_max_mib)?
+        }
+        None => KeepingTransport::plain(transport),
+    };
     Ok(TrajectoryClient::new(config, transport))
 }
 

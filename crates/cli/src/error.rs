@@ -73,6 +73,23 @@ pub enum CliError {
         /// Whether a key was sent (for the hint on 401).
         key_set: bool,
     },
+    /// A read of Chronicle trials' details that gave up, in the core's words, followed by the
+    /// last failure.
+    #[error("could not read the trials' details: {stop}{}", last_failure(stop, *key_set))]
+    TrialDetailsStopped {
+        /// Why and how far it got.
+        stop: Box<ComponentStop>,
+        /// Whether a key was sent (for the hint on 401).
+        key_set: bool,
+    },
+    /// A read of token counts that gave up, in the core's words, followed by the last failure.
+    #[error("could not read the tokens: {stop}{}", last_failure(stop, *key_set))]
+    TokensStopped {
+        /// Why and how far it got.
+        stop: Box<ComponentStop>,
+        /// Whether a key was sent (for the hint on 401).
+        key_set: bool,
+    },
     /// A Chronicle job with no trials to compare or export yet (the guide's words).
     #[error("job {job_id} has no trials yet; inspect its status ({status})")]
     NoTrials {
@@ -112,6 +129,8 @@ impl CliError {
             | CliError::Model(_) => Exit::UnreadableInput,
             CliError::Api { .. }
             | CliError::ComponentsStopped { .. }
+            | CliError::TrialDetailsStopped { .. }
+            | CliError::TokensStopped { .. }
             | CliError::TransportSetup(_) => Exit::Api,
             CliError::NoTrials { .. } => Exit::NoResults,
             CliError::Runtime(_) | CliError::Write { .. } => Exit::OutputFailed,

@@ -27,16 +27,20 @@ mod gate_command;
 mod http_transport;
 mod job_folder;
 mod job_gate;
+mod kept_lists;
 mod ledger_file;
 mod progress;
 mod report_command;
 mod report_inputs;
+mod scorecard_api;
 mod scorecard_args;
 mod scorecard_command;
 mod scorecard_gate;
 mod scorecard_inputs;
 #[cfg(test)]
 mod test_support;
+mod token_reads;
+mod trial_details;
 
 use std::process::ExitCode;
 

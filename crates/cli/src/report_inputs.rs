@@ -12,7 +12,7 @@ use crate::api_load::{
     job_run_set, load_complete, load_components_complete, load_jobs_complete, run_set,
 };
 use crate::args::ReportArgs;
-use crate::connection;
+use crate::connection::{self, CliTransport};
 use crate::error::CliError;
 use crate::folder_io::{read_packed_folder, run_folders_in};
 use crate::progress::Progress;
@@ -29,9 +29,17 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
         .collect();
     match &args.server {
         Some(server) if args.chronicle => {
-            let client = connection::client(server, &args.connection)?;
+            let client = connection::client_keeping(server, &args.connection, Some(&args.cache))?;
             let job_ids: Vec<String> = arguments.iter().map(|id| (*id).to_owned()).collect();
-            chronicle_run_set(&client, &job_ids, progress).await
+            let set = chronicle_run_set(&client, &job_ids, progress).await;
+            note_cache(&client, progress);
+            match set {
+                Ok(mut set) if args.trial_details => {
+                    crate::trial_details::read_trial_details(&client, &mut set, progress).await?;
+                    Ok(set)
+                }
+                other => other,
+            }
         }
         Some(_) if args.candidates.is_empty() => Err(CliError::Usage(
             "give at least one candidate run id after the baseline's (or --chronicle with job ids)"
@@ -42,13 +50,19 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
                 "run",
                 arguments.iter().copied().zip(arguments.iter().copied()),
             )?;
-            let client = connection::client(server, &args.connection)?;
+            let client = connection::client_keeping(server, &args.connection, Some(&args.cache))?;
             let run_ids: Vec<String> = arguments.iter().map(|id| (*id).to_owned()).collect();
-            let store = load_complete(&client, &run_ids, progress).await?;
+            let store = load_complete(&client, &run_ids, progress).await;
+            note_cache(&client, progress);
+            let store = store?;
             if args.components {
                 load_components_complete(&client, &store, &run_ids, progress).await?;
             }
-            run_set(&store, &run_ids)
+            let mut set = run_set(&store, &run_ids)?;
+            if args.tokens {
+                crate::token_reads::read_tokens(&client, &store, &mut set, progress).await?;
+            }
+            Ok(set)
         }
         None => {
             // A folder of run folders stands for its run folders, in name order (as the
@@ -96,6 +110,13 @@ pub async fn load_run_set(args: &ReportArgs, progress: &Progress) -> Result<RunS
             }
             Ok(set)
         }
+    }
+}
+
+/// Says on stderr what `--cache` did, when it was given.
+pub fn note_cache(client: &TrajectoryClient<CliTransport>, progress: &Progress) {
+    if let Some(summary) = client.transport().summary() {
+        progress.note(&summary);
     }
 }
 

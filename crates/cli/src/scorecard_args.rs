@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use eval_compare_core::share_link::DEFAULT_LINK_BASE;
 use eval_compare_core::view_state::{check_id, parse_tenths, MAX_MARGIN_TENTHS};
 
-use crate::args::{parse_link_base, ConnectionArgs, Format, StatisticsArgs};
+use crate::args::{parse_link_base, CacheArgs, ConnectionArgs, Format, StatisticsArgs};
 
 /// `--help`'s description of the command.
 pub const SCORECARD_LONG_ABOUT: &str = "\
@@ -79,6 +79,9 @@ pub struct ScorecardArgs {
     /// Timeouts and retries of API requests.
     #[command(flatten)]
     pub connection: ConnectionArgs,
+    /// Keeping finished runs' lists (--cache DIR), as for `report`.
+    #[command(flatten)]
+    pub cache: CacheArgs,
     /// Output format: text (markdown), json (every cell with its pair report's primary,
     /// verdict and coverage) or html (one self-contained document, no script).
     #[arg(long, value_enum, default_value_t = Format::Text)]

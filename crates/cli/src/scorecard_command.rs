@@ -3,7 +3,8 @@
 
 use eval_compare_core::report::ReportSettings;
 use eval_compare_core::scorecard::{
-    build_scorecard, scorecard_address, Correction, Guardrail, Rule, Scorecard,
+    build_scorecard, scorecard_address_on, Correction, Guardrail, Rule, Scorecard,
+    FOLDERS_SCORECARD_PAGE_PATH, SCORECARD_PAGE_PATH,
 };
 use eval_compare_core::view_state::{ScorecardLink, ViewState};
 
@@ -65,7 +66,8 @@ pub fn rule(args: &ScorecardArgs) -> Rule {
 }
 
 /// The viewer's link of the same scorecard: the training run, the baselines chosen by hand,
-/// the rule and the settings; `None` when a setting cannot be written in a link.
+/// the rule and the settings, on the scorecard page of the API or, from run folders, of the
+/// files pages; `None` when a setting cannot be written in a link.
 pub fn link(scorecard: &Scorecard, args: &ScorecardArgs) -> Option<String> {
     let percent = (args.statistics.confidence * 100.0).round();
     if (percent / 100.0 - args.statistics.confidence).abs() > 1e-9
@@ -90,7 +92,11 @@ pub fn link(scorecard: &Scorecard, args: &ScorecardArgs) -> Option<String> {
         ..ScorecardLink::default()
     };
     scorecard.rule.write_to(&mut link)?;
-    Some(scorecard_address(&args.link_base, &link))
+    let page = match args.server {
+        Some(_) => SCORECARD_PAGE_PATH,
+        None => FOLDERS_SCORECARD_PAGE_PATH,
+    };
+    Some(scorecard_address_on(&args.link_base, page, &link))
 }
 
 /// The scorecard in the chosen format, ending with a newline.

@@ -292,6 +292,7 @@ fn every_page_and_the_end_of_every_list_is_an_event() {
             LoadEvent::Components { trajectory_id, ok } => {
                 format!("components {trajectory_id} {ok}")
             }
+            LoadEvent::Tokens { trajectory_id, ok } => format!("tokens {trajectory_id} {ok}"),
         };
         seen.borrow_mut().push(line);
     };

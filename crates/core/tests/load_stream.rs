@@ -276,3 +276,27 @@ fn a_server_without_streams_is_paged_as_the_contract_says() {
     assert_eq!(transport.count("/stream/v1/eval"), 0);
     assert_eq!(transport.count("/stream/v1/capabilities"), 1);
 }
+
+#[test]
+fn a_server_offering_the_kept_form_is_asked_for_it_on_every_stream() {
+    let transport = ScriptedTransport::default();
+    let offered = CAPABILITIES.replace(r#""cache":false"#, r#""cache":false,"forms":["kept"]"#);
+    transport.route("/stream/v1/capabilities", vec![(200, offered)]);
+    let body = format!("{}{}{}", first_page(), second_page(), end(true, 2, 3));
+    script(&transport, vec![(200, body)], "");
+    let store = LoadStore::new();
+    let pages = load(&transport, &store);
+    assert_eq!(store.list_source(), ListSource::KeptStream);
+    assert_eq!(pages, [(1, 2), (2, 3)]);
+    assert_eq!(reward_ids(&store), ["x1", "x2", "x3"]);
+    let streams: Vec<String> = transport
+        .urls()
+        .into_iter()
+        .filter(|url| url.contains("/stream/v1/") && !url.contains("capabilities"))
+        .collect();
+    assert!(streams.len() >= 3, "{streams:?}");
+    assert!(
+        streams.iter().all(|url| url.contains("form=kept")),
+        "{streams:?}"
+    );
+}

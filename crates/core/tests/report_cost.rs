@@ -117,3 +117,41 @@ fn a_report_without_any_billing_has_no_cost_section() {
     assert!(report.cost.is_none());
     assert!(!report.to_json().contains("\"cost\""));
 }
+
+#[test]
+fn the_html_report_draws_the_quality_cost_view_and_puts_the_cost_beside_the_delta() {
+    let report = report();
+    let html = report.to_html(None);
+    let cheaper = &report.cost.as_ref().unwrap().candidates[0];
+    let delta = html
+        .split("<p class=\"delta\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</p>").next())
+        .unwrap();
+    let beside = format!(
+        "<span class=\"beside\">{}{}</span>",
+        eval_compare_core::report::BESIDE_DELTA,
+        cost_beside_verdict(cheaper)
+    );
+    assert!(delta.ends_with(&beside), "{delta}");
+    // The figure follows the quality–cost table: the baseline (beaten) and gpt-3.5 (unbeaten);
+    // gpt-4 has no cost and is left out, as from the page's chart.
+    let figure = html
+        .split("aria-label=\"Quality against cost")
+        .nth(1)
+        .and_then(|rest| rest.split("</svg>").next())
+        .unwrap();
+    assert!(figure.contains(">gpt-3.5-turbo</text>"), "{figure}");
+    assert!(!figure.contains(">gpt-4</text>"), "{figure}");
+    assert_eq!(
+        figure
+            .matches("<circle class=\"point baseline hollow\"")
+            .count(),
+        1
+    );
+    // One filled point for gpt-3.5, one in the legend.
+    assert_eq!(figure.matches("<circle class=\"point\"").count(), 2);
+    // Below the view's table: the figure draws what the table lists.
+    let table = html.find("<th scope=\"col\">Δ cost per attempted task</th>");
+    assert!(table.unwrap() < html.find("aria-label=\"Quality against cost").unwrap());
+}

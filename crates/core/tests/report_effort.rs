@@ -300,3 +300,31 @@ fn the_turn_bootstrap_is_drawn_with_the_others_and_is_in_the_json() {
     let read: Report = serde_json::from_str(&report.to_json()).unwrap();
     assert_eq!(read.effort.unwrap().tasks, effort(&report).tasks);
 }
+
+#[test]
+fn the_html_card_has_the_turns_beside_the_delta_in_the_pages_words() {
+    let report = swe_report("claude-45sonnet-10132025", "gpt-5-250-turns-10132025");
+    let turns =
+        eval_compare_core::report::turns_beside_verdict(&effort(&report).candidates[0]).unwrap();
+    assert!(
+        turns.ends_with("% turns") && turns.starts_with('\u{2212}'),
+        "{turns}"
+    );
+    let parts = eval_compare_core::report::beside_delta(&report, &report.candidates[0]);
+    assert_eq!(
+        parts,
+        std::slice::from_ref(&turns),
+        "no cost without billing rows"
+    );
+    let html = report.to_html(None);
+    let delta = html
+        .split("<p class=\"delta\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</p>").next())
+        .unwrap();
+    let beside = format!(
+        "<span class=\"beside\">{}{turns}</span>",
+        eval_compare_core::report::BESIDE_DELTA
+    );
+    assert!(delta.ends_with(&beside), "{delta}");
+}

@@ -1,12 +1,12 @@
 //! A scorecard's load on the one engine against a scripted API: its sources listed, the plan
 //! made, every compared run read once (the baseline two cells share, the training run and the
 //! evaluation defaults the sources already read are not read again), and the scorecard built
-//! from the store's pair sets.
+//! from the store's pair sets; each run's version moves only when its data do.
 #![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeMap;
 
-use eval_compare_core::load::{load_scorecard, LoadStore};
+use eval_compare_core::load::{load_scorecard, run_versions, LoadStore};
 use eval_compare_core::report::ReportSettings;
 use eval_compare_core::scorecard::{build_scorecard, CellState, Rule};
 use eval_compare_core::testing::bodies::{
@@ -133,6 +133,9 @@ fn each_run_is_read_once_and_the_cells_come_from_the_store() {
         .iter()
         .any(|url| url.contains("base_old") || url.contains("base_hot")));
     assert!(store.first_failure(&plan.run_ids()).is_none());
+    let versions = run_versions(&store, &plan.run_ids());
+    assert_eq!(versions.len(), 3);
+    assert_eq!(run_versions(&store, &plan.run_ids()), versions);
 
     let settings = ReportSettings {
         resamples: 0,
@@ -155,4 +158,19 @@ fn each_run_is_read_once_and_the_cells_come_from_the_store() {
     assert!((comparison.delta.unwrap() - 0.175).abs() < 1e-9);
     assert_eq!(comparison.paired, TASKS as u64);
     assert_eq!(card.recommended.as_ref().unwrap().step, 200);
+    // A list read again with other items moves that run's version only.
+    store
+        .get("ck_200")
+        .unwrap()
+        .rewards
+        .borrow_mut()
+        .items
+        .pop();
+    let now = run_versions(
+        &store,
+        &["base_new".to_owned(), "ck_100".into(), "ck_200".into()],
+    );
+    assert_ne!(now["ck_200"], versions["ck_200"]);
+    assert_eq!(now["ck_100"], versions["ck_100"]);
+    assert_eq!(now["base_new"], versions["base_new"]);
 }

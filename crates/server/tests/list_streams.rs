@@ -187,11 +187,16 @@ fn db(dir: &Path) -> rusqlite::Connection {
     rusqlite::Connection::open(dir.join(FILE_NAME)).unwrap()
 }
 
-/// Waits until `count` lists are kept (the cache is written after the stream's last line).
-async fn kept(dir: &Path, count: i64) {
-    for _ in 0..200 {
+/// Waits until `count` lists named `list` are kept (the cache is written after the stream's
+/// last line; a run's other list is read into it too, later).
+async fn kept(dir: &Path, list: &str, count: i64) {
+    for _ in 0..300 {
         let n: i64 = db(dir)
-            .query_row("SELECT COUNT(*) FROM lists", [], |row| row.get(0))
+            .query_row(
+                "SELECT COUNT(*) FROM lists WHERE list = ?1",
+                [list],
+                |row| row.get(0),
+            )
             .unwrap();
         if n == count {
             return;
@@ -224,7 +229,7 @@ async fn the_cache_serves_a_finished_run_only_with_the_apis_consent() {
     let path = format!("/stream/v1/eval/{RUN}/trajectory-rewards");
     let (status, first) = lines(&proxy.base, &path, Some(KEY)).await;
     assert_eq!(status, 200);
-    kept(&dir, 1).await;
+    kept(&dir, "trajectory-rewards", 1).await;
     let stored: Vec<u8> = db(&dir)
         .query_row("SELECT lines FROM lists", [], |row| row.get(0))
         .unwrap();
@@ -252,12 +257,15 @@ async fn the_cache_serves_a_finished_run_only_with_the_apis_consent() {
     tamper(&dir, "trajectory-rewards", marker, false);
     let (_, again) = lines(&proxy.base, &path, Some(KEY)).await;
     assert_eq!(again, first);
-    kept(&dir, 1).await;
+    kept(&dir, "trajectory-rewards", 1).await;
 
     // A run whose record changed since is read again.
     tamper(&dir, "trajectory-rewards", marker, true);
     db(&dir)
-        .execute("UPDATE lists SET record_sha = 'changed'", [])
+        .execute(
+            "UPDATE lists SET record_sha = 'changed' WHERE list = 'trajectory-rewards'",
+            [],
+        )
         .unwrap();
     let (_, changed) = lines(&proxy.base, &path, Some(KEY)).await;
     assert_eq!(changed, first);
@@ -285,7 +293,7 @@ async fn the_cache_survives_a_restart_and_a_damaged_file_is_set_aside() {
     {
         let (proxy, _) = caching_proxy(&upstream.base, &dir, 64).await;
         assert_eq!(lines(&proxy.base, &path, Some(KEY)).await.0, 200);
-        kept(&dir, 1).await;
+        kept(&dir, "trajectories", 1).await;
     }
     let (proxy, _) = caching_proxy(&upstream.base, &dir, 64).await;
     tamper(
@@ -301,6 +309,114 @@ async fn the_cache_survives_a_restart_and_a_damaged_file_is_set_aside() {
     std::fs::write(garbage.join(FILE_NAME), b"not a database at all").unwrap();
     let (proxy, _) = caching_proxy(&upstream.base, &garbage, 64).await;
     assert_eq!(lines(&proxy.base, &path, Some(KEY)).await.0, 200);
-    kept(&garbage, 1).await;
+    kept(&garbage, "trajectories", 1).await;
     assert!(garbage.join("finished-lists.sqlite3.damaged").exists());
+}
+
+#[tokio::test]
+async fn a_finished_runs_other_list_is_read_beside_and_served_with_the_apis_consent() {
+    let upstream = keyed_upstream().await;
+    let dir = temp_dir("stream-cache-sibling");
+    let (proxy, _cache) = caching_proxy(&upstream.base, &dir, 64).await;
+    let rewards = format!("/stream/v1/eval/{RUN}/trajectory-rewards");
+    assert_eq!(lines(&proxy.base, &rewards, Some(KEY)).await.0, 200);
+    // Nobody asked for the trajectories: the server read them into the cache.
+    kept(&dir, "trajectories", 1).await;
+    let marker = "{\"items\":[],\"has_more\":false,\"next_cursor\":null}\n";
+    tamper(&dir, "trajectories", marker, true);
+    let trajectories = format!("/stream/v1/eval/{RUN}/trajectories");
+    let (status, served) = lines(&proxy.base, &trajectories, Some(KEY)).await;
+    assert_eq!(status, 200);
+    assert_eq!(served.len(), 2, "the kept list: {served:?}");
+    let (status, _) = lines(&proxy.base, &trajectories, Some("wrong-key")).await;
+    assert_eq!(status, 401, "the API's refusal, never the kept list");
+}
+
+/// GETs `path` with the test key: the body's text.
+async fn text(base: &str, path: &str) -> String {
+    let response = client()
+        .get(format!("{base}{path}"))
+        .header("X-API-Key", KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200, "{path}");
+    response.text().await.unwrap()
+}
+
+/// What the model reads of a stream of listed trajectories (or rewards): every item's facts,
+/// each page's cursor, and the trailer.
+fn facts_of(text: &str, rewards: bool) -> Vec<String> {
+    use eval_compare_core::api::{
+        EvalTrajectoryReward, EvalTrajectoryRewardsPage, Page, TrajectoryMetadata,
+    };
+    use eval_compare_core::large_list::{decode_plain, AsRewardFacts, AsTrajectoryFacts};
+    let mut read = Vec::new();
+    for line in text.lines() {
+        if line.contains("\"stream_end\"") {
+            read.push(line.to_owned());
+        } else if rewards {
+            let page: EvalTrajectoryRewardsPage<EvalTrajectoryReward> =
+                decode_plain(line.as_bytes()).unwrap();
+            read.extend(page.items.iter().map(|item| {
+                format!(
+                    "{} {} {:?}",
+                    item.trajectory_id,
+                    item.reward(),
+                    item.task_id()
+                )
+            }));
+            read.push(format!("{:?} {}", page.next_cursor, page.has_more));
+        } else {
+            let page: Page<TrajectoryMetadata> = decode_plain(line.as_bytes()).unwrap();
+            read.extend(page.items.iter().map(|item| format!("{:?}", item.facts())));
+            read.push(format!("{:?} {}", page.next_cursor, page.has_more));
+        }
+    }
+    read
+}
+
+#[tokio::test]
+async fn the_kept_form_reads_as_the_apis_fresh_and_from_the_cache() {
+    let upstream = keyed_upstream().await;
+    let dir = temp_dir("stream-kept-form");
+    let (proxy, _cache) = caching_proxy(&upstream.base, &dir, 64).await;
+    let offered: eval_compare_core::client::list_stream::StreamCapabilities =
+        serde_json::from_str(&text(&proxy.base, "/stream/v1/capabilities").await).unwrap();
+    assert_eq!(offered.forms, ["kept"]);
+    for (list, rewards) in [("trajectories", false), ("trajectory-rewards", true)] {
+        let path = format!("/stream/v1/eval/{RUN}/{list}");
+        let full = text(&proxy.base, &path).await;
+        let walked = text(&proxy.base, &format!("{path}?form=kept")).await;
+        kept(&dir, &format!("{list}+kept"), 1).await;
+        let served = text(&proxy.base, &format!("{path}?form=kept")).await;
+        assert_eq!(walked, served, "the kept form is kept as it was sent");
+        let read = facts_of(&full, rewards);
+        assert!(read.len() > 3, "{list}: items read");
+        assert_eq!(read, facts_of(&walked, rewards), "{list}: the same facts");
+        if !rewards {
+            assert!(
+                walked.len() * 10 < full.len() * 7,
+                "the kept form is smaller"
+            );
+            // Items that are not plain (a diagnostic object) are sent whole; the others not.
+            let count = |text: &str| text.matches("\"dataset_id\"").count();
+            assert!(
+                count(&walked) * 2 < count(&full),
+                "most items are projected"
+            );
+        }
+    }
+    // The API's form is still kept under its own name, for the CLI's --cache.
+    kept(&dir, "trajectories", 1).await;
+    let refused = client()
+        .get(format!(
+            "{}/stream/v1/eval/{RUN}/trajectories?form=slim",
+            proxy.base
+        ))
+        .header("X-API-Key", KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status().as_u16(), 400);
 }

@@ -45,6 +45,12 @@
 //! `--dark` in dark mode); `--cpu-profile FILE` profiles the first round, from the
 //! pick to the report.
 //!
+//! `--scorecard Q` measures the scorecard `/scorecard?Q` instead (`scorecard.rs`).
+//!
+//! `--proxy` measures the link behind `eval-compare-server --upstream` with its finished-run
+//! cache, cold then warm (`proxy.rs`; `--proxy-arg ARG` passes a flag to the proxy,
+//! `--count-upstream` counts the requests that reach the upstream).
+//!
 //! Environment: `EVAL_COMPARE_SERVER_BIN` (default: the first of `target/{server,release,debug}/
 //! eval-compare-server` that exists; `scripts/demo.sh` builds the `server` profile), `EVAL_COMPARE_DIST` (default `dist`), `CHROMEDRIVER`,
 //! `CHROME_BIN`.
@@ -54,6 +60,11 @@
 //! when things appear with a MutationObserver, times `WebAssembly.instantiate*`, and collects
 //! long tasks; the Resource Timing entries give the downloads and API requests. WebDriver only
 //! collects the figures at the end, so its polling latency is not part of any measurement.
+
+#[path = "bench_report/proxy.rs"]
+mod proxy;
+#[path = "bench_report/scorecard.rs"]
+mod scorecard;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -491,6 +502,10 @@ struct Options {
     screenshots: Option<PathBuf>,
     /// The page in dark mode (`--dark`: `prefers-color-scheme: dark`).
     dark: bool,
+    /// Measure the scorecard `/scorecard?Q` instead (`--scorecard Q`, see `scorecard.rs`).
+    scorecard: Option<String>,
+    /// Measure behind our server as a proxy (`--proxy`, see `proxy.rs`).
+    proxy: proxy::ProxyFlags,
 }
 
 fn parse_options() -> Result<Options, BoxError> {
@@ -513,6 +528,8 @@ fn parse_options() -> Result<Options, BoxError> {
         files_rounds: 3,
         screenshots: None,
         dark: false,
+        scorecard: None,
+        proxy: proxy::ProxyFlags::default(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -545,6 +562,12 @@ fn parse_options() -> Result<Options, BoxError> {
             "--files-rounds" => options.files_rounds = value()?.parse::<usize>()?.max(1),
             "--screenshots" => options.screenshots = Some(PathBuf::from(value()?)),
             "--dark" => options.dark = true,
+            "--scorecard" => {
+                options.scorecard = Some(value()?.trim_start_matches('?').to_owned());
+            }
+            "--proxy" => options.proxy.on = true,
+            "--proxy-arg" => options.proxy.args.push(value()?),
+            "--count-upstream" => options.proxy.count = true,
             "--then-url-query" => options
                 .then_queries
                 .push(value()?.trim_start_matches('?').to_owned()),
@@ -566,6 +589,7 @@ fn parse_options() -> Result<Options, BoxError> {
                      [--server-arg ARG]... [--settle-ms MS] [--json] [--replay] [--replay-without SUBSTR]\n\
                      [--cpu-profile FILE] [--replay-in-worker] [--replay-bytes] [--then-url-query Q]... [--interactions]\n\
                      [--files DIR --url-query Q [--files-rounds N] [--screenshots DIR] [--dark]]\n\
+                     [--proxy [--proxy-arg ARG]... [--count-upstream]] [--scorecard Q]\n\
                      env: EVAL_COMPARE_SERVER_BIN, EVAL_COMPARE_DIST, CHROMEDRIVER, CHROME_BIN"
                 );
                 std::process::exit(0);
@@ -1402,9 +1426,15 @@ async fn run() -> Result<(), BoxError> {
     server_args.extend(options.server_args.iter().cloned());
     let server_args: Vec<&str> = server_args.iter().map(String::as_str).collect();
     println!("server flags: --demo --addr 127.0.0.1:0 --dist DIST {server_args:?}");
+    if options.proxy.on {
+        return proxy::run(&server_bin, &dist, &options).await;
+    }
     let server = Server::start_demo_from(&server_bin, &dist, &server_args)?;
     let driver = ChromeDriver::start()?;
     let base = server.base_url().to_owned();
+    if let Some(query) = &options.scorecard {
+        return scorecard::run_scorecard(&driver, &base, query, &options).await;
+    }
 
     if let Some(dir) = &options.files {
         println!(

@@ -11,6 +11,7 @@ use crate::components::explain::explain_button;
 use crate::components::stat_text::{count, interval_mean, optional_mean, plural, StatText};
 use crate::components::status_badge::StatusBadge;
 use crate::report::panels::platform_words::platform_cell;
+use crate::report::scorecard::pages::ScorecardPages;
 use crate::report::scorecard::words::back_to_scorecard_href;
 use crate::state::url::use_url_state;
 
@@ -48,7 +49,8 @@ pub fn ReportHeader(
     // Opened from a scorecard's cell: the way back to that scorecard.
     let url = use_url_state();
     let back = move || {
-        let href = back_to_scorecard_href(&url.scorecard_origin()?)?;
+        let page = ScorecardPages::of_report(&url.path()).scorecard;
+        let href = back_to_scorecard_href(&url.scorecard_origin()?, page)?;
         Some(view! {
             <p class="scorecard-back">
                 <a href=href class="scorecard-back-link">"← Back to the scorecard"</a>

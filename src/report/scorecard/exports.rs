@@ -4,18 +4,25 @@
 
 use std::sync::Arc;
 
-use eval_compare_core::scorecard::{scorecard_address, Scorecard};
+use eval_compare_core::scorecard::{scorecard_address_on, Scorecard};
 use eval_compare_core::view_state::ScorecardLink;
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use super::pages::ScorecardPages;
 use super::words::{file_name, with_final_newline};
 use crate::report::export::{download, ExportFile};
+use crate::route::Route;
 
 /// The link written into the HTML scorecard and copied by Copy link, as the CLI writes it
 /// (`--link-base ORIGIN`): the training run, the baselines chosen by hand, the settings and the
-/// scorecard's rule.
-pub fn share_link(origin: &str, scorecard: &Scorecard, link: &ScorecardLink) -> Option<String> {
+/// scorecard's rule, on the scorecard's page `page` (`/scorecard`, or `/files/scorecard`).
+pub fn share_link(
+    origin: &str,
+    page: Route,
+    scorecard: &Scorecard,
+    link: &ScorecardLink,
+) -> Option<String> {
     let mut shared = ScorecardLink {
         training_run: Some(scorecard.training_run_id.clone()),
         baselines: link.baselines.clone(),
@@ -23,7 +30,7 @@ pub fn share_link(origin: &str, scorecard: &Scorecard, link: &ScorecardLink) -> 
         ..ScorecardLink::default()
     };
     scorecard.rule.write_to(&mut shared)?;
-    Some(scorecard_address(origin, &shared))
+    Some(scorecard_address_on(origin, page.path(), &shared))
 }
 
 /// The three downloads of `scorecard`.
@@ -64,9 +71,12 @@ pub fn ScorecardActions(
     complete: Signal<bool>,
 ) -> impl IntoView {
     let message = RwSignal::new(None::<String>);
+    let page = ScorecardPages::in_context().scorecard;
     let address = move || {
         let origin = origin()?;
-        scorecard.with_untracked(|card| link.with_untracked(|link| share_link(&origin, card, link)))
+        scorecard.with_untracked(|card| {
+            link.with_untracked(|link| share_link(&origin, page, card, link))
+        })
     };
     let copy = move |_| {
         let Some(href) = address() else { return };

@@ -98,7 +98,8 @@ fn Cell(cell: ScorecardCell, link: Memo<ScorecardLink>) -> impl IntoView {
         Some(tone) => format!("scorecard-cell {tone}"),
         None => "scorecard-cell".to_owned(),
     };
-    let href = link.with_untracked(|link| cell_report_href(&cell, link));
+    let report = super::pages::ScorecardPages::in_context().report;
+    let href = link.with_untracked(|link| cell_report_href(&cell, link, report));
     let compared = matches!(
         cell.state,
         eval_compare_core::scorecard::CellState::Compared { .. }

@@ -12,8 +12,11 @@ mod answer;
 mod body;
 mod chart;
 mod exports;
+pub mod files;
+mod files_words;
 mod grid;
 mod grid_row;
+pub mod pages;
 mod rule_form;
 pub mod words;
 

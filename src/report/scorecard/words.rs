@@ -5,15 +5,13 @@
 
 use eval_compare_core::model::unix_seconds;
 use eval_compare_core::report::Decision;
-use eval_compare_core::scorecard::{
-    CellState, ListedRun, Rule, ScorecardCell, SCORECARD_PAGE_PATH,
-};
+use eval_compare_core::scorecard::{CellState, ListedRun, Rule, ScorecardCell};
 use eval_compare_core::view_state::{
     decode_component, encode_component, parse_tenths, tenths_text, ScorecardLink, ViewState,
     MAX_MARGIN_TENTHS,
 };
 
-use crate::route::{ReportPage, Route};
+use crate::route::Route;
 use crate::state::url::{href, FROM_SCORECARD};
 
 /// The class that colours a cell: only a better or worse verdict that is neither provisional
@@ -33,15 +31,20 @@ pub fn cell_tone(state: &CellState) -> Option<&'static str> {
     }
 }
 
-/// The comparison report of a cell's pair, with the scorecard's settings, and the scorecard's
-/// own query in [`FROM_SCORECARD`] so the report links back; `None` for a cell with no pair.
-pub fn cell_report_href(cell: &ScorecardCell, link: &ScorecardLink) -> Option<String> {
+/// The comparison report of a cell's pair on the page `report` (`/compare`, or `/files/compare`
+/// for a scorecard of run folders), with the scorecard's settings, and the scorecard's own query
+/// in [`FROM_SCORECARD`] so the report links back; `None` for a cell with no pair.
+pub fn cell_report_href(
+    cell: &ScorecardCell,
+    link: &ScorecardLink,
+    report: Route,
+) -> Option<String> {
     let view = ViewState {
         baseline: Some(cell.baseline_run_id.clone()?),
         candidates: vec![cell.candidate_run_id.clone()?],
         ..link.settings.clone()
     };
-    let mut address = href(Route::Report(ReportPage::Compare), &view);
+    let mut address = href(report, &view);
     address.push_str(&format!(
         "&{FROM_SCORECARD}={}",
         encode_component(&link.to_query())
@@ -49,13 +52,14 @@ pub fn cell_report_href(cell: &ScorecardCell, link: &ScorecardLink) -> Option<St
     Some(address)
 }
 
-/// The scorecard a comparison was opened from, as the address of its page; `None` when the
-/// parameter does not read as a scorecard of a training run.
-pub fn back_to_scorecard_href(origin: &str) -> Option<String> {
+/// The scorecard a comparison was opened from, as the address of its page `page` (`/scorecard`,
+/// or `/files/scorecard`); `None` when the parameter does not read as a scorecard of a training
+/// run.
+pub fn back_to_scorecard_href(origin: &str, page: Route) -> Option<String> {
     let query = decode_component(origin).ok()?;
     let link = ScorecardLink::from_query(&query).link;
     link.training_run.as_ref()?;
-    Some(format!("{SCORECARD_PAGE_PATH}?{}", link.to_query()))
+    Some(format!("{}?{}", page.path(), link.to_query()))
 }
 
 /// The base-model evaluations a row of `bench_id` may compare against, newest first.
@@ -174,6 +178,7 @@ pub fn with_final_newline(mut text: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::route::ReportPage;
 
     fn link() -> ScorecardLink {
         ScorecardLink {
@@ -236,19 +241,32 @@ mod tests {
             versus_previous: None,
         };
         let link = link();
-        let address = cell_report_href(&cell, &link).expect("a pair");
+        let api = Route::Report(ReportPage::Compare);
+        let address = cell_report_href(&cell, &link, api).expect("a pair");
         assert!(address.starts_with("/compare?base=er_base&cand=er_300&scorecard="));
         let origin = address.split("scorecard=").nth(1).expect("origin");
         assert_eq!(
-            back_to_scorecard_href(origin),
+            back_to_scorecard_href(origin, Route::Report(ReportPage::Scorecard)),
             Some(format!("/scorecard?{}", link.to_query()))
+        );
+        // A scorecard of run folders: the report of the same folders, and back to it.
+        let files = cell_report_href(&cell, &link, Route::Report(ReportPage::FilesCompare));
+        assert!(files
+            .as_deref()
+            .is_some_and(|a| a.starts_with("/files/compare?base=er_base&cand=er_300&scorecard=")));
+        assert_eq!(
+            back_to_scorecard_href(origin, Route::Report(ReportPage::FilesScorecard)),
+            Some(format!("/files/scorecard?{}", link.to_query()))
         );
         let missing = ScorecardCell {
             candidate_run_id: None,
             ..cell
         };
-        assert_eq!(cell_report_href(&missing, &link), None);
-        assert_eq!(back_to_scorecard_href("primary%3Dbench_a"), None);
+        assert_eq!(cell_report_href(&missing, &link, api), None);
+        assert_eq!(
+            back_to_scorecard_href("primary%3Dbench_a", Route::Report(ReportPage::Scorecard)),
+            None
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 pub mod grouping;
 pub mod reading;
+pub mod scorecard;
 
 use std::sync::Arc;
 

@@ -50,7 +50,9 @@ impl Loader {
     /// the run set. Ends with the calling view (see `spawn_scoped`).
     pub async fn refresh_loop(self, plan: LoadPlan) {
         match plan {
-            LoadPlan::Runs(run_ids) => self.refresh_runs(run_ids).await,
+            LoadPlan::Runs(run_ids) | LoadPlan::ScorecardRuns(run_ids) => {
+                self.refresh_runs(run_ids).await
+            }
             LoadPlan::Jobs(job_ids) => self.follow_jobs(job_ids).await,
         }
     }

@@ -5,13 +5,16 @@
 //! [`Loader`] runs the engine from the page with the browser transport: a signal ticks as pages
 //! arrive (progress, at most every [`PROGRESS_INTERVAL_MS`]: [`throttle`]) and another when the
 //! data settle (the run set is rebuilt only then). A [`LoadPlan`] says what a comparison reads:
-//! Trajectory runs, or Chronicle jobs (whose agents are the runs) ([`plan`]). Here: starting,
-//! resuming, cancelling a load and what the store keeps; [`reads`]: what the views read, each
-//! tracked; [`follow`]: runs still executing checked every [`REFRESH_MS`], a running Chronicle
-//! job followed on its progress stream ([`Loader::follow_jobs`]), with polling when the stream
-//! fails or closes, every reconnect and read paced by the core's `WatchPace` (backoff with
-//! jitter while nothing changes, stopped with a message when the stream keeps contradicting
-//! the job's record); [`reward_components`]: reward components read on request.
+//! Trajectory runs, or Chronicle jobs (whose agents are the runs), or a scorecard's runs, and
+//! what is read beside the runs (costs and the platform's progression for a comparison of runs
+//! only; turned on when a comparison needs them, read then for runs already read) ([`plan`]).
+//! Here: starting, resuming, cancelling a load and what the store keeps; [`reads`]: what the
+//! views read, each tracked; [`follow`]: runs still executing checked every [`REFRESH_MS`], a
+//! running Chronicle job followed on its progress stream ([`Loader::follow_jobs`]), with
+//! polling when the stream fails or closes, every reconnect and read paced by the core's
+//! `WatchPace` (backoff with jitter while nothing changes, stopped with a message when the
+//! stream keeps contradicting the job's record); [`reward_components`]: reward components
+//! read on request.
 
 pub mod follow;
 pub mod plan;
@@ -19,6 +22,7 @@ pub mod reads;
 pub mod reward_components;
 pub mod scorecard;
 pub mod throttle;
+pub mod trial_details;
 
 use std::rc::Rc;
 
@@ -63,9 +67,12 @@ pub struct Loader {
     /// When the runs were last read or checked for new results (`Date.now()`, ms), for the live
     /// notice.
     checked_at: RwSignal<Option<f64>>,
-    /// The read of reward components in flight ([`Self::load_components`]).
-    components_in_flight: StoredValue<Option<AbortHandle>>,
-    components_loading: RwSignal<bool>,
+    /// The read of reward components on request ([`Self::load_components`]).
+    components: reward_components::OnDemandRead,
+    /// The read of token counts on request ([`Self::load_tokens`]).
+    tokens: reward_components::OnDemandRead,
+    /// The read of Chronicle trials' details on request ([`Self::load_trial_details`]).
+    trial_details: reward_components::OnDemandRead,
 }
 
 impl Default for Loader {
@@ -74,18 +81,16 @@ impl Default for Loader {
     }
 }
 
-/// An empty store that also reads each run's cost from billing (never 0 when it cannot).
-fn cost_reading_store() -> Rc<LoadStore> {
-    let store = LoadStore::new();
-    store.cost_reads().enable();
-    Rc::new(store)
+/// An empty store; what its loads read beside the runs is each plan's ([`LoadPlan::beside`]).
+fn empty_store() -> Rc<LoadStore> {
+    Rc::new(LoadStore::new())
 }
 
 impl Loader {
     /// An empty loader.
     pub fn new() -> Self {
         Self {
-            store: StoredValue::new_local(cost_reading_store()),
+            store: StoredValue::new_local(empty_store()),
             config: StoredValue::new(None),
             in_flight: StoredValue::new(None),
             loading_plan: StoredValue::new(None),
@@ -95,15 +100,17 @@ impl Loader {
             loads_started: RwSignal::new(0),
             live: RwSignal::new(None),
             checked_at: RwSignal::new(None),
-            components_in_flight: StoredValue::new(None),
-            components_loading: RwSignal::new(false),
+            components: reward_components::OnDemandRead::new(),
+            tokens: reward_components::OnDemandRead::new(),
+            trial_details: reward_components::OnDemandRead::new(),
         }
     }
 
     /// Makes sure what `plan` reads is loaded with `config`: starts (or resumes) what is
     /// missing. With another configuration (address or key) than before, everything read is
     /// dropped first. Runs and jobs already settled (complete or stopped) are not read again;
-    /// Retry does that.
+    /// Retry does that. What the plan reads beside its runs and no load asked for yet (a
+    /// comparison's costs after a scorecard read its runs) is read then.
     pub fn ensure(&self, config: &ClientConfig, plan: &LoadPlan) {
         let same_config = self
             .config
@@ -111,14 +118,23 @@ impl Loader {
         if !same_config {
             self.abort();
             self.abort_components();
-            self.store.set_value(cost_reading_store());
+            self.abort_tokens();
+            self.abort_trial_details();
+            self.store.set_value(empty_store());
             self.config.set_value(Some(config.clone()));
             self.bump();
         }
         self.release_others(plan);
         let store = self.store.get_value();
+        if !self.loading.get_untracked() {
+            // Progress then counts what this plan reads (a load sets it when it starts).
+            store.set_reads_beside(plan.beside());
+        }
         let settled = match plan {
-            LoadPlan::Runs(ids) => store.progress(ids).iter().all(RunProgress::is_settled),
+            LoadPlan::Runs(ids) | LoadPlan::ScorecardRuns(ids) => {
+                store.progress(ids).iter().all(RunProgress::is_settled)
+                    && !store.lacks_beside(ids, plan.beside())
+            }
             LoadPlan::Jobs(ids) => {
                 store.job_progress(ids).iter().all(RunProgress::is_settled)
                     && ids
@@ -154,7 +170,7 @@ impl Loader {
             self.loading.set(false);
         }
         let released = match plan {
-            LoadPlan::Runs(ids) => store.release_except(ids, &[]),
+            LoadPlan::Runs(ids) | LoadPlan::ScorecardRuns(ids) => store.release_except(ids, &[]),
             LoadPlan::Jobs(ids) => store.release_except(&[], ids),
         };
         #[cfg(debug_assertions)]
@@ -192,6 +208,7 @@ impl Loader {
         let (handle, registration) = AbortHandle::new_pair();
         self.in_flight.set_value(Some(handle));
         let store = self.store.get_value();
+        store.set_reads_beside(plan.beside());
         let (tick, generation, loading) = (self.tick, self.generation, self.loading);
         let checked_at = self.checked_at;
         self.loads_started.update(|number| *number += 1);
@@ -204,7 +221,9 @@ impl Loader {
                 // Our server streams each list whole; any other API is paged (asked once).
                 choose_list_source(&client, &store).await;
                 match &plan {
-                    LoadPlan::Runs(ids) => load_runs(&client, &store, ids, &notify).await,
+                    LoadPlan::Runs(ids) | LoadPlan::ScorecardRuns(ids) => {
+                        load_runs(&client, &store, ids, &notify).await
+                    }
                     LoadPlan::Jobs(ids) => load_jobs(&client, &store, ids, &notify).await,
                 }
             };

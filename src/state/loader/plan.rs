@@ -1,7 +1,7 @@
 //! What a comparison reads ([`LoadPlan`]: Trajectory runs or Chronicle jobs) and how its run
 //! set starts being built ([`RunSetStart`]).
 
-use eval_compare_core::load::{jobs_of, RunSetBuild};
+use eval_compare_core::load::{jobs_of, BesideRuns, RunSetBuild};
 use eval_compare_core::model::{ModelError, RunSet};
 
 use crate::route::RunSource;
@@ -13,6 +13,9 @@ pub enum LoadPlan {
     Runs(Vec<String>),
     /// Chronicle jobs, by job id, in the order of the comparison's runs (`{job}/{agent}`).
     Jobs(Vec<String>),
+    /// A scorecard's runs, by run id: their records, lists and settings only (it shows no
+    /// costs nor the platform's progression, so they are not read: [`Self::beside`]).
+    ScorecardRuns(Vec<String>),
 }
 
 impl LoadPlan {
@@ -27,7 +30,17 @@ impl LoadPlan {
     /// The run or job ids.
     pub fn ids(&self) -> &[String] {
         match self {
-            LoadPlan::Runs(ids) | LoadPlan::Jobs(ids) => ids,
+            LoadPlan::Runs(ids) | LoadPlan::Jobs(ids) | LoadPlan::ScorecardRuns(ids) => ids,
+        }
+    }
+
+    /// What its load reads beside the runs: a comparison of runs shows their costs and the
+    /// platform's progression; a scorecard shows neither, and jobs have neither. A comparison
+    /// opened after a scorecard of the same runs reads only these.
+    pub fn beside(&self) -> BesideRuns {
+        match self {
+            LoadPlan::Runs(_) => BesideRuns::ALL,
+            LoadPlan::Jobs(_) | LoadPlan::ScorecardRuns(_) => BesideRuns::NONE,
         }
     }
 

@@ -34,7 +34,7 @@ impl Loader {
         self.tick.track();
         self.generation.track();
         self.store.with_value(|store| match plan {
-            LoadPlan::Runs(ids) => store.progress(ids),
+            LoadPlan::Runs(ids) | LoadPlan::ScorecardRuns(ids) => store.progress(ids),
             LoadPlan::Jobs(ids) => store.job_progress(ids),
         })
     }
@@ -43,7 +43,7 @@ impl Loader {
     pub fn run_set(&self, plan: &LoadPlan) -> Option<Result<RunSet, ModelError>> {
         self.generation.track();
         self.store.with_value(|store| match plan {
-            LoadPlan::Runs(ids) => store.run_set(ids),
+            LoadPlan::Runs(ids) | LoadPlan::ScorecardRuns(ids) => store.run_set(ids),
             LoadPlan::Jobs(ids) => store.chronicle_run_set(ids),
         })
     }
@@ -54,7 +54,9 @@ impl Loader {
     pub fn start_run_set(&self, plan: &LoadPlan) -> Option<RunSetStart> {
         self.generation.track();
         self.store.with_value(|store| match plan {
-            LoadPlan::Runs(ids) => store.start_run_set(ids).map(RunSetStart::Steps),
+            LoadPlan::Runs(ids) | LoadPlan::ScorecardRuns(ids) => {
+                store.start_run_set(ids).map(RunSetStart::Steps)
+            }
             LoadPlan::Jobs(ids) => store.chronicle_run_set(ids).map(RunSetStart::Built),
         })
     }

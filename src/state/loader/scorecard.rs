@@ -3,10 +3,13 @@
 //! evaluation defaults), through the core's [`load_scorecard_sources`] into the loader's own
 //! store, so the runs' load that follows ([`Loader::ensure`] with the plan's run ids) finds the
 //! training run and the defaults already read. Also when the loaded data last settled, which a
-//! scorecard's build follows.
+//! scorecard's build follows, and each run's version, by which it makes again only the
+//! comparisons of runs that changed.
 
 use eval_compare_core::client::{ApiError, ClientConfig, TrajectoryClient};
-use eval_compare_core::load::{load_scorecard_sources, ScorecardSources};
+use std::collections::BTreeMap;
+
+use eval_compare_core::load::{load_scorecard_sources, run_versions, RunVersion, ScorecardSources};
 use leptos::prelude::*;
 
 use super::{LoadPlan, Loader};
@@ -21,7 +24,7 @@ impl Loader {
         training_run_id: String,
     ) -> Result<ScorecardSources, ApiError> {
         // Nothing to read yet: this only switches the store to `config`.
-        self.ensure(&config, &LoadPlan::Runs(Vec::new()));
+        self.ensure(&config, &LoadPlan::ScorecardRuns(Vec::new()));
         let store = self.store.get_value();
         let client = TrajectoryClient::new(config, FetchTransport::default());
         let tick = self.tick;
@@ -35,5 +38,11 @@ impl Loader {
     /// starts again when it moves.
     pub fn settled(&self) -> u64 {
         self.generation.get()
+    }
+
+    /// The version of each of `run_ids`' data in the store (not tracked; see
+    /// [`RunVersion`]).
+    pub fn run_versions(&self, run_ids: &[String]) -> BTreeMap<String, RunVersion> {
+        run_versions(&self.store.get_value(), run_ids)
     }
 }

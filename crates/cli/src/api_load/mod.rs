@@ -59,16 +59,34 @@ pub async fn load_complete<T: Transport, F: ListForm>(
     run_ids: &[String],
     progress: &Progress,
 ) -> Result<LoadStore<F>, CliError> {
-    check_ids("run", run_ids)?;
     let store = LoadStore::<F>::default();
     store.cost_reads().enable();
-    let notify = |event: LoadEvent<'_>| report_event(progress, Records::Runs, event);
-    choose_source(client, &store, progress).await;
-    load_runs(client, &store, run_ids, &notify).await;
+    load_complete_into(client, &store, run_ids, progress).await?;
+    Ok(store)
+}
+
+/// [`load_complete`] into `store`, which may already hold what runs need (a scorecard's
+/// training run and evaluation defaults, read with its sources): what is complete there is
+/// not read again.
+pub async fn load_complete_into<T: Transport, F: ListForm>(
+    client: &TrajectoryClient<T>,
+    store: &LoadStore<F>,
+    run_ids: &[String],
+    progress: &Progress,
+) -> Result<(), CliError> {
+    check_ids("run", run_ids)?;
+    let notify = |event: LoadEvent<'_>| report_run_event(progress, event);
+    choose_source(client, store, progress).await;
+    load_runs(client, store, run_ids, &notify).await;
     match store.first_failure(run_ids) {
-        None => Ok(store),
+        None => Ok(()),
         Some(failure) => Err(failure_error(client, failure, Records::Runs)),
     }
+}
+
+/// Says on stderr what a load of runs did (`load_complete`'s progress lines).
+pub fn report_run_event(progress: &Progress, event: LoadEvent<'_>) {
+    report_event(progress, Records::Runs, event);
 }
 
 /// Reads the reward components of every trajectory of the runs `run_ids` (read completely by
@@ -233,7 +251,7 @@ pub fn job_files(
 
 fn report_event(progress: &Progress, records: Records<'_>, event: LoadEvent<'_>) {
     match event {
-        LoadEvent::Moved | LoadEvent::Components { .. } => {}
+        LoadEvent::Moved | LoadEvent::Components { .. } | LoadEvent::Tokens { .. } => {}
         LoadEvent::Record {
             run_id,
             phase: Phase::Complete,

@@ -115,6 +115,11 @@ pub const PAGES_PARAM: &str = "pages_read";
 pub const ITEMS_PARAM: &str = "items_read";
 /// The query parameter of [`StreamResume::expected`].
 pub const EXPECTED_PARAM: &str = "expected_items";
+/// The query parameter asking for a form of the items other than the API's.
+pub const FORM_PARAM: &str = "form";
+/// The form with only the fields the model keeps (`large_list::kept_trajectory_page`), offered
+/// for the trajectories and their rewards when the capabilities list it in `forms`.
+pub const KEPT_FORM: &str = "kept";
 
 impl StreamResume {
     /// The query string (`?…`, or empty) carrying this position.
@@ -253,6 +258,9 @@ pub struct StreamCapabilities {
     /// Whether finished runs' lists are kept by the server (proxy mode with its cache).
     #[serde(default)]
     pub cache: bool,
+    /// The item forms offered besides the API's ([`KEPT_FORM`]); none from an older server.
+    #[serde(default)]
+    pub forms: Vec<String>,
 }
 
 impl StreamCapabilities {

@@ -45,6 +45,19 @@ impl Read {
     pub(crate) const fn required(self) -> bool {
         matches!(self, Read::Text(_) | Read::Number | Read::CheckText)
     }
+
+    /// Whether the kept form of a page ([`super::kept_form`]) carries the field: the model
+    /// keeps it, or the full type requires it (the same decoder then reads either form); the
+    /// optional fields only checked are left out.
+    pub(crate) const fn in_kept_form(self) -> bool {
+        !matches!(
+            self,
+            Read::CheckOptionalText
+                | Read::CheckOptionalInteger
+                | Read::CheckOptionalObject
+                | Read::CheckOptionalDiagnostic
+        )
+    }
 }
 
 /// One field of a listed item: its wire name and how it is read.

@@ -11,6 +11,10 @@
 //! - The plain scanner ([`PlainItem`], [`decode_plain`]): a hand-written reader of the items
 //!   and pages in their plain form, for the list files and the API's pages read at scale
 //!   (serde_json spent most of the CLI's time on them).
+//! - The raw pages ([`RawPage`]): a page read only as far as paging needs (cursor, count,
+//!   fingerprint), its items skipped: what the server's list streams pass on undecoded.
+//! - The kept form ([`kept_trajectory_page`], [`kept_reward_page`]): a page with only the
+//!   fields the model keeps or the full type requires, what the streams send on `?form=kept`.
 //!
 //! The plain form is what every exporter writes: an object whose keys and strings have no
 //! escapes (nor control characters, which JSON refuses), whose numbers are at most 2^53 in
@@ -30,16 +34,20 @@
 mod cursor;
 mod facts;
 mod item_scan;
+mod kept_form;
 mod lean;
 mod packed;
 mod page_scan;
 mod plain_item;
+mod raw_page;
 mod shared_texts;
 
 pub(crate) use cursor::{value_length, Cursor};
 pub use facts::{AsRewardFacts, AsTrajectoryFacts, TrajectoryFacts};
+pub use kept_form::{kept_reward_page, kept_trajectory_page};
 pub use lean::{JsonStr, LeanReward, LeanTrajectory};
 pub use packed::{PackedReward, PackedRewardsPage, PackedTrajectory, PackedTrajectoryPage};
 pub(crate) use page_scan::{once, scan_page_object};
 pub use plain_item::{decode_plain, PlainItem};
+pub use raw_page::{RawChroniclePage, RawPage, RawTrajectoryPage, Skipped};
 pub use shared_texts::SharedTexts;

@@ -5,9 +5,13 @@
 //! cost unavailable with the reason (403: the key may not read billing; a run the list does not
 //! hold: not listed; anything else: the error), never 0. A settled answer (a cost, not listed,
 //! forbidden) is kept; a failed or cancelled read is tried again by the next load.
+//!
+//! Which loads make them is the store's ([`super::BesideRuns`]): a comparison shows costs, a
+//! scorecard does not; turned on later (a comparison opened from a scorecard's cell), the next
+//! load reads only them for runs already read.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use futures::future::{join, join_all};
 
@@ -26,6 +30,8 @@ pub struct CostReads {
     statistics: RefCell<HashMap<String, Lookup<EvalRolloutStatistics>>>,
     /// The billing rows read, by run id (kept whole for run folders).
     rows: RefCell<HashMap<String, BillingRunCost>>,
+    /// The runs whose cost and statistics a load started to read (whatever came of it).
+    asked: RefCell<HashSet<String>>,
 }
 
 /// Whether an answer is final: a cost, or a reason that another read would not change.
@@ -54,6 +60,18 @@ impl CostReads {
     /// Whether loads read costs.
     pub fn is_enabled(&self) -> bool {
         self.enabled.get()
+    }
+
+    /// Makes later loads read costs or not; what was read stays either way.
+    pub(super) fn set_enabled(&self, enabled: bool) {
+        self.enabled.set(enabled);
+    }
+
+    /// Whether a load started to read the cost and statistics of every run of `run_ids`
+    /// (read, failed or cancelled alike: only a Retry reads a stopped one again).
+    pub(super) fn asked_for_all(&self, run_ids: &[String]) -> bool {
+        let asked = self.asked.borrow();
+        run_ids.iter().all(|id| asked.contains(id))
     }
 
     /// The cost of `run_id` as read so far (not read yet: [`CostUnavailable::NotRead`]).
@@ -102,6 +120,7 @@ pub async fn load_costs<T: Transport>(
     if !reads.is_enabled() {
         return;
     }
+    reads.asked.borrow_mut().extend(run_ids.iter().cloned());
     let billing = async {
         let wanted = reads.unsettled_costs(run_ids);
         if wanted.is_empty() {

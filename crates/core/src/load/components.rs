@@ -10,17 +10,12 @@
 
 use std::collections::HashSet;
 
-use std::pin::pin;
-
-use futures::future::{select, Either};
-use futures::StreamExt;
-
 use crate::client::{ApiError, TrajectoryClient, Transport};
 use crate::model::{components_from_api, RunSet};
 
-use super::component_reads::ComponentReads;
-use super::component_stop::{Breaker, ComponentReadLimits, ComponentStop, ComponentStopCause};
+use super::component_stop::{ComponentReadLimits, ComponentStop};
 use super::forms::ListForm;
+use super::per_trajectory::{read_each, ReadKind};
 use super::progress::LoadEvent;
 use super::store::LoadStore;
 
@@ -82,30 +77,7 @@ pub fn component_targets(set: &RunSet) -> Vec<String> {
 impl<F: ListForm> LoadStore<F> {
     /// Where reading the components of `trajectory_ids` stands.
     pub fn component_progress(&self, trajectory_ids: &[String]) -> ComponentProgress {
-        let reads = &self.components;
-        let (read, failed, pending) = (
-            reads.read.borrow(),
-            reads.failed.borrow(),
-            reads.pending.borrow(),
-        );
-        let mut progress = ComponentProgress {
-            wanted: trajectory_ids.len(),
-            stopped: reads.stopped.borrow().clone(),
-            ..ComponentProgress::default()
-        };
-        for id in trajectory_ids {
-            if read.contains_key(id) {
-                progress.read += 1;
-            } else if pending.contains(id) {
-                progress.pending += 1;
-            } else if let Some(error) = failed.get(id) {
-                progress.failed += 1;
-                if progress.first_error.is_none() {
-                    progress.first_error = Some((id.clone(), error.clone()));
-                }
-            }
-        }
-        progress
+        self.components.progress(trajectory_ids)
     }
 
     /// Attaches every component read to the trajectories of `set`; returns how many.
@@ -116,7 +88,7 @@ impl<F: ListForm> LoadStore<F> {
     /// Forgets the component reads in progress (their future was dropped): they count as not
     /// read, and the next [`load_components`] asks for them again.
     pub fn cancel_component_reads(&self) {
-        self.components.pending.borrow_mut().clear();
+        self.components.cancel();
     }
 }
 
@@ -125,7 +97,8 @@ impl<F: ListForm> LoadStore<F> {
 /// being read by another call are left to it. Gives up after `limits.failures_in_a_row`
 /// trajectories in a row failed, or when `limits.deadline_ms` passed on the transport's clock
 /// (reads in flight are dropped and count as not read): returns why, also kept for
-/// [`LoadStore::component_progress`] until the next call.
+/// [`LoadStore::component_progress`] until the next call. The engine is
+/// [`per_trajectory`](super::per_trajectory)'s, shared with the token counts.
 pub async fn load_components<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
     store: &LoadStore<F>,
@@ -133,103 +106,23 @@ pub async fn load_components<T: Transport, F: ListForm>(
     limits: &ComponentReadLimits,
     notify: &dyn Fn(LoadEvent<'_>),
 ) -> Option<ComponentStop> {
-    let reads = &store.components;
-    reads.stopped.replace(None);
-    let claimed: Vec<&String> = {
-        let (read, mut claimed) = (reads.read.borrow(), reads.pending.borrow_mut());
-        trajectory_ids
-            .iter()
-            .filter(|id| !read.contains_key(*id) && claimed.insert((*id).clone()))
-            .collect()
-    };
-    if claimed.is_empty() {
-        return None;
-    }
-    notify(LoadEvent::Moved);
-    let transport = client.transport();
-    let deadline = transport.now_unix_ms().saturating_add(limits.deadline_ms);
-    let cause = {
-        let reading = read_until_tripped(client, reads, &claimed, limits, notify);
-        match select(pin!(reading), pin!(deadline_passes(transport, deadline))).await {
-            Either::Left((cause, _)) => cause,
-            Either::Right(((), _)) => Some(ComponentStopCause::Deadline(limits.deadline_ms)),
-        }
-    }?;
-    {
-        let mut pending = reads.pending.borrow_mut();
-        for id in &claimed {
-            pending.remove(*id);
-        }
-    }
-    let read = {
-        let read = reads.read.borrow();
-        trajectory_ids
-            .iter()
-            .filter(|id| read.contains_key(*id))
-            .count()
-    };
-    let stop = ComponentStop {
-        cause,
-        read,
-        wanted: trajectory_ids.len(),
-    };
-    reads.stopped.replace(Some(stop.clone()));
-    notify(LoadEvent::Moved);
-    Some(stop)
-}
-
-/// Reads `claimed`, storing each outcome as it arrives, until all are read or the breaker trips
-/// (then returns why; the reads still in flight are dropped with the returned future's stream).
-async fn read_until_tripped<T: Transport>(
-    client: &TrajectoryClient<T>,
-    reads: &ComponentReads,
-    claimed: &[&String],
-    limits: &ComponentReadLimits,
-    notify: &dyn Fn(LoadEvent<'_>),
-) -> Option<ComponentStopCause> {
-    let mut breaker = Breaker::new(limits.failures_in_a_row);
-    let mut outcomes = futures::stream::iter(claimed.iter().copied())
-        .map(|id| async move { (id, client.trajectory(id, true).await) })
-        .buffer_unordered(limits.concurrency.max(1));
-    while let Some((id, outcome)) = outcomes.next().await {
-        reads.pending.borrow_mut().remove(id);
-        let (ok, tripped) = match outcome {
-            Ok(trajectory) => {
-                reads.failed.borrow_mut().remove(id);
-                reads.read.borrow_mut().insert(
-                    id.clone(),
-                    components_from_api(&trajectory.reward_components),
-                );
-                (true, breaker.record(Ok(())))
+    let kind = ReadKind {
+        fetch: |id: &str| {
+            let id = id.to_owned();
+            async move {
+                let trajectory = client.trajectory(&id, true).await?;
+                Ok(components_from_api(&trajectory.reward_components))
             }
-            Err(error) => {
-                let tripped = breaker.record(Err(&error));
-                reads.failed.borrow_mut().insert(id.clone(), error);
-                (false, tripped)
-            }
-        };
-        notify(LoadEvent::Components {
-            trajectory_id: id,
-            ok,
-        });
-        if tripped.is_some() {
-            return tripped;
-        }
-    }
-    None
-}
-
-/// Completes once the transport's clock reaches `deadline` (ms since the epoch). A clock that
-/// stood still through a whole sleep (a test's) never reaches it.
-async fn deadline_passes<T: Transport>(transport: &T, deadline: u64) {
-    loop {
-        let before = transport.now_unix_ms();
-        if before >= deadline {
-            return;
-        }
-        transport.sleep(deadline - before).await;
-        if transport.now_unix_ms() == before {
-            std::future::pending::<()>().await;
-        }
-    }
+        },
+        event: &|trajectory_id, ok| LoadEvent::Components { trajectory_id, ok },
+    };
+    read_each(
+        client.transport(),
+        &store.components,
+        trajectory_ids,
+        limits,
+        notify,
+        kind,
+    )
+    .await
 }

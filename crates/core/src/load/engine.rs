@@ -132,7 +132,8 @@ fn ended<T>(
 }
 
 /// Loads the runs `run_ids` concurrently into `store`, resuming whatever stopped and leaving
-/// alone what is complete; tells `notify` whenever something arrived.
+/// alone what is complete, with what the store's [`BesideRuns`](super::BesideRuns) names beside
+/// them (costs, the platform's progression); tells `notify` whenever something arrived.
 pub async fn load_runs<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
     store: &LoadStore<F>,
@@ -192,7 +193,8 @@ async fn load_run<T: Transport, F: ListForm>(
         if let Some(id) = &record.training_run_id {
             let read = store.training_run(id);
             let platform = async {
-                if let Some(agent_id) = &record.agent_id {
+                let wanted = store.reads_beside().platform_progression;
+                if let Some(agent_id) = record.agent_id.as_ref().filter(|_| wanted) {
                     let read = store.platform_series(id);
                     read_once(
                         SettingsRead::PlatformProgression,

@@ -279,7 +279,8 @@ impl<F: ListForm> LoadStore<F> {
     /// The run set of the jobs `job_ids`: each job's agents as runs in the job's order, jobs in
     /// the order given (the first run is the baseline), labelled as read from Chronicle. `None`
     /// until [`Self::jobs_ready`]. A job whose trials stopped early still enters, with
-    /// `incomplete_load` saying what is missing.
+    /// `incomplete_load` saying what is missing. The trials' details read on request
+    /// ([`super::load_trial_details`]) are attached.
     pub fn chronicle_run_set(&self, job_ids: &[String]) -> Option<Result<RunSet, ModelError>> {
         if !self.jobs_ready(job_ids) {
             return None;
@@ -306,7 +307,9 @@ impl<F: ListForm> LoadStore<F> {
                 return Some(Err(error));
             }
         }
-        Some(Ok(builder.build()))
+        let mut set = builder.build();
+        self.attach_read_trial_details(&mut set);
+        Some(Ok(set))
     }
 
     /// A job's record, trials and results as read (to write its folder), when its record was

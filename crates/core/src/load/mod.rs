@@ -31,10 +31,17 @@
 //! without a cost) and its rollout statistics ([`load_costs`], in `billing.rs`); like the
 //! settings reads they never stop a run, and a 403 or a run the list does not hold leaves the
 //! cost unavailable with the reason, never 0. The run set carries them on `RunInfo`.
+//! What a load reads beside the runs (costs, the platform's progression of a checkpoint's
+//! training run) is the store's [`BesideRuns`], set by what the caller shows: a scorecard
+//! reads neither; a comparison turning them on later reads only them
+//! ([`LoadStore::lacks_beside`] says whether anything it names was never asked for).
 //!
 //! Reward components, which the run lists do not carry, are read per trajectory on request
 //! ([`load_components`], bounded in concurrency, given up after failures in a row or at an
-//! overall deadline, resumable) and attached to the run set.
+//! overall deadline, resumable) and attached to the run set; so are token counts, from each
+//! counted trajectory's last step ([`load_tokens`]), on the same engine (`per_trajectory.rs`).
+//! Chronicle trials' steps and durations, which the trials list does not carry, are read per
+//! trial from its detail on the same engine ([`load_trial_details`]).
 //!
 //! Everything here is generic over the client's [`Transport`](crate::client::Transport); the
 //! caller owns time (when to refresh, how often to repaint) and receives a [`LoadEvent`] for
@@ -50,6 +57,7 @@ mod job_load;
 mod jobs;
 mod list;
 mod pace;
+mod per_trajectory;
 mod progress;
 mod run_load;
 mod run_set_build;
@@ -57,9 +65,11 @@ mod scorecard;
 mod store;
 mod stream_slices;
 mod stream_source;
+mod tokens;
+mod trial_details;
 
 pub use billing::{load_costs, CostReads};
-pub use component_reads::ComponentReads;
+pub use component_reads::{ComponentReads, TrajectoryReads};
 pub use component_stop::{
     read_deadline_minutes, read_deadline_ms, ComponentReadLimits, ComponentStop,
     ComponentStopCause, DEADLINE_BASE_MINUTES, DEADLINE_TRAJECTORIES_PER_MINUTE, FAILURES_IN_A_ROW,
@@ -77,7 +87,11 @@ pub use pace::{ItemsRead, LoadPace, PACE_MIN_ELAPSED_MS, PACE_MIN_SHARE};
 pub use progress::{ListProgress, LoadEvent, RunProgress, SettingsRead};
 pub use run_load::RunLoad;
 pub use run_set_build::{BuildStep, RunSetBuild};
-pub use scorecard::{load_scorecard, load_scorecard_sources, ScorecardSources};
-pub use store::{LoadFailure, LoadStore};
+pub use scorecard::{
+    load_scorecard, load_scorecard_sources, run_versions, RunVersion, ScorecardSources,
+};
+pub use store::{BesideRuns, LoadFailure, LoadStore};
 pub use stream_slices::{STREAM_SLICE_BYTES, STREAM_SLICE_MS};
 pub use stream_source::{choose_list_source, probe_list_source, ListSource};
+pub use tokens::{load_tokens, token_count_of, token_targets, TokenTargets};
+pub use trial_details::{load_trial_details, trial_read_key, trial_read_keys};

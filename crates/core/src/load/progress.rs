@@ -72,6 +72,13 @@ pub enum LoadEvent<'a> {
         /// Whether they were read.
         ok: bool,
     },
+    /// A trajectory's token count was read, or the read failed (see [`super::load_tokens`]).
+    Tokens {
+        /// The trajectory.
+        trajectory_id: &'a str,
+        /// Whether it was read.
+        ok: bool,
+    },
     /// A list ended: complete, failed or refused before its first page.
     ListEnded {
         /// Which list.

@@ -227,6 +227,7 @@ impl RunSetBuild {
                     };
                     let mut set = finishing.build();
                     store.attach_components(&mut set);
+                    store.attach_tokens(&mut set);
                     store.attach_platform_series(&mut set, &self.run_ids);
                     self.walked = self.total;
                     return Ok(Some(set));

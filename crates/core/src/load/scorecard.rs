@@ -3,25 +3,31 @@
 //! runs of each benchmark version they cover, for the base-model baselines; the evaluation
 //! defaults of each benchmark version and model, for every listed run's effective settings),
 //! then the plan's runs ([`ScorecardPlan::run_ids`]: each once, a baseline shared by cells read
-//! once) through [`load_runs`]. Each pair's run set is then [`LoadStore::run_set`] of its two
-//! runs, baseline first. The training run and the defaults land in the store's single reads,
-//! which the runs' load then finds complete and does not read again.
+//! once) through [`load_runs`], their records, lists and settings only: a scorecard shows no
+//! costs nor the platform's progression, so they are not read ([`BesideRuns::NONE`]). Each
+//! pair's run set is then [`LoadStore::run_set`] of its two runs, baseline first. The training
+//! run and the defaults land in the store's single reads, which the runs' load then finds
+//! complete and does not read again.
+//!
+//! A page building the scorecard again after a running evaluation refreshed makes again only
+//! the comparisons of runs whose [`RunVersion`] moved ([`run_versions`], then
+//! [`crate::scorecard::ScorecardBuild::keeping`]).
 
 use std::collections::BTreeMap;
 
 use futures::future::join_all;
 
-use crate::api::EvalRun;
+use crate::api::{EvalRun, EvalRunStatus};
 use crate::client::{AgentRunFilter, ApiError, TrajectoryClient, Transport};
 use crate::model::SourceKind;
 use crate::scorecard::{plan_scorecard, ListedRun, ScorecardPlan};
 
 use super::engine::{load_runs, read_once};
 use super::forms::ListForm;
-use super::list::Phase;
+use super::list::{ListLoad, Phase};
 use super::progress::{LoadEvent, SettingsRead};
 use super::run_load::{defaults_key, defaults_owner};
-use super::store::LoadStore;
+use super::store::{BesideRuns, LoadStore};
 use super::stream_source::choose_list_source;
 
 /// A scorecard's sources: the training run's agent and every run listed.
@@ -120,6 +126,61 @@ pub async fn load_scorecard_sources<T: Transport, F: ListForm>(
     Ok(ScorecardSources { agent_id, listed })
 }
 
+/// A run's data in the store as far as its comparisons read them: its record's status and
+/// `updated_at`, its latest progress, and how far each list was read. Every read that changes
+/// what a comparison of the run gives moves it: a load or a resumed load reads more items or
+/// settles a list, and a running run's refresh replaces its record, progress and lists only
+/// when its progress moved (its finished rollouts or its status).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunVersion {
+    record: Option<(Option<EvalRunStatus>, String)>,
+    progress: Option<(Option<EvalRunStatus>, i64, i64)>,
+    rewards: ListVersion,
+    trajectories: ListVersion,
+}
+
+/// How far a list was read: items, pages, and whether it is complete.
+type ListVersion = (usize, u32, bool);
+
+fn list_version<T>(list: &ListLoad<T>) -> ListVersion {
+    (
+        list.items.len(),
+        list.pages_read,
+        matches!(list.phase, Phase::Complete),
+    )
+}
+
+/// The [`RunVersion`] of each of `run_ids` the store holds.
+pub fn run_versions<F: ListForm>(
+    store: &LoadStore<F>,
+    run_ids: &[String],
+) -> BTreeMap<String, RunVersion> {
+    run_ids
+        .iter()
+        .filter_map(|id| {
+            let run = store.get(id)?;
+            let version = RunVersion {
+                record: run
+                    .record
+                    .borrow()
+                    .0
+                    .as_ref()
+                    .map(|record| (record.status.clone(), record.updated_at.clone())),
+                progress: run.progress.borrow().as_ref().map(|progress| {
+                    (
+                        progress.status.clone(),
+                        progress.terminal_rollouts,
+                        progress.total_rollouts,
+                    )
+                }),
+                rewards: list_version(&run.rewards.borrow()),
+                trajectories: list_version(&run.trajectories.borrow()),
+            };
+            Some((id.clone(), version))
+        })
+        .collect()
+}
+
 /// Every page of an agent's evaluation runs under `filter`; the first failure fails it.
 async fn list_all<T: Transport>(
     client: &TrajectoryClient<T>,
@@ -138,8 +199,11 @@ async fn list_all<T: Transport>(
 
 /// Reads the sources of `training_run_id`'s scorecard, plans it (with the baselines chosen by
 /// hand) and loads the plan's runs, each once, from the source [`choose_list_source`] picks
-/// (our server's streams, or the API's pages). A run's failure is left in the store
-/// ([`LoadStore::first_failure`] of [`ScorecardPlan::run_ids`]), as for a comparison.
+/// (our server's streams, or the API's pages). A scorecard shows neither costs nor the
+/// platform's progression, so nothing beside the runs is read ([`BesideRuns::NONE`]; a
+/// comparison of the same store turns them on and reads only them). A run's failure is left
+/// in the store ([`LoadStore::first_failure`] of [`ScorecardPlan::run_ids`]), as for a
+/// comparison.
 pub async fn load_scorecard<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
     store: &LoadStore<F>,
@@ -151,6 +215,7 @@ pub async fn load_scorecard<T: Transport, F: ListForm>(
     let plan = plan_scorecard(training_run_id, &sources.listed, by_hand);
     // The runs' lists streamed by our server when it offers them, as for a comparison.
     choose_list_source(client, store).await;
+    store.set_reads_beside(BesideRuns::NONE);
     load_runs(client, store, &plan.run_ids(), notify).await;
     Ok(plan)
 }

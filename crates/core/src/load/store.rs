@@ -61,6 +61,10 @@ pub struct LoadStore<F: ListForm = Packed> {
     tasks: RefCell<HashMap<String, Rc<RefCell<ListLoad<BenchmarkSpecTask>>>>>,
     /// Reward components read per trajectory on request (by `load_components`).
     pub(super) components: ComponentReads,
+    /// Token counts read per trajectory on request (by `load_tokens`; `None`: no count).
+    pub(super) tokens: super::TrajectoryReads<Option<crate::model::TokenCount>>,
+    /// Chronicle trials' steps and durations read on request (by `load_trial_details`).
+    pub(super) trial_details: super::TrajectoryReads<crate::model::TrialEffort>,
     training_runs: RefCell<HashMap<String, SingleRead<TrainingRun>>>,
     eval_options: RefCell<HashMap<DefaultsKey, SingleRead<RunOptionsResponse>>>,
     platform_series: RefCell<HashMap<String, SingleRead<PlatformSeries>>>,
@@ -68,6 +72,33 @@ pub struct LoadStore<F: ListForm = Packed> {
     list_source: Cell<Option<ListSource>>,
     /// Costs and rollout statistics read beside the runs (when enabled).
     costs: super::billing::CostReads,
+    /// Whether loads leave out the platform's progression ([`BesideRuns`]; read by default).
+    skip_platform_progression: Cell<bool>,
+}
+
+/// What a load reads beside each run's record, lists and settings: what the page or command
+/// shows decides it ([`LoadStore::set_reads_beside`]). A comparison shows both; a scorecard
+/// neither, so its load reads none of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BesideRuns {
+    /// Each run's billing row and rollout statistics ([`super::load_costs`]).
+    pub costs: bool,
+    /// The platform's progression of each checkpoint evaluation's training run (its
+    /// evaluation series and held-out reward by step).
+    pub platform_progression: bool,
+}
+
+impl BesideRuns {
+    /// Everything a comparison shows.
+    pub const ALL: Self = Self {
+        costs: true,
+        platform_progression: true,
+    };
+    /// Nothing beside the runs.
+    pub const NONE: Self = Self {
+        costs: false,
+        platform_progression: false,
+    };
 }
 
 impl LoadStore {
@@ -103,6 +134,47 @@ impl<F: ListForm> LoadStore<F> {
     /// The runs' costs and rollout statistics, read beside them once enabled.
     pub fn cost_reads(&self) -> &super::billing::CostReads {
         &self.costs
+    }
+
+    /// What loads read beside the runs (a new store: the platform's progression, not costs).
+    pub fn reads_beside(&self) -> BesideRuns {
+        BesideRuns {
+            costs: self.costs.is_enabled(),
+            platform_progression: !self.skip_platform_progression.get(),
+        }
+    }
+
+    /// Makes later loads read `beside` the runs; what was read stays. Turned on for runs already
+    /// read, the next load reads only what is missing.
+    pub fn set_reads_beside(&self, beside: BesideRuns) {
+        self.costs.set_enabled(beside.costs);
+        self.skip_platform_progression
+            .set(!beside.platform_progression);
+    }
+
+    /// Whether `beside` names a read of `run_ids` no load ever started: a cost, or the
+    /// platform's progression of a read run's training run (a run whose record is not read
+    /// lacks nothing here: its own load is due). A read that failed or was cancelled was
+    /// started (a Retry reads it again).
+    pub fn lacks_beside(&self, run_ids: &[String], beside: BesideRuns) -> bool {
+        if beside.costs && !self.costs.asked_for_all(run_ids) {
+            return true;
+        }
+        beside.platform_progression
+            && run_ids.iter().filter_map(|id| self.get(id)).any(|run| {
+                let record = run.record.borrow();
+                let training_run_id = record
+                    .0
+                    .as_ref()
+                    .filter(|record| record.agent_id.is_some())
+                    .and_then(|record| record.training_run_id.as_ref());
+                training_run_id.is_some_and(|id| {
+                    self.platform_series
+                        .borrow()
+                        .get(id)
+                        .is_none_or(|read| read.borrow().1 == Phase::Waiting)
+                })
+            })
     }
 
     /// The run's entry, created when new.
@@ -205,13 +277,14 @@ impl<F: ListForm> LoadStore<F> {
     }
 
     /// The reads that resolve a run's settings, once its record is read: its training run's
-    /// (checkpoint evaluations naming one) and its evaluation defaults.
+    /// (checkpoint evaluations naming one), with the platform's progression when loads read it,
+    /// and its evaluation defaults.
     fn settings_reads(&self, run: &EvalRun) -> Vec<(SettingsRead, Phase)> {
         let mut reads = Vec::new();
         if let Some(id) = &run.training_run_id {
             let read = self.training_run(id);
             reads.push((SettingsRead::TrainingRun, read.borrow().1.clone()));
-            if run.agent_id.is_some() {
+            if run.agent_id.is_some() && !self.skip_platform_progression.get() {
                 let read = self.platform_series(id);
                 reads.push((SettingsRead::PlatformProgression, read.borrow().1.clone()));
             }

@@ -10,7 +10,8 @@ use std::cell::RefCell;
 
 use crate::api::CursorPage;
 use crate::client::list_stream::{
-    ListStreamEnd, StreamCapabilities, StreamResume, StreamedList, STREAM_CAPABILITIES_PATH,
+    ListStreamEnd, StreamCapabilities, StreamResume, StreamedList, FORM_PARAM, KEPT_FORM,
+    STREAM_CAPABILITIES_PATH,
 };
 use crate::client::retry::{backoff_ms, transport_error_is_retryable};
 use crate::client::{ApiError, PageCap, Paginator, TrajectoryClient, Transport, TransportError};
@@ -31,6 +32,10 @@ pub enum ListSource {
     ContractPages,
     /// The server's streamed lists, one response each (only our own server offers them).
     ServerStream,
+    /// The server's streamed lists in their kept form (`?form=kept`): the trajectories and
+    /// their rewards with only the fields the model keeps, decoded by the same decoders to
+    /// the same items.
+    KeptStream,
 }
 
 impl ListSource {
@@ -39,12 +44,16 @@ impl ListSource {
         match self {
             ListSource::ContractPages => "read page by page from the API",
             ListSource::ServerStream => "streamed whole by the server",
+            ListSource::KeptStream => {
+                "streamed whole by the server, only the fields the comparison reads"
+            }
         }
     }
 }
 
 /// Asks the server once whether it streams lists (`GET /stream/v1/capabilities`, one
-/// request, no retry): [`ListSource::ServerStream`] when it offers every list, else
+/// request, no retry): [`ListSource::KeptStream`] when it offers every list and the kept
+/// form, [`ListSource::ServerStream`] when it offers every list, else
 /// [`ListSource::ContractPages`] (an API that is not our server answers 404, or nothing).
 pub async fn probe_list_source<T: Transport>(client: &TrajectoryClient<T>) -> ListSource {
     let answer = client
@@ -57,7 +66,11 @@ pub async fn probe_list_source<T: Transport>(client: &TrajectoryClient<T>) -> Li
         .and_then(|answer| crate::api::decode::<StreamCapabilities>(&answer.body).ok());
     match offered {
         Some(offered) if StreamedList::ALL.iter().all(|&list| offered.offers(list)) => {
-            ListSource::ServerStream
+            if offered.forms.iter().any(|form| form == KEPT_FORM) {
+                ListSource::KeptStream
+            } else {
+                ListSource::ServerStream
+            }
         }
         _ => ListSource::ContractPages,
     }
@@ -88,7 +101,8 @@ fn streamed(kind: ListKind) -> Option<StreamedList> {
 }
 
 /// Reads the list `kind` of `owner` from `source`: streamed by the server when it is
-/// [`ListSource::ServerStream`] and the list is one it streams, else page by page with
+/// [`ListSource::ServerStream`] (or [`ListSource::KeptStream`]) and the list is one it
+/// streams, else page by page with
 /// `paginator` ([`read_list`]). The same list, progress, cancel and resume either way.
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn read_list_from<T, P>(
@@ -106,7 +120,10 @@ pub(super) async fn read_list_from<T, P>(
 {
     match (source, streamed(kind)) {
         (ListSource::ServerStream, Some(stream)) => {
-            read_streamed::<T, P>(client, kind, stream, owner, cap, list, notify).await
+            read_streamed::<T, P>(client, kind, (stream, false), owner, cap, list, notify).await
+        }
+        (ListSource::KeptStream, Some(stream)) => {
+            read_streamed::<T, P>(client, kind, (stream, true), owner, cap, list, notify).await
         }
         _ => read_list(kind, owner, paginator, cap, list, notify).await,
     }
@@ -122,11 +139,12 @@ enum Ended {
 
 /// Reads a streamed list into `list` from where it stopped; see the module's documentation.
 /// A stream cut off (no trailer) or failing in a way worth retrying is asked again from its
-/// next page, the client's retry policy counting the tries that brought no page.
+/// next page, the client's retry policy counting the tries that brought no page; in the kept
+/// form when `kept`.
 async fn read_streamed<T, P>(
     client: &TrajectoryClient<T>,
     kind: ListKind,
-    stream: StreamedList,
+    (stream, kept): (StreamedList, bool),
     owner: &str,
     cap: PageCap,
     list: &RefCell<ListLoad<P::Item>>,
@@ -149,7 +167,8 @@ async fn read_streamed<T, P>(
     let mut fruitless = 0;
     let outcome = loop {
         let pages_before = list.borrow().pages_read;
-        match stream_once::<T, P>(client, kind, stream, owner, &cap, list, notify).await {
+        let asked = (stream, kept);
+        match stream_once::<T, P>(client, kind, asked, owner, &cap, list, notify).await {
             Ended::Complete => break Ok(()),
             Ended::Stopped(error, retryable) => {
                 if list.borrow().pages_read > pages_before {
@@ -187,11 +206,11 @@ async fn read_streamed<T, P>(
 }
 
 /// One streamed response, its pages landed in `list` as their lines arrive, decoded in slices
-/// that leave the page its turns ([`stream_lines`]).
+/// that leave the page its turns ([`stream_lines`]); in the kept form when `kept`.
 async fn stream_once<T, P>(
     client: &TrajectoryClient<T>,
     kind: ListKind,
-    stream: StreamedList,
+    (stream, kept): (StreamedList, bool),
     owner: &str,
     cap: &PageCap,
     list: &RefCell<ListLoad<P::Item>>,
@@ -218,7 +237,15 @@ where
         // Pages were read but no cursor follows them: the list was read to its end before.
         return Ended::Complete;
     }
-    let path_and_query = format!("{path}{}", resume.to_query_string());
+    let mut path_and_query = format!("{path}{}", resume.to_query_string());
+    if kept {
+        let joint = if path_and_query.contains('?') {
+            '&'
+        } else {
+            '?'
+        };
+        path_and_query.push_str(&format!("{joint}{FORM_PARAM}={KEPT_FORM}"));
+    }
     let key_sent = client.config().api_key.is_some();
     let mut trailer: Option<ListStreamEnd> = None;
     let max_pages = cap.max_pages(stream_limit(stream));

@@ -60,6 +60,7 @@ impl RunSet {
             task_conflicts: self.task_conflicts.clone(),
             cut_labels: self.cut_labels.clone(),
             platform_series: self.platform_series.clone(),
+            token_counts: self.token_counts.clone(),
         };
         (set, summary)
     }

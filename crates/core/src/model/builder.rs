@@ -492,6 +492,7 @@ impl RunSetFinish {
             task_conflicts: builder.task_conflicts,
             cut_labels: builder.cut_labels,
             platform_series: std::collections::BTreeMap::new(),
+            token_counts: std::sync::Arc::default(),
         }
     }
 }

@@ -234,6 +234,7 @@ impl RunSetBuilder {
                     total_trials: job.total_trials,
                     duplicate_trials: duplicates.get(position).copied().unwrap_or(0),
                     results: results.cloned(),
+                    trial_efforts: Default::default(),
                 }),
                 ..RunInfo::default()
             })?);

@@ -32,7 +32,9 @@ mod settings;
 mod source;
 mod task;
 mod timestamp;
+mod tokens;
 mod trajectory;
+mod trial_effort;
 mod word_cmp;
 
 pub use aggregate::{ClassCounts, RunTotals, SampleStats, TaskStats};
@@ -72,5 +74,7 @@ pub use task::{
     Category, CategoryIdx, Task, TaskIdx, TaskInput, TaskListConflicts, TASK_CONFLICT_EXAMPLES,
 };
 pub use timestamp::{rfc3339_utc, unix_seconds};
+pub use tokens::{TokenCount, TokenMap, TokenState};
 pub use trajectory::{Trajectory, TrajectoryFlags, TrajectoryInput};
+pub use trial_effort::{TrialEffort, TrialRef, COUNTED_STEP_KINDS};
 pub(crate) use word_cmp::{same_text, text_order};

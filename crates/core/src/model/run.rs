@@ -121,6 +121,10 @@ pub struct ChronicleRunInfo {
     /// (`GET /v1/task-suites/{suiteId}/eval-runs`), when loaded. Job-level: in `compare` mode
     /// it covers every agent together.
     pub results: Option<SuiteEvalRun>,
+    /// Each trial's steps and duration by trial id, once read from its detail on request
+    /// ([`super::TrialEffort`]); empty until then.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub trial_efforts: std::collections::BTreeMap<String, super::TrialEffort>,
 }
 
 impl RunInfo {

@@ -26,6 +26,9 @@ pub struct RunSet {
     /// The platform's own progression of each training run read, by training run id, or why
     /// it could not be read.
     pub(crate) platform_series: std::collections::BTreeMap<String, Result<PlatformSeries, String>>,
+    /// Token counts read on request, by trajectory id (`None`: read, no count); shared, so a
+    /// set's clones do not copy them.
+    pub(crate) token_counts: std::sync::Arc<super::TokenMap>,
 }
 
 /// One run: identity, trajectories grouped by task, per-task aggregates and totals.
@@ -54,6 +57,7 @@ impl RunSet {
         self.task_conflicts = from.task_conflicts.clone();
         self.cut_labels = from.cut_labels.clone();
         self.platform_series = from.platform_series.clone();
+        self.token_counts = from.token_counts.clone();
     }
 
     /// Sets what the platform reports of `training_run_id`'s progression (or why it could not

@@ -20,6 +20,9 @@ pub struct BootstrapSlot {
     /// The candidate's turn Δ ([`super::TurnsDelta`]) rather than its reward's (`analysis`
     /// and `clustered` then unused).
     pub effort: bool,
+    /// With `effort`: the candidate's tokens Δ ([`super::CandidateTokens`]) rather than its
+    /// turns'.
+    pub tokens: bool,
 }
 
 /// One analysis' bootstraps, not yet drawn; each may already be refused (too few tasks, say).
@@ -73,11 +76,15 @@ impl Report {
     /// candidate, or no clustered analysis) is left alone.
     pub fn fill_bootstrap(&mut self, slot: BootstrapSlot, result: Stat<BootstrapResult>) {
         if slot.effort {
-            let turns = self
-                .effort
-                .as_mut()
-                .and_then(|effort| effort.candidates.get_mut(slot.candidate));
-            if let Some(candidate) = turns {
+            let Some(effort) = self.effort.as_mut() else {
+                return;
+            };
+            if slot.tokens {
+                let tokens = effort.tokens.as_mut();
+                if let Some(candidate) = tokens.and_then(|t| t.candidates.get_mut(slot.candidate)) {
+                    candidate.bootstrap = Some(result);
+                }
+            } else if let Some(candidate) = effort.candidates.get_mut(slot.candidate) {
                 candidate.turns.bootstrap = Some(result);
             }
             return;
@@ -111,6 +118,7 @@ pub(super) fn pending(
         analysis,
         clustered,
         effort: false,
+        tokens: false,
     };
     std::iter::once(PendingBootstrap {
         slot: slot(false),
@@ -123,8 +131,9 @@ pub(super) fn pending(
     .collect()
 }
 
-/// The pending turn bootstraps of the candidates, in candidate order ([`super::effort`]).
-pub(super) fn pending_effort(runs: Vec<Stat<BootstrapRun>>) -> Vec<PendingBootstrap> {
+/// The pending turn bootstraps of the candidates, in candidate order ([`super::effort`]); their
+/// tokens' (`tokens`) go in the tokens' slots.
+pub(super) fn pending_effort(runs: Vec<Stat<BootstrapRun>>, tokens: bool) -> Vec<PendingBootstrap> {
     runs.into_iter()
         .enumerate()
         .map(|(candidate, run)| PendingBootstrap {
@@ -133,6 +142,7 @@ pub(super) fn pending_effort(runs: Vec<Stat<BootstrapRun>>) -> Vec<PendingBootst
                 analysis: Analysis::Primary,
                 clustered: false,
                 effort: true,
+                tokens,
             },
             run,
         })

@@ -11,6 +11,7 @@
 //! - Endings: each run's share of attempts (trajectories that ended) by ending, and the paired
 //!   change of the per-task proportions, the turn limit (`MAX_STEPS`) and the timeouts
 //!   (`TIMEOUT`, `SANDBOX_TIMEOUT`) singled out.
+//! - Tokens, once read from the transcripts: `effort_tokens.rs`.
 //! - Per task and run: the mean turns, the attempts, how many hit the turn limit or timed out,
 //!   and the most frequent ending (the task table's columns).
 
@@ -48,6 +49,9 @@ pub struct EffortReport {
     pub candidates: Vec<CandidateEffort>,
     /// One per task row, in [`Report::tasks`](super::Report::tasks) order.
     pub tasks: Vec<TaskEffort>,
+    /// Tokens, once some were read from the transcripts ([`super::tokens`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<super::TokensReport>,
 }
 
 /// One run's turns and endings.
@@ -449,12 +453,12 @@ fn ending_delta(
 
 /// The effort of `runs` (the baseline first), each candidate's against the baseline, and the
 /// task rows' cells (tasks any of them has a trajectory on, in task order), with the turn
-/// bootstraps of the candidates still to draw (in candidate order; none when B = 0).
+/// bootstraps of the candidates, then their tokens', still to draw (none when B = 0).
 pub fn effort(
     set: &RunSet,
     runs: &[&Run],
     settings: &ReportSettings,
-) -> (EffortReport, Vec<Stat<BootstrapRun>>) {
+) -> (EffortReport, Vec<super::PendingBootstrap>) {
     let facts: Vec<Vec<Option<TaskFacts<'_>>>> =
         runs.iter().map(|run| task_facts(set, run)).collect();
     let run_efforts: Vec<RunEffort> = facts.iter().map(|tasks| run_effort(tasks)).collect();
@@ -466,8 +470,9 @@ pub fn effort(
                 runs: run_efforts,
                 candidates,
                 tasks: Vec::new(),
+                tokens: None,
             },
-            bootstraps,
+            Vec::new(),
         );
     };
     for (index, (cand_facts, cand_run)) in facts.iter().zip(&run_efforts).enumerate().skip(1) {
@@ -514,12 +519,19 @@ pub fn effort(
                 .collect(),
         })
         .collect();
+    let (tokens, token_bootstraps) = super::tokens(set, runs, settings).unzip();
     let report = EffortReport {
         runs: run_efforts,
         candidates,
         tasks: rows,
+        tokens,
     };
-    (report, bootstraps)
+    let mut pending = super::bootstrap_slots::pending_effort(bootstraps, false);
+    pending.extend(super::bootstrap_slots::pending_effort(
+        token_bootstraps.unwrap_or_default(),
+        true,
+    ));
+    (report, pending)
 }
 
 fn empty_cell() -> TaskEffortCell {

@@ -76,13 +76,19 @@ pub enum Topic {
     Verdict,
     /// The change in turns per task beside the verdict (the effort section).
     Turns,
+    /// The change in tokens per task beside the verdict (read from the transcripts).
+    Tokens,
+    /// The change in steps per Chronicle trial beside the verdict (read from its details).
+    TrialSteps,
+    /// The change in duration per Chronicle trial beside the verdict.
+    TrialDuration,
     /// The change in cost per task beside the verdict (the cost section).
     Cost,
 }
 
 impl Topic {
     /// Every topic, in the order a glossary lists them.
-    pub const ALL: [Topic; 33] = [
+    pub const ALL: [Topic; 36] = [
         Topic::Verdict,
         Topic::Delta,
         Topic::PrimaryAnalysis,
@@ -115,6 +121,9 @@ impl Topic {
         Topic::PassAtK,
         Topic::PlatformProgression,
         Topic::Turns,
+        Topic::Tokens,
+        Topic::TrialSteps,
+        Topic::TrialDuration,
         Topic::Cost,
     ];
 
@@ -126,6 +135,9 @@ impl Topic {
             Topic::PlatformMean => "the platform's mean",
             Topic::Delta => "Δ",
             Topic::Turns => "the change in turns",
+            Topic::Tokens => "the change in tokens",
+            Topic::TrialSteps => "the change in steps per trial",
+            Topic::TrialDuration => "the change in duration per trial",
             Topic::Cost => "the change in cost",
             Topic::PrimaryAnalysis => "the primary analysis",
             Topic::SensitivityAnalysis => "the sensitivity analysis",
@@ -175,6 +187,9 @@ impl Topic {
             Topic::PlatformMean => "platform-mean",
             Topic::Delta => "delta",
             Topic::Turns => "turns",
+            Topic::Tokens => "tokens",
+            Topic::TrialSteps => "trial-steps",
+            Topic::TrialDuration => "trial-duration",
             Topic::Cost => "cost",
             Topic::PrimaryAnalysis => "primary-analysis",
             Topic::SensitivityAnalysis => "sensitivity-analysis",
@@ -213,6 +228,9 @@ pub fn explain(topic: Topic, settings: &ReportSettings) -> String {
     let alpha = settings.alpha;
     match topic {
         Topic::Turns => super::words::TURNS_EXPLAINED.to_owned(),
+        Topic::Tokens => super::words::TOKENS_EXPLAINED.to_owned(),
+        Topic::TrialSteps => super::words::TRIAL_STEPS_EXPLAINED.to_owned(),
+        Topic::TrialDuration => super::words::TRIAL_DURATION_EXPLAINED.to_owned(),
         Topic::Cost => super::words::COST_EXPLAINED.to_owned(),
         Topic::TaskWeightedMean => "Each task's score is the mean of its included samples; this \
             is the mean of those task scores, every task counting once however many samples \

@@ -10,6 +10,8 @@
 mod checkpoints;
 mod cost;
 mod effort;
+mod tokens;
+mod trial_effort;
 
 use std::fmt::Write;
 
@@ -61,6 +63,8 @@ pub fn render(report: &Report) -> String {
     progression(&mut out, report);
     checkpoints::render(&mut out, report);
     effort::render(&mut out, report);
+    tokens::render(&mut out, report);
+    trial_effort::render(&mut out, report);
     cost::render(&mut out, report);
     for candidate in &report.candidates {
         candidate_details(&mut out, report, candidate);
@@ -90,6 +94,8 @@ fn headlines(out: &mut String, report: &Report) {
             let _ = writeln!(out, "  - {}", markdown_text(&line));
         }
         effort::headline(out, report, c);
+        tokens::headline(out, report, c);
+        trial_effort::headline(out, report, c);
         cost::headline(out, report, c);
     }
     out.push('\n');
@@ -336,20 +342,8 @@ fn where_delta(out: &mut String, report: &Report, c: &CandidateResult) {
     let _ = writeln!(out, "{}\n", flaky_line(&c.flaky));
     let pass_k = &report.headline(c).pass_at_k;
     if !pass_k.is_empty() {
-        table_head(out, &PASS_K_COLUMNS);
-        for pk in pass_k {
-            let cells = pass_k_cells(pk);
-            let _ = writeln!(
-                out,
-                "| {} |",
-                cells
-                    .iter()
-                    .map(|c| cell(c))
-                    .collect::<Vec<_>>()
-                    .join(" | ")
-            );
-        }
-        let _ = writeln!(out, "\n{PASS_K_INTRO}\n");
+        table(out, &PASS_K_COLUMNS, pass_k.iter().map(pass_k_cells), None);
+        let _ = writeln!(out, "{PASS_K_INTRO}\n");
     }
 }
 
@@ -407,15 +401,8 @@ fn progression(out: &mut String, report: &Report) {
 fn platform_progression(out: &mut String, platform: &super::PlatformProgression) {
     let _ = writeln!(out, "### {PLATFORM_PROGRESSION_HEADING}\n");
     if platform.error.is_none() {
-        table_head(out, &super::PLATFORM_COLUMNS);
-        for step in &platform.steps {
-            let cells: Vec<String> = super::platform_cells(step)
-                .iter()
-                .map(|text| cell(text))
-                .collect();
-            let _ = writeln!(out, "| {} |", cells.join(" | "));
-        }
-        out.push('\n');
+        let rows = platform.steps.iter().map(super::platform_cells);
+        table(out, &super::PLATFORM_COLUMNS, rows, None);
     }
     let _ = writeln!(
         out,
@@ -427,6 +414,48 @@ fn platform_progression(out: &mut String, platform: &super::PlatformProgression)
 fn table_head(out: &mut String, columns: &[&str]) {
     let _ = writeln!(out, "| {} |", columns.join(" | "));
     let _ = writeln!(out, "|{}", "---|".repeat(columns.len()));
+}
+
+/// Run `run`'s name as a heading ([`shown`]) and its `lines` as a list (escaped), then a blank
+/// line; `false` (and nothing written) when the report has no such run.
+fn run_list(out: &mut String, report: &Report, run: usize, lines: &[String]) -> bool {
+    let Some(run) = report.runs.get(run) else {
+        return false;
+    };
+    let _ = writeln!(out, "### {}\n", shown(&run.name));
+    for line in lines {
+        let _ = writeln!(out, "- {}", markdown_text(line));
+    }
+    out.push('\n');
+    true
+}
+
+/// A table's one column of text from the data and how it is written (a name [`shown`], an id
+/// as [`markdown_code`]); `None` when every cell is the report's own text.
+type DataColumn = Option<(usize, fn(&str) -> String)>;
+
+/// The one writer of a table of cells: its header row, a row per item of `rows` and a blank
+/// line. Each cell is the report's own text ([`cell`]) but the column `data` names.
+fn table<R: AsRef<[String]>>(
+    out: &mut String,
+    columns: &[&str],
+    rows: impl IntoIterator<Item = R>,
+    data: DataColumn,
+) {
+    table_head(out, columns);
+    for row in rows {
+        let cells: Vec<String> = row
+            .as_ref()
+            .iter()
+            .enumerate()
+            .map(|(index, text)| match data {
+                Some((column, write)) if column == index => write(text),
+                _ => cell(text),
+            })
+            .collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
+    out.push('\n');
 }
 
 fn chronicle_jobs(out: &mut String, report: &Report) {

@@ -13,6 +13,7 @@ mod components;
 mod cost;
 mod details;
 mod effort;
+mod effort_tokens;
 mod exclusions;
 mod explain;
 mod flaky;
@@ -31,6 +32,7 @@ mod settings;
 mod table;
 mod task_paths;
 mod task_rows;
+mod trial_effort;
 mod verdict;
 mod words;
 
@@ -56,6 +58,7 @@ pub use effort::{
     RelativeChange, RunEffort, TaskEffort, TaskEffortCell, TurnsDelta, NO_ENDING, SOLVED_SCORE,
     TIMEOUT_ENDINGS, TURN_LIMIT_ENDINGS,
 };
+pub use effort_tokens::{tokens, CandidateTokens, RunTokens, TokensReport};
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};
 pub use explain::{explain, Topic};
 pub use flaky::{flaky_sentence, flaky_tasks, samples_disagree, FlakyTasks};
@@ -83,6 +86,9 @@ pub use settings::{automatic_samples_per_task, ReportSettings, MIN_AUTOMATIC_SAM
 pub use table::{to_csv, to_csv_rows, visible_rows, visible_rows_ranked, TextRanks};
 pub use task_paths::{classify, task_paths, PathKind, StepState, TaskPath};
 pub use task_rows::{task_rows, TaskCell, TaskRow};
+pub use trial_effort::{
+    trial_effort_section, CandidateTrialEffort, RunTrialEffort, TrialEffortReport,
+};
 pub use verdict::{
     decide, within_phrase, AnalysisFacts, Decision, Thresholds, Verdict, VerdictContext,
     MIN_PAIRED_TASKS, SIGN_RESOLUTION,
@@ -96,6 +102,7 @@ pub use words::{
     PASS_K_INTRO, PLATFORM_PROGRESSION_HEADING, PLATFORM_RESULTS_HEADING, PLATFORM_RESULTS_INTRO,
     SET_ASIDE_COLUMN, TASK_COLUMNS_NOTE, WHERE_DELTA_HEADING,
 };
+pub use words::{beside_delta, beside_delta_parts, BesideKind, BesidePart, BESIDE_DELTA};
 pub use words::{
     candidate_cost_of, cents, cost_beside_verdict, cost_sentence, gap_text, kind_sentence,
     quality_cost_cells, run_cost_cells, signed_cents, unbeaten_sentence, COST_EXPLAINED,
@@ -109,8 +116,18 @@ pub use words::{
     RUN_EFFORT_COLUMNS, TURNS_EXPLAINED,
 };
 pub use words::{
+    measure_beside_verdict, measure_sentence, measure_solved_failed, run_trial_effort_cells,
+    seconds, signed_seconds, trial_details_offer, trial_effort_beside_verdict, Measure, DURATION,
+    RUN_TRIAL_EFFORT_COLUMNS, STEPS, TRIAL_DURATION_EXPLAINED, TRIAL_EFFORT_HEADING,
+    TRIAL_EFFORT_INTRO, TRIAL_STEPS_EXPLAINED,
+};
+pub use words::{
     pass_threshold_line, path_cells, path_columns, paths_line, step_cells, versus_chosen_line,
     PATHS_HEADING, PATHS_INTRO, STEPS_HEADING, STEPS_INTRO, STEP_COLUMNS,
+};
+pub use words::{
+    run_token_cells, signed_tokens, token_amount, tokens_beside_verdict, tokens_sentence,
+    RUN_TOKEN_COLUMNS, TOKENS_EXPLAINED, TOKENS_HEADING, TOKENS_INTRO,
 };
 
 use serde::{Deserialize, Serialize};
@@ -201,6 +218,10 @@ pub struct Report {
     /// from billing (nothing was read: Chronicle jobs, folders written without billing.json).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<CostReport>,
+    /// Chronicle trials' steps and durations per run and per candidate, once trial details
+    /// were read (absent from the JSON otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trial_effort: Option<TrialEffortReport>,
     /// The reviewer's ledger the figures were computed with, when one was given (absent from
     /// the JSON otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]

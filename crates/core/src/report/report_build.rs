@@ -151,11 +151,10 @@ impl<'a> ReportBuild<'a> {
                 Step::Effort
             }
             Step::Effort => {
-                let (effort, turn_bootstraps) =
+                let (effort, effort_bootstraps) =
                     super::effort(self.set, &self.all_runs(), &self.settings);
                 self.effort = Some(effort);
-                self.bootstraps
-                    .extend(bootstrap_slots::pending_effort(turn_bootstraps));
+                self.bootstraps.extend(effort_bootstraps);
                 Step::Checkpoints
             }
             Step::Checkpoints => {
@@ -214,8 +213,10 @@ impl<'a> ReportBuild<'a> {
             ledger: None,
             effort: self.effort,
             cost: None,
+            trial_effort: None,
         };
         report.cost = super::cost::cost_section(&report, self.set, &all_runs);
+        report.trial_effort = super::trial_effort_section(self.set, &all_runs, &report.settings);
         Ok(DeferredReport {
             report,
             bootstraps: self.bootstraps,

@@ -5,7 +5,9 @@
 
 use std::fmt::Write;
 
-use crate::report::html::svg::{c, label, open, ticks, x_axis, y_axis, Frame};
+use crate::report::html::svg::{
+    band_and_line, c, caption, delta_range, in_points, label, open_by_step,
+};
 use crate::stats::Interval;
 
 use super::cell::CellState;
@@ -40,11 +42,7 @@ pub fn delta_by_step(scorecard: &Scorecard) -> Option<String> {
                 .filter_map(|cell| match &cell.state {
                     CellState::Compared { comparison } => {
                         let delta = comparison.delta? * 100.0;
-                        let interval = comparison.interval().map(|i| Interval {
-                            lower: i.lower * 100.0,
-                            upper: i.upper * 100.0,
-                            level: i.level,
-                        });
+                        let interval = comparison.interval().as_ref().map(in_points);
                         Some((cell.step, delta, interval))
                     }
                     _ => None,
@@ -55,69 +53,24 @@ pub fn delta_by_step(scorecard: &Scorecard) -> Option<String> {
     if !series.iter().any(|s| s.points.len() >= 2) {
         return None;
     }
-    let (mut lo, mut hi) = (0.0f64, 0.0f64);
-    for (_, delta, interval) in series.iter().flat_map(|s| &s.points) {
-        lo = lo.min(*delta);
-        hi = hi.max(*delta);
-        if let Some(i) = interval {
-            lo = lo.min(i.lower);
-            hi = hi.max(i.upper);
-        }
-    }
-    let (values, lo, hi) = ticks(lo, hi, 5.0);
-    let first = *scorecard.steps.first()? as f64;
-    let last = *scorecard.steps.last()? as f64;
-    let (step_ticks, first, last) = ticks(first, last, 6.0);
-    let frame = Frame {
-        left: 60.0,
-        right: 780.0,
-        top: 10.0,
-        bottom: 240.0,
-    };
-    let y = frame.y_scale(lo, hi);
-    let x = frame.x_scale(first, last, 10.0);
-    let legend_top = frame.bottom + 44.0;
+    let range = delta_range(
+        series
+            .iter()
+            .flat_map(|s| &s.points)
+            .map(|(_, delta, interval)| (*delta, interval.as_ref())),
+    );
+    let steps = (
+        *scorecard.steps.first()? as f64,
+        *scorecard.steps.last()? as f64,
+    );
+    let bottom = 240.0;
+    let legend_top = bottom + 44.0;
     let height = legend_top + 18.0 * series.len() as f64 + 6.0;
     let mut out = String::new();
-    open(&mut out, height, TITLE);
-    y_axis(&mut out, &y, &values, frame.left, frame.right);
-    x_axis(&mut out, &x, &step_ticks, frame.bottom, frame.top);
-    frame.zero_line(&mut out, &y);
+    let (frame, x, y) = open_by_step(&mut out, range, steps, bottom, height, TITLE);
     for (i, s) in series.iter().enumerate() {
         let class = i % SERIES_CLASSES;
-        let band: Vec<(f64, f64, f64)> = s
-            .points
-            .iter()
-            .filter_map(|(step, _, interval)| {
-                interval.map(|i| (x.at(*step as f64), y.at(i.lower), y.at(i.upper)))
-            })
-            .collect();
-        if band.len() >= 2 {
-            let mut path = String::new();
-            for (j, (px, _, upper)) in band.iter().enumerate() {
-                let _ = write!(
-                    path,
-                    "{}{},{} ",
-                    if j == 0 { "M" } else { "L" },
-                    c(*px),
-                    c(*upper)
-                );
-            }
-            for (px, lower, _) in band.iter().rev() {
-                let _ = write!(path, "L{},{} ", c(*px), c(*lower));
-            }
-            let _ = write!(out, "<path class=\"band s{class}\" d=\"{path}Z\"/>");
-        }
-        let line: Vec<String> = s
-            .points
-            .iter()
-            .map(|(step, delta, _)| format!("{},{}", c(x.at(*step as f64)), c(y.at(*delta))))
-            .collect();
-        let _ = write!(
-            out,
-            "<polyline class=\"series s{class}\" points=\"{}\"/>",
-            line.join(" ")
-        );
+        band_and_line(&mut out, (&x, &y), &s.points, &format!(" s{class}"));
         for (step, delta, _) in &s.points {
             let _ = write!(
                 out,
@@ -139,12 +92,13 @@ pub fn delta_by_step(scorecard: &Scorecard) -> Option<String> {
             label(s.bench_id)
         );
     }
-    let _ = write!(
-        out,
-        "<text class=\"caption\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">checkpoint step</text></svg>",
-        c((frame.left + frame.right) / 2.0),
-        c(frame.bottom + 34.0)
+    caption(
+        &mut out,
+        (frame.left + frame.right) / 2.0,
+        frame.bottom + 34.0,
+        "checkpoint step",
     );
+    out.push_str("</svg>");
     Some(out)
 }
 

@@ -7,8 +7,9 @@
 use std::fmt::Write;
 
 use crate::report::html::style::CSS;
+use crate::report::html::{document_end, document_start, share_section, ShareWords};
 use crate::report::Decision;
-use crate::text::{html_text, is_web_link};
+use crate::text::html_text;
 
 use super::cell::CellState;
 use super::chart::{delta_by_step, SERIES_CSS};
@@ -21,22 +22,21 @@ td.worse { background: var(--worse-bg); }
 td.absent { background: var(--absent); }
 ";
 
+/// The scorecard's share section words.
+const SHARE: ShareWords = ShareWords {
+    heading: "Link to this scorecard",
+    opens: None,
+    none: "No link.",
+};
+
 impl Scorecard {
     /// The scorecard as one HTML document; `share` is the viewer's link of the same scorecard.
     pub fn to_html(&self, share: Option<&str>) -> String {
         let mut out = String::with_capacity(32 * 1024);
         let title = format!("{}: training run {}", words::HEADING, self.training_run_id);
-        let _ = write!(
-            out,
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-             <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-             <meta name=\"color-scheme\" content=\"light dark\">\n\
-             <title>{}</title>\n<style>\n{CSS}{SERIES_CSS}{CELL_CSS}</style>\n</head>\n<body>\n<main>\n<header><h1>{}</h1></header>\n",
-            html_text(&title),
-            html_text(&title)
-        );
-        share_section(&mut out, share);
+        document_start(&mut out, &title, &[CSS, SERIES_CSS, CELL_CSS]);
+        let _ = writeln!(out, "<header><h1>{}</h1></header>", html_text(&title));
+        share_section(&mut out, share, &SHARE);
         decision(&mut out, self);
         grid(&mut out, self);
         if let Some(svg) = delta_by_step(self) {
@@ -47,32 +47,15 @@ impl Scorecard {
         }
         rows(&mut out, self);
         passed_over(&mut out, self);
-        let _ = write!(
-            out,
-            "<footer><p>Written by eval-compare (scorecard format {SCORECARD_FORMAT_VERSION}). This \
-             file holds no script and loads nothing; each cell's numbers are its pair report's.</p></footer>\n\
-             </main>\n</body>\n</html>\n"
+        document_end(
+            &mut out,
+            &format!(
+                "Written by eval-compare (scorecard format {SCORECARD_FORMAT_VERSION}). This file \
+                 holds no script and loads nothing; each cell's numbers are its pair report's."
+            ),
         );
         out
     }
-}
-
-fn share_section(out: &mut String, share: Option<&str>) {
-    out.push_str("<section id=\"share\" class=\"share\"><h2>Link to this scorecard</h2>");
-    match share {
-        Some(link) if is_web_link(link) => {
-            let link = html_text(link);
-            let _ = write!(
-                out,
-                "<p><a href=\"{link}\" rel=\"noreferrer\">{link}</a></p>"
-            );
-        }
-        Some(link) => {
-            let _ = write!(out, "<p><code>{}</code></p>", html_text(link));
-        }
-        None => out.push_str("<p class=\"note\">No link.</p>"),
-    }
-    out.push_str("</section>\n");
 }
 
 fn decision(out: &mut String, scorecard: &Scorecard) {

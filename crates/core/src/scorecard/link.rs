@@ -65,11 +65,17 @@ pub fn settings_of(link: &ScorecardLink) -> ReportSettings {
 
 /// The absolute address of the scorecard `link` shows: `base` + the page's path + its query.
 pub fn scorecard_address(base: &str, link: &ScorecardLink) -> String {
+    scorecard_address_on(base, SCORECARD_PAGE_PATH, link)
+}
+
+/// [`scorecard_address`] on the page at `path` (the scorecard of run folders' own page,
+/// [`super::FOLDERS_SCORECARD_PAGE_PATH`]).
+pub fn scorecard_address_on(base: &str, path: &str, link: &ScorecardLink) -> String {
     let base = base.trim_end_matches('/');
     let query = link.to_query();
     if query.is_empty() {
-        format!("{base}{SCORECARD_PAGE_PATH}")
+        format!("{base}{path}")
     } else {
-        format!("{base}{SCORECARD_PAGE_PATH}?{query}")
+        format!("{base}{path}?{query}")
     }
 }

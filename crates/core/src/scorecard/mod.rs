@@ -11,6 +11,8 @@
 //! report ([`pair_report`]) → [`ScorecardBuild`] (cells added one at a time, so a page can
 //! build one cell per step) → [`Scorecard`] (rows, cells, the rule's answer per column), which
 //! [`Scorecard::with_rule`] decides again under another rule without recomputing a cell.
+//! From run folders (the CLI's `--folders`, the viewer's Files page), [`ScorecardFolders`]
+//! lists the runs, offers each training run, plans one and gives each pair's folders.
 //! Renderers: `json` (each cell's `primary`, `verdict` and `coverage` the pair report's own
 //! values), `markdown`, `html` (one file, no script, the Δ-by-step chart); their shared
 //! sentences in `words`.
@@ -18,8 +20,10 @@
 mod baseline;
 mod cell;
 mod chart;
+mod folders;
 mod html;
 mod json;
+mod keep;
 mod link;
 mod markdown;
 mod plan;
@@ -31,7 +35,11 @@ pub mod words;
 pub use baseline::{choose_baseline, settings_differ, BaselineChoice, Skipped};
 pub use cell::{CellState, Comparison};
 pub use chart::{delta_by_step, SERIES_CSS, TITLE as CHART_TITLE};
-pub use link::{baselines_by_hand, scorecard_address, settings_of, SCORECARD_PAGE_PATH};
+pub use folders::{FolderOffer, FoldersError, ScorecardFolders, FOLDERS_SCORECARD_PAGE_PATH};
+pub use keep::unchanged;
+pub use link::{
+    baselines_by_hand, scorecard_address, scorecard_address_on, settings_of, SCORECARD_PAGE_PATH,
+};
 pub use plan::{
     plan_scorecard, CellPlan, OtherEvaluation, PlannedPair, PreviousPair, RowPlan, ScorecardPlan,
 };

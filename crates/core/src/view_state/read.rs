@@ -44,54 +44,11 @@ impl ViewState {
     /// Reads a query string (with or without the leading `?`). Never fails: see the module doc.
     pub fn from_query(query: &str) -> ParsedViewState {
         let mut state = ViewState::default();
-        let mut issues = Vec::new();
-        let query = query.strip_prefix('?').unwrap_or(query);
-        if query.len() > MAX_QUERY_LEN {
-            issues.push(QueryIssue {
-                param: "(query)".into(),
-                reason: format!(
-                    "the query is {} characters long, over the limit of {MAX_QUERY_LEN}",
-                    query.len()
-                ),
-            });
-            return ParsedViewState { state, issues };
-        }
-        let mut seen: Vec<String> = Vec::new();
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
-            let key = match decode_component(raw_key) {
-                Ok(k) => k,
-                Err(reason) => {
-                    issues.push(QueryIssue {
-                        param: printable(raw_key),
-                        reason,
-                    });
-                    continue;
-                }
-            };
-            if seen.contains(&key) {
-                issues.push(QueryIssue {
-                    param: printable(&key),
-                    reason: "given more than once; the first value is used".into(),
-                });
-                continue;
-            }
-            seen.push(key.clone());
-            if looks_like_secret(&key) {
-                issues.push(QueryIssue {
-                    param: printable(&key),
-                    reason: "API keys are never read from links; enter the key in the source panel"
-                        .into(),
-                });
-                continue;
-            }
-            if let Err(reason) = apply(&mut state, &key, raw_value) {
-                issues.push(QueryIssue {
-                    param: printable(&key),
-                    reason,
-                });
-            }
-        }
+        let mut issues = read_params(
+            query,
+            |_| false,
+            |key, _, raw_value| apply(&mut state, key, raw_value),
+        );
         settle_snapshot(&mut state, &mut issues);
         if state.focus != 0 && state.focus >= state.candidates.len() {
             issues.push(QueryIssue {
@@ -102,6 +59,70 @@ impl ViewState {
         }
         ParsedViewState { state, issues }
     }
+}
+
+/// The one reading of a link's parameters, for every page's link: strips a leading `?`, refuses
+/// a query over [`MAX_QUERY_LEN`], decodes each key, says when a key comes again (the first
+/// value is used) or looks like a credential (never read), and hands each other parameter to
+/// `apply` as its decoded key, its raw `key=value` pair and its raw (still encoded) value; an
+/// `Err` from `apply` is an issue of that parameter. Keys for which `passed_on` holds skip the
+/// repeat check (their reader checks them itself). Returns what was ignored, in order.
+pub(super) fn read_params<'q>(
+    query: &'q str,
+    passed_on: impl Fn(&str) -> bool,
+    mut apply: impl FnMut(&str, &'q str, &'q str) -> Result<(), String>,
+) -> Vec<QueryIssue> {
+    let mut issues = Vec::new();
+    let query = query.strip_prefix('?').unwrap_or(query);
+    if query.len() > MAX_QUERY_LEN {
+        issues.push(QueryIssue {
+            param: "(query)".into(),
+            reason: format!(
+                "the query is {} characters long, over the limit of {MAX_QUERY_LEN}",
+                query.len()
+            ),
+        });
+        return issues;
+    }
+    let mut seen: Vec<String> = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = match decode_component(raw_key) {
+            Ok(k) => k,
+            Err(reason) => {
+                issues.push(QueryIssue {
+                    param: printable(raw_key),
+                    reason,
+                });
+                continue;
+            }
+        };
+        if !passed_on(&key) {
+            if seen.contains(&key) {
+                issues.push(QueryIssue {
+                    param: printable(&key),
+                    reason: "given more than once; the first value is used".into(),
+                });
+                continue;
+            }
+            seen.push(key.clone());
+        }
+        if looks_like_secret(&key) {
+            issues.push(QueryIssue {
+                param: printable(&key),
+                reason: "API keys are never read from links; enter the key in the source panel"
+                    .into(),
+            });
+            continue;
+        }
+        if let Err(reason) = apply(&key, pair, raw_value) {
+            issues.push(QueryIssue {
+                param: printable(&key),
+                reason,
+            });
+        }
+    }
+    issues
 }
 
 /// Applies one decoded key and its raw (still encoded) value to the state.

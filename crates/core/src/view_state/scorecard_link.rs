@@ -1,19 +1,19 @@
 //! The scorecard page's URL query ([`ScorecardLink`]): the training run, the baselines chosen
 //! by hand, the decision rule (primary benchmarks, guardrails with their margins, the
 //! correction) and the report settings every cell is computed with. Written with only what
-//! differs from the defaults, in a fixed order; read never failing: a bad value is dropped and
-//! a [`QueryIssue`] says why, as [`ViewState::from_query`] does. The settings are the
-//! comparison page's own parameters (`seed`, `B`, `ci`, `analysis`, `target`, `kprime`,
-//! `pass`), read and written by [`ViewState`] itself.
+//! differs from the defaults, in a fixed order; read never failing by the comparison link's own
+//! reader of parameters (`read::read_params`): a bad value is dropped and a [`QueryIssue`] says
+//! why. The settings are the comparison page's own parameters (`seed`, `B`, `ci`, `analysis`,
+//! `target`, `kprime`, `pass`), read and written by [`ViewState`] itself.
 //!
 //! Lists use the comparison link's rule: commas separate items, `:` separates a benchmark from
 //! its run or margin, and each id is percent-encoded on its own (so an id holding `,` or `:`
 //! survives).
 
-use super::checks::{identifier, looks_like_secret, printable};
+use super::checks::{identifier, printable};
 use super::encoding::{decode_component, encode_component};
-use super::limits::{MAX_CANDIDATES, MAX_QUERY_LEN};
-use super::read::QueryIssue;
+use super::limits::MAX_CANDIDATES;
+use super::read::{read_params, QueryIssue};
 use super::state::ViewState;
 use super::tenths::{parse_tenths, tenths_text};
 
@@ -113,59 +113,16 @@ impl ScorecardLink {
     /// Reads a query string (with or without `?`). Never fails: see the module doc.
     pub fn from_query(query: &str) -> ParsedScorecardLink {
         let mut link = ScorecardLink::default();
-        let mut issues = Vec::new();
-        let query = query.strip_prefix('?').unwrap_or(query);
-        if query.len() > MAX_QUERY_LEN {
-            issues.push(QueryIssue {
-                param: "(query)".into(),
-                reason: format!(
-                    "the query is {} characters long, over the limit of {MAX_QUERY_LEN}",
-                    query.len()
-                ),
-            });
-            return ParsedScorecardLink { link, issues };
-        }
         let mut settings: Vec<&str> = Vec::new();
-        let mut seen: Vec<String> = Vec::new();
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            let (raw_key, raw_value) = pair.split_once('=').unwrap_or((pair, ""));
-            let key = match decode_component(raw_key) {
-                Ok(key) => key,
-                Err(reason) => {
-                    issues.push(QueryIssue {
-                        param: printable(raw_key),
-                        reason,
-                    });
-                    continue;
-                }
-            };
-            if looks_like_secret(&key) {
-                issues.push(QueryIssue {
-                    param: printable(&key),
-                    reason: "API keys are never read from links; enter the key in the source panel"
-                        .into(),
-                });
-                continue;
-            }
-            if SCORECARD_SETTINGS.contains(&key.as_str()) {
+        let is_setting = |key: &str| SCORECARD_SETTINGS.contains(&key);
+        let mut issues = read_params(query, is_setting, |key, pair, raw_value| {
+            if is_setting(key) {
                 settings.push(pair);
-                continue;
+                Ok(())
+            } else {
+                apply(&mut link, key, raw_value)
             }
-            if seen.contains(&key) {
-                issues.push(QueryIssue {
-                    param: printable(&key),
-                    reason: "given more than once; the first value is used".into(),
-                });
-                continue;
-            }
-            seen.push(key.clone());
-            if let Err(reason) = apply(&mut link, &key, raw_value) {
-                issues.push(QueryIssue {
-                    param: printable(&key),
-                    reason,
-                });
-            }
-        }
+        });
         let parsed = ViewState::from_query(&settings.join("&"));
         link.settings = parsed.state;
         issues.extend(parsed.issues);

@@ -8,7 +8,8 @@
 //! files would need its own atomic renames, locking and index for the least-recently-used order.
 //!
 //! **What is stored**, per upstream base URL, list (`trajectory-rewards`, `trajectories`,
-//! `trials`) and run or job id: the list's page lines as the upstream sent them, their page and
+//! `trials`, and the kept forms `trajectory-rewards+kept`, `trajectories+kept`:
+//! [`crate::stream::ItemForm`]) and run or job id: the list's page lines as they were sent, their page and
 //! item counts, a SHA-256 of the lines (a damaged entry is detected on read, dropped and read
 //! again from the upstream) and a SHA-256 of the run's record as the upstream answered it when
 //! the list was read. **No API key** is stored, nor anything derived from one.
@@ -23,25 +24,21 @@
 //! **Bounded**: at most `--cache-max-mib` of lines; the least recently served go first.
 //! `--no-cache` turns it off, `--cache-clear` empties it at start.
 
-mod store;
+use eval_compare_list_cache::store;
 
 use std::path::{Path, PathBuf};
 
-use eval_compare_core::api::{decode, ChronicleJob, EvalRun};
-use eval_compare_core::client::list_stream::{ListStreamEnd, StreamedList};
+use eval_compare_core::client::list_stream::StreamedList;
 use eval_compare_core::client::{
     paths, percent_encode, ClientConfig, HttpResponse, TrajectoryClient,
 };
-use sha2::{Digest, Sha256};
 
-use crate::stream::PageTransport;
+use crate::stream::{ItemForm, PageTransport};
 
-pub use store::{CacheError, Entry, Stored};
-
-/// Default of `--cache-max-mib`.
-pub const DEFAULT_MAX_MIB: u64 = 1024;
-/// The database's file name in the cache directory.
-pub const FILE_NAME: &str = "finished-lists.sqlite3";
+use eval_compare_list_cache::record_is_finished as is_finished;
+pub use eval_compare_list_cache::{
+    hex_sha256, CacheError, Entry, Stored, DEFAULT_MAX_MIB, FILE_NAME,
+};
 
 /// What the upstream's answer on a run's record allows.
 #[derive(Debug)]
@@ -96,12 +93,14 @@ impl ListCache {
     }
 
     /// Asks the upstream for the record of `owner` with the caller's `config` (its key) and
-    /// says what may be served; see the module's documentation.
+    /// says what may be served of `list` in `form` (each form kept on its own,
+    /// [`ItemForm::cache_name`]); see the module's documentation.
     pub async fn consent(
         &self,
         config: &ClientConfig,
         transport: &PageTransport,
         list: StreamedList,
+        form: ItemForm,
         owner: &str,
     ) -> Consent {
         if owner.is_empty() || owner == "." || owner == ".." {
@@ -133,7 +132,7 @@ impl ListCache {
         }
         let entry = Entry {
             upstream: self.upstream.clone(),
-            list: list.name().to_owned(),
+            list: form.cache_name(list),
             owner: owner.to_owned(),
             record_sha: hex_sha256(&record.body),
         };
@@ -143,25 +142,7 @@ impl ListCache {
             .await
             .unwrap_or_else(|e| Err(CacheError::Task(e.to_string())));
         match found {
-            Ok(Some(stored)) => {
-                let mut lines = stored.lines;
-                lines.extend_from_slice(
-                    ListStreamEnd {
-                        complete: true,
-                        pages_read: stored.pages,
-                        items_read: stored.items,
-                        failed_page: None,
-                        failure: None,
-                        status: None,
-                        code: None,
-                        message: None,
-                        retryable: false,
-                    }
-                    .to_line()
-                    .as_bytes(),
-                );
-                Consent::Serve(lines)
-            }
+            Ok(Some(stored)) => Consent::Serve(stored.into_stream_body()),
             Ok(None) => Consent::Read(Some(entry)),
             Err(error) => {
                 eprintln!("cache: {error}; reading from the upstream");
@@ -187,27 +168,4 @@ impl ListCache {
             eprintln!("cache: could not keep a list: {error}");
         }
     }
-}
-
-/// Whether the record `body` of `list`'s owner says it finished (terminal status).
-fn is_finished(list: StreamedList, body: &[u8]) -> bool {
-    match list {
-        StreamedList::Rewards | StreamedList::Trajectories => decode::<EvalRun>(body)
-            .ok()
-            .and_then(|run| run.status)
-            .is_some_and(|status| status.is_terminal()),
-        StreamedList::Tasks => false,
-        StreamedList::Trials => decode::<ChronicleJob>(body)
-            .ok()
-            .and_then(|job| job.status)
-            .is_some_and(|status| status.is_terminal()),
-    }
-}
-
-/// SHA-256 of `bytes`, in hex.
-pub fn hex_sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }

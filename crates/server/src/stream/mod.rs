@@ -5,15 +5,20 @@
 //! mode) or the demo's own router (demo mode), and `GET /stream/v1/capabilities` says they are
 //! offered. The form (JSON Lines of the API's pages, then the trailer every stream ends with)
 //! and the resume parameters are the core's, written once in
-//! [`eval_compare_core::client::list_stream`]; the paging and its guards are the core's
+//! [`eval_compare_core::client::list_stream`]; `?form=kept` asks for the trajectories and their
+//! rewards with only the fields the model keeps ([`form`], offered in the capabilities'
+//! `forms`); the paging and its guards are the core's
 //! [`Paginator`](eval_compare_core::client::Paginator) ([`walk`]).
 //!
 //! The caller's `X-API-Key` and `Trajectory-API-Version` go with every page request (as the
 //! proxy forwards them; never logged, never in a URL). A first page the API refuses is answered
 //! with the API's own status and body; a failure after it ends the stream with a trailer naming
 //! the page. In proxy mode with a cache, finished runs' lists are served from it after the
-//! API's consent ([`crate::cache`]).
+//! API's consent ([`crate::cache`]); a list walked is walked once however many ask for it at
+//! once, and a finished run's other list is read beside it ([`in_flight`]).
 
+mod form;
+mod in_flight;
 mod transport;
 mod walk;
 
@@ -27,33 +32,46 @@ use axum::routing::get;
 use axum::{Json, Router};
 use bytes::Bytes;
 use eval_compare_core::client::list_stream::{
-    StreamCapabilities, StreamResume, StreamedList, CURSOR_PARAM, EXPECTED_PARAM, ITEMS_PARAM,
-    PAGES_PARAM, STREAM_CAPABILITIES_PATH, STREAM_CONTENT_TYPE, STREAM_PROTOCOL,
+    StreamCapabilities, StreamResume, StreamedList, CURSOR_PARAM, EXPECTED_PARAM, FORM_PARAM,
+    ITEMS_PARAM, KEPT_FORM, PAGES_PARAM, STREAM_CAPABILITIES_PATH, STREAM_CONTENT_TYPE,
+    STREAM_PROTOCOL,
 };
 use eval_compare_core::client::{ApiKey, ClientConfig, HttpResponse, API_VERSION_HEADER};
 use futures::StreamExt;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::cache::{Consent, ListCache};
+use crate::cache::{Consent, Entry, ListCache};
 use crate::error::ApiError;
+use in_flight::{InFlight, Walking};
 
+pub use form::ItemForm;
 pub use transport::{PageOrigin, PageTransport};
 pub use walk::WalkEnd;
 
 /// Lines a stream may have read ahead of its reader.
 const LINES_AHEAD: usize = 16;
 
+/// How long after a finished run's list is read and not kept its other list is read too,
+/// unless the page asked for it meanwhile ([`in_flight`]): a page asks for every list at once
+/// when it has connections enough, and then nothing is read twice.
+const SIBLING_DELAY: std::time::Duration = std::time::Duration::from_millis(1500);
+
 /// What the stream handlers share.
 #[derive(Debug, Clone)]
 pub struct StreamState {
     origin: PageOrigin,
     cache: Option<Arc<ListCache>>,
+    in_flight: Arc<InFlight>,
 }
 
 impl StreamState {
     /// Streams reading from `origin`, keeping finished runs in `cache` when given.
     pub fn new(origin: PageOrigin, cache: Option<Arc<ListCache>>) -> Self {
-        Self { origin, cache }
+        Self {
+            origin,
+            cache,
+            in_flight: Arc::default(),
+        }
     }
 }
 
@@ -96,6 +114,7 @@ async fn capabilities(State(state): State<StreamState>) -> Response {
             .map(|list| list.name().to_owned())
             .collect(),
         cache: state.cache.is_some(),
+        forms: vec![KEPT_FORM.to_owned()],
     };
     let mut response = Json(offered).into_response();
     response
@@ -104,11 +123,12 @@ async fn capabilities(State(state): State<StreamState>) -> Response {
     response
 }
 
-/// The resume position a query asks for.
-fn resume_of(query: Option<&str>) -> Result<StreamResume, ApiError> {
+/// The resume position a query asks for, and whether it asks for the kept form.
+fn resume_of(query: Option<&str>) -> Result<(StreamResume, bool), ApiError> {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query.unwrap_or(""))
         .map_err(|_| ApiError::invalid_request("query", "The query string does not decode."))?;
     let mut resume = StreamResume::default();
+    let mut kept = false;
     for (name, value) in pairs {
         let number = |what: &str| {
             value.parse::<u64>().map_err(|_| {
@@ -127,15 +147,22 @@ fn resume_of(query: Option<&str>) -> Result<StreamResume, ApiError> {
             }
             ITEMS_PARAM => resume.items = number(ITEMS_PARAM)?,
             EXPECTED_PARAM => resume.expected = Some(number(EXPECTED_PARAM)?),
+            FORM_PARAM if value == KEPT_FORM => kept = true,
+            FORM_PARAM => {
+                return Err(ApiError::invalid_request(
+                    FORM_PARAM,
+                    "`form` is `kept` or absent (the API's form).",
+                ))
+            }
             other => {
                 return Err(ApiError::invalid_request(
                     other.to_owned(),
-                    "Unknown query parameter; a stream takes cursor, pages_read, items_read and expected_items.",
+                    "Unknown query parameter; a stream takes cursor, pages_read, items_read, expected_items and form.",
                 ))
             }
         }
     }
-    Ok(resume)
+    Ok((resume, kept))
 }
 
 /// The client configuration of a caller: the origin's base, the caller's key and version.
@@ -191,16 +218,16 @@ async fn answer(
             "The id contains a path separator or is a dot segment.",
         ));
     }
-    let resume = resume_of(query)?;
+    let (resume, kept) = resume_of(query)?;
+    let form = ItemForm::of(list, kept);
     let config = caller_config(&state.origin, headers)?;
     let transport = PageTransport::new(state.origin.clone());
     let mut keep = None;
     if let (Some(cache), None) = (&state.cache, &resume.cursor) {
-        match cache.consent(&config, &transport, list, &owner).await {
-            Consent::Refused(answer) => return Ok(passed_on(answer)),
-            Consent::Serve(lines) => return Ok(streamed(Body::from(lines))),
-            Consent::Read(entry) => keep = entry,
-            Consent::NotKept => {}
+        let asked = (list, form);
+        match from_cache(state, cache, &config, &transport, asked, &owner, &resume).await {
+            Ok(response) => return Ok(response),
+            Err(walk) => keep = walk,
         }
     }
     let (lines, mut reader) = mpsc::channel::<Bytes>(LINES_AHEAD);
@@ -211,6 +238,7 @@ async fn answer(
             config,
             transport,
             list,
+            form,
             &owner,
             resume,
             keep.is_some(),
@@ -218,18 +246,10 @@ async fn answer(
         )
         .await;
         drop(lines);
-        if let (
-            WalkEnd::Sent {
-                kept: Some(kept),
-                end,
-            },
-            Some(entry),
-            Some(cache),
-        ) = (&outcome, keep, cache)
-        {
-            cache
-                .store(entry, kept.clone(), end.pages_read, end.items_read)
-                .await;
+        let (outcome, kept) = take_kept(outcome);
+        if let (Some(kept), Some((entry, walking)), Some(cache)) = (kept, keep, cache) {
+            cache.store(entry, kept.lines, kept.pages, kept.items).await;
+            drop(walking);
         }
         let _ = ended.send(outcome);
     });
@@ -250,6 +270,109 @@ async fn answer(
         .chain(rest)
         .map(Ok::<Bytes, std::convert::Infallible>);
     Ok(streamed(Body::from_stream(body)))
+}
+
+/// A complete walk's kept lines, taken out of its end.
+struct Kept {
+    lines: Vec<u8>,
+    pages: u32,
+    items: u64,
+}
+
+fn take_kept(outcome: WalkEnd) -> (WalkEnd, Option<Kept>) {
+    match outcome {
+        WalkEnd::Sent {
+            end,
+            kept: Some(lines),
+        } => {
+            let kept = Kept {
+                lines,
+                pages: end.pages_read,
+                items: end.items_read,
+            };
+            (WalkEnd::Sent { end, kept: None }, Some(kept))
+        }
+        other => (other, None),
+    }
+}
+
+/// The cache's answer to a read of `list` from its start: the API's refusal, or the kept list,
+/// both after the API's consent; otherwise (`Err`) the entry to keep the walk under, when the
+/// run finished, registered as in flight. A walk of the same list under way is waited for and
+/// the API asked again; the run's other list is read beside this one ([`in_flight`]).
+async fn from_cache(
+    state: &StreamState,
+    cache: &Arc<ListCache>,
+    config: &ClientConfig,
+    transport: &PageTransport,
+    (list, form): (StreamedList, ItemForm),
+    owner: &str,
+    resume: &StreamResume,
+) -> Result<Response, Option<(Entry, Walking)>> {
+    for attempt in 0..2 {
+        match cache.consent(config, transport, list, form, owner).await {
+            Consent::Refused(answer) => return Ok(passed_on(answer)),
+            Consent::Serve(lines) => return Ok(streamed(Body::from(lines))),
+            Consent::Read(None) | Consent::NotKept => return Err(None),
+            Consent::Read(Some(entry)) => match InFlight::begin(&state.in_flight, &entry) {
+                Ok(walking) => {
+                    read_sibling(state, cache, config, (list, form), &entry, resume.expected);
+                    return Err(Some((entry, walking)));
+                }
+                Err(busy) if attempt == 0 => busy.ended().await,
+                Err(_) => return Err(None),
+            },
+        }
+    }
+    Err(None)
+}
+
+/// After [`SIBLING_DELAY`], reads the other list of `entry`'s run into the cache, unless the
+/// page asked for it meanwhile (see [`in_flight`]); the lines go nowhere but the cache.
+fn read_sibling(
+    state: &StreamState,
+    cache: &Arc<ListCache>,
+    config: &ClientConfig,
+    (list, form): (StreamedList, ItemForm),
+    entry: &Entry,
+    expected: Option<u64>,
+) {
+    let Some(other) = in_flight::sibling(list) else {
+        return;
+    };
+    let entry = in_flight::entry_for(entry, other, form);
+    let (flight, origin) = (Arc::clone(&state.in_flight), state.origin.clone());
+    let (config, cache) = (config.clone(), Arc::clone(cache));
+    tokio::spawn(async move {
+        tokio::time::sleep(SIBLING_DELAY).await;
+        let Ok(walking) = InFlight::begin(&flight, &entry) else {
+            return;
+        };
+        let (lines, mut reader) = mpsc::channel::<Bytes>(LINES_AHEAD);
+        let drain = tokio::spawn(async move { while reader.recv().await.is_some() {} });
+        let resume = StreamResume {
+            expected,
+            ..StreamResume::default()
+        };
+        let transport = PageTransport::new(origin);
+        let outcome = walk::walk(
+            config,
+            transport,
+            other,
+            form,
+            &entry.owner,
+            resume,
+            true,
+            &lines,
+        )
+        .await;
+        drop(lines);
+        let _ = drain.await;
+        if let (_, Some(kept)) = take_kept(outcome) {
+            cache.store(entry, kept.lines, kept.pages, kept.items).await;
+        }
+        drop(walking);
+    });
 }
 
 /// A 200 stream of lines.

@@ -1,10 +1,12 @@
 //! Walking one list's cursor chain with the core's own [`Paginator`] (its page cap, cursor
 //! cycles, repeated and oversized pages) over a [`PageTransport`], each page sent on as one line
-//! as it arrives, then the trailer ([`ListStreamEnd`]). The caller's key and contract version go
+//! as it arrives, then the trailer ([`ListStreamEnd`]). The pages are read as
+//! [`RawTrajectoryPage`]s (or Chronicle's): only what the guards need, the items skipped, never
+//! decoded (the reader decodes each line; decoding it here too was work thrown away). The caller's key and contract version go
 //! with every page request, as the proxy forwards them.
 
 use bytes::Bytes;
-use eval_compare_core::api::{ChronicleTrialPage, CursorPage};
+use eval_compare_core::api::CursorPage;
 use eval_compare_core::client::list_stream::{
     page_line, ListStreamEnd, StreamFailure, StreamResume, StreamedList,
 };
@@ -12,9 +14,10 @@ use eval_compare_core::client::retry::status_is_retryable;
 use eval_compare_core::client::{
     ApiError, ClientConfig, HttpResponse, PageCap, Paginator, TrajectoryClient, TransportError,
 };
-use eval_compare_core::large_list::{PackedRewardsPage, PackedTrajectoryPage, PlainItem};
+use eval_compare_core::large_list::{PlainItem, RawChroniclePage, RawTrajectoryPage};
 use tokio::sync::mpsc;
 
+use super::form::ItemForm;
 use super::transport::PageTransport;
 
 /// Where a walk's lines go; `false` when the reader went away.
@@ -36,18 +39,21 @@ pub enum WalkEnd {
     Gone,
 }
 
-/// Walks `list` of `owner` from `resume`, sending a line per page to `lines` (the first only
-/// once the first page is read, so a refusal can still be passed on as it came); keeps the
-/// lines when `keep`.
+/// Walks `list` of `owner` from `resume`, sending a line per page in `form` to `lines` (the
+/// first only once the first page is read, so a refusal can still be passed on as it came);
+/// keeps the lines sent when `keep`.
+#[allow(clippy::too_many_arguments)]
 pub async fn walk(
     config: ClientConfig,
     transport: PageTransport,
     list: StreamedList,
+    form: ItemForm,
     owner: &str,
     resume: StreamResume,
     keep: bool,
     lines: &LineSender,
 ) -> WalkEnd {
+    let shape = |line: Vec<u8>| form.line(list, line);
     let client = TrajectoryClient::new(config, transport.clone());
     let cap = resume.expected.map_or_else(PageCap::unknown, |items| {
         PageCap::expected(items, "the items the caller expects")
@@ -56,24 +62,26 @@ pub async fn walk(
         StreamedList::Rewards => {
             let pages = client
                 .trajectory_rewards(owner)
-                .map(Paginator::decoding::<PackedRewardsPage>);
-            walk_pages(pages, &transport, cap, resume, keep, lines).await
+                .map(Paginator::decoding::<RawTrajectoryPage>);
+            walk_pages(pages, &transport, cap, resume, keep, lines, shape).await
         }
         StreamedList::Trajectories => {
             let pages = client
                 .trajectories_of_run(owner)
-                .map(Paginator::decoding::<PackedTrajectoryPage>);
-            walk_pages(pages, &transport, cap, resume, keep, lines).await
+                .map(Paginator::decoding::<RawTrajectoryPage>);
+            walk_pages(pages, &transport, cap, resume, keep, lines, shape).await
         }
         StreamedList::Tasks => {
-            let pages = client.benchmark_tasks(owner, None);
-            walk_pages(pages, &transport, cap, resume, keep, lines).await
+            let pages = client
+                .benchmark_tasks(owner, None)
+                .map(Paginator::decoding::<RawTrajectoryPage>);
+            walk_pages(pages, &transport, cap, resume, keep, lines, shape).await
         }
         StreamedList::Trials => {
             let pages = client
                 .chronicle_trials(owner)
-                .map(Paginator::decoding::<ChronicleTrialPage>);
-            walk_pages(pages, &transport, cap, resume, keep, lines).await
+                .map(Paginator::decoding::<RawChroniclePage>);
+            walk_pages(pages, &transport, cap, resume, keep, lines, shape).await
         }
     }
 }
@@ -85,6 +93,7 @@ async fn walk_pages<P: CursorPage + PlainItem>(
     resume: StreamResume,
     keep: bool,
     lines: &LineSender,
+    shape: impl Fn(Vec<u8>) -> Vec<u8>,
 ) -> WalkEnd {
     let (pages_before, items_before) = (resume.pages, resume.items);
     let mut paginator = match paginator.and_then(|p| {
@@ -129,7 +138,7 @@ async fn walk_pages<P: CursorPage + PlainItem>(
                 };
                 pages += 1;
                 items += page.items().len() as u64;
-                let line = page_line(&body.body);
+                let line = shape(page_line(&body.body));
                 if let Some(kept) = kept.as_mut() {
                     kept.extend_from_slice(&line);
                 }

@@ -1,39 +1,22 @@
 //! Money beside quality: each run's cost as billing splits it, per attempted and per solved
-//! task; each candidate's Δ against the baseline; the quality–cost table and chart; and the
-//! cost beside each verdict ("· +0.40 ¢ per task", or "cost unavailable: …", never 0). The
-//! numbers, cells and sentences are the core's (`report.cost`, `core::report::words`), as in the
-//! markdown and HTML reports; this folder only lays them out.
+//! task; each candidate's Δ against the baseline; the quality–cost table and chart (the cost
+//! beside each verdict, "· +0.40 ¢ per task" or "cost unavailable: …", never 0, is the card's:
+//! `headline/beside.rs`). The numbers, cells and sentences are the core's (`report.cost`,
+//! `core::report::words`), as in the markdown and HTML reports; this folder only lays them out.
 
 mod quality_cost;
 
 use std::sync::Arc;
 
 use eval_compare_core::report::{
-    candidate_cost_of, cost_beside_verdict, cost_sentence, kind_sentence, run_cost_cells,
-    CandidateCost, Report, Topic, COST_HEADING, COST_INTRO, RUN_COST_COLUMNS,
+    cost_sentence, kind_sentence, run_cost_cells, CandidateCost, Report, Topic, COST_HEADING,
+    COST_INTRO, RUN_COST_COLUMNS,
 };
 use leptos::prelude::*;
 
 use crate::components::explain::explain_button;
 
 use quality_cost::QualityCostView;
-
-/// The cost beside candidate `index`'s Δ on its card ("· +0.40 ¢ per task" and its "?"), when
-/// the report has a cost section; its title holds the whole cost sentence.
-pub fn beside_verdict(report: &Report, index: usize) -> Option<impl IntoView> {
-    let cost = candidate_cost_of(report, index)?;
-    let line = cost_beside_verdict(cost);
-    let title = cost_sentence(report, cost);
-    let unavailable = cost.per_attempted_task.is_err();
-    let explain = explain_button(Topic::Cost, &report.settings);
-    Some(view! {
-        <span class="headline-cost" class:unavailable=unavailable title=title>
-            " · "
-            {line}
-            {explain}
-        </span>
-    })
-}
 
 /// The panel; nothing when the report has no cost section.
 #[component]

@@ -1,35 +1,27 @@
 //! Effort beside quality: each run's turns and endings, and each candidate's paired turns
 //! (relative, on tasks both solved and both failed) and endings against the baseline (the turn
-//! limit and timeouts singled out); and the turns beside each verdict. The numbers, cells and
-//! sentences are the core's (`report.effort`, `core::report::words`), as in the markdown and
-//! HTML reports; this folder only lays them out.
+//! limit and timeouts singled out). What stands beside each verdict is the card's
+//! (`headline/beside.rs`). The numbers, cells and sentences are the core's (`report.effort`, `core::report::words`), as in the markdown and
+//! HTML reports; this folder only lays them out. Tokens, read on request: `tokens.rs`; Chronicle
+//! trials' steps and durations, read on request: `trial_details.rs`.
 
 use std::sync::Arc;
 
+use eval_compare_core::client::ClientConfig;
+use eval_compare_core::model::RunSet;
 use eval_compare_core::report::{
-    candidate_effort, ending_cells, ending_sentence, run_effort_cells, solved_failed_sentence,
-    turns_beside_verdict, turns_sentence, CandidateEffort, Report, ReportSettings, Topic,
-    EFFORT_HEADING, EFFORT_INTRO, ENDING_COLUMNS, RUN_EFFORT_COLUMNS,
+    ending_cells, ending_sentence, run_effort_cells, solved_failed_sentence, turns_sentence,
+    CandidateEffort, Report, ReportSettings, Topic, EFFORT_HEADING, EFFORT_INTRO, ENDING_COLUMNS,
+    RUN_EFFORT_COLUMNS,
 };
 use leptos::prelude::*;
 
 use crate::components::explain::explain_button;
 
-/// The turns beside candidate `index`'s Δ on its card ("· +18.0% turns" and its "?"), when
-/// the report has turns for it.
-pub fn beside_verdict(report: &Report, index: usize) -> Option<impl IntoView> {
-    let effort = candidate_effort(report, index)?;
-    let line = turns_beside_verdict(effort)?;
-    let title = turns_sentence(&effort.turns);
-    let explain = explain_button(Topic::Turns, &report.settings);
-    Some(view! {
-        <span class="headline-effort" title=title>
-            " · "
-            {line}
-            {explain}
-        </span>
-    })
-}
+mod tokens;
+mod trial_details;
+
+pub use tokens::{token_read_status, TokensPart};
 
 /// The panel; nothing when the report has no effort section.
 #[component]
@@ -37,8 +29,18 @@ pub fn EffortPanel(
     /// The report.
     #[prop(into)]
     report: Signal<Arc<Report>>,
+    /// The run set the report was computed from (whose tokens to read).
+    #[prop(into)]
+    run_set: Signal<Arc<RunSet>>,
+    /// Where the runs were read (`None` for files: no tokens to read).
+    #[prop(into)]
+    client: Signal<Option<ClientConfig>>,
 ) -> impl IntoView {
-    move || {
+    // The section and the parts read on request stay while the report is recomputed (a new
+    // bootstrap, tokens landing): only the tables inside follow it, so a button being clicked
+    // is not replaced under the pointer.
+    let has_effort = Memo::new(move |_| report.with(|report| report.effort.is_some()));
+    let tables = move || {
         report.with(|report| {
             let effort = report.effort.as_ref()?;
             let rows = effort
@@ -68,20 +70,29 @@ pub fn EffortPanel(
                 })
                 .collect_view();
             Some(view! {
+                <div class="table-scroll">
+                    <table class="data-table compact effort-runs">
+                        <thead>
+                            <tr>{head(&RUN_EFFORT_COLUMNS, RUN_TEXT_COLUMNS)}</tr>
+                        </thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+                {candidates}
+            })
+        })
+    };
+    move || {
+        has_effort.get().then(|| {
+            view! {
                 <section class="panel effort-panel" aria-labelledby="effort-title">
                     <h3 id="effort-title" class="panel-title">{EFFORT_HEADING}</h3>
                     <p class="muted">{EFFORT_INTRO}</p>
-                    <div class="table-scroll">
-                        <table class="data-table compact effort-runs">
-                            <thead>
-                                <tr>{head(&RUN_EFFORT_COLUMNS, RUN_TEXT_COLUMNS)}</tr>
-                            </thead>
-                            <tbody>{rows}</tbody>
-                        </table>
-                    </div>
-                    {candidates}
+                    {tables}
+                    <TokensPart report run_set client/>
+                    <trial_details::TrialDetailsPart report run_set client/>
                 </section>
-            })
+            }
         })
     }
 }

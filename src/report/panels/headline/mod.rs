@@ -7,6 +7,7 @@
 //! [`card_text`] makes what a card says from the report; the cards here only lay it out, and
 //! [`details`] is the expander's table.
 
+pub mod beside;
 pub mod card_text;
 pub mod details;
 pub mod marks;
@@ -94,31 +95,28 @@ pub fn HeadlineCard(
             let text = card_text(report, index)?;
             let details =
                 view! { <DetailsTable report=Arc::clone(report) index bootstrap_pending/> };
-            let effort = crate::report::panels::effort_panel::beside_verdict(report, index);
-            let cost = crate::report::panels::cost_panel::beside_verdict(report, index);
+            let beside = beside::beside_delta_view(report, index);
             Some(card(
                 text,
                 &report.settings,
                 details,
                 focused,
                 details_open,
-                effort,
-                cost,
+                beside,
             ))
         })
     }
 }
 
-/// A card laid out from its texts, with the details table in its expander and a "?" beside
-/// each statistic explaining it under the report's `settings`.
+/// A card laid out from its texts, with the details table in its expander, what stands beside
+/// the Δ (`beside`) and a "?" beside each statistic explaining it under the report's `settings`.
 fn card(
     text: CardText,
     settings: &ReportSettings,
     details: impl IntoView + 'static,
     focused: Signal<bool>,
     details_open: RwSignal<bool>,
-    effort: Option<impl IntoView + 'static>,
-    cost: Option<impl IntoView + 'static>,
+    beside: impl IntoView + 'static,
 ) -> impl IntoView {
     let CardText {
         title,
@@ -197,7 +195,7 @@ fn card(
                 <div>
                     <dt>{delta_label}{explain(Topic::Delta)}</dt>
                     <dd class="headline-delta">
-                        {delta}{explain(Topic::HeadlineInterval)}{effort}{cost}
+                        {delta}{explain(Topic::HeadlineInterval)}{beside}
                     </dd>
                 </div>
                 <div>

@@ -15,7 +15,7 @@ use super::super::words::{
     WHERE_DELTA_HEADING,
 };
 use super::super::{CandidateResult, Report, TaskRow};
-use super::sections::{figure, head, shown, td, td_num, td_shown};
+use super::sections::{cells_table, figure, head, shown, td, td_num, td_shown, CellKind};
 use super::svg;
 
 /// Most regressed tasks listed per candidate (the rest are counted).
@@ -112,26 +112,15 @@ fn where_delta(out: &mut String, report: &Report, candidate: &CandidateResult) {
 }
 
 /// A table of text rows, the first cell as text and the others as numbers.
-fn rows_table<const N: usize>(
+fn rows_table<R: AsRef<[String]>>(
     out: &mut String,
-    columns: &[&str; N],
-    rows: impl Iterator<Item = [String; N]>,
+    columns: &[&str],
+    rows: impl IntoIterator<Item = R>,
 ) {
-    out.push_str("<div class=\"scroll\"><table>");
-    head(out, columns);
-    out.push_str("<tbody>");
-    for cells in rows {
-        out.push_str("<tr>");
-        for (index, text) in cells.iter().enumerate() {
-            if index == 0 {
-                td(out, text);
-            } else {
-                td_num(out, text);
-            }
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</tbody></table></div>");
+    cells_table(out, columns, rows, |i| match i {
+        0 => CellKind::Text,
+        _ => CellKind::Num,
+    });
 }
 
 /// The candidate's tasks with Δ < 0, worst first (ties in task order), at most

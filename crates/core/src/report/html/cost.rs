@@ -1,25 +1,16 @@
 //! The HTML of the cost section (money beside quality): the markdown's words, escaped and laid
-//! out.
+//! out, and the quality–cost figure (`svg::quality_cost`).
 
 use std::fmt::Write;
 
 use crate::text::html_text;
 
 use super::super::words::{
-    cost_line_of, cost_sentence, kind_sentence, quality_cost_cells, run_cost_cells,
-    unbeaten_sentence, COST_HEADING, COST_INTRO, QUALITY_COST_COLUMNS, QUALITY_COST_HEADING,
-    QUALITY_COST_INTRO, RUN_COST_COLUMNS,
+    cost_lines, quality_cost_cells, run_cost_cells, unbeaten_sentence, COST_HEADING, COST_INTRO,
+    QUALITY_COST_COLUMNS, QUALITY_COST_HEADING, QUALITY_COST_INTRO, RUN_COST_COLUMNS,
 };
-use super::super::{CandidateResult, Report};
-use super::sections::{head, shown, td, td_num, td_shown};
-
-/// The cost beside a candidate's verdict on its card ("+0.40 ¢ per task", or why it is
-/// unavailable), when the report has a cost section.
-pub fn beside_verdict(out: &mut String, report: &Report, candidate: &CandidateResult) {
-    if let Some(line) = cost_line_of(report, candidate) {
-        let _ = write!(out, "<p class=\"cost\">{}</p>", html_text(&line));
-    }
-}
+use super::super::Report;
+use super::sections::{cells_table, figure, run_list, CellKind};
 
 /// The cost section; nothing when the report has none.
 pub fn section(out: &mut String, report: &Report) {
@@ -28,61 +19,38 @@ pub fn section(out: &mut String, report: &Report) {
     };
     let _ = write!(
         out,
-        "<section id=\"cost\"><h2>{}</h2><p>{}</p><div class=\"scroll\"><table>",
+        "<section id=\"cost\"><h2>{}</h2><p>{}</p>",
         html_text(COST_HEADING),
         html_text(COST_INTRO)
     );
-    head(out, &RUN_COST_COLUMNS);
-    out.push_str("<tbody>");
-    for (index, run) in cost.runs.iter().enumerate() {
-        out.push_str("<tr>");
-        for (i, text) in run_cost_cells(report, index, run).iter().enumerate() {
-            match i {
-                0 => td(out, text),
-                1 => td_shown(out, text),
-                _ => td_num(out, text),
-            }
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</tbody></table></div>");
+    let runs = cost.runs.iter().enumerate();
+    let runs = runs.map(|(index, run)| run_cost_cells(report, index, run));
+    cells_table(out, &RUN_COST_COLUMNS, runs, |i| match i {
+        0 => CellKind::Text,
+        1 => CellKind::Shown,
+        _ => CellKind::Num,
+    });
     for candidate in &cost.candidates {
-        let Some(run) = report.runs.get(candidate.run) else {
-            continue;
-        };
-        let (name, title) = shown(&run.name);
-        let _ = write!(out, "<h3{title}>{name}</h3><ul>");
-        let lines = [
-            Some(cost_sentence(report, candidate)),
-            kind_sentence(candidate),
-        ];
-        for line in lines.iter().flatten() {
-            let _ = write!(out, "<li>{}</li>", html_text(line));
-        }
-        out.push_str("</ul>");
+        run_list(out, report, candidate.run, &cost_lines(report, candidate));
     }
     let _ = write!(
         out,
-        "<h3>{}</h3><p>{}</p><div class=\"scroll\"><table>",
+        "<h3>{}</h3><p>{}</p>",
         html_text(QUALITY_COST_HEADING),
         html_text(QUALITY_COST_INTRO)
     );
-    head(out, &QUALITY_COST_COLUMNS);
-    out.push_str("<tbody>");
-    for point in &cost.quality_cost {
-        out.push_str("<tr>");
-        for (i, text) in quality_cost_cells(report, point).iter().enumerate() {
-            match i {
-                0 => td_shown(out, text),
-                3 => td(out, text),
-                _ => td_num(out, text),
-            }
-        }
-        out.push_str("</tr>");
-    }
-    out.push_str("</tbody></table></div>");
+    let points = cost.quality_cost.iter();
+    let points = points.map(|point| quality_cost_cells(report, point));
+    cells_table(out, &QUALITY_COST_COLUMNS, points, |i| match i {
+        0 => CellKind::Shown,
+        3 => CellKind::Text,
+        _ => CellKind::Num,
+    });
     if let Some(line) = unbeaten_sentence(report) {
         let _ = write!(out, "<p>{}</p>", html_text(&line));
+    }
+    if let Some(chart) = super::svg::quality_cost(report) {
+        figure(out, &chart);
     }
     out.push_str("</section>\n");
 }

@@ -22,6 +22,8 @@ mod platform;
 mod sections;
 pub(crate) mod style;
 pub mod svg;
+mod tokens;
+mod trial_effort;
 
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -35,18 +37,9 @@ use super::Report;
 pub fn render(report: &Report, share: Option<&str>) -> String {
     let mut out = String::with_capacity(64 * 1024);
     let title = title(report);
-    let _ = write!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"color-scheme\" content=\"light dark\">\n\
-         <title>{}</title>\n<style>\n{}</style>\n</head>\n<body>\n<main>\n",
-        html_text(&title),
-        style::CSS
-    );
+    document_start(&mut out, &title, &[style::CSS, style::REPORT_CSS]);
     sections::header(&mut out, report, &title);
-    share_section(&mut out, share);
+    share_section(&mut out, share, &REPORT_SHARE);
     checkpoints::threshold(&mut out, report);
     sections::headline(&mut out, report);
     sections::runs(&mut out, report);
@@ -58,19 +51,47 @@ pub fn render(report: &Report, share: Option<&str>) -> String {
     sections::progression(&mut out, report);
     checkpoints::section(&mut out, report);
     effort::section(&mut out, report);
+    tokens::section(&mut out, report);
+    trial_effort::section(&mut out, report);
     cost::section(&mut out, report);
     for candidate in &report.candidates {
         candidate::section(&mut out, report, candidate);
     }
     sections::glossary(&mut out, report);
-    let _ = write!(
-        out,
-        "<footer><p>Written by eval-compare (report format {}). This file holds no script and \
-         loads nothing; the numbers are the report JSON's, formatted as on the page.</p></footer>\n\
-         </main>\n</body>\n</html>\n",
-        report.format_version
+    document_end(
+        &mut out,
+        &format!(
+            "Written by eval-compare (report format {}). This file holds no script and loads \
+             nothing; the numbers are the report JSON's, formatted as on the page.",
+            report.format_version
+        ),
     );
     out
+}
+
+/// The start of a self-contained document, for the report and the scorecard alike: the
+/// doctype, the policy that allows nothing but the inline style, the viewport and colour
+/// schemes, `title` (escaped), the style sheets `css` (the report's own words, never data), and
+/// the opening of `<body>` and `<main>`.
+pub(crate) fn document_start(out: &mut String, title: &str, css: &[&str]) {
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"color-scheme\" content=\"light dark\">\n\
+         <title>{}</title>\n<style>\n{}</style>\n</head>\n<body>\n<main>\n",
+        html_text(title),
+        css.concat()
+    );
+}
+
+/// The end of a document: its footer (the report's own words, never data) and the closing tags.
+pub(crate) fn document_end(out: &mut String, footer: &str) {
+    let _ = write!(
+        out,
+        "<footer><p>{footer}</p></footer>\n</main>\n</body>\n</html>\n"
+    );
 }
 
 /// "Eval comparison: BASELINE vs CANDIDATE, …".
@@ -84,24 +105,50 @@ fn title(report: &Report) -> String {
     format!("Eval comparison: {baseline} vs {}", candidates.join(", "))
 }
 
+/// What a document's share section says: its heading, the note under a link (if any) and the
+/// note when there is no link.
+pub(crate) struct ShareWords {
+    /// The section's heading.
+    pub heading: &'static str,
+    /// The note under a web link, if any.
+    pub opens: Option<&'static str>,
+    /// What is said when there is no link.
+    pub none: &'static str,
+}
+
+/// The report's share section words.
+const REPORT_SHARE: ShareWords = ShareWords {
+    heading: "Link to this view",
+    opens: Some(
+        "Opens the same comparison in the viewer (it reads the runs again; the link holds no key).",
+    ),
+    none: "No link: these settings cannot be written in the viewer's address.",
+};
+
 /// The share link of the same view, as a link when it is http(s), else as text.
-fn share_section(out: &mut String, share: Option<&str>) {
-    out.push_str("<section id=\"share\" class=\"share\"><h2>Link to this view</h2>");
+pub(crate) fn share_section(out: &mut String, share: Option<&str>, words: &ShareWords) {
+    let _ = write!(
+        out,
+        "<section id=\"share\" class=\"share\"><h2>{}</h2>",
+        words.heading
+    );
     match share {
         Some(link) if is_web_link(link) => {
             let link = html_text(link);
             let _ = write!(
                 out,
-                "<p><a href=\"{link}\" rel=\"noreferrer\">{link}</a></p><p class=\"note\">Opens \
-                 the same comparison in the viewer (it reads the runs again; the link holds no key).</p>"
+                "<p><a href=\"{link}\" rel=\"noreferrer\">{link}</a></p>"
             );
+            if let Some(opens) = words.opens {
+                let _ = write!(out, "<p class=\"note\">{opens}</p>");
+            }
         }
         Some(link) => {
             let _ = write!(out, "<p><code>{}</code></p>", html_text(link));
         }
-        None => out.push_str(
-            "<p class=\"note\">No link: these settings cannot be written in the viewer's address.</p>",
-        ),
+        None => {
+            let _ = write!(out, "<p class=\"note\">{}</p>", words.none);
+        }
     }
     out.push_str("</section>\n");
 }

@@ -12,8 +12,8 @@ use crate::text::{
 
 use super::super::details::{headline_anytime_interval, interval_method_text};
 use super::super::words::{
-    comparability_words, incomplete_loads, pairings, setting_cell, settings_line, union_line,
-    EFFECTIVE_SETTINGS, PLATFORM_PROGRESSION_HEADING, TASK_COLUMNS_NOTE,
+    beside_delta, comparability_words, incomplete_loads, pairings, setting_cell, settings_line,
+    union_line, BESIDE_DELTA, EFFECTIVE_SETTINGS, PLATFORM_PROGRESSION_HEADING, TASK_COLUMNS_NOTE,
 };
 use super::super::words::{ledger_changes, ledger_verdicts, set_aside_cell, SET_ASIDE_COLUMN};
 use super::super::{Decision, Report};
@@ -52,6 +52,57 @@ pub(super) fn head(out: &mut String, columns: &[&str]) {
         let _ = write!(out, "<th scope=\"col\">{}</th>", html_text(column));
     }
     out.push_str("</tr></thead>");
+}
+
+/// How a cell of [`cells_table`] is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CellKind {
+    /// The report's own text ([`td`]).
+    Text,
+    /// A name or label from the data ([`td_shown`]).
+    Shown,
+    /// A number, right-aligned ([`td_num`]).
+    Num,
+}
+
+/// The one writer of a table of text cells (in its scrolling box): its header row, then a row
+/// per item of `rows`, the cell in column `i` written as `kind(i)` says.
+pub(super) fn cells_table<R: AsRef<[String]>>(
+    out: &mut String,
+    columns: &[&str],
+    rows: impl IntoIterator<Item = R>,
+    kind: impl Fn(usize) -> CellKind,
+) {
+    out.push_str("<div class=\"scroll\"><table>");
+    head(out, columns);
+    out.push_str("<tbody>");
+    for row in rows {
+        out.push_str("<tr>");
+        for (index, text) in row.as_ref().iter().enumerate() {
+            match kind(index) {
+                CellKind::Text => td(out, text),
+                CellKind::Shown => td_shown(out, text),
+                CellKind::Num => td_num(out, text),
+            }
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+}
+
+/// Run `run`'s name as a heading ([`shown`]) and a list of its `lines`, escaped; `false` (and
+/// nothing written) when the report has no such run.
+pub(super) fn run_list(out: &mut String, report: &Report, run: usize, lines: &[String]) -> bool {
+    let Some(run) = report.runs.get(run) else {
+        return false;
+    };
+    let (name, title) = shown(&run.name);
+    let _ = write!(out, "<h3{title}>{name}</h3><ul>");
+    for line in lines {
+        let _ = write!(out, "<li>{}</li>", html_text(line));
+    }
+    out.push_str("</ul>");
+    true
 }
 
 /// A phrase of the report's own, escaped, with each `` `quoted` `` name in it (an option key,
@@ -98,7 +149,9 @@ fn decision_class(decision: Decision) -> &'static str {
     }
 }
 
-/// One card per candidate: verdict, Δ, interval, Holm-adjusted p, the sentence and the reasons;
+/// One card per candidate: verdict, Δ with what stands beside it (`words::beside_delta`: turns,
+/// tokens, trial steps and duration, cost), interval, Holm-adjusted p, the sentence and the
+/// reasons;
 /// then the forest plot of every candidate's Δ.
 pub fn headline(out: &mut String, report: &Report) {
     out.push_str("<section id=\"headline\"><h2>Verdicts</h2><div class=\"cards\">");
@@ -117,9 +170,18 @@ pub fn headline(out: &mut String, report: &Report) {
         .text();
         let verdict = &candidate.verdict;
         let (name, title) = shown(name);
+        let beside: String = beside_delta(report, candidate)
+            .iter()
+            .map(|part| {
+                format!(
+                    "<span class=\"beside\">{BESIDE_DELTA}{}</span>",
+                    html_text(part)
+                )
+            })
+            .collect();
         let _ = write!(
             out,
-            "<article class=\"card\"><h3{title}>{name}</h3><p class=\"verdict {}\">{}</p><p class=\"delta\">Δ {}</p><dl>\
+            "<article class=\"card\"><h3{title}>{name}</h3><p class=\"verdict {}\">{}</p><p class=\"delta\"><span class=\"value\">Δ {}</span>{beside}</p><dl>\
              <dt>{} ({}%)</dt><dd>{}</dd><dt>Holm-adjusted p</dt><dd>{}</dd><dt>paired tasks</dt><dd>{}</dd></dl><p>{}.</p>",
             decision_class(verdict.decision),
             html_text(&verdict.headline()),
@@ -131,8 +193,6 @@ pub fn headline(out: &mut String, report: &Report) {
             html_text(&count(analysis.n as u64)),
             html_text(&candidate.sentence)
         );
-        super::effort::beside_verdict(out, report, candidate);
-        super::cost::beside_verdict(out, report, candidate);
         if !verdict.reasons.is_empty() || headline_anytime_interval(report, candidate).is_some() {
             out.push_str("<ul class=\"reasons\">");
             for reason in &verdict.reasons {

@@ -103,3 +103,12 @@ footer { border-top: 1px solid var(--line); padding-top: 12px; font-size: 0.85re
   a { color: inherit; }
 }
 "#;
+
+/// The report's own additions to [`CSS`] (the scorecard does not use them): the parts beside a
+/// card's Δ, and the quality–cost figure's hollow and baseline points.
+pub const REPORT_CSS: &str = r#".delta .value, .delta .beside { white-space: nowrap; }
+.delta .beside { font-size: 1rem; font-weight: 500; }
+svg.figure circle.hollow { fill: var(--bg); stroke: var(--accent); stroke-width: 2; }
+svg.figure circle.baseline { fill: var(--muted); }
+svg.figure circle.baseline.hollow { fill: var(--bg); stroke: var(--muted); }
+"#;

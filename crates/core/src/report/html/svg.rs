@@ -15,6 +15,10 @@ use crate::text::{count, html_text, interval_points, signed_points};
 
 use super::super::{CandidateResult, Report};
 
+mod quality_cost;
+
+pub use quality_cost::quality_cost;
+
 /// Width of every figure, in SVG units (it scales to the page's width).
 const WIDTH: f64 = 800.0;
 
@@ -134,9 +138,15 @@ pub(crate) fn ticks(lo: f64, hi: f64, wanted: f64) -> (Vec<f64>, f64, f64) {
     (values, first * step, last * step)
 }
 
-/// A tick's text: as many decimals as its step needs (points, or a step).
+/// A tick's text: as many decimals as its step needs (points, cents, or a step).
 fn tick_text(value: f64, step: f64) -> String {
-    let decimals = if step >= 1.0 - 1e-9 { 0 } else { 1 };
+    let decimals = if step >= 1.0 - 1e-9 {
+        0
+    } else if step >= 0.1 - 1e-9 {
+        1
+    } else {
+        2
+    };
     let text = format!("{value:.decimals$}");
     let text = if text
         .trim_start_matches('-')
@@ -164,6 +174,123 @@ pub(crate) fn open(out: &mut String, height: f64, title: &str) {
     );
 }
 
+/// A line of `class` from `(x1, y1)` to `(x2, y2)`.
+pub(crate) fn line(out: &mut String, class: &str, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
+    let _ = write!(
+        out,
+        "<line class=\"{class}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+        c(x1),
+        c(y1),
+        c(x2),
+        c(y2)
+    );
+}
+
+/// A caption centred at `x`, its baseline at `y` (escaped).
+pub(crate) fn caption(out: &mut String, x: f64, y: f64, text: &str) {
+    let _ = write!(
+        out,
+        "<text class=\"caption\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+        c(x),
+        c(y),
+        html_text(text)
+    );
+}
+
+/// An interval of shares as points (× 100).
+pub(crate) fn in_points(interval: &Interval) -> Interval {
+    Interval {
+        lower: interval.lower * 100.0,
+        upper: interval.upper * 100.0,
+        level: interval.level,
+    }
+}
+
+/// The range of Δ values and their intervals, always holding 0.
+pub(crate) fn delta_range<'a>(
+    points: impl IntoIterator<Item = (f64, Option<&'a Interval>)>,
+) -> (f64, f64) {
+    let (mut lo, mut hi) = (0.0f64, 0.0f64);
+    for (delta, interval) in points {
+        lo = lo.min(delta);
+        hi = hi.max(delta);
+        if let Some(i) = interval {
+            lo = lo.min(i.lower);
+            hi = hi.max(i.upper);
+        }
+    }
+    (lo, hi)
+}
+
+/// The frame of a figure of Δ (points, `lo` to `hi`) by checkpoint step (`first` to `last`),
+/// its plot `bottom` edge given: opened with `title` at `height`, its axes, grid and zero line
+/// drawn; returns the frame and its x and y scales.
+pub(crate) fn open_by_step(
+    out: &mut String,
+    (lo, hi): (f64, f64),
+    (first, last): (f64, f64),
+    bottom: f64,
+    height: f64,
+    title: &str,
+) -> (Frame, Scale, Scale) {
+    let (values, lo, hi) = ticks(lo, hi, 5.0);
+    let (step_ticks, first, last) = ticks(first, last, 6.0);
+    let frame = Frame {
+        left: 60.0,
+        right: 780.0,
+        top: 10.0,
+        bottom,
+    };
+    let y = frame.y_scale(lo, hi);
+    let x = frame.x_scale(first, last, 10.0);
+    open(out, height, title);
+    y_axis(out, &y, &values, frame.left, frame.right);
+    x_axis(out, &x, &step_ticks, frame.bottom, frame.top);
+    frame.zero_line(out, &y);
+    (frame, x, y)
+}
+
+/// A series of Δ by step: its intervals as a band (when two or more have one) and its line,
+/// each with `classes` after its own class (`" s0"` for a series colour, or nothing).
+pub(crate) fn band_and_line(
+    out: &mut String,
+    (x, y): (&Scale, &Scale),
+    points: &[(i64, f64, Option<Interval>)],
+    classes: &str,
+) {
+    let band: Vec<(f64, f64, f64)> = points
+        .iter()
+        .filter_map(|(step, _, interval)| {
+            interval.map(|i| (x.at(*step as f64), y.at(i.lower), y.at(i.upper)))
+        })
+        .collect();
+    if band.len() >= 2 {
+        let mut path = String::new();
+        for (i, (px, _, upper)) in band.iter().enumerate() {
+            let _ = write!(
+                path,
+                "{}{},{} ",
+                if i == 0 { "M" } else { "L" },
+                c(*px),
+                c(*upper)
+            );
+        }
+        for (px, lower, _) in band.iter().rev() {
+            let _ = write!(path, "L{},{} ", c(*px), c(*lower));
+        }
+        let _ = write!(out, "<path class=\"band{classes}\" d=\"{path}Z\"/>");
+    }
+    let line: Vec<String> = points
+        .iter()
+        .map(|(step, delta, _)| format!("{},{}", c(x.at(*step as f64)), c(y.at(*delta))))
+        .collect();
+    let _ = write!(
+        out,
+        "<polyline class=\"series{classes}\" points=\"{}\"/>",
+        line.join(" ")
+    );
+}
+
 /// The spacing of evenly spaced tick `values` (1 for fewer than two), which sets their decimals.
 fn tick_step(values: &[f64]) -> f64 {
     values
@@ -174,12 +301,24 @@ fn tick_step(values: &[f64]) -> f64 {
 
 /// A horizontal axis at `y` with ticks and their text.
 pub(crate) fn x_axis(out: &mut String, scale: &Scale, values: &[f64], y: f64, top: f64) {
+    x_axis_in(out, scale, values, (y, top), "");
+}
+
+/// A horizontal axis at `y` with ticks and their text, each followed by `unit` (the report's own
+/// text, e.g. `¢`), grid lines up to `top`.
+pub(crate) fn x_axis_in(
+    out: &mut String,
+    scale: &Scale,
+    values: &[f64],
+    (y, top): (f64, f64),
+    unit: &str,
+) {
     let step = tick_step(values);
     for &value in values {
         let x = scale.at(value);
         let _ = write!(
             out,
-            "<line class=\"grid\" x1=\"{x}\" y1=\"{top}\" x2=\"{x}\" y2=\"{y}\"/><text class=\"tick\" x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}</text>",
+            "<line class=\"grid\" x1=\"{x}\" y1=\"{top}\" x2=\"{x}\" y2=\"{y}\"/><text class=\"tick\" x=\"{x}\" y=\"{}\" text-anchor=\"middle\">{}{unit}</text>",
             c(y + 14.0),
             tick_text(value, step),
             x = c(x),
@@ -223,11 +362,7 @@ pub fn forest(report: &Report) -> String {
                 .as_ref()
                 .ok()
                 .map(|e| e.delta * 100.0);
-            let interval = candidate.verdict.interval.as_ref().ok().map(|i| Interval {
-                lower: i.lower * 100.0,
-                upper: i.upper * 100.0,
-                level: i.level,
-            });
+            let interval = candidate.verdict.interval.as_ref().ok().map(in_points);
             (name.to_owned(), delta, interval)
         })
         .collect();
@@ -264,13 +399,8 @@ pub fn forest(report: &Report) -> String {
     );
     x_axis(&mut out, &scale, &values, bottom, top);
     for (value, class) in [(0.0, "zero"), (-target, "target"), (target, "target")] {
-        let x = c(scale.at(value));
-        let _ = write!(
-            out,
-            "<line class=\"{class}\" x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{}\"/>",
-            c(top),
-            c(bottom)
-        );
+        let x = scale.at(value);
+        line(&mut out, class, (x, top), (x, bottom));
     }
     for (i, (name, delta, interval)) in rows.iter().enumerate() {
         let y = top + row_height * (i as f64 + 0.5);
@@ -281,13 +411,8 @@ pub fn forest(report: &Report) -> String {
             label(name)
         );
         if let Some(interval) = interval {
-            let _ = write!(
-                out,
-                "<line class=\"interval\" x1=\"{}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\"/>",
-                c(scale.at(interval.lower)),
-                c(scale.at(interval.upper)),
-                y = c(y)
-            );
+            let (lower, upper) = (scale.at(interval.lower), scale.at(interval.upper));
+            line(&mut out, "interval", (lower, y), (upper, y));
         }
         let text = match (delta, interval) {
             (Some(delta), Some(interval)) => {
@@ -320,13 +445,16 @@ pub fn forest(report: &Report) -> String {
             html_text(&text)
         );
     }
-    let _ = write!(
-        out,
-        "<text class=\"caption\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">Δ in points; dashed: ± target Δ ({} points)</text></svg>",
-        c((scale.start + scale.end) / 2.0),
-        c(bottom + 32.0),
-        html_text(&crate::text::points(report.settings.target_delta))
+    caption(
+        &mut out,
+        (scale.start + scale.end) / 2.0,
+        bottom + 32.0,
+        &format!(
+            "Δ in points; dashed: ± target Δ ({} points)",
+            crate::text::points(report.settings.target_delta)
+        ),
     );
+    out.push_str("</svg>");
     out
 }
 
@@ -427,7 +555,7 @@ pub fn sorted_deltas(report: &Report, candidate: &CandidateResult) -> Option<Str
         );
     }
     frame.zero_line(&mut out, &y);
-    let caption = if n > BAR_LIMIT {
+    let text = if n > BAR_LIMIT {
         format!(
             "{} paired tasks ranked by Δ (bars: mean Δ of {} quantile bins)",
             count(n as u64),
@@ -436,13 +564,8 @@ pub fn sorted_deltas(report: &Report, candidate: &CandidateResult) -> Option<Str
     } else {
         format!("{} paired tasks ranked by Δ", count(n as u64))
     };
-    let _ = write!(
-        out,
-        "<text class=\"caption\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text></svg>",
-        c((left + right) / 2.0),
-        c(bottom + 24.0),
-        html_text(&caption)
-    );
+    caption(&mut out, (left + right) / 2.0, bottom + 24.0, &text);
+    out.push_str("</svg>");
     Some(out)
 }
 
@@ -514,126 +637,62 @@ pub fn coverage_bars(report: &Report) -> Option<String> {
 /// runs is drawn hollow and dashed (provisional). `None` without a progression.
 pub fn progression(report: &Report) -> Option<String> {
     let progression = report.progression.as_ref()?;
-    let points: Vec<(i64, f64, Option<Interval>, bool)> = progression
-        .points
-        .iter()
-        .filter_map(|p| {
-            let delta = p.delta.filter(|d| d.is_finite())? * 100.0;
-            let interval = p.delta_interval.as_ref().ok().map(|i| Interval {
-                lower: i.lower * 100.0,
-                upper: i.upper * 100.0,
-                level: i.level,
-            });
-            let running = report
-                .runs
-                .get(p.run)
-                .is_some_and(|run| Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished);
-            Some((p.step, delta, interval, running))
-        })
-        .collect();
+    let mut running: Vec<bool> = Vec::new();
+    let points: Vec<(i64, f64, Option<Interval>)> =
+        progression
+            .points
+            .iter()
+            .filter_map(|p| {
+                let delta = p.delta.filter(|d| d.is_finite())? * 100.0;
+                let interval = p.delta_interval.as_ref().ok().map(in_points);
+                running.push(report.runs.get(p.run).is_some_and(|run| {
+                    Lifecycle::of(run.status.as_deref()) == Lifecycle::NotFinished
+                }));
+                Some((p.step, delta, interval))
+            })
+            .collect();
     if points.len() < 2 {
         return None;
     }
-    let (mut lo, mut hi) = (0.0f64, 0.0f64);
-    for (_, delta, interval, _) in &points {
-        lo = lo.min(*delta);
-        hi = hi.max(*delta);
-        if let Some(i) = interval {
-            lo = lo.min(i.lower);
-            hi = hi.max(i.upper);
-        }
-    }
-    let (values, lo, hi) = ticks(lo, hi, 5.0);
-    let first = points[0].0 as f64;
-    let last = points[points.len() - 1].0 as f64;
-    let (step_ticks, first, last) = ticks(first, last, 6.0);
-    let frame = Frame {
-        left: 60.0,
-        right: 780.0,
-        top: 10.0,
-        bottom: 220.0,
-    };
-    let (left, right, top, bottom) = (frame.left, frame.right, frame.top, frame.bottom);
-    let y = frame.y_scale(lo, hi);
-    let x = frame.x_scale(first, last, 10.0);
+    let range = delta_range(points.iter().map(|(_, d, i)| (*d, i.as_ref())));
+    let steps = (points[0].0 as f64, points[points.len() - 1].0 as f64);
+    let bottom = 220.0;
     let mut out = String::new();
-    open(
+    let (frame, x, y) = open_by_step(
         &mut out,
+        range,
+        steps,
+        bottom,
         bottom + 44.0,
         "Δ against the baseline by checkpoint step, with its headline interval (points)",
     );
-    y_axis(&mut out, &y, &values, left, right);
-    x_axis(&mut out, &x, &step_ticks, bottom, top);
-    frame.zero_line(&mut out, &y);
-    let band: Vec<(f64, f64, f64)> = points
-        .iter()
-        .filter_map(|(step, _, interval, _)| {
-            interval.map(|i| (x.at(*step as f64), y.at(i.lower), y.at(i.upper)))
-        })
-        .collect();
-    if band.len() >= 2 {
-        let mut path = String::new();
-        for (i, (px, _, upper)) in band.iter().enumerate() {
-            let _ = write!(
-                path,
-                "{}{},{} ",
-                if i == 0 { "M" } else { "L" },
-                c(*px),
-                c(*upper)
-            );
-        }
-        for (px, lower, _) in band.iter().rev() {
-            let _ = write!(path, "L{},{} ", c(*px), c(*lower));
-        }
-        let _ = write!(out, "<path class=\"band\" d=\"{}Z\"/>", path);
-    }
-    let line: Vec<String> = points
-        .iter()
-        .map(|(step, delta, _, _)| format!("{},{}", c(x.at(*step as f64)), c(y.at(*delta))))
-        .collect();
-    let _ = write!(
-        out,
-        "<polyline class=\"series\" points=\"{}\"/>",
-        line.join(" ")
-    );
-    for (step, delta, interval, running) in &points {
-        let px = c(x.at(*step as f64));
+    band_and_line(&mut out, (&x, &y), &points, "");
+    for ((step, delta, interval), running) in points.iter().zip(&running) {
+        let provisional = if *running { " provisional" } else { "" };
         if let Some(i) = interval {
-            let _ = write!(
-                out,
-                "<line class=\"{}\" x1=\"{px}\" y1=\"{}\" x2=\"{px}\" y2=\"{}\"/>",
-                if *running {
-                    "interval provisional"
-                } else {
-                    "interval"
-                },
-                c(y.at(i.lower)),
-                c(y.at(i.upper))
-            );
+            let px = x.at(*step as f64);
+            let class = format!("interval{provisional}");
+            line(&mut out, &class, (px, y.at(i.lower)), (px, y.at(i.upper)));
         }
+        let px = c(x.at(*step as f64));
         let _ = write!(
             out,
-            "<circle class=\"{}\" cx=\"{px}\" cy=\"{}\" r=\"5.0\"/>",
-            if *running {
-                "point provisional"
-            } else {
-                "point"
-            },
+            "<circle class=\"point{provisional}\" cx=\"{px}\" cy=\"{}\" r=\"5.0\"/>",
             c(y.at(*delta))
         );
     }
-    let any_running = points.iter().any(|p| p.3);
-    let _ = write!(
-        out,
-        "<text class=\"caption\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">checkpoint step{}</text></svg>",
-        c((left + right) / 2.0),
-        c(bottom + 34.0),
+    let any_running = running.contains(&true);
+    caption(
+        &mut out,
+        (frame.left + frame.right) / 2.0,
+        bottom + 34.0,
         if any_running {
-            "; hollow, dashed: still running (provisional)"
+            "checkpoint step; hollow, dashed: still running (provisional)"
         } else {
-            ""
-        }
+            "checkpoint step"
+        },
     );
+    out.push_str("</svg>");
     Some(out)
 }
 
@@ -655,6 +714,7 @@ mod tests {
         assert_eq!(tick_text(-2.0, 2.0), "\u{2212}2");
         assert_eq!(tick_text(-0.0, 0.5), "0.0");
         assert_eq!(tick_text(0.5, 0.5), "0.5");
+        assert_eq!(tick_text(-0.05, 0.05), "\u{2212}0.05");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::super::words::{
     PATHS_INTRO, STEPS_HEADING, STEPS_INTRO, STEP_COLUMNS,
 };
 use super::super::{Report, StepComparison};
-use super::{cell, shown, table_head};
+use super::{shown, table};
 
 /// The comparisons of the checkpoints and the tasks' paths; nothing without a progression.
 pub fn render(out: &mut String, report: &Report) {
@@ -32,29 +32,15 @@ pub fn render(out: &mut String, report: &Report) {
     }
     let columns = path_columns(report);
     let columns: Vec<&str> = columns.iter().map(String::as_str).collect();
-    table_head(out, &columns);
-    for path in &checkpoints.paths {
-        let cells = path_cells(report, path);
-        let cells: Vec<String> = cells
-            .iter()
-            .enumerate()
-            .map(|(i, text)| if i == 0 { shown(text) } else { cell(text) })
-            .collect();
-        let _ = writeln!(out, "| {} |", cells.join(" | "));
-    }
-    out.push('\n');
+    let rows = checkpoints
+        .paths
+        .iter()
+        .map(|path| path_cells(report, path));
+    table(out, &columns, rows, Some((0, shown)));
 }
 
 fn comparisons(out: &mut String, comparisons: &[StepComparison]) {
-    table_head(out, &STEP_COLUMNS);
-    for comparison in comparisons {
-        let cells: Vec<String> = step_cells(comparison)
-            .iter()
-            .map(|text| cell(text))
-            .collect();
-        let _ = writeln!(out, "| {} |", cells.join(" | "));
-    }
-    out.push('\n');
+    table(out, &STEP_COLUMNS, comparisons.iter().map(step_cells), None);
     for comparison in comparisons {
         for reason in &comparison.verdict.reasons {
             let _ = writeln!(out, "- {}: {}", comparison.title(), markdown_text(reason));

@@ -6,12 +6,11 @@ use std::fmt::Write;
 use crate::text::markdown_text;
 
 use super::super::words::{
-    cost_line_of, cost_sentence, kind_sentence, quality_cost_cells, run_cost_cells,
-    unbeaten_sentence, COST_HEADING, COST_INTRO, QUALITY_COST_COLUMNS, QUALITY_COST_HEADING,
-    QUALITY_COST_INTRO, RUN_COST_COLUMNS,
+    cost_line_of, cost_lines, quality_cost_cells, run_cost_cells, unbeaten_sentence, COST_HEADING,
+    COST_INTRO, QUALITY_COST_COLUMNS, QUALITY_COST_HEADING, QUALITY_COST_INTRO, RUN_COST_COLUMNS,
 };
 use super::super::{CandidateResult, Report};
-use super::{cell, shown, table_head};
+use super::{run_list, shown, table};
 
 /// The line under a candidate's headline: its cost beside the verdict; nothing without a cost
 /// section.
@@ -27,42 +26,16 @@ pub fn render(out: &mut String, report: &Report) {
         return;
     };
     let _ = writeln!(out, "## {COST_HEADING}\n\n{COST_INTRO}\n");
-    table_head(out, &RUN_COST_COLUMNS);
-    for (index, run) in cost.runs.iter().enumerate() {
-        let cells: Vec<String> = run_cost_cells(report, index, run)
-            .iter()
-            .enumerate()
-            .map(|(i, text)| if i == 1 { shown(text) } else { cell(text) })
-            .collect();
-        let _ = writeln!(out, "| {} |", cells.join(" | "));
-    }
-    out.push('\n');
+    let rows = cost.runs.iter().enumerate();
+    let rows = rows.map(|(index, run)| run_cost_cells(report, index, run));
+    table(out, &RUN_COST_COLUMNS, rows, Some((1, shown)));
     for candidate in &cost.candidates {
-        let Some(run) = report.runs.get(candidate.run) else {
-            continue;
-        };
-        let _ = writeln!(out, "### {}\n", shown(&run.name));
-        let _ = writeln!(
-            out,
-            "- {}",
-            markdown_text(&cost_sentence(report, candidate))
-        );
-        if let Some(kinds) = kind_sentence(candidate) {
-            let _ = writeln!(out, "- {}", markdown_text(&kinds));
-        }
-        out.push('\n');
+        run_list(out, report, candidate.run, &cost_lines(report, candidate));
     }
     let _ = writeln!(out, "### {QUALITY_COST_HEADING}\n\n{QUALITY_COST_INTRO}\n");
-    table_head(out, &QUALITY_COST_COLUMNS);
-    for point in &cost.quality_cost {
-        let cells: Vec<String> = quality_cost_cells(report, point)
-            .iter()
-            .enumerate()
-            .map(|(i, text)| if i == 0 { shown(text) } else { cell(text) })
-            .collect();
-        let _ = writeln!(out, "| {} |", cells.join(" | "));
-    }
-    out.push('\n');
+    let rows = cost.quality_cost.iter();
+    let rows = rows.map(|point| quality_cost_cells(report, point));
+    table(out, &QUALITY_COST_COLUMNS, rows, Some((0, shown)));
     if let Some(line) = unbeaten_sentence(report) {
         let _ = writeln!(out, "{}\n", markdown_text(&line));
     }

@@ -100,6 +100,14 @@ pub fn gap_text(report: &Report, gap: &CostGap) -> String {
     }
 }
 
+/// A candidate's cost sentences as every renderer lists them under its name: its cost per task
+/// against the baseline's and, where billing splits it, by kind.
+pub fn cost_lines(report: &Report, cost: &CandidateCost) -> Vec<String> {
+    let mut lines = vec![cost_sentence(report, cost)];
+    lines.extend(kind_sentence(cost));
+    lines
+}
+
 /// The cost of the candidate at `candidate` (its index in the report's candidates).
 pub fn candidate_cost_of(report: &Report, candidate: usize) -> Option<&CandidateCost> {
     report.cost.as_ref()?.candidates.get(candidate)

@@ -74,7 +74,7 @@ pub fn signed_percent(ratio: f64) -> String {
     format!("{}%", signed_points(ratio))
 }
 
-fn interval_of(interval: &Interval, format: fn(f64) -> String) -> String {
+pub(super) fn interval_of(interval: &Interval, format: fn(f64) -> String) -> String {
     format!("{} to {}", format(interval.lower), format(interval.upper))
 }
 
@@ -83,6 +83,19 @@ fn interval_of(interval: &Interval, format: fn(f64) -> String) -> String {
 pub fn turns_beside_verdict(effort: &CandidateEffort) -> Option<String> {
     let relative = effort.turns.relative.as_ref().ok()?;
     Some(format!("{} turns", signed_percent(relative.ratio)))
+}
+
+/// A candidate's effort sentences as every renderer lists them under its name: its turns, its
+/// turns on solved and on failed tasks (when a task is paired), and its turn-limit and timeout
+/// endings.
+pub fn effort_lines(effort: &CandidateEffort) -> Vec<String> {
+    let mut lines = vec![turns_sentence(&effort.turns)];
+    if effort.turns.n > 0 {
+        lines.push(solved_failed_sentence(&effort.turns));
+    }
+    lines.push(ending_sentence(&effort.turn_limit));
+    lines.push(ending_sentence(&effort.timeout));
+    lines
 }
 
 /// The effort of the candidate at `candidate` (its index in the report's candidates).
@@ -146,7 +159,7 @@ pub fn turns_sentence(turns: &TurnsDelta) -> String {
     text
 }
 
-fn level_percent(level: f64) -> String {
+pub(super) fn level_percent(level: f64) -> String {
     let percent = level * 100.0;
     if (percent - percent.round()).abs() < 1e-9 {
         format!("{percent:.0}")
