@@ -25,6 +25,7 @@ use eval_compare_core::text::{count, noun, shorten, visible, SHOWN_NAME_CHARS};
 use leptos::prelude::*;
 
 use crate::failure::explain;
+use crate::report::panels::read_status::{read_status as read_status_of, ReadWords};
 use crate::report::task_panel::on_demand::shown_base;
 use crate::state::loader::use_loader;
 
@@ -233,46 +234,22 @@ fn ComponentReadControl(
 /// What the read of components says: its cost before it starts, its progress, what the table
 /// covers after it, or why it gave up (the core's words, as the CLI's).
 pub fn read_status(standing: &ComponentProgress, loading: bool) -> String {
-    let wanted = standing.wanted as u64;
-    let trajectories = noun(wanted, "trajectory", "trajectories");
-    if loading {
-        return format!(
-            "Reading components: {} of {} {trajectories} read…",
-            count(standing.read as u64),
-            count(wanted)
-        );
-    }
-    if standing.is_complete() {
-        return format!(
-            "Components read for all {} counted {trajectories} of these runs.",
-            count(wanted)
-        );
-    }
-    if let Some(stop) = &standing.stopped {
-        return format!("The read {stop}; Resume continues. The table covers those read.");
-    }
-    if standing.read + standing.failed == 0 {
-        return format!(
+    let words = ReadWords {
+        reading: "components",
+        read: "Components",
+        unit: ("trajectory", "trajectories"),
+        shown_in: "table",
+    };
+    read_status_of(standing, loading, words, || {
+        let wanted = standing.wanted as u64;
+        format!(
             "These runs' lists carry no reward components. Reading them takes one request per \
              counted trajectory: {} {} for every run of this comparison, {COMPONENT_CONCURRENCY} \
              at a time.",
             count(wanted),
             noun(wanted, "request", "requests")
-        );
-    }
-    let failed = (standing.failed > 0).then(|| {
-        format!(
-            " {} {} failed.",
-            count(standing.failed as u64),
-            noun(standing.failed as u64, "read", "reads")
         )
-    });
-    format!(
-        "Components read for {} of {} counted {trajectories}; the table covers those only.{}",
-        count(standing.read as u64),
-        count(wanted),
-        failed.unwrap_or_default()
-    )
+    })
 }
 
 fn component_row(component: &ComponentDelta) -> impl IntoView {

@@ -21,6 +21,7 @@ use leptos::prelude::*;
 use super::{cells_row, head, RUN_TEXT_COLUMNS};
 use crate::failure::explain;
 use crate::report::panels::component_deltas::COMPONENT_READ_LIMIT;
+use crate::report::panels::read_status::{read_status, ReadWords};
 use crate::report::task_panel::on_demand::shown_base;
 use crate::state::loader::use_loader;
 
@@ -203,47 +204,24 @@ pub fn too_many(wanted: usize) -> String {
 /// What the read of tokens says: its cost before it starts (`requests` requests), its
 /// progress, what the tables cover after it, or why it gave up (the core's words).
 pub fn token_read_status(standing: &ComponentProgress, requests: usize, loading: bool) -> String {
-    let wanted = standing.wanted as u64;
-    let trajectories = noun(wanted, "trajectory", "trajectories");
-    if loading {
-        return format!(
-            "Reading tokens: {} of {} {trajectories} read…",
-            count(standing.read as u64),
-            count(wanted)
-        );
-    }
-    if standing.is_complete() {
-        return format!(
-            "Tokens read for all {} counted {trajectories} of these runs.",
-            count(wanted)
-        );
-    }
-    if let Some(stop) = &standing.stopped {
-        return format!("The read {stop}; Resume continues. The tables cover those read.");
-    }
-    if standing.read + standing.failed == 0 {
-        return format!(
+    let words = ReadWords {
+        reading: "tokens",
+        read: "Tokens",
+        unit: ("trajectory", "trajectories"),
+        shown_in: "tables",
+    };
+    read_status(standing, loading, words, || {
+        let wanted = standing.wanted as u64;
+        format!(
             "These runs' lists carry no token counts. Reading them takes one request per counted \
-             trajectory (its last step holds the whole conversation): {} {} for {} {trajectories} \
+             trajectory (its last step holds the whole conversation): {} {} for {} {} \
              of this comparison, {COMPONENT_CONCURRENCY} at a time.",
             count(requests as u64),
             noun(requests as u64, "request", "requests"),
-            count(wanted)
-        );
-    }
-    let failed = (standing.failed > 0).then(|| {
-        format!(
-            " {} {} failed.",
-            count(standing.failed as u64),
-            noun(standing.failed as u64, "read", "reads")
+            count(wanted),
+            noun(wanted, "trajectory", "trajectories")
         )
-    });
-    format!(
-        "Tokens read for {} of {} counted {trajectories}; the tables cover those only.{}",
-        count(standing.read as u64),
-        count(wanted),
-        failed.unwrap_or_default()
-    )
+    })
 }
 
 #[cfg(test)]

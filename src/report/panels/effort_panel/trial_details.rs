@@ -13,11 +13,12 @@ use eval_compare_core::report::{
     measure_sentence, measure_solved_failed, run_trial_effort_cells, trial_details_offer, Report,
     DURATION, RUN_TRIAL_EFFORT_COLUMNS, STEPS, TRIAL_EFFORT_HEADING, TRIAL_EFFORT_INTRO,
 };
-use eval_compare_core::text::{count, noun, visible};
+use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
 use super::{cells_row, head, RUN_TEXT_COLUMNS};
 use crate::failure::explain;
+use crate::report::panels::read_status::{read_status, ReadWords};
 use crate::report::task_panel::on_demand::shown_base;
 use crate::state::loader::use_loader;
 
@@ -192,43 +193,18 @@ fn TrialReadControl(
 /// What the read of trial details says: its cost before it starts, its progress, what the
 /// tables cover after it, or why it gave up (the core's words).
 pub fn trial_read_status(standing: &ComponentProgress, loading: bool) -> String {
-    let wanted = standing.wanted as u64;
-    let trials = noun(wanted, "trial", "trials");
-    if loading {
-        return format!(
-            "Reading trial details: {} of {} {trials} read…",
-            count(standing.read as u64),
-            count(wanted)
-        );
-    }
-    if standing.is_complete() {
-        return format!(
-            "Steps and durations read for all {} counted {trials} of these runs.",
-            count(wanted)
-        );
-    }
-    if let Some(stop) = &standing.stopped {
-        return format!("The read {stop}; Resume continues. The tables cover those read.");
-    }
-    if standing.read + standing.failed == 0 {
-        return format!(
+    let words = ReadWords {
+        reading: "trial details",
+        read: "Steps and durations",
+        unit: ("trial", "trials"),
+        shown_in: "tables",
+    };
+    read_status(standing, loading, words, || {
+        format!(
             "{} They are read {COMPONENT_CONCURRENCY} at a time.",
             trial_details_offer(standing.wanted)
-        );
-    }
-    let failed = (standing.failed > 0).then(|| {
-        format!(
-            " {} {} failed.",
-            count(standing.failed as u64),
-            noun(standing.failed as u64, "read", "reads")
         )
-    });
-    format!(
-        "Steps and durations read for {} of {} counted {trials}; the tables cover those only.{}",
-        count(standing.read as u64),
-        count(wanted),
-        failed.unwrap_or_default()
-    )
+    })
 }
 
 #[cfg(test)]
