@@ -188,7 +188,12 @@ async fn read_chunk(
         return Ok(None);
     }
     let value = js_sys::Reflect::get(&result, &"value".into()).map_err(|error| js_error(&error))?;
-    Ok(Some(js_sys::Uint8Array::new(&value).to_vec()))
+    // A fetch body's chunks are `Uint8Array`s: copied once, straight into wasm memory
+    // (`new Uint8Array(chunk)` would first copy it in JS).
+    let chunk = value.dyn_into::<js_sys::Uint8Array>().map_err(|_| {
+        TransportError::Other("the stream sent a chunk that is not bytes".to_owned())
+    })?;
+    Ok(Some(chunk.to_vec()))
 }
 
 /// Maps a failure of a stream read as [`fetch_error`] does.

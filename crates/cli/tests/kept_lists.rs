@@ -392,6 +392,7 @@ fn uncached_report(server: &str) -> common::Run {
 }
 
 #[test]
+/// The streams are asked in the packed form (the kept form, its pages as frames).
 fn the_kept_form_of_the_streams_gives_the_report_the_contract_pages_give() {
     let streamed = demo(true);
     let relay = Relay::start(&streamed.url);
@@ -401,7 +402,7 @@ fn the_kept_form_of_the_streams_gives_the_report_the_contract_pages_give() {
     let asked_kept = |list: &str| {
         lines
             .iter()
-            .any(|line| line.contains(&format!("/{list}?")) && line.contains("form=kept"))
+            .any(|line| line.contains(&format!("/{list}?")) && line.contains("form=packed"))
     };
     assert!(
         asked_kept("trajectories") && asked_kept("trajectory-rewards"),

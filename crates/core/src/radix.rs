@@ -88,8 +88,12 @@ fn scatter<T: RadixKey>(
         *start = running;
         running += count;
     }
-    spare.clear();
-    spare.resize(items.len(), T::default());
+    // Every slot is written below: room is made only when the length differs (the first
+    // pass), not cleared each pass.
+    if spare.len() != items.len() {
+        spare.clear();
+        spare.resize(items.len(), T::default());
+    }
     for item in items.iter() {
         let slot = &mut counts[item.digit(digit)];
         spare[*slot] = *item;

@@ -8,8 +8,8 @@
 #![allow(clippy::unwrap_used)]
 
 use eval_compare_core::load::{
-    load_runs, load_tokens, token_targets, ComponentReadLimits, ComponentStopCause, LoadEvent,
-    LoadStore,
+    load_runs, load_tokens, token_offer, token_targets, ComponentReadLimits, ComponentStopCause,
+    LoadEvent, LoadStore, TokenOffer,
 };
 use eval_compare_core::model::{RunIdx, TokenCount, TokenState};
 use eval_compare_core::report::{build_report, ReportSettings};
@@ -260,4 +260,24 @@ fn a_read_that_keeps_failing_gives_up_keeping_what_arrived_and_the_report_has_no
     assert_eq!(standing.stopped, Some(stop));
     assert!(standing.read < targets.ids.len());
     assert_eq!(standing.pending, 0, "nothing is left claimed");
+}
+
+#[test]
+fn the_offer_counts_before_gathering_and_says_too_many_past_its_limit() {
+    let transport = ScriptedTransport::default();
+    script(&transport);
+    let runs = ids(&["base", "cand"]);
+    let client = client_over(&transport);
+    let store = LoadStore::new();
+    block_on(load_runs(&client, &store, &runs, &quiet));
+    let set = store.run_set(&runs).unwrap().unwrap();
+    // Six counted trajectories with a step count.
+    match token_offer(&set, 6) {
+        TokenOffer::Targets(targets) => assert_eq!(targets, token_targets(&set)),
+        other => panic!("within the limit the targets are gathered: {other:?}"),
+    }
+    // Past the limit but within twice it, the count is checked by gathering: still exact.
+    assert_eq!(token_offer(&set, 5), TokenOffer::TooMany(6));
+    // Past twice the limit it is said as counted, nothing gathered.
+    assert_eq!(token_offer(&set, 2), TokenOffer::TooMany(6));
 }

@@ -18,7 +18,7 @@ use eval_compare_core::api::{decode, ChronicleJob, EvalRun};
 use eval_compare_core::client::list_stream::StreamedList;
 use sha2::{Digest, Sha256};
 
-pub use store::{CacheError, Entry, Stored};
+pub use store::{CacheError, Entry, Stored, StoredChunks};
 
 /// The default of `--cache-max-mib`, for the server and the CLI.
 pub const DEFAULT_MAX_MIB: u64 = 1024;

@@ -11,9 +11,9 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use eval_compare_core::client::list_stream::ListStreamEnd;
-use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
-
-use crate::hex_sha256;
+use rusqlite::blob::ZeroBlob;
+use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior, MAIN_DB};
+use sha2::{Digest, Sha256};
 
 /// The schema version written in `PRAGMA user_version`; another one is started afresh.
 const SCHEMA_VERSION: i64 = 1;
@@ -45,24 +45,40 @@ pub struct Stored {
     pub items: u64,
 }
 
+/// A kept list read in chunks ([`fetch_chunks`]), its checksum verified.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredChunks {
+    /// The page lines, in pieces of at most the size asked for, in order.
+    pub chunks: Vec<Vec<u8>>,
+    /// Pages.
+    pub pages: u32,
+    /// Items.
+    pub items: u64,
+}
+
 impl Stored {
     /// The list as the server streams it: its page lines, then the trailer of a complete list.
     pub fn into_stream_body(self) -> Vec<u8> {
         let mut body = self.lines;
-        let trailer = ListStreamEnd {
-            complete: true,
-            pages_read: self.pages,
-            items_read: self.items,
-            failed_page: None,
-            failure: None,
-            status: None,
-            code: None,
-            message: None,
-            retryable: false,
-        };
-        body.extend_from_slice(trailer.to_line().as_bytes());
+        body.extend_from_slice(complete_trailer(self.pages, self.items).as_bytes());
         body
     }
+}
+
+/// The trailer line of a complete list of `pages` pages and `items` items.
+pub fn complete_trailer(pages: u32, items: u64) -> String {
+    ListStreamEnd {
+        complete: true,
+        pages_read: pages,
+        items_read: items,
+        failed_page: None,
+        failure: None,
+        status: None,
+        code: None,
+        message: None,
+        retryable: false,
+    }
+    .to_line()
 }
 
 /// Why the cache could not be used.
@@ -158,11 +174,27 @@ fn now_ms() -> i64 {
 /// fingerprint is compared before the lines are read: a list kept for another record costs
 /// one small row, not its whole blob.
 pub fn fetch(path: &Path, entry: &Entry) -> Result<Option<Stored>, CacheError> {
+    Ok(
+        fetch_chunks(path, entry, usize::MAX)?.map(|mut stored| Stored {
+            lines: stored.chunks.pop().unwrap_or_default(),
+            pages: stored.pages,
+            items: stored.items,
+        }),
+    )
+}
+
+/// [`fetch`], the lines read in pieces of at most `chunk` bytes (at least one piece), straight
+/// from the blob into each (no copy of the whole list made first), hashed as they are read.
+pub fn fetch_chunks(
+    path: &Path,
+    entry: &Entry,
+    chunk: usize,
+) -> Result<Option<StoredChunks>, CacheError> {
     let connection = connect(path)?;
     let key = params![entry.upstream, entry.list, entry.owner];
     let row = connection
         .query_row(
-            "SELECT record_sha, pages, items, lines_sha FROM lists
+            "SELECT record_sha, pages, items, lines_sha, rowid FROM lists
              WHERE upstream = ?1 AND list = ?2 AND owner = ?3",
             key,
             |row| {
@@ -171,32 +203,28 @@ pub fn fetch(path: &Path, entry: &Entry) -> Result<Option<Stored>, CacheError> {
                     row.get::<_, i64>(1)?,
                     row.get::<_, i64>(2)?,
                     row.get::<_, String>(3)?,
+                    row.get::<_, i64>(4)?,
                 ))
             },
         )
         .optional();
     let row = match row {
         Ok(Some((record_sha, ..))) if record_sha != entry.record_sha => return Ok(None),
-        Ok(row) => row.map(|(_, pages, items, lines_sha)| (pages, items, lines_sha)),
+        Ok(row) => row.map(|(_, pages, items, lines_sha, rowid)| (pages, items, lines_sha, rowid)),
         Err(error) => return unreadable(&connection, entry, &error),
     };
-    let Some((pages, items, lines_sha)) = row else {
+    let Some((pages, items, lines_sha, rowid)) = row else {
         return Ok(None);
     };
-    let lines = connection
-        .query_row(
-            "SELECT lines FROM lists WHERE upstream = ?1 AND list = ?2 AND owner = ?3",
-            key,
-            |row| row.get::<_, Vec<u8>>(0),
-        )
-        .optional();
-    let lines = match lines {
-        Ok(Some(lines)) => lines,
-        Ok(None) => return Ok(None),
+    let chunks = match read_blob(&connection, rowid, chunk.max(1)) {
+        Ok(chunks) => chunks,
         Err(error) => return unreadable(&connection, entry, &error),
     };
+    let mut hasher = Sha256::new();
+    chunks.iter().for_each(|piece| hasher.update(piece));
     let counts = u32::try_from(pages).ok().zip(u64::try_from(items).ok());
-    let Some((pages, items)) = counts.filter(|_| hex_sha256(&lines) == lines_sha) else {
+    let sound = hex_digest(hasher) == lines_sha;
+    let Some((pages, items)) = counts.filter(|_| sound) else {
         eprintln!(
             "cache: the kept {} of one run is damaged; dropped and read again",
             entry.list
@@ -209,19 +237,62 @@ pub fn fetch(path: &Path, entry: &Entry) -> Result<Option<Stored>, CacheError> {
         "UPDATE lists SET last_used = ?4 WHERE upstream = ?1 AND list = ?2 AND owner = ?3",
         params![entry.upstream, entry.list, entry.owner, now_ms()],
     )?;
-    Ok(Some(Stored {
-        lines,
+    Ok(Some(StoredChunks {
+        chunks,
         pages,
         items,
     }))
 }
 
+/// The lines of row `rowid` in pieces of at most `chunk` bytes (one empty piece when empty).
+/// A value that is not a blob (text, a number) fails, as reading it as one would.
+fn read_blob(
+    connection: &Connection,
+    rowid: i64,
+    chunk: usize,
+) -> Result<Vec<Vec<u8>>, rusqlite::Error> {
+    let kind: String = connection.query_row(
+        "SELECT typeof(lines) FROM lists WHERE rowid = ?1",
+        [rowid],
+        |row| row.get(0),
+    )?;
+    if kind != "blob" {
+        return Err(rusqlite::Error::InvalidColumnType(
+            0,
+            "lines".to_owned(),
+            rusqlite::types::Type::Blob,
+        ));
+    }
+    let blob = connection.blob_open(MAIN_DB, c"lists", c"lines", rowid, true)?;
+    let length = blob.len();
+    let mut chunks = Vec::with_capacity(length.div_ceil(chunk).max(1));
+    let mut at = 0;
+    loop {
+        let size = chunk.min(length - at);
+        let mut piece = vec![0; size];
+        blob.read_at_exact(&mut piece, at)?;
+        chunks.push(piece);
+        at += size;
+        if at >= length {
+            return Ok(chunks);
+        }
+    }
+}
+
+fn hex_digest(hasher: Sha256) -> String {
+    hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// An entry whose row could not be read: dropped, and not served.
-fn unreadable(
+fn unreadable<T>(
     connection: &Connection,
     entry: &Entry,
     error: &rusqlite::Error,
-) -> Result<Option<Stored>, CacheError> {
+) -> Result<Option<T>, CacheError> {
     eprintln!("cache: an entry could not be read ({error}); dropped");
     drop_entry(connection, entry)?;
     Ok(None)
@@ -246,8 +317,26 @@ pub fn put(
     items: u64,
     max_bytes: u64,
 ) -> Result<(), CacheError> {
-    let lines_sha = hex_sha256(lines);
-    let size = i64::try_from(lines.len()).unwrap_or(i64::MAX);
+    put_chunks(path, entry, &[lines], pages, items, max_bytes)
+}
+
+/// [`put`] of the lines in pieces (`chunks`, in order), written into the blob one by one: no
+/// copy of the whole list is made first.
+pub fn put_chunks<C: AsRef<[u8]>>(
+    path: &Path,
+    entry: &Entry,
+    chunks: &[C],
+    pages: u32,
+    items: u64,
+    max_bytes: u64,
+) -> Result<(), CacheError> {
+    let mut hasher = Sha256::new();
+    chunks
+        .iter()
+        .for_each(|piece| hasher.update(piece.as_ref()));
+    let lines_sha = hex_digest(hasher);
+    let length: usize = chunks.iter().map(|piece| piece.as_ref().len()).sum();
+    let size = i64::try_from(length).unwrap_or(i64::MAX);
     let mut connection = connect(path)?;
     let _turn = writing();
     // Immediate: the write lock is taken (waiting up to the busy timeout for another
@@ -264,12 +353,21 @@ pub fn put(
             entry.record_sha,
             i64::from(pages),
             i64::try_from(items).unwrap_or(i64::MAX),
-            lines,
+            ZeroBlob(u64::try_from(length).unwrap_or(u64::MAX)),
             lines_sha,
             size,
             now_ms(),
         ],
     )?;
+    let rowid = transaction.last_insert_rowid();
+    {
+        let mut blob = transaction.blob_open(MAIN_DB, c"lists", c"lines", rowid, false)?;
+        let mut at = 0;
+        for piece in chunks {
+            blob.write_all_at(piece.as_ref(), at)?;
+            at += piece.as_ref().len();
+        }
+    }
     let max = i64::try_from(max_bytes).unwrap_or(i64::MAX);
     loop {
         let total: i64 =
@@ -297,6 +395,7 @@ pub fn put(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hex_sha256;
 
     fn entry(owner: &str) -> Entry {
         Entry {
@@ -397,6 +496,38 @@ mod tests {
             .expect("waited, not \"database is locked\"");
         assert_eq!(count(&path), 2);
         assert!(fetch(&path, &entry("a")).unwrap().is_some());
+    }
+
+    #[test]
+    fn lines_kept_in_pieces_read_back_whole_or_in_pieces() {
+        let path = fresh("chunks");
+        let pieces: [&[u8]; 3] = [b"{\"items\":[1]}\n", b"", b"{\"items\":[2,3]}\n"];
+        put_chunks(&path, &entry("a"), &pieces, 2, 3, 1_000).unwrap();
+        let whole = pieces.concat();
+        let stored = fetch(&path, &entry("a")).unwrap().unwrap();
+        assert_eq!(
+            (stored.lines.as_slice(), stored.pages, stored.items),
+            (&whole[..], 2, 3)
+        );
+        for size in [1, 5, whole.len(), whole.len() + 1] {
+            let read = fetch_chunks(&path, &entry("a"), size).unwrap().unwrap();
+            assert!(read.chunks.iter().all(|piece| piece.len() <= size));
+            assert_eq!(read.chunks.concat(), whole, "pieces of {size}");
+        }
+        // The same checksum as the whole list kept at once: an entry either way reads alike.
+        put(&path, &entry("b"), &whole, 2, 3, 1_000).unwrap();
+        let sums: Vec<String> = connect(&path)
+            .unwrap()
+            .prepare("SELECT lines_sha FROM lists ORDER BY owner")
+            .unwrap()
+            .query_map([], |row| row.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(sums, [hex_sha256(&whole), hex_sha256(&whole)]);
+        put_chunks::<&[u8]>(&path, &entry("c"), &[], 0, 0, 1_000).unwrap();
+        let empty = fetch_chunks(&path, &entry("c"), 4).unwrap().unwrap();
+        assert_eq!(empty.chunks, [Vec::<u8>::new()]);
     }
 
     #[test]

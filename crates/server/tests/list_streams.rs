@@ -383,7 +383,7 @@ async fn the_kept_form_reads_as_the_apis_fresh_and_from_the_cache() {
     let (proxy, _cache) = caching_proxy(&upstream.base, &dir, 64).await;
     let offered: eval_compare_core::client::list_stream::StreamCapabilities =
         serde_json::from_str(&text(&proxy.base, "/stream/v1/capabilities").await).unwrap();
-    assert_eq!(offered.forms, ["kept"]);
+    assert_eq!(offered.forms, ["kept", "packed"]);
     for (list, rewards) in [("trajectories", false), ("trajectory-rewards", true)] {
         let path = format!("/stream/v1/eval/{RUN}/{list}");
         let full = text(&proxy.base, &path).await;

@@ -25,12 +25,16 @@ use serde::{Deserialize, Serialize};
 use super::error::{ApiError, HttpError, Service};
 use super::query::{segment, Query};
 
+pub use super::stream_records::{Record, RecordSplitter};
+
 /// Where the streamed lists live, outside `/api/` and `/v1/` (never forwarded upstream).
 pub const STREAM_PREFIX: &str = "/stream/v1";
 /// The path telling whether the server streams lists.
 pub const STREAM_CAPABILITIES_PATH: &str = "/stream/v1/capabilities";
 /// The streamed lists' content type.
 pub const STREAM_CONTENT_TYPE: &str = "application/x-ndjson";
+/// The content type of a stream in the packed form ([`PACKED_FORM`]): JSON Lines and frames.
+pub const PACKED_STREAM_CONTENT_TYPE: &str = "application/vnd.eval-compare.packed-stream";
 /// The protocol version a [`StreamCapabilities`] announces (this module's form).
 pub const STREAM_PROTOCOL: u32 = 1;
 /// The key of the trailer line's one member.
@@ -120,6 +124,15 @@ pub const FORM_PARAM: &str = "form";
 /// The form with only the fields the model keeps (`large_list::kept_trajectory_page`), offered
 /// for the trajectories and their rewards when the capabilities list it in `forms`.
 pub const KEPT_FORM: &str = "kept";
+/// The kept form packed (`large_list::encode_trajectory_page`), offered for the trajectories
+/// and their rewards when the capabilities list it in `forms`: each page line the codec packs
+/// is sent as its frame (`0xFF`, the body's length as a `u32` little-endian, the body; no
+/// `\n` after it), any other line (a page the codec leaves as it is, the trailer) as in the
+/// kept stream. Such a body is not JSON Lines: its records are told apart by their first
+/// byte ([`crate::large_list::is_frame_start`]), a frame's end by its length, and it is sent
+/// as [`PACKED_STREAM_CONTENT_TYPE`]. Trials and tasks have no packed form: asked for it, they
+/// are sent as the API's.
+pub const PACKED_FORM: &str = "packed";
 
 impl StreamResume {
     /// The query string (`?…`, or empty) carrying this position.
@@ -258,7 +271,8 @@ pub struct StreamCapabilities {
     /// Whether finished runs' lists are kept by the server (proxy mode with its cache).
     #[serde(default)]
     pub cache: bool,
-    /// The item forms offered besides the API's ([`KEPT_FORM`]); none from an older server.
+    /// The item forms offered besides the API's ([`KEPT_FORM`], [`PACKED_FORM`]); none from
+    /// an older server.
     #[serde(default)]
     pub forms: Vec<String>,
 }
@@ -267,40 +281,6 @@ impl StreamCapabilities {
     /// Whether these capabilities offer `list` in this protocol.
     pub fn offers(&self, list: StreamedList) -> bool {
         self.list_streams == STREAM_PROTOCOL && self.lists.iter().any(|name| name == list.name())
-    }
-}
-
-/// Splits a body into lines as its bytes arrive.
-#[derive(Debug, Default)]
-pub struct LineSplitter {
-    pending: Vec<u8>,
-}
-
-impl LineSplitter {
-    /// Adds `chunk` and calls `on_line` with each line it completes (without its `\n`);
-    /// stops early, returning `false`, when `on_line` does.
-    pub fn push(&mut self, chunk: &[u8], on_line: &mut dyn FnMut(&[u8]) -> bool) -> bool {
-        let mut rest = chunk;
-        while let Some(end) = rest.iter().position(|&b| b == b'\n') {
-            let going_on = if self.pending.is_empty() {
-                on_line(&rest[..end])
-            } else {
-                self.pending.extend_from_slice(&rest[..end]);
-                let line = std::mem::take(&mut self.pending);
-                on_line(&line)
-            };
-            rest = &rest[end + 1..];
-            if !going_on {
-                return false;
-            }
-        }
-        self.pending.extend_from_slice(rest);
-        true
-    }
-
-    /// Bytes after the last line break (a body cut mid-line).
-    pub fn pending(&self) -> usize {
-        self.pending.len()
     }
 }
 
@@ -365,17 +345,7 @@ mod tests {
     }
 
     #[test]
-    fn lines_are_split_across_chunks() {
-        let mut splitter = LineSplitter::default();
-        let mut lines = Vec::new();
-        for chunk in [&b"ab"[..], b"c\nd", b"", b"e\n\nf"] {
-            assert!(splitter.push(chunk, &mut |line| {
-                lines.push(String::from_utf8_lossy(line).into_owned());
-                true
-            }));
-        }
-        assert_eq!(lines, ["abc", "de", ""]);
-        assert_eq!(splitter.pending(), 1);
+    fn a_page_is_made_one_line() {
         assert_eq!(page_line(b"{\n \"a\":\r\n1}"), b"{  \"a\":  1}\n");
     }
 }

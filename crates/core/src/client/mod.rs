@@ -22,6 +22,7 @@ pub mod paths;
 mod query;
 pub mod retry;
 pub mod sse;
+mod stream_records;
 mod trajectory_client;
 mod transport;
 mod watch_pace;

@@ -116,7 +116,11 @@ impl<'a> Cursor<'a> {
     /// scanner a sixth slower).
     #[inline(never)]
     pub(crate) fn string(&mut self) -> Option<&'a str> {
-        if !self.eat(b'"') {
+        // Most strings follow their delimiter at once: the quote is checked before `eat`'s
+        // whitespace loop.
+        if self.bytes().get(self.at) == Some(&b'"') {
+            self.at += 1;
+        } else if !self.eat(b'"') {
             return None;
         }
         let start = self.at;
@@ -360,27 +364,22 @@ const MAX_ITEM_DEPTH: usize = 64;
 /// The length of the JSON value at the start of `bytes` (no whitespace before it), found by
 /// its brackets and strings alone, when it nests at most [`MAX_ITEM_DEPTH`] deep; not
 /// checked otherwise (serde reads it next). `None` when it does not end within `bytes`.
+/// Strings are passed over eight bytes at a time ([`string_body_length`]); the rest a byte at
+/// a time (between strings, a value's text is a few bytes: passing it a word at a time, to the
+/// next quote or bracket, made a page's scan half again as slow).
 pub(crate) fn value_length(bytes: &[u8]) -> Option<usize> {
     let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (at, &byte) in bytes.iter().enumerate() {
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => {
-                    in_string = false;
-                    if depth == 0 {
-                        return Some(at + 1);
-                    }
-                }
-                _ => {}
-            }
-            continue;
-        }
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
         match byte {
-            b'"' => in_string = true,
+            b'"' => {
+                // Past the closing quote.
+                at += string_body_length(bytes.get(at + 1..)?)? + 2;
+                if depth == 0 {
+                    return Some(at);
+                }
+                continue;
+            }
             b'{' | b'[' => {
                 depth += 1;
                 if depth > MAX_ITEM_DEPTH {
@@ -397,44 +396,273 @@ pub(crate) fn value_length(bytes: &[u8]) -> Option<usize> {
             b',' | b' ' | b'\n' | b'\r' | b'\t' if depth == 0 => return Some(at),
             _ => {}
         }
+        at += 1;
     }
     None
 }
 
+/// Bytes in a word.
+const WORD: usize = 8;
+/// A word of ones: `ONES * byte` is `byte` in each of a word's bytes.
+const ONES: u64 = u64::from_le_bytes([0x01; WORD]);
+/// The high bit of each byte of a word.
+const HIGHS: u64 = u64::from_le_bytes([0x80; WORD]);
+
+/// The high bit of each byte of `word` that is zero: exact up to the first such byte (a borrow
+/// only runs past a zero byte), which is all that is read of it.
+fn zero_bytes(word: u64) -> u64 {
+    word.wrapping_sub(ONES) & !word & HIGHS
+}
+
+/// The high bit of each byte of `word` that is `byte` (exact up to the first).
+fn bytes_equal(word: u64, byte: u8) -> u64 {
+    zero_bytes(word ^ (ONES * u64::from(byte)))
+}
+
+/// The high bit of each byte of `word` that is a quote or below 0x20, a control character
+/// (exact up to the first): flipping bit 1 swaps the quote (0x22) and the space (0x20) and
+/// keeps the controls below 0x20, so these are the bytes then below 0x21, found by a borrow
+/// without the high bit set before.
+fn quote_or_control_bytes(word: u64) -> u64 {
+    let flipped = word ^ (ONES * 0x02);
+    flipped.wrapping_sub(ONES * 0x21) & !flipped & HIGHS
+}
+
+/// The offset of the first byte of `bytes` whose high bit `stops` marks in its word, eight
+/// bytes at a time: the words in order, then the last bytes as a word padded with spaces
+/// (which no caller stops at), so that no byte is read alone. Hand-written, not the `memchr`
+/// crate (which the crate has): its wasm32 build (no SIMD) reads four bytes at a time, it looks
+/// for at most three bytes and not for a range, and its setup outweighs its loop on strings of
+/// a few words, as most here are.
+#[inline(always)]
+fn first_stop(bytes: &[u8], stops: impl Fn(u64) -> u64) -> Option<usize> {
+    let words = bytes.chunks_exact(WORD);
+    let tail = words.remainder();
+    for (index, word) in words.enumerate() {
+        let found = stops(u64::from_le_bytes(word.try_into().ok()?));
+        if found != 0 {
+            return Some(index * WORD + (found.trailing_zeros() / 8) as usize);
+        }
+    }
+    let mut last = [b' '; WORD];
+    last[..tail.len()].copy_from_slice(tail);
+    let found = stops(u64::from_le_bytes(last));
+    (found != 0).then(|| bytes.len() - tail.len() + (found.trailing_zeros() / 8) as usize)
+}
+
 /// The length of a string's text up to its closing quote, when it has no escape and no
-/// control character; `None` otherwise, or when the quote is not in `bytes`. Eight bytes at a
-/// time (a word's quotes, backslashes and control characters found together), then a byte at a
-/// time.
+/// control character; `None` otherwise, or when the quote is not in `bytes`.
 fn plain_string_length(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_le_bytes([0x80; 8]);
-    /// The high bit of each byte of `word` that is zero: exact up to the first such byte
-    /// (a borrow only runs past a zero byte), which is all that is read of it.
-    fn zero_bytes(word: u64) -> u64 {
-        word.wrapping_sub(ONES) & !word & HIGHS
-    }
+    let stop = first_stop(bytes, |word| {
+        quote_or_control_bytes(word) | bytes_equal(word, b'\\')
+    })?;
+    (bytes[stop] == b'"').then_some(stop)
+}
+
+/// The length of a string's text up to its closing quote, escapes passed (a backslash and the
+/// byte after it, whatever they are); `None` when the quote is not in `bytes`. Nothing else is
+/// checked: [`value_length`] finds a value's end, serde reads it.
+fn string_body_length(bytes: &[u8]) -> Option<usize> {
     let mut at = 0;
-    while let Some(chunk) = bytes.get(at..at + 8) {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        let word = u64::from_le_bytes(word);
-        let stops = zero_bytes(word ^ (ONES * u64::from(b'"')))
-            | zero_bytes(word ^ (ONES * u64::from(b'\\')))
-            // Below 0x20: a borrow, without the high bit set before.
-            | (word.wrapping_sub(ONES * 0x20) & !word & HIGHS);
-        if stops != 0 {
-            let stop = at + (stops.trailing_zeros() / 8) as usize;
-            return (bytes[stop] == b'"').then_some(stop);
+    loop {
+        let stop = at
+            + first_stop(bytes.get(at..)?, |word| {
+                bytes_equal(word, b'"') | bytes_equal(word, b'\\')
+            })?;
+        if bytes[stop] == b'"' {
+            return Some(stop);
         }
-        at += 8;
+        at = stop + 2;
     }
-    for (offset, &byte) in bytes[at..].iter().enumerate() {
-        if byte == b'"' {
-            return Some(at + offset);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// [`plain_string_length`] a byte at a time: the oracle of the word-at-a-time loop.
+    fn plain_string_length_by_byte(bytes: &[u8]) -> Option<usize> {
+        for (at, &byte) in bytes.iter().enumerate() {
+            if byte == b'"' {
+                return Some(at);
+            }
+            if byte == b'\\' || byte < 0x20 {
+                return None;
+            }
         }
-        if byte == b'\\' || byte < 0x20 {
-            return None;
+        None
+    }
+
+    /// [`value_length`] a byte at a time (as it was written before strings were passed over a
+    /// word at a time): its oracle.
+    fn value_length_by_byte(bytes: &[u8]) -> Option<usize> {
+        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+        for (at, &byte) in bytes.iter().enumerate() {
+            if in_string {
+                match byte {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => {
+                        in_string = false;
+                        if depth == 0 {
+                            return Some(at + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            match byte {
+                b'"' => in_string = true,
+                b'{' | b'[' => {
+                    depth += 1;
+                    if depth > MAX_ITEM_DEPTH {
+                        return None;
+                    }
+                }
+                b'}' | b']' if depth == 0 => return Some(at),
+                b'}' | b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(at + 1);
+                    }
+                }
+                b',' | b' ' | b'\n' | b'\r' | b'\t' if depth == 0 => return Some(at),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Bytes that stop or pass a string's loop: the stops, their neighbours, bytes whose low
+    /// seven bits are a stop's, and UTF-8's lead and continuation bytes.
+    const EDGE_BYTES: [u8; 18] = [
+        b'"', b'\\', 0x00, 0x01, 0x1f, b'\n', b' ', b'!', b'#', b'[', b']', b'{', b'}', 0x80, 0xa2,
+        0xdc, 0x9f, 0xff,
+    ];
+
+    /// A string's text of `length` bytes, `byte` at `at` (when within), then what may follow.
+    fn text_with(length: usize, at: usize, byte: u8, after: &[u8]) -> Vec<u8> {
+        let mut text = vec![b'a'; length];
+        if let Some(slot) = text.get_mut(at) {
+            *slot = byte;
+        }
+        text.extend_from_slice(after);
+        text
+    }
+
+    #[test]
+    fn a_stop_at_each_position_of_a_word_and_the_tail_is_found() {
+        for length in 0..=18 {
+            for at in 0..=16 {
+                for byte in EDGE_BYTES {
+                    // The string's end: a quote and more, a quote last, or the text's end.
+                    for after in [&b"\",\"next\":1}"[..], b"\"", b""] {
+                        let text = text_with(length, at, byte, after);
+                        assert_eq!(
+                            plain_string_length(&text),
+                            plain_string_length_by_byte(&text),
+                            "{text:?}"
+                        );
+                        // In a string at depth 0, and as brackets' bytes.
+                        for open in [&b"\""[..], b"[", b"{\"k\":[1,"] {
+                            let value = [open, &text].concat();
+                            assert_eq!(
+                                value_length(&value),
+                                value_length_by_byte(&value),
+                                "{value:?}"
+                            );
+                        }
+                    }
+                }
+            }
         }
     }
-    None
+
+    #[test]
+    fn an_escape_at_each_position_is_passed_by_value_length() {
+        for length in 0..=18 {
+            for at in 0..=length {
+                for escaped in [b'"', b'\\', b'n', b'u'] {
+                    let mut value = b"[\"".to_vec();
+                    value.extend(std::iter::repeat_n(b'x', at));
+                    value.extend_from_slice(&[b'\\', escaped]);
+                    value.extend(std::iter::repeat_n(b'y', length - at));
+                    value.extend_from_slice(b"\"]");
+                    assert_eq!(value_length(&value), Some(value.len()), "{value:?}");
+                    // Cut anywhere, it does not end.
+                    for cut in 0..value.len() {
+                        assert_eq!(value_length(&value[..cut]), None, "{value:?} at {cut}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strings_shorter_than_a_word_and_at_the_text_end() {
+        let mut cursor = Cursor::new("\"\"");
+        assert_eq!(cursor.string(), Some(""));
+        assert_eq!(cursor.at(), 2);
+        let mut cursor = Cursor::new(" \"ab\"");
+        assert_eq!(cursor.string(), Some("ab"));
+        assert_eq!(cursor.at(), 5);
+        for text in ["\"", "\"ab", "\"abcdefghij", "\"ab\\\"", "\"a\tb\""] {
+            assert_eq!(Cursor::new(text).string(), None, "{text}");
+        }
+        assert_eq!(value_length(b"\"abc"), None);
+        assert_eq!(value_length(b"\"abc\\"), None);
+        assert_eq!(value_length(b"\"abc\\\""), None);
+        assert_eq!(value_length(b"\"a\\\"b\""), Some(6));
+    }
+
+    #[test]
+    fn multi_byte_characters_are_text_at_any_position() {
+        for character in ["é", "€", "𝄞", "\u{a2}", "\u{5c5c}"] {
+            for at in 0..=16 {
+                let string = format!("{}{character}{}", "a".repeat(at), "b".repeat(16 - at));
+                let json = format!("\"{string}\",1");
+                let mut cursor = Cursor::new(&json);
+                assert_eq!(cursor.string(), Some(string.as_str()));
+                assert_eq!(cursor.at(), string.len() + 2);
+                assert_eq!(value_length(json.as_bytes()), Some(string.len() + 2));
+            }
+        }
+    }
+
+    /// Bytes of JSON-like text, its stops and brackets frequent.
+    fn json_like() -> impl Strategy<Value = Vec<u8>> {
+        let piece = prop::sample::select(vec![
+            &b"a"[..],
+            b"0123456789",
+            b"\"",
+            b"\\",
+            b"\\\"",
+            b"\x00",
+            b"\x1f",
+            b" ",
+            b",",
+            b":",
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            "é".as_bytes(),
+            "𝄞".as_bytes(),
+            &[0xa2, 0xdc],
+        ]);
+        prop::collection::vec(piece, 0..40).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #[test]
+        fn the_word_loops_read_as_a_byte_at_a_time(bytes in json_like()) {
+            prop_assert_eq!(plain_string_length(&bytes), plain_string_length_by_byte(&bytes));
+            prop_assert_eq!(value_length(&bytes), value_length_by_byte(&bytes));
+            let mut value = b"{\"k\":\"".to_vec();
+            value.extend_from_slice(&bytes);
+            prop_assert_eq!(value_length(&value), value_length_by_byte(&value));
+        }
+    }
 }

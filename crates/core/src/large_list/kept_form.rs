@@ -13,6 +13,7 @@
 
 use super::cursor::{value_length, Cursor};
 use super::facts::{Read, Table, REWARD, ROLLOUT, TRAJECTORY};
+use super::raw_page::{PageReader, RawTrajectoryPage};
 
 /// A page line of listed trajectories (a [`crate::api::Page`] of `TrajectoryMetadata`, ending
 /// in `\n` or not) in its kept form, ending in `\n`; `None`: send it as it is.
@@ -23,6 +24,78 @@ pub fn kept_trajectory_page(line: &[u8]) -> Option<Vec<u8>> {
 /// A page line of trajectory rewards in its kept form (see [`kept_trajectory_page`]).
 pub fn kept_reward_page(line: &[u8]) -> Option<Vec<u8>> {
     kept_page(line, &REWARD)
+}
+
+/// A page of listed trajectories, the body of the API's answer, read once for a stream: what
+/// paging needs, its line in the kept form (the same bytes as [`kept_trajectory_page`] of its
+/// line as a stream sends it) and the page's length; `None` when the
+/// page is not in its plain form (read it as a [`RawTrajectoryPage`] and project its line).
+pub fn read_kept_trajectory_page(text: &str) -> Option<(RawTrajectoryPage, Vec<u8>, usize)> {
+    read_kept_page(text, &TRAJECTORY)
+}
+
+/// A page of trajectory rewards read once for a stream (see [`read_kept_trajectory_page`]).
+pub fn read_kept_reward_page(text: &str) -> Option<(RawTrajectoryPage, Vec<u8>, usize)> {
+    read_kept_page(text, &REWARD)
+}
+
+fn read_kept_page(text: &str, table: &Table) -> Option<(RawTrajectoryPage, Vec<u8>, usize)> {
+    let mut writer = KeptWriter {
+        table,
+        out: Vec::with_capacity(text.len() / 2),
+        first: true,
+        first_item: true,
+    };
+    writer.out.push(b'{');
+    let (page, length) = RawTrajectoryPage::scan_reading(text, &mut writer)?;
+    writer.out.extend_from_slice(b"}\n");
+    Some((page, writer.out, length))
+}
+
+/// Writes a page in its kept form as its scan passes it ([`PageReader`]).
+struct KeptWriter<'t> {
+    table: &'t Table,
+    out: Vec<u8>,
+    first: bool,
+    first_item: bool,
+}
+
+impl<'a> PageReader<'a> for KeptWriter<'_> {
+    fn member(&mut self, key: &'a str, value: &'a str) {
+        separate(&mut self.out, &mut self.first);
+        push_key(&mut self.out, key);
+        self.out.extend_from_slice(value.as_bytes());
+    }
+
+    fn items(&mut self, begin: bool) {
+        if begin {
+            separate(&mut self.out, &mut self.first);
+            push_key(&mut self.out, "items");
+            self.out.push(b'[');
+            self.first_item = true;
+        } else {
+            self.out.push(b']');
+        }
+    }
+
+    fn item(&mut self, cursor: &mut Cursor<'a>) -> Option<()> {
+        separate(&mut self.out, &mut self.first_item);
+        let start = self.out.len();
+        let kept = kept_item(cursor, self.table, &mut self.out);
+        if kept.is_none() {
+            self.out.truncate(start);
+        }
+        kept
+    }
+
+    fn whole_item(&mut self, text: &'a str) {
+        // As in a page's line: JSON's line breaks (whitespace only) made spaces.
+        let spaced = text.bytes().map(|b| match b {
+            b'\n' | b'\r' => b' ',
+            b => b,
+        });
+        self.out.extend(spaced);
+    }
 }
 
 /// The page's members copied, its items' projected by `table`.
@@ -188,6 +261,53 @@ mod tests {
             assert_eq!(a.facts(), c.facts());
         }
         assert_eq!((a.next_cursor, a.has_more), (b.next_cursor, b.has_more));
+    }
+
+    /// A body as a stream's line: line breaks made spaces, `\n` appended.
+    fn line_of(body: &str) -> Vec<u8> {
+        let mut line = body.replace(['\n', '\r'], " ").into_bytes();
+        line.push(b'\n');
+        line
+    }
+
+    #[test]
+    fn a_page_read_once_gives_the_projected_line_and_the_raw_page() {
+        use crate::api::CursorPage;
+        use crate::large_list::RawTrajectoryPage;
+        let diagnosed = ITEM.replace(
+            r#""harness_diagnostic":null"#,
+            "\"harness_diagnostic\":{\n\"kind\":\r\"x\"}",
+        );
+        let bad = ITEM.replace(r#""dataset_id":"d""#, r#""dataset_id":5"#);
+        let bodies = [
+            page(&[ITEM, ITEM]),
+            page(&[ITEM, &diagnosed, &bad, ITEM]),
+            page(&[]),
+            format!("{{\n \"items\" : [ {ITEM} ,\r\n{diagnosed} ],\"n\":-1.5e3,\"next_cursor\":null,\"has_more\":false}}\n"),
+        ];
+        for body in &bodies {
+            let (read, line, length) = read_kept_trajectory_page(body).expect("plain");
+            let expected = kept_trajectory_page(&line_of(body)).unwrap();
+            assert_eq!(
+                String::from_utf8(line).unwrap(),
+                String::from_utf8(expected).unwrap()
+            );
+            assert!(body[length..].trim_ascii().is_empty());
+            let raw: RawTrajectoryPage = decode_plain(body.as_bytes()).unwrap();
+            assert_eq!(
+                read, raw,
+                "what paging needs, as the raw page's scan reads it"
+            );
+            assert_eq!(read.items().len(), raw.items().len());
+        }
+        let rewards = r#"{"items":[{"trajectory_id":"t","reward":1,"task_id":null,"x":2},{"trajectory_id":"u","reward":0.5,"task_id":"k"}],"has_more":false,"eval_run_id":"r"}"#;
+        let (_, line, _) = read_kept_reward_page(rewards).unwrap();
+        assert_eq!(line, kept_reward_page(&line_of(rewards)).unwrap());
+        // Not plain (a member that is an object, an escaped key): read otherwise.
+        let nested = page(&[ITEM]).replace("\"has_more\"", "\"meta\":{},\"has_more\"");
+        assert!(read_kept_trajectory_page(&nested).is_none());
+        let escaped = page(&[ITEM]).replace("\"has_more\"", "\"has\\u005fmore\"");
+        assert!(read_kept_trajectory_page(&escaped).is_none());
     }
 
     #[test]

@@ -188,6 +188,24 @@ impl PackedTrajectory {
     }
 }
 
+impl PackedTrajectory {
+    /// A trajectory from its texts by [`slot`], reward and step count, read with its page
+    /// (the packed wire form's reader): its texts appended to `shared`, whole once
+    /// [`PlainItem::share`] gave it that text. `None` past 4 GiB of texts.
+    pub(crate) fn pack_sharing(
+        texts: [Option<&str>; slot::COUNT],
+        reward: Option<f64>,
+        steps: Option<i64>,
+        shared: &mut SharedTexts,
+    ) -> Option<Self> {
+        Some(Self {
+            texts: PackedText::pack_shared(texts, shared)?,
+            reward,
+            steps,
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for PackedTrajectory {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let lean = LeanTrajectory::deserialize(deserializer)?;
@@ -296,6 +314,22 @@ impl PackedReward {
             reward,
         };
         Some((packed, cursor.at()))
+    }
+}
+
+impl PackedReward {
+    /// A reward from its id, value and task, read with its page (see
+    /// [`PackedTrajectory::pack_sharing`]). `None` past 4 GiB of texts.
+    pub(crate) fn pack_sharing(
+        id: &str,
+        reward: f64,
+        task: Option<&str>,
+        shared: &mut SharedTexts,
+    ) -> Option<Self> {
+        Some(Self {
+            texts: PackedText::pack_shared(Self::texts(id, task), shared)?,
+            reward,
+        })
     }
 }
 

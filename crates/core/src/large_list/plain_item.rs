@@ -43,7 +43,6 @@ macro_rules! read_by_serde {
 read_by_serde!(
     serde_json::Value,
     api::BenchmarkListItem,
-    api::BenchmarkSpecTask,
     api::ChronicleJob,
     api::ChronicleTrial,
     api::EvalRun,

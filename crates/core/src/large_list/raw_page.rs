@@ -56,8 +56,51 @@ fn text_fingerprint(count: usize, first: &str, last: &str) -> Option<u64> {
     Some(hasher.finish())
 }
 
-impl<const CHRONICLE: bool> PlainItem for RawPage<CHRONICLE> {
-    fn scan_plain(text: &str) -> Option<(Self, usize)> {
+/// What a page's scan hands on as it passes each part ([`RawPage::scan_reading`]): a reader
+/// that writes the page again in another form reads it once, beside what paging needs.
+pub(crate) trait PageReader<'a> {
+    /// A member other than the items, and its value's text (a scalar).
+    fn member(&mut self, key: &'a str, value: &'a str);
+    /// The items' array begins (`true`) or ends.
+    fn items(&mut self, begin: bool);
+    /// Reads and consumes the item `cursor` is at (its whitespace passed); `None` when it
+    /// cannot: the item is then skipped by its brackets and given whole to
+    /// [`Self::whole_item`].
+    fn item(&mut self, cursor: &mut Cursor<'a>) -> Option<()>;
+    /// An item [`Self::item`] could not read, as it came.
+    fn whole_item(&mut self, text: &'a str);
+}
+
+/// Reads nothing: the items are skipped by their brackets.
+struct Skipping;
+
+impl<'a> PageReader<'a> for Skipping {
+    fn member(&mut self, _: &'a str, _: &'a str) {}
+    fn items(&mut self, _: bool) {}
+    fn item(&mut self, _: &mut Cursor<'a>) -> Option<()> {
+        None
+    }
+    fn whole_item(&mut self, _: &'a str) {}
+}
+
+/// The text `read` consumed of `cursor`'s value (its whitespace passed first), and its result.
+fn read_text<'a, T>(
+    cursor: &mut Cursor<'a>,
+    read: impl FnOnce(&mut Cursor<'a>) -> Option<T>,
+) -> Option<(T, &'a str)> {
+    cursor.peek()?;
+    let (rest, from) = (cursor.rest(), cursor.at());
+    let value = read(cursor)?;
+    Some((value, rest.get(..cursor.at() - from)?))
+}
+
+impl<const CHRONICLE: bool> RawPage<CHRONICLE> {
+    /// The page at the start of `text` in its plain form, and its length, each part handed
+    /// to `reader` as it is passed (see [`PageReader`]); `None` when the page is not plain.
+    pub(crate) fn scan_reading<'a>(
+        text: &'a str,
+        reader: &mut impl PageReader<'a>,
+    ) -> Option<(Self, usize)> {
         let mut cursor = Cursor::new(text);
         let (mut count, mut first, mut last) = (0usize, "", "");
         let (mut next_cursor, mut has_more) = (None, None);
@@ -66,10 +109,19 @@ impl<const CHRONICLE: bool> PlainItem for RawPage<CHRONICLE> {
             match key {
                 "items" => {
                     once(&mut seen[0])?;
+                    reader.items(true);
                     cursor.array(|cursor| {
                         cursor.peek()?;
                         let rest = cursor.rest();
-                        let length = value_length(rest.as_bytes())?;
+                        let mut item = Cursor::new(rest);
+                        let length = match reader.item(&mut item) {
+                            Some(()) => item.at(),
+                            None => {
+                                let length = value_length(rest.as_bytes())?;
+                                reader.whole_item(rest.get(..length)?);
+                                length
+                            }
+                        };
                         last = &rest[..length];
                         if count == 0 {
                             first = last;
@@ -78,16 +130,21 @@ impl<const CHRONICLE: bool> PlainItem for RawPage<CHRONICLE> {
                         cursor.advance(length);
                         Some(())
                     })?;
+                    reader.items(false);
                 }
                 "next_cursor" => {
                     once(&mut seen[1])?;
-                    next_cursor = cursor.optional_string()?;
+                    let (value, value_text) = read_text(cursor, Cursor::optional_string)?;
+                    next_cursor = value;
+                    reader.member(key, value_text);
                 }
                 key if key == Self::MORE_KEY => {
                     once(&mut seen[2])?;
-                    has_more = cursor.optional_bool()?;
+                    let (value, value_text) = read_text(cursor, Cursor::optional_bool)?;
+                    has_more = value;
+                    reader.member(key, value_text);
                 }
-                _ => cursor.skip_scalar()?,
+                _ => reader.member(key, read_text(cursor, Cursor::skip_scalar)?.1),
             }
             Some(())
         })?;
@@ -107,6 +164,12 @@ impl<const CHRONICLE: bool> PlainItem for RawPage<CHRONICLE> {
             fingerprint: text_fingerprint(count, first, last),
         };
         Some((page, cursor.at()))
+    }
+}
+
+impl<const CHRONICLE: bool> PlainItem for RawPage<CHRONICLE> {
+    fn scan_plain(text: &str) -> Option<(Self, usize)> {
+        Self::scan_reading(text, &mut Skipping)
     }
 }
 

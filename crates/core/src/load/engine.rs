@@ -18,11 +18,6 @@ use super::run_load::{defaults_key, defaults_owner, RunLoad, SingleRead};
 use super::store::LoadStore;
 use super::stream_source::read_list_from;
 
-/// The most items a list reserves room for ahead of reading them, whatever its run claims
-/// (beyond that it grows as it fills): a run claiming billions of rollouts does not make the
-/// page set aside memory for them.
-const RESERVE_AT_MOST: usize = 1 << 20;
-
 /// Reads the list `kind` of `owner` into `list`, page by page, from where it stopped, within
 /// `cap` pages (counting those read before); tells `notify` after each page and when it ends.
 /// A list already complete (or being read) is left alone; one whose cursor the API refused as
@@ -55,16 +50,7 @@ pub async fn read_list<T, P>(
         )
     };
     notify(LoadEvent::Moved);
-    // Room for the items the run says it has, so a list of 800,000 never grows by copying
-    // itself (a block of half a second in the browser, and twice the memory while it lasts).
-    if let Some(expected) = cap.expected_items() {
-        let expected = usize::try_from(expected)
-            .unwrap_or(usize::MAX)
-            .min(RESERVE_AT_MOST);
-        let mut list = list.borrow_mut();
-        let wanted = expected.saturating_sub(list.items.len());
-        list.items.reserve(wanted);
-    }
+    list.borrow_mut().reserve_expected(cap.expected_items());
     let paginator = paginator.and_then(|paginator| {
         let limit = PAGE_LIMIT.min(paginator.max_limit());
         paginator.with_limit(limit)

@@ -3,7 +3,7 @@
 
 use std::fmt::Debug;
 
-use crate::large_list::PlainItem;
+use crate::large_list::{PackedPage, PlainItem};
 
 use crate::api::{
     CursorPage, EvalTrajectoryReward, EvalTrajectoryRewardsPage, TrajectoryMetadata, TrajectoryPage,
@@ -21,9 +21,12 @@ pub trait ListForm: Debug + Default + 'static {
     /// A listed trajectory as kept.
     type Trajectory: AsTrajectoryFacts + Debug + Clone + PartialEq;
     /// A page of rewards, decoded into that form.
-    type RewardsPage: CursorPage<Item = Self::Reward> + PlainItem;
+    type RewardsPage: CursorPage<Item = Self::Reward> + PlainItem + PackedPage;
     /// A page of trajectories, decoded into that form.
-    type TrajectoryPage: CursorPage<Item = Self::Trajectory> + PlainItem;
+    type TrajectoryPage: CursorPage<Item = Self::Trajectory> + PlainItem + PackedPage;
+    /// Whether its pages are read from the packed wire form's frames (else the server's
+    /// streams are asked for the kept form, which every form reads).
+    const PACKED_WIRE: bool;
 }
 
 /// What a comparison reads of each item, its strings in one allocation ([`PackedReward`],
@@ -36,6 +39,7 @@ impl ListForm for Packed {
     type Trajectory = PackedTrajectory;
     type RewardsPage = PackedRewardsPage;
     type TrajectoryPage = PackedTrajectoryPage;
+    const PACKED_WIRE: bool = true;
 }
 
 /// The API's records whole ([`EvalTrajectoryReward`], [`TrajectoryMetadata`]): a run written to
@@ -48,4 +52,6 @@ impl ListForm for FullRecords {
     type Trajectory = TrajectoryMetadata;
     type RewardsPage = EvalTrajectoryRewardsPage;
     type TrajectoryPage = TrajectoryPage;
+    /// A frame holds only what the model keeps, not the records whole.
+    const PACKED_WIRE: bool = false;
 }

@@ -93,5 +93,7 @@ pub use scorecard::{
 pub use store::{BesideRuns, LoadFailure, LoadStore};
 pub use stream_slices::{STREAM_SLICE_BYTES, STREAM_SLICE_MS};
 pub use stream_source::{choose_list_source, probe_list_source, ListSource};
-pub use tokens::{load_tokens, token_count_of, token_targets, TokenTargets};
+pub use tokens::{
+    load_tokens, token_count_of, token_offer, token_targets, TokenOffer, TokenTargets,
+};
 pub use trial_details::{load_trial_details, trial_read_key, trial_read_keys};

@@ -4,25 +4,26 @@
 //! [`ListLoad`] with the same [`LoadEvent`]s, and a stream that stopped (an error trailer, a
 //! body cut without its trailer, a Cancel) keeps what was read and resumes at the next page's
 //! cursor. [`ListSource`] in the [`LoadStore`](super::LoadStore) says which source a load uses;
-//! plain paging stays with [`read_list`].
+//! plain paging stays with [`read_list`]. In the packed form a page may come as a frame
+//! ([`crate::large_list::PackedPage`]), decoded by its own reader to the same page.
 
 use std::cell::RefCell;
 
 use crate::api::CursorPage;
 use crate::client::list_stream::{
-    ListStreamEnd, StreamCapabilities, StreamResume, StreamedList, FORM_PARAM, KEPT_FORM,
-    STREAM_CAPABILITIES_PATH,
+    ListStreamEnd, Record, StreamCapabilities, StreamResume, StreamedList, FORM_PARAM, KEPT_FORM,
+    PACKED_FORM, STREAM_CAPABILITIES_PATH,
 };
 use crate::client::retry::{backoff_ms, transport_error_is_retryable};
 use crate::client::{ApiError, PageCap, Paginator, TrajectoryClient, Transport, TransportError};
-use crate::large_list::{decode_plain, PlainItem};
+use crate::large_list::{decode_plain, PackedPage, PlainItem};
 
 use super::engine::read_list;
 use super::forms::ListForm;
 use super::list::{ListKind, ListLoad, Phase};
 use super::progress::LoadEvent;
 use super::store::LoadStore;
-use super::stream_slices::stream_lines;
+use super::stream_slices::{stream_lines, Handed};
 
 /// Where a load reads its runs' and jobs' lists from.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -36,6 +37,10 @@ pub enum ListSource {
     /// their rewards with only the fields the model keeps, decoded by the same decoders to
     /// the same items.
     KeptStream,
+    /// The server's streamed lists in the packed form (`?form=packed`): the kept form's pages
+    /// of trajectories and rewards as frames, decoded by [`PackedPage::decode_packed`] to the
+    /// same items; the lists without a packed form (tasks, trials) in the kept form.
+    PackedStream,
 }
 
 impl ListSource {
@@ -47,13 +52,15 @@ impl ListSource {
             ListSource::KeptStream => {
                 "streamed whole by the server, only the fields the comparison reads"
             }
+            ListSource::PackedStream => "streamed whole by the server, packed",
         }
     }
 }
 
 /// Asks the server once whether it streams lists (`GET /stream/v1/capabilities`, one
-/// request, no retry): [`ListSource::KeptStream`] when it offers every list and the kept
-/// form, [`ListSource::ServerStream`] when it offers every list, else
+/// request, no retry): [`ListSource::PackedStream`] when it offers every list and the packed
+/// form, [`ListSource::KeptStream`] when the kept form, [`ListSource::ServerStream`] when it
+/// offers every list, else
 /// [`ListSource::ContractPages`] (an API that is not our server answers 404, or nothing).
 pub async fn probe_list_source<T: Transport>(client: &TrajectoryClient<T>) -> ListSource {
     let answer = client
@@ -66,7 +73,10 @@ pub async fn probe_list_source<T: Transport>(client: &TrajectoryClient<T>) -> Li
         .and_then(|answer| crate::api::decode::<StreamCapabilities>(&answer.body).ok());
     match offered {
         Some(offered) if StreamedList::ALL.iter().all(|&list| offered.offers(list)) => {
-            if offered.forms.iter().any(|form| form == KEPT_FORM) {
+            let offers = |name: &str| offered.forms.iter().any(|form| form == name);
+            if offers(PACKED_FORM) && offers(KEPT_FORM) {
+                ListSource::PackedStream
+            } else if offers(KEPT_FORM) {
                 ListSource::KeptStream
             } else {
                 ListSource::ServerStream
@@ -77,7 +87,10 @@ pub async fn probe_list_source<T: Transport>(client: &TrajectoryClient<T>) -> Li
 }
 
 /// Chooses where `store` reads its lists from, once: [`probe_list_source`] the first time,
-/// the same choice after (a new store, as for another address or key, asks again).
+/// the same choice after (a new store, as for another address or key, asks again). A store of
+/// the records whole (not read from frames, [`ListForm::PACKED_WIRE`]: a run folder written
+/// to disk) reads the server's stream in the API's own form: the kept and packed forms leave
+/// out the optional fields the model does not read, which a run folder keeps.
 pub async fn choose_list_source<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
     store: &LoadStore<F>,
@@ -85,7 +98,12 @@ pub async fn choose_list_source<T: Transport, F: ListForm>(
     if let Some(source) = store.chosen_list_source() {
         return source;
     }
-    let source = probe_list_source(client).await;
+    let source = match probe_list_source(client).await {
+        ListSource::PackedStream | ListSource::KeptStream if !F::PACKED_WIRE => {
+            ListSource::ServerStream
+        }
+        source => source,
+    };
     store.set_list_source(source);
     source
 }
@@ -101,8 +119,8 @@ fn streamed(kind: ListKind) -> Option<StreamedList> {
 }
 
 /// Reads the list `kind` of `owner` from `source`: streamed by the server when it is
-/// [`ListSource::ServerStream`] (or [`ListSource::KeptStream`]) and the list is one it
-/// streams, else page by page with
+/// [`ListSource::ServerStream`] (or [`ListSource::KeptStream`], [`ListSource::PackedStream`])
+/// and the list is one it streams, else page by page with
 /// `paginator` ([`read_list`]). The same list, progress, cancel and resume either way.
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn read_list_from<T, P>(
@@ -116,16 +134,24 @@ pub(super) async fn read_list_from<T, P>(
     notify: &dyn Fn(LoadEvent<'_>),
 ) where
     T: Transport,
-    P: CursorPage + PlainItem,
+    P: CursorPage + PlainItem + PackedPage,
 {
-    match (source, streamed(kind)) {
-        (ListSource::ServerStream, Some(stream)) => {
-            read_streamed::<T, P>(client, kind, (stream, false), owner, cap, list, notify).await
+    let form = match source {
+        ListSource::ContractPages => {
+            return read_list(kind, owner, paginator, cap, list, notify).await
         }
-        (ListSource::KeptStream, Some(stream)) => {
-            read_streamed::<T, P>(client, kind, (stream, true), owner, cap, list, notify).await
+        ListSource::ServerStream => None,
+        ListSource::KeptStream => Some(KEPT_FORM),
+        ListSource::PackedStream => Some(match kind {
+            ListKind::Rewards | ListKind::Trajectories => PACKED_FORM,
+            ListKind::Trials | ListKind::Tasks => KEPT_FORM,
+        }),
+    };
+    match streamed(kind) {
+        Some(stream) => {
+            read_streamed::<T, P>(client, kind, (stream, form), owner, cap, list, notify).await
         }
-        _ => read_list(kind, owner, paginator, cap, list, notify).await,
+        None => read_list(kind, owner, paginator, cap, list, notify).await,
     }
 }
 
@@ -139,19 +165,19 @@ enum Ended {
 
 /// Reads a streamed list into `list` from where it stopped; see the module's documentation.
 /// A stream cut off (no trailer) or failing in a way worth retrying is asked again from its
-/// next page, the client's retry policy counting the tries that brought no page; in the kept
-/// form when `kept`.
+/// next page, the client's retry policy counting the tries that brought no page; in `form`
+/// (the API's when `None`).
 async fn read_streamed<T, P>(
     client: &TrajectoryClient<T>,
     kind: ListKind,
-    (stream, kept): (StreamedList, bool),
+    (stream, form): (StreamedList, Option<&'static str>),
     owner: &str,
     cap: PageCap,
     list: &RefCell<ListLoad<P::Item>>,
     notify: &dyn Fn(LoadEvent<'_>),
 ) where
     T: Transport,
-    P: CursorPage + PlainItem,
+    P: CursorPage + PlainItem + PackedPage,
 {
     {
         let mut list = list.borrow_mut();
@@ -161,13 +187,14 @@ async fn read_streamed<T, P>(
             _ => {}
         }
         list.phase = Phase::Loading;
+        list.reserve_expected(cap.expected_items());
     }
     notify(LoadEvent::Moved);
     let policy = client.config().retry;
     let mut fruitless = 0;
     let outcome = loop {
         let pages_before = list.borrow().pages_read;
-        let asked = (stream, kept);
+        let asked = (stream, form);
         match stream_once::<T, P>(client, kind, asked, owner, &cap, list, notify).await {
             Ended::Complete => break Ok(()),
             Ended::Stopped(error, retryable) => {
@@ -206,11 +233,12 @@ async fn read_streamed<T, P>(
 }
 
 /// One streamed response, its pages landed in `list` as their lines arrive, decoded in slices
-/// that leave the page its turns ([`stream_lines`]); in the kept form when `kept`.
+/// that leave the page its turns ([`stream_lines`]); in `form` (the API's when `None`), a
+/// frame decoded by [`PackedPage::decode_packed`] and never taken for the trailer.
 async fn stream_once<T, P>(
     client: &TrajectoryClient<T>,
     kind: ListKind,
-    (stream, kept): (StreamedList, bool),
+    (stream, form): (StreamedList, Option<&'static str>),
     owner: &str,
     cap: &PageCap,
     list: &RefCell<ListLoad<P::Item>>,
@@ -218,7 +246,7 @@ async fn stream_once<T, P>(
 ) -> Ended
 where
     T: Transport,
-    P: CursorPage + PlainItem,
+    P: CursorPage + PlainItem + PackedPage,
 {
     let path = match stream.path(owner) {
         Ok(path) => path,
@@ -238,30 +266,41 @@ where
         return Ended::Complete;
     }
     let mut path_and_query = format!("{path}{}", resume.to_query_string());
-    if kept {
+    if let Some(form) = form {
         let joint = if path_and_query.contains('?') {
             '&'
         } else {
             '?'
         };
-        path_and_query.push_str(&format!("{joint}{FORM_PARAM}={KEPT_FORM}"));
+        path_and_query.push_str(&format!("{joint}{FORM_PARAM}={form}"));
     }
     let key_sent = client.config().api_key.is_some();
     let mut trailer: Option<ListStreamEnd> = None;
     let max_pages = cap.max_pages(stream_limit(stream));
-    let mut on_line = |line: &[u8]| -> Result<(), ApiError> {
-        if line.trim_ascii().is_empty() {
-            return Ok(());
-        }
-        if trailer.is_some() {
-            return Err(unexpected(&path, "a line after the trailer"));
-        }
-        if let Some(end) = ListStreamEnd::parse(line) {
-            trailer = Some(end);
-            return Ok(());
-        }
-        let page = decode_plain::<P>(line)
-            .map_err(|error| unexpected(&path, &format!("a page line: {error}")))?;
+    let mut on_line = |record: Handed<'_>| -> Result<(), ApiError> {
+        let record = record.map_err(|error| unexpected(&path, &format!("{error}")))?;
+        let page = match record {
+            Record::Line(line) => {
+                if line.trim_ascii().is_empty() {
+                    return Ok(());
+                }
+                if trailer.is_some() {
+                    return Err(unexpected(&path, "a line after the trailer"));
+                }
+                if let Some(end) = ListStreamEnd::parse(line) {
+                    trailer = Some(end);
+                    return Ok(());
+                }
+                decode_plain::<P>(line)
+                    .map_err(|error| unexpected(&path, &format!("a page line: {error}")))?
+            }
+            Record::Frame(frame) => {
+                if trailer.is_some() {
+                    return Err(unexpected(&path, "a frame after the trailer"));
+                }
+                P::decode_packed(frame).map_err(|error| unexpected(&path, &format!("{error}")))?
+            }
+        };
         let (pages, items, has_more) = {
             let mut list = list.borrow_mut();
             if list.pages_read >= max_pages {

@@ -327,12 +327,18 @@ impl RunSetBuilder {
 
     fn intern_task(&mut self, id: &str) -> Result<TaskIdx, ModelError> {
         if let Some(last) = self.last_task {
-            if self
-                .tasks
-                .get(last as usize)
-                .is_some_and(|task| same_text(&task.id, id))
-            {
-                return Ok(last);
+            // The last task, else the one after it: sources list a task's samples together,
+            // and the tasks in the order of the benchmark's list, which made the indices. The
+            // map (a few cache misses a lookup among 100,000 tasks) is for the rest.
+            for next in [last, last.saturating_add(1)] {
+                if self
+                    .tasks
+                    .get(next as usize)
+                    .is_some_and(|task| same_text(&task.id, id))
+                {
+                    self.last_task = Some(next);
+                    return Ok(next);
+                }
             }
         }
         if let Some(&index) = self.task_index.get(id) {
@@ -383,6 +389,9 @@ fn dense_index(len: usize, what: &'static str) -> Result<u32, ModelError> {
         .ok_or(ModelError::TooMany(what))
 }
 
+/// Endings of a run compared one by one before its map of endings is looked up.
+const FEW_ENDINGS: usize = 8;
+
 impl PendingRun {
     fn intern_ending(&mut self, name: &str) -> Result<u32, ModelError> {
         if let Some(last) = self.last_ending {
@@ -394,8 +403,20 @@ impl PendingRun {
                 return Ok(last);
             }
         }
-        let index = match self.ending_index.get(name) {
-            Some(&index) => index,
+        // A run has a handful of endings: comparing them (their lengths first) is quicker than
+        // hashing the name; the map serves runs with many.
+        let few = &self.endings[..self.endings.len().min(FEW_ENDINGS)];
+        let known = few
+            .iter()
+            .position(|known| same_text(known, name))
+            .map(|index| index as u32);
+        let mapped = || {
+            (self.endings.len() > FEW_ENDINGS)
+                .then(|| self.ending_index.get(name).copied())
+                .flatten()
+        };
+        let index = match known.or_else(mapped) {
+            Some(index) => index,
             None => {
                 let index = dense_index(self.endings.len(), "ending names")?;
                 self.endings.push(name.to_owned());

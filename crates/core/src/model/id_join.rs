@@ -2,8 +2,9 @@
 //!
 //! Listings already in id order are walked side by side as listed, front to back. Otherwise
 //! (real trajectory ids are random, so a listing in task order is in no id order) each id is
-//! hashed once to 64 bits ([`IdHasher`]), both listings are sorted by (hash, listing index),
-//! which sorts integers, not strings, and walked side by side, hash group by hash group; within
+//! hashed once to 32 bits ([`IdHasher`], folded), both listings are sorted by (hash, listing
+//! index) ([`KeySort`]), which sorts integers, not strings, and walked side by side, hash group
+//! by hash group; within
 //! a group of several items the ids themselves are compared, so two ids that share a hash are
 //! never taken for one. A group of one reward and one metadata item (nearly every group) is
 //! paired without reading the ids, which were most of the join's time (each read is a cache
@@ -15,7 +16,7 @@ use std::ops::Range;
 
 use super::id_list::IdList;
 use super::id_map::IdHasher;
-use super::key_sort::KeySort;
+use super::key_sort::{key_hash, key_index, KeySort};
 use super::word_cmp::{same_text, text_order, WordKey};
 
 /// Marker for "none" in the index columns.
@@ -32,11 +33,12 @@ pub(crate) struct IdJoin {
     reward_metadata: Vec<u32>,
 }
 
-/// The 64-bit hash an id is grouped by.
-fn id_hash(id: &str) -> u64 {
+/// The 32-bit hash an id is grouped by: [`IdHasher`]'s 64 bits, folded.
+fn id_hash(id: &str) -> u32 {
     let mut hasher = IdHasher::default();
     hasher.write(id.as_bytes());
-    hasher.finish()
+    let hash = hasher.finish();
+    (hash >> 32) as u32 ^ hash as u32
 }
 
 /// Where an [`IdJoinBuild`] stands.
@@ -63,12 +65,12 @@ enum Stage {
 #[derive(Debug, Clone)]
 pub(crate) struct IdJoinBuild {
     stage: Stage,
-    metadata_keys: Vec<(u64, u32)>,
-    reward_keys: Vec<(u64, u32)>,
+    metadata_keys: Vec<u64>,
+    reward_keys: Vec<u64>,
     /// The keys of the listing being sorted.
     sorting: KeySort,
     join: IdJoin,
-    hash: fn(&str) -> u64,
+    hash: fn(&str) -> u32,
 }
 
 impl IdJoinBuild {
@@ -79,7 +81,7 @@ impl IdJoinBuild {
     }
 
     /// [`Self::new`] with `hash` grouping the ids (a test gives every id the same hash).
-    fn with_hash(metadata: usize, rewards: usize, hash: fn(&str) -> u64) -> Option<Self> {
+    fn with_hash(metadata: usize, rewards: usize, hash: fn(&str) -> u32) -> Option<Self> {
         if metadata >= NONE as usize || rewards >= NONE as usize {
             return None;
         }
@@ -188,7 +190,7 @@ impl IdJoinBuild {
             (&self.metadata_keys, &self.reward_keys, &mut self.join);
         merge_runs(
             (metadata_keys.len(), reward_keys.len()),
-            (|p| metadata_keys[p].0, |p| reward_keys[p].0),
+            (|p| key_hash(metadata_keys[p]), |p| key_hash(reward_keys[p])),
             at,
             budget,
             |m, r| {
@@ -200,8 +202,12 @@ impl IdJoinBuild {
                 }
                 let first_id = group_metadata
                     .first()
-                    .map(|&(_, i)| metadata.id(i as usize))
-                    .or_else(|| group_rewards.first().map(|&(_, i)| rewards.id(i as usize)));
+                    .map(|&key| metadata.id(key_index(key) as usize))
+                    .or_else(|| {
+                        group_rewards
+                            .first()
+                            .map(|&key| rewards.id(key_index(key) as usize))
+                    });
                 let same = |id: &str| first_id.is_some_and(|first| same_text(id, first));
                 let one_id = indices(group_metadata).all(|i| same(metadata.id(i as usize)))
                     && indices(group_rewards).all(|i| same(rewards.id(i as usize)));
@@ -224,7 +230,7 @@ impl IdJoin {
 
     /// [`Self::new`] with `hash` grouping the ids, a few items a step.
     #[cfg(test)]
-    fn with_hash(metadata: &[&str], rewards: &[&str], hash: fn(&str) -> u64) -> Option<IdJoin> {
+    fn with_hash(metadata: &[&str], rewards: &[&str], hash: fn(&str) -> u32) -> Option<IdJoin> {
         let mut build = IdJoinBuild::with_hash(metadata.len(), rewards.len(), hash)?;
         while !build.advance(metadata, rewards, 3) {}
         build.take_join()
@@ -257,15 +263,16 @@ impl IdJoin {
     /// shared by different ids): split by id, each id's items kept in listing order.
     fn record_shared_hash(
         &mut self,
-        metadata_keys: &[(u64, u32)],
-        reward_keys: &[(u64, u32)],
+        metadata_keys: &[u64],
+        reward_keys: &[u64],
         metadata: &(impl IdList + ?Sized),
         rewards: &(impl IdList + ?Sized),
     ) {
-        fn by_id(keys: &[(u64, u32)], ids: &(impl IdList + ?Sized)) -> Vec<(u64, u32)> {
+        fn by_id(keys: &[u64], ids: &(impl IdList + ?Sized)) -> Vec<u64> {
             let mut sorted = keys.to_vec();
+            let id = |key: &u64| ids.id(key_index(*key) as usize);
             // Stable: within an id, listing order (the keys are already in it).
-            sorted.sort_by(|a, b| ids.id(a.1 as usize).cmp(ids.id(b.1 as usize)));
+            sorted.sort_by(|a, b| id(a).cmp(id(b)));
             sorted
         }
         let metadata_keys = by_id(metadata_keys, metadata);
@@ -273,8 +280,8 @@ impl IdJoin {
         merge_runs(
             (metadata_keys.len(), reward_keys.len()),
             (
-                |p| metadata.id(metadata_keys[p].1 as usize),
-                |p| rewards.id(reward_keys[p].1 as usize),
+                |p| metadata.id(key_index(metadata_keys[p]) as usize),
+                |p| rewards.id(key_index(reward_keys[p]) as usize),
             ),
             (0, 0),
             usize::MAX,
@@ -315,8 +322,8 @@ fn some_index(value: Option<&u32>) -> Option<usize> {
 }
 
 /// The listing indices of `keys`, in order.
-fn indices(keys: &[(u64, u32)]) -> impl Iterator<Item = u32> + Clone + '_ {
-    keys.iter().map(|&(_, index)| index)
+fn indices(keys: &[u64]) -> impl Iterator<Item = u32> + Clone + '_ {
+    keys.iter().map(|&key| key_index(key))
 }
 
 /// Whether `ids` are in ascending order (equal ones side by side); stops at the first that
@@ -392,17 +399,17 @@ mod tests {
 
     #[test]
     fn ids_sharing_a_hash_are_told_apart() {
-        let with = |hash: fn(&str) -> u64| IdJoin::with_hash(&METADATA, &REWARDS, hash).unwrap();
+        let with = |hash: fn(&str) -> u32| IdJoin::with_hash(&METADATA, &REWARDS, hash).unwrap();
         // Every id one hash; then some hashes shared, some not.
         check(&with(|_| 7));
-        check(&with(|id| u64::from(id.as_bytes()[0] % 2)));
+        check(&with(|id| u32::from(id.as_bytes()[0] % 2)));
     }
 
     #[test]
     fn a_pair_alone_in_its_hash_group_matches_only_when_its_ids_are_the_same() {
         // "p" and "q" share a hash, and each is alone on its side: paired unread, then told
         // apart when the match is asked for; "r" (another hash) matches itself.
-        let hash = |id: &str| u64::from(id == "r");
+        let hash = |id: &str| u32::from(id == "r");
         let found = IdJoin::with_hash(&["p", "r"], &["r", "q"], hash).unwrap();
         assert_eq!(matches(&found, &["p", "r"], &["r", "q"]), [Some(1), None]);
         assert_eq!(found.metadata_first(0), None);

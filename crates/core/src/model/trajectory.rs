@@ -257,6 +257,28 @@ impl TrajectoryColumns {
         self.steps.push(other.steps.get(row).flatten());
     }
 
+    /// Appends rows `rows` of `other` in that order, column by column (a tight loop a
+    /// column, rather than every column a row), all but their reward components.
+    fn push_rows_of(&mut self, other: &TrajectoryColumns, rows: &[u32]) {
+        let rows = || rows.iter().map(|&row| row as usize);
+        for row in rows() {
+            self.ids.push(other.ids.get(row));
+        }
+        self.task.extend(rows().map(|row| other.task[row]));
+        self.class.extend(rows().map(|row| other.class[row]));
+        self.ending.extend(rows().map(|row| other.ending[row]));
+        self.flags.extend(rows().map(|row| other.flags[row]));
+        for row in rows() {
+            self.reward.push(other.reward.get(row).flatten());
+        }
+        for row in rows() {
+            self.created.push(other.created.get(row).flatten());
+        }
+        for row in rows() {
+            self.steps.push(other.steps.get(row).flatten());
+        }
+    }
+
     /// The trajectories to reorder so that each task's are contiguous, tasks in index order
     /// and trajectories without a task last, the source order kept within a task; a number of
     /// rows a step ([`TaskGrouping::advance`]). The new order is found here (two passes over
@@ -357,10 +379,13 @@ impl TaskGrouping {
         let start = self.sorted.len();
         let end = self.rows.min(start.saturating_add(rows.max(1)));
         let (source, sorted) = (&mut self.source, &mut self.sorted);
-        for (new_row, &old_row) in self.order.iter().enumerate().take(end).skip(start) {
-            sorted.push_row_of(source, old_row as usize);
-            if let Some(parts) = source.components.remove(&old_row) {
-                sorted.components.insert(new_row as u32, parts);
+        let order = self.order.get(start..end).unwrap_or_default();
+        sorted.push_rows_of(source, order);
+        if !source.components.is_empty() {
+            for (new_row, old_row) in (start..).zip(order) {
+                if let Some(parts) = source.components.remove(old_row) {
+                    sorted.components.insert(new_row as u32, parts);
+                }
             }
         }
         self.is_done()

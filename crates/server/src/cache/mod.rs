@@ -8,8 +8,9 @@
 //! files would need its own atomic renames, locking and index for the least-recently-used order.
 //!
 //! **What is stored**, per upstream base URL, list (`trajectory-rewards`, `trajectories`,
-//! `trials`, and the kept forms `trajectory-rewards+kept`, `trajectories+kept`:
-//! [`crate::stream::ItemForm`]) and run or job id: the list's page lines as they were sent, their page and
+//! `trials`, the kept forms `trajectory-rewards+kept`, `trajectories+kept` and the packed forms
+//! `trajectory-rewards+packed`, `trajectories+packed`: [`crate::stream::ItemForm`]) and run or
+//! job id: the list's page lines (packed: frames) as they were sent, their page and
 //! item counts, a SHA-256 of the lines (a damaged entry is detected on read, dropped and read
 //! again from the upstream) and a SHA-256 of the run's record as the upstream answered it when
 //! the list was read. **No API key** is stored, nor anything derived from one.
@@ -24,6 +25,7 @@
 //! **Bounded**: at most `--cache-max-mib` of lines; the least recently served go first.
 //! `--no-cache` turns it off, `--cache-clear` empties it at start.
 
+use bytes::Bytes;
 use eval_compare_list_cache::store;
 
 use std::path::{Path, PathBuf};
@@ -40,13 +42,17 @@ pub use eval_compare_list_cache::{
     hex_sha256, CacheError, Entry, Stored, DEFAULT_MAX_MIB, FILE_NAME,
 };
 
+/// The pieces a kept list is read and served in: a few reads per list, none large enough to
+/// cost a whole list's copy at once.
+const SERVED_CHUNK_BYTES: usize = 4 * 1024 * 1024;
+
 /// What the upstream's answer on a run's record allows.
 #[derive(Debug)]
 pub enum Consent {
     /// Not 200: the upstream's answer, to be passed on as it is.
     Refused(HttpResponse),
-    /// Finished and kept unchanged: the lines to serve, trailer included.
-    Serve(Vec<u8>),
+    /// Finished and kept unchanged: the lines to serve in pieces, trailer included.
+    Serve(Vec<Bytes>),
     /// Finished but not kept (or changed, or damaged): read it, and keep it under this entry.
     Read(Option<Entry>),
     /// Not finished, or the record could not be asked: read it, keep nothing.
@@ -138,11 +144,18 @@ impl ListCache {
         };
         let path = self.path.clone();
         let looked_up = entry.clone();
-        let found = tokio::task::spawn_blocking(move || store::fetch(&path, &looked_up))
-            .await
-            .unwrap_or_else(|e| Err(CacheError::Task(e.to_string())));
+        let found = tokio::task::spawn_blocking(move || {
+            store::fetch_chunks(&path, &looked_up, SERVED_CHUNK_BYTES)
+        })
+        .await
+        .unwrap_or_else(|e| Err(CacheError::Task(e.to_string())));
         match found {
-            Ok(Some(stored)) => Consent::Serve(stored.into_stream_body()),
+            Ok(Some(stored)) => {
+                let trailer = store::complete_trailer(stored.pages, stored.items);
+                let mut body: Vec<Bytes> = stored.chunks.into_iter().map(Bytes::from).collect();
+                body.push(Bytes::from(trailer));
+                Consent::Serve(body)
+            }
             Ok(None) => Consent::Read(Some(entry)),
             Err(error) => {
                 eprintln!("cache: {error}; reading from the upstream");
@@ -151,16 +164,18 @@ impl ListCache {
         }
     }
 
-    /// Keeps the complete list `lines` of `entry` (`pages` pages, `items` items), then drops the
-    /// least recently served lists beyond the bound. A failure is logged, never the caller's.
-    pub async fn store(&self, entry: Entry, lines: Vec<u8>, pages: u32, items: u64) {
-        if lines.len() as u64 > self.max_bytes {
+    /// Keeps the complete list `lines` (its page lines, in order) of `entry` (`pages` pages,
+    /// `items` items), then drops the least recently served lists beyond the bound. A failure
+    /// is logged, never the caller's.
+    pub async fn store(&self, entry: Entry, lines: Vec<Bytes>, pages: u32, items: u64) {
+        let length: usize = lines.iter().map(Bytes::len).sum();
+        if length as u64 > self.max_bytes {
             return;
         }
         let path = self.path.clone();
         let max = self.max_bytes;
         let stored = tokio::task::spawn_blocking(move || {
-            store::put(&path, &entry, &lines, pages, items, max)
+            store::put_chunks(&path, &entry, &lines, pages, items, max)
         })
         .await
         .unwrap_or_else(|e| Err(CacheError::Task(e.to_string())));

@@ -476,7 +476,7 @@ impl EvalRun {
     pub fn ids<'a>(&'a self, bench: &'a Benchmark, attempt: &Attempt) -> AttemptIds<'a> {
         AttemptIds {
             tag: &self.plan.tag,
-            task_id: &bench.tasks[attempt.task].task_id,
+            task_id: bench.task_ids.get(attempt.task),
             sample: attempt.sample,
         }
     }

@@ -10,7 +10,7 @@ use super::catalog::{Category, CATEGORIES, DEFECTS, HIDDEN_TESTS};
 use super::outcome::Outcome;
 use super::rng::{label, SplitMix64};
 use super::scale::DemoScale;
-use super::tasks::{label_order, Benchmark, IdWidth, Split, Task};
+use super::tasks::{label_order, Benchmark, IdWidth, Split, Task, TaskIds};
 use super::time::Timestamp;
 
 /// One added benchmark, as fixed: its names, size and what training does to it.
@@ -236,6 +236,7 @@ impl SuiteSpec {
             description: self.description,
             created_at: self.created_at,
             by_label: label_order(&tasks),
+            task_ids: TaskIds::of(&tasks),
             tasks,
             binary: self.binary,
             forgetting: self.forgetting,

@@ -492,7 +492,7 @@ pub fn trajectory_metadata(
         training_run_id: None,
         task_id: attempt
             .task_recorded
-            .then(|| bench.tasks[attempt.task].task_id.clone()),
+            .then(|| bench.task_ids.get(attempt.task).to_owned()),
         policy_step: run.plan.checkpoint_step.map(i64::from),
         rollout: Some(TrajectoryRolloutStatus {
             rollout_id: ids.rollout_id(),

@@ -6,8 +6,8 @@
 //! offered. The form (JSON Lines of the API's pages, then the trailer every stream ends with)
 //! and the resume parameters are the core's, written once in
 //! [`eval_compare_core::client::list_stream`]; `?form=kept` asks for the trajectories and their
-//! rewards with only the fields the model keeps ([`form`], offered in the capabilities'
-//! `forms`); the paging and its guards are the core's
+//! rewards with only the fields the model keeps, `?form=packed` for that form packed into
+//! frames ([`form`], both offered in the capabilities' `forms`); the paging and its guards are the core's
 //! [`Paginator`](eval_compare_core::client::Paginator) ([`walk`]).
 //!
 //! The caller's `X-API-Key` and `Trajectory-API-Version` go with every page request (as the
@@ -19,6 +19,7 @@
 
 mod form;
 mod in_flight;
+mod page;
 mod transport;
 mod walk;
 
@@ -33,8 +34,8 @@ use axum::{Json, Router};
 use bytes::Bytes;
 use eval_compare_core::client::list_stream::{
     StreamCapabilities, StreamResume, StreamedList, CURSOR_PARAM, EXPECTED_PARAM, FORM_PARAM,
-    ITEMS_PARAM, KEPT_FORM, PAGES_PARAM, STREAM_CAPABILITIES_PATH, STREAM_CONTENT_TYPE,
-    STREAM_PROTOCOL,
+    ITEMS_PARAM, KEPT_FORM, PACKED_FORM, PACKED_STREAM_CONTENT_TYPE, PAGES_PARAM,
+    STREAM_CAPABILITIES_PATH, STREAM_CONTENT_TYPE, STREAM_PROTOCOL,
 };
 use eval_compare_core::client::{ApiKey, ClientConfig, HttpResponse, API_VERSION_HEADER};
 use futures::StreamExt;
@@ -114,7 +115,7 @@ async fn capabilities(State(state): State<StreamState>) -> Response {
             .map(|list| list.name().to_owned())
             .collect(),
         cache: state.cache.is_some(),
-        forms: vec![KEPT_FORM.to_owned()],
+        forms: vec![KEPT_FORM.to_owned(), PACKED_FORM.to_owned()],
     };
     let mut response = Json(offered).into_response();
     response
@@ -123,12 +124,12 @@ async fn capabilities(State(state): State<StreamState>) -> Response {
     response
 }
 
-/// The resume position a query asks for, and whether it asks for the kept form.
-fn resume_of(query: Option<&str>) -> Result<(StreamResume, bool), ApiError> {
+/// The resume position a query asks for, and the form it asks for.
+fn resume_of(query: Option<&str>) -> Result<(StreamResume, ItemForm), ApiError> {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query.unwrap_or(""))
         .map_err(|_| ApiError::invalid_request("query", "The query string does not decode."))?;
     let mut resume = StreamResume::default();
-    let mut kept = false;
+    let mut form = ItemForm::Api;
     for (name, value) in pairs {
         let number = |what: &str| {
             value.parse::<u64>().map_err(|_| {
@@ -147,11 +148,12 @@ fn resume_of(query: Option<&str>) -> Result<(StreamResume, bool), ApiError> {
             }
             ITEMS_PARAM => resume.items = number(ITEMS_PARAM)?,
             EXPECTED_PARAM => resume.expected = Some(number(EXPECTED_PARAM)?),
-            FORM_PARAM if value == KEPT_FORM => kept = true,
+            FORM_PARAM if value == KEPT_FORM => form = ItemForm::Kept,
+            FORM_PARAM if value == PACKED_FORM => form = ItemForm::Packed,
             FORM_PARAM => {
                 return Err(ApiError::invalid_request(
                     FORM_PARAM,
-                    "`form` is `kept` or absent (the API's form).",
+                    "`form` is `kept`, `packed` or absent (the API's form).",
                 ))
             }
             other => {
@@ -162,7 +164,7 @@ fn resume_of(query: Option<&str>) -> Result<(StreamResume, bool), ApiError> {
             }
         }
     }
-    Ok((resume, kept))
+    Ok((resume, form))
 }
 
 /// The client configuration of a caller: the origin's base, the caller's key and version.
@@ -218,8 +220,8 @@ async fn answer(
             "The id contains a path separator or is a dot segment.",
         ));
     }
-    let (resume, kept) = resume_of(query)?;
-    let form = ItemForm::of(list, kept);
+    let (resume, asked) = resume_of(query)?;
+    let form = ItemForm::of(list, asked);
     let config = caller_config(&state.origin, headers)?;
     let transport = PageTransport::new(state.origin.clone());
     let mut keep = None;
@@ -269,12 +271,12 @@ async fn answer(
     let body = futures::stream::once(async move { first })
         .chain(rest)
         .map(Ok::<Bytes, std::convert::Infallible>);
-    Ok(streamed(Body::from_stream(body)))
+    Ok(streamed(Body::from_stream(body), form))
 }
 
 /// A complete walk's kept lines, taken out of its end.
 struct Kept {
-    lines: Vec<u8>,
+    lines: Vec<Bytes>,
     pages: u32,
     items: u64,
 }
@@ -312,7 +314,11 @@ async fn from_cache(
     for attempt in 0..2 {
         match cache.consent(config, transport, list, form, owner).await {
             Consent::Refused(answer) => return Ok(passed_on(answer)),
-            Consent::Serve(lines) => return Ok(streamed(Body::from(lines))),
+            Consent::Serve(pieces) => {
+                let pieces =
+                    futures::stream::iter(pieces).map(Ok::<Bytes, std::convert::Infallible>);
+                return Ok(streamed(Body::from_stream(pieces), form));
+            }
             Consent::Read(None) | Consent::NotKept => return Err(None),
             Consent::Read(Some(entry)) => match InFlight::begin(&state.in_flight, &entry) {
                 Ok(walking) => {
@@ -375,14 +381,15 @@ fn read_sibling(
     });
 }
 
-/// A 200 stream of lines.
-fn streamed(body: Body) -> Response {
+/// A 200 stream of lines (and frames, in the packed form).
+fn streamed(body: Body, form: ItemForm) -> Response {
     let mut response = Response::new(body);
     let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static(STREAM_CONTENT_TYPE),
-    );
+    let content_type = match form {
+        ItemForm::Packed => PACKED_STREAM_CONTENT_TYPE,
+        ItemForm::Api | ItemForm::Kept => STREAM_CONTENT_TYPE,
+    };
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }

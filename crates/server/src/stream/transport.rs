@@ -1,7 +1,8 @@
 //! The transport the server's streams read pages through: the core's client over reqwest to
 //! the upstream (proxy mode), or over the demo's own router in process (demo mode), with the
-//! same size and time limits as the proxy. It keeps the last answer it received, so a stream
-//! sends each page's bytes as the API gave them rather than re-encoding what the core decoded.
+//! same size and time limits as the proxy. It keeps the last answer it received when that was
+//! not a success, so a refusal is passed on as the API gave it; a success's bytes are the
+//! page's, read where the core reads them ([`super::page`]), not copied aside.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -69,7 +70,7 @@ impl PageOrigin {
     }
 }
 
-/// A [`Transport`] over a [`PageOrigin`] that keeps the last answer.
+/// A [`Transport`] over a [`PageOrigin`] that keeps the last answer when it was not a success.
 #[derive(Debug, Clone)]
 pub struct PageTransport {
     origin: PageOrigin,
@@ -85,7 +86,8 @@ impl PageTransport {
         }
     }
 
-    /// The last answer received (taken: the next call gives the one after).
+    /// The last answer received when it was not a success (2xx), taken: the next call gives
+    /// the one after.
     pub fn take_last(&self) -> Option<HttpResponse> {
         self.last.lock().ok().and_then(|mut last| last.take())
     }
@@ -107,7 +109,13 @@ impl PageTransport {
                 })?;
                 let status = answer.status().as_u16();
                 let headers = headers_of(answer.headers());
-                let mut body = Vec::new();
+                // Sized once when the length is declared (within the limit), not grown chunk
+                // by chunk.
+                let declared = answer
+                    .content_length()
+                    .unwrap_or(0)
+                    .min(limits.max_body_bytes);
+                let mut body = Vec::with_capacity(usize::try_from(declared).unwrap_or(0));
                 let mut chunks = answer.bytes_stream();
                 while let Some(chunk) = chunks.next().await {
                     let chunk = chunk.map_err(|error| {
@@ -186,7 +194,8 @@ impl Transport for PageTransport {
     async fn send(&self, request: HttpRequest) -> Result<HttpResponse, TransportError> {
         let response = self.exchange(request).await?;
         if let Ok(mut last) = self.last.lock() {
-            *last = Some(response.clone());
+            let success = (200..300).contains(&response.status);
+            *last = (!success).then(|| response.clone());
         }
         Ok(response)
     }

@@ -1,23 +1,27 @@
 //! Walking one list's cursor chain with the core's own [`Paginator`] (its page cap, cursor
 //! cycles, repeated and oversized pages) over a [`PageTransport`], each page sent on as one line
-//! as it arrives, then the trailer ([`ListStreamEnd`]). The pages are read as
-//! [`RawTrajectoryPage`]s (or Chronicle's): only what the guards need, the items skipped, never
-//! decoded (the reader decodes each line; decoding it here too was work thrown away). The caller's key and contract version go
-//! with every page request, as the proxy forwards them.
+//! as it arrives (in the packed form, a frame where the codec packs the page), then the trailer
+//! ([`ListStreamEnd`]). The pages are read as [`StreamPage`]s:
+//! only what the guards need, the items skipped, never decoded (the reader decodes each line;
+//! decoding it here too was work thrown away), the line made in the same read. The caller's
+//! key and contract version go with every page request, as the proxy forwards them.
 
 use bytes::Bytes;
 use eval_compare_core::api::CursorPage;
 use eval_compare_core::client::list_stream::{
-    page_line, ListStreamEnd, StreamFailure, StreamResume, StreamedList,
+    ListStreamEnd, StreamFailure, StreamResume, StreamedList,
 };
 use eval_compare_core::client::retry::status_is_retryable;
 use eval_compare_core::client::{
     ApiError, ClientConfig, HttpResponse, PageCap, Paginator, TrajectoryClient, TransportError,
 };
-use eval_compare_core::large_list::{PlainItem, RawChroniclePage, RawTrajectoryPage};
 use tokio::sync::mpsc;
 
 use super::form::ItemForm;
+use super::page::{
+    ApiRewards, ApiTasks, ApiTrajectories, ApiTrials, KeptRewards, KeptTrajectories, LineForm,
+    PackedRewards, PackedTrajectories, StreamPage,
+};
 use super::transport::PageTransport;
 
 /// Where a walk's lines go; `false` when the reader went away.
@@ -33,7 +37,7 @@ pub enum WalkEnd {
         /// The trailer.
         end: ListStreamEnd,
         /// Every page line sent, when asked to keep them and the walk is complete.
-        kept: Option<Vec<u8>>,
+        kept: Option<Vec<Bytes>>,
     },
     /// The reader went away.
     Gone,
@@ -53,112 +57,143 @@ pub async fn walk(
     keep: bool,
     lines: &LineSender,
 ) -> WalkEnd {
-    let shape = |line: Vec<u8>| form.line(list, line);
     let client = TrajectoryClient::new(config, transport.clone());
     let cap = resume.expected.map_or_else(PageCap::unknown, |items| {
         PageCap::expected(items, "the items the caller expects")
     });
-    match list {
-        StreamedList::Rewards => {
-            let pages = client
-                .trajectory_rewards(owner)
-                .map(Paginator::decoding::<RawTrajectoryPage>);
-            walk_pages(pages, &transport, cap, resume, keep, lines, shape).await
+    let walking = Walking {
+        transport: &transport,
+        cap,
+        resume,
+        keep,
+        lines,
+    };
+    match (list, form) {
+        (StreamedList::Rewards, ItemForm::Kept) => {
+            let pages = client.trajectory_rewards(owner);
+            walking.pages::<KeptRewards, _>(pages).await
         }
-        StreamedList::Trajectories => {
-            let pages = client
-                .trajectories_of_run(owner)
-                .map(Paginator::decoding::<RawTrajectoryPage>);
-            walk_pages(pages, &transport, cap, resume, keep, lines, shape).await
+        (StreamedList::Rewards, ItemForm::Packed) => {
+            let pages = client.trajectory_rewards(owner);
+            walking.pages::<PackedRewards, _>(pages).await
         }
-        StreamedList::Tasks => {
-            let pages = client
-                .benchmark_tasks(owner, None)
-                .map(Paginator::decoding::<RawTrajectoryPage>);
-            walk_pages(pages, &transport, cap, resume, keep, lines, shape).await
+        (StreamedList::Rewards, ItemForm::Api) => {
+            let pages = client.trajectory_rewards(owner);
+            walking.pages::<ApiRewards, _>(pages).await
         }
-        StreamedList::Trials => {
-            let pages = client
-                .chronicle_trials(owner)
-                .map(Paginator::decoding::<RawChroniclePage>);
-            walk_pages(pages, &transport, cap, resume, keep, lines, shape).await
+        (StreamedList::Trajectories, ItemForm::Kept) => {
+            let pages = client.trajectories_of_run(owner);
+            walking.pages::<KeptTrajectories, _>(pages).await
+        }
+        (StreamedList::Trajectories, ItemForm::Packed) => {
+            let pages = client.trajectories_of_run(owner);
+            walking.pages::<PackedTrajectories, _>(pages).await
+        }
+        (StreamedList::Trajectories, ItemForm::Api) => {
+            let pages = client.trajectories_of_run(owner);
+            walking.pages::<ApiTrajectories, _>(pages).await
+        }
+        (StreamedList::Tasks, _) => {
+            let pages = client.benchmark_tasks(owner, None);
+            walking.pages::<ApiTasks, _>(pages).await
+        }
+        (StreamedList::Trials, _) => {
+            let pages = client.chronicle_trials(owner);
+            walking.pages::<ApiTrials, _>(pages).await
         }
     }
 }
 
-async fn walk_pages<P: CursorPage + PlainItem>(
-    paginator: Result<Paginator<'_, PageTransport, P>, ApiError>,
-    transport: &PageTransport,
+/// What a walk of one list needs besides its pages.
+struct Walking<'w> {
+    transport: &'w PageTransport,
     cap: PageCap,
     resume: StreamResume,
     keep: bool,
-    lines: &LineSender,
-    shape: impl Fn(Vec<u8>) -> Vec<u8>,
-) -> WalkEnd {
-    let (pages_before, items_before) = (resume.pages, resume.items);
-    let mut paginator = match paginator.and_then(|p| {
-        let limit = p.max_limit();
-        p.with_limit(limit)
-    }) {
-        Ok(paginator) => paginator.with_cap(cap).continuing(
-            resume.cursor,
-            resume.pages,
-            usize::try_from(resume.items).unwrap_or(usize::MAX),
-        ),
-        Err(error) => {
-            let end = failed(pages_before, items_before, pages_before + 1, &error);
-            return send_end(lines, end, None).await;
-        }
-    };
-    let mut kept = keep.then(Vec::new);
-    let (mut pages, mut items) = (pages_before, items_before);
-    loop {
-        match paginator.next_page().await {
-            None => {
-                let end = ListStreamEnd {
-                    complete: true,
-                    pages_read: pages,
-                    items_read: items,
-                    failed_page: None,
-                    failure: None,
-                    status: None,
-                    code: None,
-                    message: None,
-                    retryable: false,
-                };
-                return send_end(lines, end, kept).await;
+    lines: &'w LineSender,
+}
+
+impl Walking<'_> {
+    /// Walks `paginator`'s pages, each read as a [`StreamPage`] of form `F`.
+    async fn pages<F: LineForm, Q>(
+        self,
+        paginator: Result<Paginator<'_, PageTransport, Q>, ApiError>,
+    ) -> WalkEnd {
+        let Walking {
+            transport,
+            cap,
+            resume,
+            keep,
+            lines,
+        } = self;
+        let (pages_before, items_before) = (resume.pages, resume.items);
+        let mut paginator = match paginator
+            .map(Paginator::decoding::<StreamPage<F>>)
+            .and_then(|p| {
+                let limit = p.max_limit();
+                p.with_limit(limit)
+            }) {
+            Ok(paginator) => paginator.with_cap(cap).continuing(
+                resume.cursor,
+                resume.pages,
+                usize::try_from(resume.items).unwrap_or(usize::MAX),
+            ),
+            Err(error) => {
+                let end = failed(pages_before, items_before, pages_before + 1, &error);
+                return send_end(lines, end, None).await;
             }
-            Some(Ok(page)) => {
-                let Some(body) = transport.take_last() else {
-                    let error = ApiError::UnexpectedResponse {
-                        message: "the page's bytes were not kept".to_owned(),
-                        request_id: None,
+        };
+        let mut kept = keep.then(Vec::new);
+        let (mut pages, mut items) = (pages_before, items_before);
+        loop {
+            match paginator.next_page().await {
+                None => {
+                    let end = ListStreamEnd {
+                        complete: true,
+                        pages_read: pages,
+                        items_read: items,
+                        failed_page: None,
+                        failure: None,
+                        status: None,
+                        code: None,
+                        message: None,
+                        retryable: false,
                     };
-                    return send_end(lines, failed(pages, items, pages + 1, &error), None).await;
-                };
-                pages += 1;
-                items += page.items().len() as u64;
-                let line = shape(page_line(&body.body));
-                if let Some(kept) = kept.as_mut() {
-                    kept.extend_from_slice(&line);
+                    return send_end(lines, end, kept).await;
                 }
-                if lines.send(Bytes::from(line)).await.is_err() {
-                    return WalkEnd::Gone;
-                }
-            }
-            Some(Err(error)) => {
-                if pages == pages_before && matches!(error, ApiError::Http(_)) {
-                    if let Some(answer) = transport.take_last() {
-                        return WalkEnd::Refused(answer);
+                Some(Ok(mut page)) => {
+                    let Some(line) = page.take_line() else {
+                        let error = ApiError::UnexpectedResponse {
+                            message: "the page's bytes were not kept".to_owned(),
+                            request_id: None,
+                        };
+                        return send_end(lines, failed(pages, items, pages + 1, &error), None)
+                            .await;
+                    };
+                    pages += 1;
+                    items += page.items().len() as u64;
+                    let line = Bytes::from(line);
+                    if let Some(kept) = kept.as_mut() {
+                        kept.push(line.clone());
+                    }
+                    if lines.send(line).await.is_err() {
+                        return WalkEnd::Gone;
                     }
                 }
-                return send_end(lines, failed(pages, items, pages + 1, &error), None).await;
+                Some(Err(error)) => {
+                    if pages == pages_before && matches!(error, ApiError::Http(_)) {
+                        if let Some(answer) = transport.take_last() {
+                            return WalkEnd::Refused(answer);
+                        }
+                    }
+                    return send_end(lines, failed(pages, items, pages + 1, &error), None).await;
+                }
             }
         }
     }
 }
 
-async fn send_end(lines: &LineSender, end: ListStreamEnd, kept: Option<Vec<u8>>) -> WalkEnd {
+async fn send_end(lines: &LineSender, end: ListStreamEnd, kept: Option<Vec<Bytes>>) -> WalkEnd {
     if lines.send(Bytes::from(end.to_line())).await.is_err() {
         return WalkEnd::Gone;
     }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
 use eval_compare_core::load::{
-    token_targets, ComponentProgress, TokenTargets, COMPONENT_CONCURRENCY,
+    token_offer, ComponentProgress, TokenOffer, TokenTargets, COMPONENT_CONCURRENCY,
 };
 use eval_compare_core::model::{RunSet, SourceKind};
 use eval_compare_core::report::{
@@ -38,7 +38,8 @@ pub fn TokensPart(
     #[prop(into)]
     client: Signal<Option<ClientConfig>>,
 ) -> impl IntoView {
-    let targets = Memo::new(move |_| {
+    // The offer, counted before any target is gathered: at scale only "too many" is said.
+    let offer = Memo::new(move |_| {
         let from_api = client.with(Option::is_some)
             && run_set.with(|set| {
                 !set.runs().is_empty()
@@ -47,18 +48,21 @@ pub fn TokensPart(
                         .iter()
                         .all(|run| run.info().source == SourceKind::Api)
             });
-        from_api
-            .then(|| Arc::new(run_set.with(|set| token_targets(set))))
-            .filter(|targets| !targets.ids.is_empty())
+        if !from_api {
+            return None;
+        }
+        match run_set.with(|set| token_offer(set, COMPONENT_READ_LIMIT)) {
+            TokenOffer::Nothing => None,
+            TokenOffer::TooMany(wanted) => Some(Err(wanted)),
+            TokenOffer::Targets(targets) => Some(Ok(Arc::new(targets))),
+        }
     });
     let read = move || {
-        targets.get().map(|targets| {
-            if targets.ids.len() > COMPONENT_READ_LIMIT {
-                view! { <p class="component-reads-text">{too_many(targets.ids.len())}</p> }
-                    .into_any()
-            } else {
-                view! { <TokenReadControl targets client/> }.into_any()
+        offer.get().map(|offer| match offer {
+            Err(wanted) => {
+                view! { <p class="component-reads-text">{too_many(wanted)}</p> }.into_any()
             }
+            Ok(targets) => view! { <TokenReadControl targets client/> }.into_any(),
         })
     };
     let tables = move || {
@@ -103,7 +107,7 @@ pub fn TokensPart(
     // jobs or run folders, whose reports have no tokens.
     // A memo, so the part is made again only when it appears or goes, not on every report.
     let shown = Memo::new(move |_| {
-        targets.with(Option::is_some)
+        offer.with(Option::is_some)
             || report.with(|report| report.effort.as_ref().is_some_and(|e| e.tokens.is_some()))
     });
     move || {

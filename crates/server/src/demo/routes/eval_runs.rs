@@ -148,7 +148,7 @@ fn reward_key(bench: &Benchmark, run: &RunRecord, attempt: &Attempt) -> String {
     let trajectory_id = run.ids(bench, attempt).trajectory_id();
     match attempt.task_recorded {
         false => sort_key(&["0", &trajectory_id]),
-        true => sort_key(&["1", &bench.tasks[attempt.task].task_id, &trajectory_id]),
+        true => sort_key(&["1", bench.task_ids.get(attempt.task), &trajectory_id]),
     }
 }
 
@@ -172,7 +172,9 @@ pub fn rewards_slice(
         EvalTrajectoryReward {
             trajectory_id: run.ids(bench, a).trajectory_id(),
             reward: a.reward_at(progress).unwrap_or_default(),
-            task_id: a.task_recorded.then(|| bench.tasks[a.task].task_id.clone()),
+            task_id: a
+                .task_recorded
+                .then(|| bench.task_ids.get(a.task).to_owned()),
         }
     };
     paginate_ordered(list, render, Order::Asc, request)

@@ -128,7 +128,7 @@ pub fn run_trajectories_slice(
             TrajectorySort::TrajectoryId => trajectory_id,
             TrajectorySort::TaskId => {
                 let task_id = if a.task_recorded {
-                    bench.tasks[a.task].task_id.as_str()
+                    bench.task_ids.get(a.task)
                 } else {
                     ""
                 };
