@@ -59,8 +59,11 @@ async fn answer(mut socket: TcpStream) {
     } else if head.starts_with("GET /api/v1/eval/huge ") {
         let _ = flood(&mut socket).await;
     } else {
+        // It closes the connection after answering, so it says so: a client keeping the
+        // connection for its next request (the run's record after the stream probe) would
+        // otherwise race the close.
         let _ = socket
-            .write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")
+            .write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
             .await;
     }
 }
