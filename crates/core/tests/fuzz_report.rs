@@ -589,7 +589,8 @@ fn check_verdict(report: &Report, candidate: &CandidateResult) -> Result<(), Tes
 }
 
 /// The report built by [`ReportBuild`] one step at a time, its progress checked to rise
-/// from 0 to 1 and the build to end within a step per candidate plus the fixed ones.
+/// from 0 to 1 and the build to end within two steps per candidate (its analysis, its effort
+/// facts) plus the fixed ones.
 fn stepwise_report(
     set: &RunSet,
     baseline: RunIdx,
@@ -608,7 +609,7 @@ fn stepwise_report(
             return Ok(Err(error));
         }
         steps += 1;
-        prop_assert!(steps <= candidates.len() + 7, "{} steps", steps);
+        prop_assert!(steps <= 2 * candidates.len() + 8, "{} steps", steps);
         prop_assert!(build.progress() > progress && build.progress() <= 1.0);
         progress = build.progress();
     }

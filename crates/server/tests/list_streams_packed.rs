@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{client, demo, start, temp_dir, with_faults, TestServer};
-use eval_compare_core::api::CursorPage;
+use eval_compare_core::api::{decode, BenchmarkSpecTask, BenchmarkTaskPage, CursorPage};
 use eval_compare_core::client::list_stream::{
     ListStreamEnd, StreamCapabilities, PACKED_STREAM_CONTENT_TYPE, STREAM_CONTENT_TYPE,
 };
@@ -161,12 +161,41 @@ async fn a_packed_stream_holds_the_kept_streams_items_in_frames() {
             "{list}: the packed form is smaller"
         );
     }
-    // Lists with no packed form are sent as the API's.
+    // The tasks have no packed form: asked for it, they are sent in their kept form, the
+    // fields the model reads the API's.
     let tasks = "/stream/v1/benchmarks/bench_codefix_v2/tasks";
     let (_, kind, asked) = get(&server.base, &format!("{tasks}?form=packed"), None).await;
+    let (_, _, kept) = get(&server.base, &format!("{tasks}?form=kept"), None).await;
     let (_, _, plain) = get(&server.base, tasks, None).await;
     assert_eq!(kind, STREAM_CONTENT_TYPE);
-    assert_eq!(asked, plain);
+    assert_eq!(asked, kept);
+    assert!(kept.len() * 2 < plain.len(), "the kept tasks are smaller");
+    let read = |body: &[u8]| -> Vec<BenchmarkSpecTask> {
+        body.split(|&byte| byte == b'\n')
+            .filter(|line| line.starts_with(b"{\"items\""))
+            .flat_map(|line| decode::<BenchmarkTaskPage>(line).unwrap().items)
+            .collect()
+    };
+    let (kept, plain) = (read(&kept), read(&plain));
+    assert!(!plain.is_empty());
+    assert_eq!(kept.len(), plain.len());
+    for (kept, plain) in kept.iter().zip(&plain) {
+        assert_eq!(
+            (
+                &kept.task_id,
+                &kept.label,
+                &kept.split,
+                &kept.task_categories
+            ),
+            (
+                &plain.task_id,
+                &plain.label,
+                &plain.split,
+                &plain.task_categories
+            )
+        );
+        assert!(kept.input_message.is_none() && kept.env_vars.is_empty());
+    }
 }
 
 #[tokio::test]

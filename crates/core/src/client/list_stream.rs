@@ -122,7 +122,8 @@ pub const EXPECTED_PARAM: &str = "expected_items";
 /// The query parameter asking for a form of the items other than the API's.
 pub const FORM_PARAM: &str = "form";
 /// The form with only the fields the model keeps (`large_list::kept_trajectory_page`), offered
-/// for the trajectories and their rewards when the capabilities list it in `forms`.
+/// for the trajectories and their rewards when the capabilities list it in `forms`, and for a
+/// benchmark's tasks (their id, label, split and categories: `large_list::kept_task_page`).
 pub const KEPT_FORM: &str = "kept";
 /// The kept form packed (`large_list::encode_trajectory_page`), offered for the trajectories
 /// and their rewards when the capabilities list it in `forms`: each page line the codec packs
@@ -130,8 +131,8 @@ pub const KEPT_FORM: &str = "kept";
 /// `\n` after it), any other line (a page the codec leaves as it is, the trailer) as in the
 /// kept stream. Such a body is not JSON Lines: its records are told apart by their first
 /// byte ([`crate::large_list::is_frame_start`]), a frame's end by its length, and it is sent
-/// as [`PACKED_STREAM_CONTENT_TYPE`]. Trials and tasks have no packed form: asked for it, they
-/// are sent as the API's.
+/// as [`PACKED_STREAM_CONTENT_TYPE`]. Tasks have no packed form: asked for it, they are sent
+/// in their kept form; trials as the API's.
 pub const PACKED_FORM: &str = "packed";
 
 impl StreamResume {

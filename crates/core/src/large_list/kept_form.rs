@@ -26,6 +26,14 @@ pub fn kept_reward_page(line: &[u8]) -> Option<Vec<u8>> {
     kept_page(line, &REWARD)
 }
 
+/// A page line of a benchmark's tasks in its kept form (see [`kept_trajectory_page`]): each
+/// task with its id, label, split and categories, what the model reads
+/// ([`super::task_scan::kept_task`]); its input message, runtime, command, build status and
+/// environment (most of a task's bytes) left out.
+pub fn kept_task_page(line: &[u8]) -> Option<Vec<u8>> {
+    project_page(line, super::task_scan::kept_task)
+}
+
 /// A page of listed trajectories, the body of the API's answer, read once for a stream: what
 /// paging needs, its line in the kept form (the same bytes as [`kept_trajectory_page`] of its
 /// line as a stream sends it) and the page's length; `None` when the
@@ -100,6 +108,16 @@ impl<'a> PageReader<'a> for KeptWriter<'_> {
 
 /// The page's members copied, its items' projected by `table`.
 fn kept_page(line: &[u8], table: &Table) -> Option<Vec<u8>> {
+    project_page(line, |cursor, out| kept_item(cursor, table, out))
+}
+
+/// The page's members copied, each of its items projected by `project`, which writes an
+/// item's kept form or gives `None` when the item is not in its plain form (then what it wrote
+/// is dropped and the item copied whole).
+fn project_page(
+    line: &[u8],
+    project: impl Fn(&mut Cursor<'_>, &mut Vec<u8>) -> Option<()>,
+) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(line).ok()?;
     let mut cursor = Cursor::new(text);
     let mut out = Vec::with_capacity(text.len() / 2);
@@ -118,7 +136,7 @@ fn kept_page(line: &[u8], table: &Table) -> Option<Vec<u8>> {
             separate(&mut out, &mut first_item);
             let item = value_text(cursor)?;
             let start = out.len();
-            if kept_item(&mut Cursor::new(item), table, &mut out).is_none() {
+            if project(&mut Cursor::new(item), &mut out).is_none() {
                 out.truncate(start);
                 out.extend_from_slice(item.as_bytes());
             }

@@ -51,7 +51,8 @@ mod task_scan;
 pub(crate) use cursor::{value_length, Cursor};
 pub use facts::{AsRewardFacts, AsTrajectoryFacts, TrajectoryFacts};
 pub use kept_form::{
-    kept_reward_page, kept_trajectory_page, read_kept_reward_page, read_kept_trajectory_page,
+    kept_reward_page, kept_task_page, kept_trajectory_page, read_kept_reward_page,
+    read_kept_trajectory_page,
 };
 pub use lean::{JsonStr, LeanReward, LeanTrajectory};
 pub use packed::{PackedReward, PackedRewardsPage, PackedTrajectory, PackedTrajectoryPage};

@@ -90,6 +90,27 @@ fn scan_task(cursor: &mut Cursor<'_>) -> Option<BenchmarkSpecTask> {
     Some(task)
 }
 
+/// The task at the cursor in its kept form (`kept_task_page`): read as [`scan_task`] reads it
+/// (`None` when it does not), its id, label, split and categories written to `out`.
+pub(super) fn kept_task(cursor: &mut Cursor<'_>, out: &mut Vec<u8>) -> Option<()> {
+    /// The fields of a task the model reads.
+    #[derive(serde::Serialize)]
+    struct KeptTask<'a> {
+        task_id: &'a str,
+        label: Option<&'a str>,
+        split: Option<&'a str>,
+        task_categories: &'a [BenchmarkTaskCategory],
+    }
+    let task = scan_task(cursor)?;
+    let kept = KeptTask {
+        task_id: &task.task_id,
+        label: task.label.as_deref(),
+        split: task.split.as_ref().map(TaskSplit::as_str),
+        task_categories: &task.task_categories,
+    };
+    serde_json::to_writer(out, &kept).ok()
+}
+
 /// A string or null, owned, as an `Option<String>` field reads it.
 fn optional_text(cursor: &mut Cursor<'_>) -> Option<Option<String>> {
     Some(cursor.optional_string()?.map(str::to_owned))
@@ -188,6 +209,55 @@ mod tests {
                 secret_ref: "codefix-grader-token".into()
             })
         );
+    }
+
+    #[test]
+    fn a_task_in_its_kept_form_reads_as_the_model_reads_it() {
+        let other = DEMO_TASK.replace("\"split\":\"test\"", "\"split\":null");
+        let page =
+            format!(r#"{{"items":[{DEMO_TASK},{other}],"has_more":true,"next_cursor":"c"}}"#);
+        let kept = crate::large_list::kept_task_page(page.as_bytes()).expect("plain");
+        let text = std::str::from_utf8(&kept).unwrap();
+        for gone in [
+            "input_message",
+            "runtime_id",
+            "run_command",
+            "env_vars",
+            "secret_ref",
+        ] {
+            assert!(!text.contains(gone), "{gone} left out: {text}");
+        }
+        let full: BenchmarkTaskPage = decode(page.as_bytes()).unwrap();
+        let (scanned, _) = BenchmarkTaskPage::scan_plain(text).expect("the kept form is plain");
+        assert_eq!(scanned, decode(&kept).unwrap());
+        assert_eq!(
+            (scanned.has_more, scanned.next_cursor.as_deref()),
+            (true, Some("c"))
+        );
+        for (full, kept) in full.items.iter().zip(&scanned.items) {
+            assert_eq!(
+                (
+                    &kept.task_id,
+                    &kept.label,
+                    &kept.split,
+                    &kept.task_categories
+                ),
+                (
+                    &full.task_id,
+                    &full.label,
+                    &full.split,
+                    &full.task_categories
+                )
+            );
+            assert_eq!((&kept.input_message, kept.env_vars.len()), (&None, 0));
+        }
+        // A task the scanner does not read (an escape) is passed on whole.
+        let escaped = DEMO_TASK.replace("Fix timezone", "Fix \\u0074imezone");
+        let page = format!(r#"{{"items":[{escaped}],"has_more":false}}"#);
+        let kept = crate::large_list::kept_task_page(page.as_bytes()).expect("a page");
+        assert!(std::str::from_utf8(&kept)
+            .unwrap()
+            .contains("input_message"));
     }
 
     #[test]

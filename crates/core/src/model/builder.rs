@@ -30,6 +30,10 @@ pub struct RunSetBuilder {
     cut_labels: CutLabels,
 }
 
+/// Tasks after the last one interned [`RunSetBuilder::intern_task`] compares before it looks
+/// the id up in the map.
+const TASKS_LOOKED_AHEAD: u32 = 3;
+
 #[derive(Debug)]
 struct PendingRun {
     info: RunInfo,
@@ -327,10 +331,11 @@ impl RunSetBuilder {
 
     fn intern_task(&mut self, id: &str) -> Result<TaskIdx, ModelError> {
         if let Some(last) = self.last_task {
-            // The last task, else the one after it: sources list a task's samples together,
-            // and the tasks in the order of the benchmark's list, which made the indices. The
-            // map (a few cache misses a lookup among 100,000 tasks) is for the rest.
-            for next in [last, last.saturating_add(1)] {
+            // The last task, else one of the few after it: sources list a task's samples
+            // together, and the tasks in the order of the benchmark's list, which made the
+            // indices, skipping the tasks an evaluation did not run (another split's). The map
+            // (a few cache misses a lookup among 100,000 tasks) is for the rest.
+            for next in (0..=TASKS_LOOKED_AHEAD).map(|ahead| last.saturating_add(ahead)) {
                 if self
                     .tasks
                     .get(next as usize)

@@ -227,6 +227,25 @@ impl Run {
             .filter_map(move |row| self.trajectory(row))
     }
 
+    /// The endings its trajectories name, each once ([`Self::trajectories_of_task_by_ending`]).
+    pub(crate) fn ending_names(&self) -> &[String] {
+        &self.endings
+    }
+
+    /// Trajectories of one task, each with its ending's index in [`Self::ending_names`]
+    /// (`None`: none recorded): what counts endings without comparing their names.
+    pub(crate) fn trajectories_of_task_by_ending(
+        &self,
+        task: TaskIdx,
+    ) -> impl Iterator<Item = (Trajectory<'_>, Option<u32>)> {
+        self.task_rows(task).filter_map(move |row| {
+            let ending = *self.columns.ending.get(row)?;
+            let trajectory = self.trajectory(row)?;
+            let known = (ending as usize) < self.endings.len();
+            Some((trajectory, known.then_some(ending)))
+        })
+    }
+
     /// Trajectories without a task (counted, never paired).
     pub fn trajectories_without_task(&self) -> impl Iterator<Item = Trajectory<'_>> {
         let start = self

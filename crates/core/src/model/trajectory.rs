@@ -143,6 +143,20 @@ impl PackedStrings {
         self.buffer.get(start..end).unwrap_or("")
     }
 
+    /// Appends strings `range` of `other`, in one copy.
+    fn push_range_of(&mut self, other: &PackedStrings, range: std::ops::Range<usize>) {
+        let end_of = |index: usize| match index {
+            0 => 0,
+            _ => other.ends.get(index - 1).copied().unwrap_or(0),
+        };
+        let (from, to) = (end_of(range.start), end_of(range.end));
+        let base = self.buffer.len();
+        self.buffer
+            .push_str(other.buffer.get(from..to).unwrap_or(""));
+        let ends = other.ends.get(range).unwrap_or_default();
+        self.ends.extend(ends.iter().map(|&end| end - from + base));
+    }
+
     /// Room for `count` more strings of `bytes` in all, as far as it can be had (an estimate:
     /// what it falls short of grows as the strings come).
     pub(crate) fn reserve(&mut self, count: usize, bytes: usize) {
@@ -194,6 +208,27 @@ impl<T: Copy + Default> OptionalColumn<T> {
             *word |= 1 << (row % 64);
         }
         self.values.push(value.unwrap_or_default());
+    }
+
+    /// Appends rows `range` of `other`.
+    fn push_range_of(&mut self, other: &OptionalColumn<T>, range: std::ops::Range<usize>) {
+        let Some(values) = other.values.get(range.clone()) else {
+            return;
+        };
+        let first_row = self.values.len();
+        self.values.extend_from_slice(values);
+        for (row, from) in (first_row..).zip(range) {
+            if row.is_multiple_of(64) {
+                self.present.push(0);
+            }
+            let present = other
+                .present
+                .get(from / 64)
+                .is_some_and(|word| word >> (from % 64) & 1 == 1);
+            if let (true, Some(word)) = (present, self.present.last_mut()) {
+                *word |= 1 << (row % 64);
+            }
+        }
     }
 
     /// Row `row`'s value (`None` inside: absent); `None` past the last row.
@@ -279,6 +314,56 @@ impl TrajectoryColumns {
         }
     }
 
+    /// Appends rows `range` of `other`, a copy a column, all but their reward components.
+    fn push_range_of(&mut self, other: &TrajectoryColumns, range: std::ops::Range<usize>) {
+        self.ids.push_range_of(&other.ids, range.clone());
+        self.task
+            .extend_from_slice(other.task.get(range.clone()).unwrap_or_default());
+        self.ending
+            .extend_from_slice(other.ending.get(range.clone()).unwrap_or_default());
+        self.class
+            .extend_from_slice(other.class.get(range.clone()).unwrap_or_default());
+        self.flags
+            .extend_from_slice(other.flags.get(range.clone()).unwrap_or_default());
+        self.reward.push_range_of(&other.reward, range.clone());
+        self.created.push_range_of(&other.created, range.clone());
+        self.steps.push_range_of(&other.steps, range);
+    }
+
+    /// Rows `first..tail`, then those before `first`, then those from `tail` on (their
+    /// reward components too).
+    fn moved_first_to(mut self, first: usize, tail: usize) -> TrajectoryColumns {
+        let len = self.len();
+        let mut moved = TrajectoryColumns::with_capacity(len, self.ids.buffer.len());
+        moved.push_range_of(&self, first..tail);
+        moved.push_range_of(&self, 0..first);
+        moved.push_range_of(&self, tail..len);
+        let (first, tail) = (first as u32, tail as u32);
+        for (row, parts) in self.components.drain() {
+            let row = match row {
+                row if row < first => row + (tail - first),
+                row if row < tail => row - first,
+                row => row,
+            };
+            moved.components.insert(row, parts);
+        }
+        moved
+    }
+
+    fn with_capacity(rows: usize, id_bytes: usize) -> TrajectoryColumns {
+        TrajectoryColumns {
+            ids: PackedStrings::with_capacity(rows, id_bytes),
+            task: Vec::with_capacity(rows),
+            class: Vec::with_capacity(rows),
+            reward: OptionalColumn::with_capacity(rows),
+            ending: Vec::with_capacity(rows),
+            flags: Vec::with_capacity(rows),
+            created: OptionalColumn::with_capacity(rows),
+            steps: OptionalColumn::with_capacity(rows),
+            components: IdMap::default(),
+        }
+    }
+
     /// The trajectories to reorder so that each task's are contiguous, tasks in index order
     /// and trajectories without a task last, the source order kept within a task; a number of
     /// rows a step ([`TaskGrouping::advance`]). The new order is found here (two passes over
@@ -307,14 +392,31 @@ impl TrajectoryColumns {
         let len = self.len();
         // Rows already in task order (sources list a task's samples together, tasks in the
         // order they were first met): the stable order is the rows' own, nothing to copy.
-        // `NONE_U32` is past every task index, so rows without a task are last here too.
-        if self.task.is_sorted() {
+        // `NONE_U32` is past every task index, so rows without a task are last here too. The
+        // Trajectory API lists the rewards without a task first: rows in task order after
+        // those are put in order by a copy a column, the rows without a task kept in order.
+        let first = self
+            .task
+            .iter()
+            .take_while(|&&task| task == NONE_U32)
+            .count();
+        // Rows from `tail` on have no task either (they sort last).
+        let tail = offsets[task_count] as usize + first;
+        let in_order = self.task.get(first..).is_some_and(<[u32]>::is_sorted)
+            && self
+                .task
+                .get(tail..)
+                .is_some_and(|rest| rest.iter().all(|&task| task == NONE_U32));
+        if in_order {
             return TaskGrouping {
                 source: TrajectoryColumns::default(),
                 order: Vec::new(),
                 rows: len,
                 offsets,
-                sorted: self,
+                sorted: match first {
+                    0 => self,
+                    first => self.moved_first_to(first, tail),
+                },
             };
         }
         let mut next: Vec<u32> = offsets[..task_count + 1].to_vec();
@@ -327,18 +429,7 @@ impl TrajectoryColumns {
                 *position += 1;
             }
         }
-        let id_bytes = self.ids.buffer.len();
-        let sorted = TrajectoryColumns {
-            ids: PackedStrings::with_capacity(len, id_bytes),
-            task: Vec::with_capacity(len),
-            class: Vec::with_capacity(len),
-            reward: OptionalColumn::with_capacity(len),
-            ending: Vec::with_capacity(len),
-            flags: Vec::with_capacity(len),
-            created: OptionalColumn::with_capacity(len),
-            steps: OptionalColumn::with_capacity(len),
-            components: IdMap::default(),
-        };
+        let sorted = TrajectoryColumns::with_capacity(len, self.ids.buffer.len());
         TaskGrouping {
             source: self,
             order,
@@ -448,11 +539,18 @@ mod tests {
     /// without a task last, and each task's range of rows; whether or not the rows were in
     /// task order already (then nothing is copied).
     fn groups_as_a_stable_sort(tasks: &[Option<u32>], task_count: usize) {
+        // A few rows a step, and all in one (where runs in order are copied at once).
+        for step in [3, usize::MAX] {
+            groups_as_a_stable_sort_by(tasks, task_count, step);
+        }
+    }
+
+    fn groups_as_a_stable_sort_by(tasks: &[Option<u32>], task_count: usize, step: usize) {
         let source = columns(tasks);
         let mut expected = rows(&source);
         expected.sort_by_key(|row| row.0);
         let mut grouping = source.grouping_by_task(task_count);
-        while !grouping.advance(3) {}
+        while !grouping.advance(step) {}
         assert_eq!(grouping.progress(), (tasks.len(), tasks.len()));
         let (sorted, offsets) = grouping.finish();
         assert_eq!(rows(&sorted), expected);
@@ -477,8 +575,22 @@ mod tests {
     }
 
     #[test]
+    fn rows_in_task_order_after_those_without_a_task_are_moved_at_once() {
+        let tasks = [None, None, Some(0), Some(0), Some(1), Some(2), None];
+        groups_as_a_stable_sort(&tasks, 3);
+        let grouping = columns(&tasks).grouping_by_task(3);
+        assert!(grouping.is_done());
+    }
+
+    #[test]
     fn rows_out_of_task_order_are_copied_in_order() {
         groups_as_a_stable_sort(&[Some(1), None, Some(0), Some(1), Some(0)], 2);
+        // Long runs in order (copied a run at a time) around rows out of place.
+        let mut tasks: Vec<Option<u32>> = (0..60).map(|row| Some(row / 10)).collect();
+        tasks.insert(25, Some(0));
+        tasks.insert(0, None);
+        tasks.push(Some(3));
+        groups_as_a_stable_sort(&tasks, 6);
     }
 
     proptest! {
@@ -499,6 +611,26 @@ mod tests {
                 prop_assert_eq!(column.get(index), Some(row));
             }
             prop_assert_eq!(column.get(rows.len()), None);
+        }
+
+        /// Rows appended as a range read back as those rows, whatever the offsets of the
+        /// range and of the column appended to within their words of 64.
+        #[test]
+        fn an_optional_column_appends_a_range_of_another(
+            rows in prop::collection::vec(prop::option::of(any::<i64>()), 0..300),
+            before in prop::collection::vec(prop::option::of(any::<i64>()), 0..100),
+            start in 0usize..300,
+            length in 0usize..300,
+        ) {
+            let (mut source, mut column) = (OptionalColumn::default(), OptionalColumn::default());
+            rows.iter().for_each(|&row| source.push(row));
+            before.iter().for_each(|&row| column.push(row));
+            let start = start.min(rows.len());
+            let end = (start + length).min(rows.len());
+            column.push_range_of(&source, start..end);
+            let mut expected = before.clone();
+            expected.extend_from_slice(&rows[start..end]);
+            prop_assert_eq!(column.iter().collect::<Vec<_>>(), expected);
         }
 
         #[test]

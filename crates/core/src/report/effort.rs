@@ -19,12 +19,13 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{OutcomeClass, Run, RunSet, TaskIdx, TaskStats};
+use crate::model::{Run, RunSet};
 use crate::stats::{
     self, BootstrapResult, BootstrapRun, BootstrapSettings, Interval, NotComputable,
     PairedEstimate, Stat, TTest, Wilcoxon, WilcoxonMethod, ZeroMethod,
 };
 
+use super::effort_facts::{RunFacts, TaskFacts};
 use super::settings::ReportSettings;
 
 /// The ending of a trajectory the harness stopped at its turn or step limit.
@@ -182,104 +183,17 @@ pub struct TaskEffortCell {
     pub ending: Option<String>,
 }
 
-/// What one run did on one task, as the effort reads it.
-#[derive(Debug, Clone, Default)]
-struct TaskFacts<'a> {
-    steps_sum: f64,
-    with_steps: u32,
-    without_steps: u32,
-    invalid_steps: u32,
-    counted: u32,
-    attempts: u32,
-    endings: BTreeMap<&'a str, u32>,
-    score: Option<f64>,
-}
-
-impl TaskFacts<'_> {
-    fn turns(&self) -> Option<f64> {
-        (self.with_steps > 0).then(|| self.steps_sum / f64::from(self.with_steps))
-    }
-
-    fn count_of(&self, names: &[&str]) -> u32 {
-        names.iter().filter_map(|name| self.endings.get(name)).sum()
-    }
-
-    fn solved(&self) -> Option<bool> {
-        self.score.map(|score| score >= SOLVED_SCORE)
-    }
-
-    fn cell(&self) -> TaskEffortCell {
-        let ending = self
-            .endings
-            .iter()
-            .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
-            .map(|(name, _)| (*name).to_owned());
-        TaskEffortCell {
-            turns: self.turns(),
-            attempts: self.attempts,
-            turn_limit: self.count_of(&TURN_LIMIT_ENDINGS),
-            timeout: self.count_of(&TIMEOUT_ENDINGS),
-            ending,
-        }
-    }
-}
-
-/// Each task's facts of `run` (`None`: no trajectory there), by task index.
-fn task_facts<'a>(set: &RunSet, run: &'a Run) -> Vec<Option<TaskFacts<'a>>> {
-    (0..set.tasks().len())
-        .map(|index| {
-            let task = index as TaskIdx;
-            let stats = run.stats_of(task)?;
-            (stats.samples() > 0).then(|| facts_of(run, task, stats))
-        })
-        .collect()
-}
-
-fn facts_of<'a>(run: &'a Run, task: TaskIdx, stats: &TaskStats) -> TaskFacts<'a> {
-    let mut facts = TaskFacts {
-        score: stats.primary.mean(),
-        ..TaskFacts::default()
-    };
-    for trajectory in run.trajectories_of_task(task) {
-        if trajectory.class != OutcomeClass::Unfinished {
-            facts.attempts += 1;
-            *facts
-                .endings
-                .entry(trajectory.ending.unwrap_or(NO_ENDING))
-                .or_default() += 1;
-        }
-        if trajectory.scoring().primary.value().is_none() {
-            continue;
-        }
-        facts.counted += 1;
-        match trajectory.steps {
-            Some(steps) if steps >= 0 => {
-                facts.with_steps += 1;
-                facts.steps_sum += steps as f64;
-            }
-            Some(_) => facts.invalid_steps += 1,
-            None => facts.without_steps += 1,
-        }
-    }
-    facts
-}
-
 /// The mean of `values`, when there is one.
 fn mean_of(values: impl Iterator<Item = f64>) -> Option<f64> {
     let (sum, n) = values.fold((0.0, 0u64), |(sum, n), value| (sum + value, n + 1));
     (n > 0).then(|| sum / n as f64)
 }
 
-fn run_effort(tasks: &[Option<TaskFacts<'_>>]) -> RunEffort {
-    let present = || tasks.iter().flatten();
-    let total = |part: fn(&TaskFacts<'_>) -> u32| present().map(|t| u64::from(part(t))).sum();
+fn run_effort(run: &RunFacts<'_>) -> RunEffort {
+    let present = || run.tasks.iter().flatten();
+    let total = |part: fn(&TaskFacts) -> u32| present().map(|t| u64::from(part(t))).sum();
     let attempts: u64 = total(|t| t.attempts);
-    let mut endings: BTreeMap<&str, u64> = BTreeMap::new();
-    for task in present() {
-        for (name, count) in &task.endings {
-            *endings.entry(name).or_default() += u64::from(*count);
-        }
-    }
+    let endings: BTreeMap<&str, u64> = run.totals().into_iter().collect();
     let share = |count: u64| (attempts > 0).then(|| count as f64 / attempts as f64);
     let named = |names: &[&str]| names.iter().filter_map(|n| endings.get(n)).sum::<u64>();
     let mut counts: Vec<EndingCount> = endings
@@ -324,7 +238,7 @@ struct PairedTurns {
     without_turns: usize,
 }
 
-fn paired_turns(base: &[Option<TaskFacts<'_>>], cand: &[Option<TaskFacts<'_>>]) -> PairedTurns {
+fn paired_turns(base: &[Option<TaskFacts>], cand: &[Option<TaskFacts>]) -> PairedTurns {
     let mut paired = PairedTurns {
         base: Vec::new(),
         cand: Vec::new(),
@@ -419,7 +333,7 @@ fn ending_delta(
     label: &str,
     names: &[&str],
     runs: (&RunEffort, &RunEffort),
-    tasks: (&[Option<TaskFacts<'_>>], &[Option<TaskFacts<'_>>]),
+    facts: (&RunFacts<'_>, &RunFacts<'_>),
     level: f64,
 ) -> EndingDelta {
     let share_of = |run: &RunEffort| {
@@ -433,14 +347,15 @@ fn ending_delta(
             count as f64 / run.attempts as f64
         })
     };
+    let indices = (facts.0.indices_of(names), facts.1.indices_of(names));
     let (mut base, mut cand) = (Vec::new(), Vec::new());
-    for (b, c) in tasks.0.iter().zip(tasks.1) {
+    for (b, c) in facts.0.tasks.iter().zip(&facts.1.tasks) {
         let (Some(b), Some(c)) = (b, c) else {
             continue;
         };
         if b.attempts > 0 && c.attempts > 0 {
-            base.push(f64::from(b.count_of(names)) / f64::from(b.attempts));
-            cand.push(f64::from(c.count_of(names)) / f64::from(c.attempts));
+            base.push(f64::from(facts.0.count_of(b, &indices.0)) / f64::from(b.attempts));
+            cand.push(f64::from(facts.1.count_of(c, &indices.1)) / f64::from(c.attempts));
         }
     }
     EndingDelta {
@@ -453,15 +368,15 @@ fn ending_delta(
 
 /// The effort of `runs` (the baseline first), each candidate's against the baseline, and the
 /// task rows' cells (tasks any of them has a trajectory on, in task order), with the turn
-/// bootstraps of the candidates, then their tokens', still to draw (none when B = 0).
-pub fn effort(
+/// bootstraps of the candidates, then their tokens', still to draw (none when B = 0); `facts`
+/// are each run's ([`RunFacts::of`]), in the same order.
+pub(super) fn effort(
     set: &RunSet,
     runs: &[&Run],
+    facts: &[RunFacts<'_>],
     settings: &ReportSettings,
 ) -> (EffortReport, Vec<super::PendingBootstrap>) {
-    let facts: Vec<Vec<Option<TaskFacts<'_>>>> =
-        runs.iter().map(|run| task_facts(set, run)).collect();
-    let run_efforts: Vec<RunEffort> = facts.iter().map(|tasks| run_effort(tasks)).collect();
+    let run_efforts: Vec<RunEffort> = facts.iter().map(run_effort).collect();
     let mut candidates = Vec::new();
     let mut bootstraps = Vec::new();
     let (Some(base_facts), Some(base_run)) = (facts.first(), run_efforts.first()) else {
@@ -476,7 +391,7 @@ pub fn effort(
         );
     };
     for (index, (cand_facts, cand_run)) in facts.iter().zip(&run_efforts).enumerate().skip(1) {
-        let paired = paired_turns(base_facts, cand_facts);
+        let paired = paired_turns(&base_facts.tasks, &cand_facts.tasks);
         if settings.resamples > 0 {
             let bootstrap = BootstrapSettings {
                 resamples: settings.resamples,
@@ -489,7 +404,7 @@ pub fn effort(
             );
         }
         let pair = (base_run, cand_run);
-        let tasks = (base_facts.as_slice(), cand_facts.as_slice());
+        let tasks = (base_facts, cand_facts);
         let level = settings.level;
         let mut names: Vec<&str> = base_run
             .endings
@@ -511,11 +426,11 @@ pub fn effort(
         });
     }
     let rows = (0..set.tasks().len())
-        .filter(|&task| facts.iter().any(|run| run[task].is_some()))
+        .filter(|&task| facts.iter().any(|run| run.task(task).is_some()))
         .map(|task| TaskEffort {
             cells: facts
                 .iter()
-                .map(|run| run[task].as_ref().map_or_else(empty_cell, TaskFacts::cell))
+                .map(|run| run.task(task).map_or_else(empty_cell, |t| run.cell(t)))
                 .collect(),
         })
         .collect();

@@ -13,6 +13,7 @@ mod components;
 mod cost;
 mod details;
 mod effort;
+mod effort_facts;
 mod effort_tokens;
 mod exclusions;
 mod explain;
@@ -54,9 +55,9 @@ pub use details::{
     DetailCells, DetailRow,
 };
 pub use effort::{
-    effort, relative_change, CandidateEffort, EffortReport, EndingCount, EndingDelta,
-    RelativeChange, RunEffort, TaskEffort, TaskEffortCell, TurnsDelta, NO_ENDING, SOLVED_SCORE,
-    TIMEOUT_ENDINGS, TURN_LIMIT_ENDINGS,
+    relative_change, CandidateEffort, EffortReport, EndingCount, EndingDelta, RelativeChange,
+    RunEffort, TaskEffort, TaskEffortCell, TurnsDelta, NO_ENDING, SOLVED_SCORE, TIMEOUT_ENDINGS,
+    TURN_LIMIT_ENDINGS,
 };
 pub use effort_tokens::{tokens, CandidateTokens, RunTokens, TokensReport};
 pub use exclusions::{ExclusionCount, ExclusionReason, Exclusions};

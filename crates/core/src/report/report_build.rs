@@ -10,6 +10,7 @@ use crate::model::{self, Analysis, PairedScores, Run, RunIdx, RunSet, SourceKind
 use crate::stats;
 use crate::text::{shorten, SHOWN_NAME_CHARS};
 
+use super::effort_facts::RunFacts;
 use super::{
     adjust_p_values, analyse_pair, anytime_interval, bootstrap_slots, candidate_verdict,
     category_breakdown, component_deltas, flaky_tasks, headline_sentence, placeholder_verdict,
@@ -27,6 +28,8 @@ enum Step {
     Coverage,
     Platform,
     Tasks,
+    /// Counting what run `i` (the baseline first) did on each task, for the effort.
+    EffortFacts(usize),
     Effort,
     Checkpoints,
     Built,
@@ -53,6 +56,7 @@ pub struct ReportBuild<'a> {
     checkpoints: Option<super::CheckpointSteps>,
     tasks: Vec<TaskRow>,
     effort: Option<super::EffortReport>,
+    effort_facts: Vec<RunFacts<'a>>,
 }
 
 impl<'a> ReportBuild<'a> {
@@ -90,6 +94,7 @@ impl<'a> ReportBuild<'a> {
             checkpoints: None,
             tasks: Vec::new(),
             effort: None,
+            effort_facts: Vec::with_capacity(candidates.len() + 1),
         })
     }
 
@@ -108,11 +113,12 @@ impl<'a> ReportBuild<'a> {
             Step::Coverage => 2 + candidates,
             Step::Platform => 3 + candidates,
             Step::Tasks => 4 + candidates,
-            Step::Effort => 5 + candidates,
-            Step::Checkpoints => 6 + candidates,
-            Step::Built => 7 + candidates,
+            Step::EffortFacts(i) => 5 + candidates + i,
+            Step::Effort => 6 + 2 * candidates,
+            Step::Checkpoints => 7 + 2 * candidates,
+            Step::Built => 8 + 2 * candidates,
         };
-        done as f64 / (7 + candidates) as f64
+        done as f64 / (8 + 2 * candidates) as f64
     }
 
     /// Does the next step; nothing once built.
@@ -148,11 +154,27 @@ impl<'a> ReportBuild<'a> {
             }
             Step::Tasks => {
                 self.tasks = task_rows(self.set, &self.all_runs());
-                Step::Effort
+                Step::EffortFacts(0)
+            }
+            Step::EffortFacts(i) => {
+                let runs = self.all_runs();
+                if let Some(run) = runs.get(i) {
+                    self.effort_facts.push(RunFacts::of(self.set, run));
+                }
+                if i + 1 < runs.len() {
+                    Step::EffortFacts(i + 1)
+                } else {
+                    Step::Effort
+                }
             }
             Step::Effort => {
-                let (effort, effort_bootstraps) =
-                    super::effort(self.set, &self.all_runs(), &self.settings);
+                let (effort, effort_bootstraps) = super::effort::effort(
+                    self.set,
+                    &self.all_runs(),
+                    &self.effort_facts,
+                    &self.settings,
+                );
+                self.effort_facts = Vec::new();
                 self.effort = Some(effort);
                 self.bootstraps.extend(effort_bootstraps);
                 Step::Checkpoints

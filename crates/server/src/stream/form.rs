@@ -2,8 +2,10 @@
 //! form of the trajectories and their rewards, only the fields the model keeps or the full
 //! type requires ([`eval_compare_core::large_list::kept_trajectory_page`]), or
 //! (`?form=packed`) that kept form packed, each page line the codec packs sent as its frame
-//! ([`eval_compare_core::large_list::encode_trajectory_page`]). Trials and tasks have neither:
-//! asked for one, they are sent as the API's.
+//! ([`eval_compare_core::large_list::encode_trajectory_page`]). A benchmark's tasks have a
+//! kept form (id, label, split, categories:
+//! [`eval_compare_core::large_list::kept_task_page`]), sent when either is asked for; trials
+//! have neither, and are sent as the API's.
 //!
 //! The cache keeps each form on its own, under the list's name and `+kept` or `+packed`
 //! (`trajectories+kept`): the CLI's `--cache` reads the API's form under the plain name, and
@@ -12,7 +14,8 @@
 
 use eval_compare_core::client::list_stream::{StreamedList, KEPT_FORM, PACKED_FORM};
 use eval_compare_core::large_list::{
-    encode_reward_page, encode_trajectory_page, kept_reward_page, kept_trajectory_page,
+    encode_reward_page, encode_trajectory_page, kept_reward_page, kept_task_page,
+    kept_trajectory_page,
 };
 
 /// The form of a stream's items.
@@ -33,6 +36,7 @@ impl ItemForm {
     pub fn of(list: StreamedList, asked: ItemForm) -> Self {
         match list {
             StreamedList::Rewards | StreamedList::Trajectories => asked,
+            StreamedList::Tasks if asked != ItemForm::Api => ItemForm::Kept,
             StreamedList::Trials | StreamedList::Tasks => ItemForm::Api,
         }
     }
@@ -54,6 +58,7 @@ impl ItemForm {
                 kept_trajectory_page(&line)
             }
             (ItemForm::Kept | ItemForm::Packed, StreamedList::Rewards) => kept_reward_page(&line),
+            (ItemForm::Kept | ItemForm::Packed, StreamedList::Tasks) => kept_task_page(&line),
             _ => None,
         };
         let kept = kept.unwrap_or(line);
@@ -82,10 +87,10 @@ mod tests {
     use eval_compare_core::large_list::{decode_reward_page, is_frame_start};
 
     #[test]
-    fn only_the_large_lists_have_a_kept_or_packed_form_kept_apart() {
+    fn the_large_lists_have_a_kept_and_a_packed_form_the_tasks_a_kept_one() {
         for asked in [ItemForm::Kept, ItemForm::Packed] {
             assert_eq!(ItemForm::of(StreamedList::Trials, asked), ItemForm::Api);
-            assert_eq!(ItemForm::of(StreamedList::Tasks, asked), ItemForm::Api);
+            assert_eq!(ItemForm::of(StreamedList::Tasks, asked), ItemForm::Kept);
         }
         assert_eq!(
             ItemForm::of(StreamedList::Trajectories, ItemForm::Api),

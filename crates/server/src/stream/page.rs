@@ -14,8 +14,8 @@
 use eval_compare_core::api::CursorPage;
 use eval_compare_core::client::list_stream::{page_line, StreamedList};
 use eval_compare_core::large_list::{
-    decode_plain, read_kept_reward_page, read_kept_trajectory_page, PlainItem, RawChroniclePage,
-    RawTrajectoryPage, Skipped,
+    decode_plain, kept_task_page, read_kept_reward_page, read_kept_trajectory_page, PlainItem,
+    RawChroniclePage, RawTrajectoryPage, Skipped,
 };
 use serde::{Deserialize, Deserializer};
 
@@ -82,6 +82,22 @@ impl LineForm for KeptRewards {
     const FORM: ItemForm = ItemForm::Kept;
     fn read(text: &str) -> Option<(Self::Raw, Vec<u8>, usize)> {
         read_kept_reward_page(text)
+    }
+}
+
+/// A benchmark's tasks in their kept form: the page read for paging, its line projected
+/// ([`kept_task_page`]; a line it leaves sent as it came).
+pub struct KeptTasks;
+
+impl LineForm for KeptTasks {
+    type Raw = RawTrajectoryPage;
+    const LIST: StreamedList = StreamedList::Tasks;
+    const FORM: ItemForm = ItemForm::Kept;
+    fn read(text: &str) -> Option<(Self::Raw, Vec<u8>, usize)> {
+        let (page, length) = RawTrajectoryPage::scan_plain(text)?;
+        let body = text.as_bytes().get(..length)?;
+        let line = kept_task_page(body).unwrap_or_else(|| page_line(body));
+        Some((page, line, length))
     }
 }
 

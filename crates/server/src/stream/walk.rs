@@ -19,8 +19,8 @@ use tokio::sync::mpsc;
 
 use super::form::ItemForm;
 use super::page::{
-    ApiRewards, ApiTasks, ApiTrajectories, ApiTrials, KeptRewards, KeptTrajectories, LineForm,
-    PackedRewards, PackedTrajectories, StreamPage,
+    ApiRewards, ApiTasks, ApiTrajectories, ApiTrials, KeptRewards, KeptTasks, KeptTrajectories,
+    LineForm, PackedRewards, PackedTrajectories, StreamPage,
 };
 use super::transport::PageTransport;
 
@@ -93,9 +93,13 @@ pub async fn walk(
             let pages = client.trajectories_of_run(owner);
             walking.pages::<ApiTrajectories, _>(pages).await
         }
-        (StreamedList::Tasks, _) => {
+        (StreamedList::Tasks, ItemForm::Api) => {
             let pages = client.benchmark_tasks(owner, None);
             walking.pages::<ApiTasks, _>(pages).await
+        }
+        (StreamedList::Tasks, ItemForm::Kept | ItemForm::Packed) => {
+            let pages = client.benchmark_tasks(owner, None);
+            walking.pages::<KeptTasks, _>(pages).await
         }
         (StreamedList::Trials, _) => {
             let pages = client.chronicle_trials(owner);

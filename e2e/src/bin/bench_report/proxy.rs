@@ -145,6 +145,19 @@ fn print_open(round: usize, name: &str, open: &Open, collected: &Collected) {
         f.api_n,
         f.load1,
     );
+    for (start, duration) in collected.longtasks.iter().filter(|(_, d)| *d > 200.0) {
+        println!("        a task of {duration:.0} ms began {start:.0} ms after the page's start");
+    }
+    if std::env::var_os("EVAL_COMPARE_BENCH_REQUESTS").is_some() {
+        for r in &collected.resources {
+            let path =
+                url::Url::parse(&r.name).map_or_else(|_| r.name.clone(), |u| u.path().to_owned());
+            println!(
+                "        {:>7.0} {:>7.0} {:>7.0} ms  {:>10.0} B  {path}",
+                r.start, r.response_start, r.end, r.transfer
+            );
+        }
+    }
 }
 
 /// The streamed lists the page read (`/stream/v1/…`, capabilities not counted).
