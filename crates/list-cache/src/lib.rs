@@ -1,7 +1,8 @@
 //! The finished-run cache's store, one for the server's proxy (`crates/server/src/cache/`) and
 //! the CLI's `--cache DIR` (`crates/cli/src/list_cache.rs`): the streamed lists of finished runs
 //! and Chronicle jobs kept in one SQLite file, keyed by upstream, list and run, each with a
-//! SHA-256 of its lines (damage is detected on read) and of the run's record when it was read.
+//! SHA-256 of every megabyte of its lines (damage is detected on read, before a piece is
+//! handed out: `pieces.rs`) and of the run's record when it was read.
 //! No API key is stored, nor anything derived from one; asking the API's consent before a kept
 //! list is used is the caller's (both callers ask for the run's record with their own key).
 //!
@@ -12,13 +13,15 @@
 
 #![cfg_attr(test, allow(clippy::unwrap_used))]
 
+pub mod pieces;
 pub mod store;
 
 use eval_compare_core::api::{decode, ChronicleJob, EvalRun};
 use eval_compare_core::client::list_stream::StreamedList;
 use sha2::{Digest, Sha256};
 
-pub use store::{CacheError, Entry, Stored, StoredChunks};
+pub use pieces::{piece_digests, PieceReader, PIECE_BYTES};
+pub use store::{CacheError, Entry, Stored};
 
 /// The default of `--cache-max-mib`, for the server and the CLI.
 pub const DEFAULT_MAX_MIB: u64 = 1024;

@@ -13,10 +13,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use eval_compare_core::client::list_stream::ListStreamEnd;
 use rusqlite::blob::ZeroBlob;
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior, MAIN_DB};
-use sha2::{Digest, Sha256};
+
+use crate::pieces::{piece_digests, PieceReader};
 
 /// The schema version written in `PRAGMA user_version`; another one is started afresh.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 /// How long a connection waits for another's write lock.
 const BUSY_TIMEOUT_MS: u64 = 5_000;
@@ -39,17 +40,6 @@ pub struct Entry {
 pub struct Stored {
     /// The page lines.
     pub lines: Vec<u8>,
-    /// Pages.
-    pub pages: u32,
-    /// Items.
-    pub items: u64,
-}
-
-/// A kept list read in chunks ([`fetch_chunks`]), its checksum verified.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredChunks {
-    /// The page lines, in pieces of at most the size asked for, in order.
-    pub chunks: Vec<Vec<u8>>,
     /// Pages.
     pub pages: u32,
     /// Items.
@@ -93,16 +83,19 @@ pub enum CacheError {
     /// The background task failed.
     #[error("the cache's task failed: {0}")]
     Task(String),
+    /// A kept list's piece did not match its digest (the entry was dropped).
+    #[error("a kept list is damaged")]
+    Damaged,
 }
 
 /// The writes of this process, one at a time (see the module's documentation).
 static WRITES: Mutex<()> = Mutex::new(());
 
-fn writing() -> MutexGuard<'static, ()> {
+pub(crate) fn writing() -> MutexGuard<'static, ()> {
     WRITES.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn connect(path: &Path) -> Result<Connection, CacheError> {
+pub(crate) fn connect(path: &Path) -> Result<Connection, CacheError> {
     let connection = Connection::open(path)?;
     connection.busy_timeout(std::time::Duration::from_millis(BUSY_TIMEOUT_MS))?;
     connection.pragma_update(None, "synchronous", "NORMAL")?;
@@ -141,7 +134,7 @@ fn create(path: &Path, clear: bool) -> Result<(), CacheError> {
     }
     let version: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0))?;
     if version != SCHEMA_VERSION || clear {
-        connection.execute_batch("DROP TABLE IF EXISTS lists;")?;
+        connection.execute_batch("DROP TABLE IF EXISTS lists; DROP TABLE IF EXISTS uses;")?;
     }
     connection.execute_batch(&format!(
         "CREATE TABLE IF NOT EXISTS lists (
@@ -152,158 +145,58 @@ fn create(path: &Path, clear: bool) -> Result<(), CacheError> {
             pages INTEGER NOT NULL,
             items INTEGER NOT NULL,
             lines BLOB NOT NULL,
-            lines_sha TEXT NOT NULL,
+            piece_shas BLOB NOT NULL,
             size INTEGER NOT NULL,
+            PRIMARY KEY (upstream, list, owner)
+        );
+        CREATE TABLE IF NOT EXISTS uses (
+            upstream TEXT NOT NULL,
+            list TEXT NOT NULL,
+            owner TEXT NOT NULL,
             last_used INTEGER NOT NULL,
             PRIMARY KEY (upstream, list, owner)
         );
-        CREATE INDEX IF NOT EXISTS lists_by_use ON lists (last_used);
+        CREATE INDEX IF NOT EXISTS uses_by_time ON uses (last_used);
         PRAGMA user_version = {SCHEMA_VERSION};"
     ))?;
     Ok(())
 }
 
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// The list kept under `entry` with the same record, its checksum verified and its use noted;
+/// The list kept under `entry` with the same record, every piece checked and its use noted;
 /// `None` when not kept, kept for another record, or damaged (then dropped). The record's
 /// fingerprint is compared before the lines are read: a list kept for another record costs
-/// one small row, not its whole blob.
+/// one small row, not its whole blob. ([`PieceReader`] reads it a piece at a time.)
 pub fn fetch(path: &Path, entry: &Entry) -> Result<Option<Stored>, CacheError> {
-    Ok(
-        fetch_chunks(path, entry, usize::MAX)?.map(|mut stored| Stored {
-            lines: stored.chunks.pop().unwrap_or_default(),
-            pages: stored.pages,
-            items: stored.items,
-        }),
-    )
-}
-
-/// [`fetch`], the lines read in pieces of at most `chunk` bytes (at least one piece), straight
-/// from the blob into each (no copy of the whole list made first), hashed as they are read.
-pub fn fetch_chunks(
-    path: &Path,
-    entry: &Entry,
-    chunk: usize,
-) -> Result<Option<StoredChunks>, CacheError> {
-    let connection = connect(path)?;
-    let key = params![entry.upstream, entry.list, entry.owner];
-    let row = connection
-        .query_row(
-            "SELECT record_sha, pages, items, lines_sha, rowid FROM lists
-             WHERE upstream = ?1 AND list = ?2 AND owner = ?3",
-            key,
-            |row| {
-                Ok((
-                    row.get::<_, String>(0)?,
-                    row.get::<_, i64>(1)?,
-                    row.get::<_, i64>(2)?,
-                    row.get::<_, String>(3)?,
-                    row.get::<_, i64>(4)?,
-                ))
-            },
-        )
-        .optional();
-    let row = match row {
-        Ok(Some((record_sha, ..))) if record_sha != entry.record_sha => return Ok(None),
-        Ok(row) => row.map(|(_, pages, items, lines_sha, rowid)| (pages, items, lines_sha, rowid)),
-        Err(error) => return unreadable(&connection, entry, &error),
-    };
-    let Some((pages, items, lines_sha, rowid)) = row else {
+    let Some(reader) = PieceReader::open(path, entry)? else {
         return Ok(None);
     };
-    let chunks = match read_blob(&connection, rowid, chunk.max(1)) {
-        Ok(chunks) => chunks,
-        Err(error) => return unreadable(&connection, entry, &error),
-    };
-    let mut hasher = Sha256::new();
-    chunks.iter().for_each(|piece| hasher.update(piece));
-    let counts = u32::try_from(pages).ok().zip(u64::try_from(items).ok());
-    let sound = hex_digest(hasher) == lines_sha;
-    let Some((pages, items)) = counts.filter(|_| sound) else {
-        eprintln!(
-            "cache: the kept {} of one run is damaged; dropped and read again",
-            entry.list
-        );
-        drop_entry(&connection, entry)?;
-        return Ok(None);
-    };
-    let _turn = writing();
-    connection.execute(
-        "UPDATE lists SET last_used = ?4 WHERE upstream = ?1 AND list = ?2 AND owner = ?3",
-        params![entry.upstream, entry.list, entry.owner, now_ms()],
-    )?;
-    Ok(Some(StoredChunks {
-        chunks,
+    let (pages, items) = (reader.pages(), reader.items());
+    Ok(reader.read_all()?.map(|lines| Stored {
+        lines,
         pages,
         items,
     }))
 }
 
-/// The lines of row `rowid` in pieces of at most `chunk` bytes (one empty piece when empty).
-/// A value that is not a blob (text, a number) fails, as reading it as one would.
-fn read_blob(
-    connection: &Connection,
-    rowid: i64,
-    chunk: usize,
-) -> Result<Vec<Vec<u8>>, rusqlite::Error> {
-    let kind: String = connection.query_row(
-        "SELECT typeof(lines) FROM lists WHERE rowid = ?1",
-        [rowid],
-        |row| row.get(0),
-    )?;
-    if kind != "blob" {
-        return Err(rusqlite::Error::InvalidColumnType(
-            0,
-            "lines".to_owned(),
-            rusqlite::types::Type::Blob,
-        ));
-    }
-    let blob = connection.blob_open(MAIN_DB, c"lists", c"lines", rowid, true)?;
-    let length = blob.len();
-    let mut chunks = Vec::with_capacity(length.div_ceil(chunk).max(1));
-    let mut at = 0;
-    loop {
-        let size = chunk.min(length - at);
-        let mut piece = vec![0; size];
-        blob.read_at_exact(&mut piece, at)?;
-        chunks.push(piece);
-        at += size;
-        if at >= length {
-            return Ok(chunks);
-        }
-    }
-}
-
-fn hex_digest(hasher: Sha256) -> String {
-    hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// An entry whose row could not be read: dropped, and not served.
-fn unreadable<T>(
-    connection: &Connection,
-    entry: &Entry,
-    error: &rusqlite::Error,
-) -> Result<Option<T>, CacheError> {
-    eprintln!("cache: an entry could not be read ({error}); dropped");
-    drop_entry(connection, entry)?;
-    Ok(None)
-}
-
-fn drop_entry(connection: &Connection, entry: &Entry) -> Result<(), CacheError> {
+pub(crate) fn drop_entry(connection: &Connection, entry: &Entry) -> Result<(), CacheError> {
     let _turn = writing();
-    connection.execute(
-        "DELETE FROM lists WHERE upstream = ?1 AND list = ?2 AND owner = ?3",
-        params![entry.upstream, entry.list, entry.owner],
-    )?;
+    delete(connection, entry)
+}
+
+/// Deletes the list of `entry` (whatever its record) and its use.
+fn delete(connection: &Connection, entry: &Entry) -> Result<(), CacheError> {
+    for table in ["lists", "uses"] {
+        connection.execute(
+            &format!("DELETE FROM {table} WHERE upstream = ?1 AND list = ?2 AND owner = ?3"),
+            params![entry.upstream, entry.list, entry.owner],
+        )?;
+    }
     Ok(())
 }
 
@@ -330,11 +223,7 @@ pub fn put_chunks<C: AsRef<[u8]>>(
     items: u64,
     max_bytes: u64,
 ) -> Result<(), CacheError> {
-    let mut hasher = Sha256::new();
-    chunks
-        .iter()
-        .for_each(|piece| hasher.update(piece.as_ref()));
-    let lines_sha = hex_digest(hasher);
+    let piece_shas = piece_digests(chunks);
     let length: usize = chunks.iter().map(|piece| piece.as_ref().len()).sum();
     let size = i64::try_from(length).unwrap_or(i64::MAX);
     let mut connection = connect(path)?;
@@ -344,8 +233,8 @@ pub fn put_chunks<C: AsRef<[u8]>>(
     let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
     transaction.execute(
         "INSERT OR REPLACE INTO lists
-         (upstream, list, owner, record_sha, pages, items, lines, lines_sha, size, last_used)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+         (upstream, list, owner, record_sha, pages, items, lines, piece_shas, size)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             entry.upstream,
             entry.list,
@@ -354,12 +243,15 @@ pub fn put_chunks<C: AsRef<[u8]>>(
             i64::from(pages),
             i64::try_from(items).unwrap_or(i64::MAX),
             ZeroBlob(u64::try_from(length).unwrap_or(u64::MAX)),
-            lines_sha,
+            piece_shas,
             size,
-            now_ms(),
         ],
     )?;
     let rowid = transaction.last_insert_rowid();
+    transaction.execute(
+        "INSERT OR REPLACE INTO uses (upstream, list, owner, last_used) VALUES (?1, ?2, ?3, ?4)",
+        params![entry.upstream, entry.list, entry.owner, now_ms()],
+    )?;
     {
         let mut blob = transaction.blob_open(MAIN_DB, c"lists", c"lines", rowid, false)?;
         let mut at = 0;
@@ -377,16 +269,26 @@ pub fn put_chunks<C: AsRef<[u8]>>(
         if total <= max {
             break;
         }
-        let dropped = transaction.execute(
-            "DELETE FROM lists WHERE rowid = (
-                SELECT rowid FROM lists
-                WHERE NOT (upstream = ?1 AND list = ?2 AND owner = ?3)
-                ORDER BY last_used ASC LIMIT 1)",
-            params![entry.upstream, entry.list, entry.owner],
-        )?;
-        if dropped == 0 {
+        let oldest = transaction
+            .query_row(
+                "SELECT upstream, list, owner FROM lists LEFT JOIN uses USING (upstream, list, owner)
+                 WHERE NOT (upstream = ?1 AND list = ?2 AND owner = ?3)
+                 ORDER BY COALESCE(last_used, 0) ASC LIMIT 1",
+                params![entry.upstream, entry.list, entry.owner],
+                |row| {
+                    Ok(Entry {
+                        upstream: row.get(0)?,
+                        list: row.get(1)?,
+                        owner: row.get(2)?,
+                        record_sha: String::new(),
+                    })
+                },
+            )
+            .optional()?;
+        let Some(oldest) = oldest else {
             break;
-        }
+        };
+        delete(&transaction, &oldest)?;
     }
     transaction.commit()?;
     Ok(())
@@ -395,7 +297,7 @@ pub fn put_chunks<C: AsRef<[u8]>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hex_sha256;
+    use crate::pieces::PIECE_BYTES;
 
     fn entry(owner: &str) -> Entry {
         Entry {
@@ -480,7 +382,7 @@ mod tests {
         holder.execute_batch("BEGIN IMMEDIATE").unwrap();
         holder
             .execute(
-                "INSERT INTO lists VALUES ('u', 'l', 'o', 'r', 1, 1, x'00', 'x', 1, 0)",
+                "INSERT INTO lists VALUES ('u', 'l', 'o', 'r', 1, 1, x'00', x'00', 1)",
                 [],
             )
             .unwrap();
@@ -499,7 +401,7 @@ mod tests {
     }
 
     #[test]
-    fn lines_kept_in_pieces_read_back_whole_or_in_pieces() {
+    fn lines_kept_in_pieces_read_back_whole_or_a_piece_at_a_time() {
         let path = fresh("chunks");
         let pieces: [&[u8]; 3] = [b"{\"items\":[1]}\n", b"", b"{\"items\":[2,3]}\n"];
         put_chunks(&path, &entry("a"), &pieces, 2, 3, 1_000).unwrap();
@@ -509,25 +411,54 @@ mod tests {
             (stored.lines.as_slice(), stored.pages, stored.items),
             (&whole[..], 2, 3)
         );
-        for size in [1, 5, whole.len(), whole.len() + 1] {
-            let read = fetch_chunks(&path, &entry("a"), size).unwrap().unwrap();
-            assert!(read.chunks.iter().all(|piece| piece.len() <= size));
-            assert_eq!(read.chunks.concat(), whole, "pieces of {size}");
-        }
-        // The same checksum as the whole list kept at once: an entry either way reads alike.
+        // The same digests as the whole list kept at once: an entry either way reads alike.
         put(&path, &entry("b"), &whole, 2, 3, 1_000).unwrap();
-        let sums: Vec<String> = connect(&path)
+        let sums: Vec<Vec<u8>> = connect(&path)
             .unwrap()
-            .prepare("SELECT lines_sha FROM lists ORDER BY owner")
+            .prepare("SELECT piece_shas FROM lists ORDER BY owner")
             .unwrap()
             .query_map([], |row| row.get(0))
             .unwrap()
             .map(Result::unwrap)
             .collect();
-        assert_eq!(sums, [hex_sha256(&whole), hex_sha256(&whole)]);
+        assert_eq!(sums, [piece_digests(&[&whole]), piece_digests(&[&whole])]);
         put_chunks::<&[u8]>(&path, &entry("c"), &[], 0, 0, 1_000).unwrap();
-        let empty = fetch_chunks(&path, &entry("c"), 4).unwrap().unwrap();
-        assert_eq!(empty.chunks, [Vec::<u8>::new()]);
+        let mut empty = PieceReader::open(&path, &entry("c")).unwrap().unwrap();
+        assert_eq!(empty.next_piece().unwrap().unwrap(), Vec::<u8>::new());
+        assert!(empty.next_piece().is_none());
+    }
+
+    #[test]
+    fn a_long_list_is_read_a_checked_piece_at_a_time_and_a_damaged_piece_is_never_handed_out() {
+        let path = fresh("long");
+        let lines: Vec<u8> = (0..PIECE_BYTES * 2 + 10).map(|i| (i % 251) as u8).collect();
+        let halves = [&lines[..1000], &lines[1000..]];
+        put_chunks(&path, &entry("a"), &halves, 3, 30, u64::MAX).unwrap();
+        let mut reader = PieceReader::open(&path, &entry("a")).unwrap().unwrap();
+        let mut read = Vec::new();
+        while let Some(piece) = reader.next_piece() {
+            let piece = piece.unwrap();
+            assert!(piece.len() <= PIECE_BYTES);
+            read.extend_from_slice(&piece);
+        }
+        assert_eq!(read, lines);
+        // One byte changed in the last piece: the first two are handed out, the third is not.
+        connect(&path)
+            .unwrap()
+            .execute(
+                "UPDATE lists SET lines = ?1",
+                [[&lines[..lines.len() - 1], &[0u8][..]].concat()],
+            )
+            .unwrap();
+        let mut reader = PieceReader::open(&path, &entry("a")).unwrap().unwrap();
+        assert!(reader.next_piece().unwrap().is_ok());
+        assert!(reader.next_piece().unwrap().is_ok());
+        assert!(matches!(
+            reader.next_piece(),
+            Some(Err(CacheError::Damaged))
+        ));
+        assert!(reader.next_piece().is_none());
+        assert_eq!(count(&path), 0, "dropped");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::{client, demo, start, temp_dir, walk, walk_chronicle, with_faults, TestServer};
-use eval_compare_server::cache::{hex_sha256, ListCache, FILE_NAME};
+use eval_compare_server::cache::{piece_digests, ListCache, FILE_NAME, PIECE_BYTES};
 use eval_compare_server::demo_key::ApiKey;
 use eval_compare_server::{app_with, serve, Config, Extras, Mode, ProxyLimits};
 use serde_json::Value;
@@ -206,17 +206,16 @@ async fn kept(dir: &Path, list: &str, count: i64) {
     panic!("{count} lists were not kept");
 }
 
-/// Replaces the kept lines of `list` with `lines`, their checksum updated when `valid`.
+/// Replaces the kept lines of `list` with `lines`, their digests updated when `valid`.
 fn tamper(dir: &Path, list: &str, lines: &str, valid: bool) {
-    let sha = if valid {
-        hex_sha256(lines.as_bytes())
-    } else {
-        "0".repeat(64)
-    };
+    let mut digests = piece_digests(&[lines.as_bytes()]);
+    if !valid {
+        digests.fill(0);
+    }
     db(dir)
         .execute(
-            "UPDATE lists SET lines = ?1, lines_sha = ?2 WHERE list = ?3",
-            rusqlite::params![lines.as_bytes(), sha, list],
+            "UPDATE lists SET lines = ?1, piece_shas = ?2 WHERE list = ?3",
+            rusqlite::params![lines.as_bytes(), digests, list],
         )
         .unwrap();
 }
@@ -283,6 +282,64 @@ async fn the_cache_serves_a_finished_run_only_with_the_apis_consent() {
         .map(Result::unwrap)
         .collect();
     assert!(!owners.contains(&RUNNING.to_owned()), "{owners:?}");
+}
+
+#[tokio::test]
+async fn a_kept_list_is_served_a_checked_piece_at_a_time_and_a_damaged_piece_cuts_the_answer() {
+    let upstream = keyed_upstream().await;
+    let dir = temp_dir("stream-cache-pieces");
+    let (proxy, _cache) = caching_proxy(&upstream.base, &dir, 64).await;
+    let path = format!("/stream/v1/eval/{RUN}/trajectory-rewards");
+    let (_, first) = lines(&proxy.base, &path, Some(KEY)).await;
+    kept(&dir, "trajectory-rewards", 1).await;
+    // Kept lines of three pieces (the list's own lines after two pieces' worth of blank ones),
+    // served whole while every piece matches its digest.
+    let stored: Vec<u8> = db(&dir)
+        .query_row("SELECT lines FROM lists", [], |row| row.get(0))
+        .unwrap();
+    let mut long = vec![b'\n'; 2 * PIECE_BYTES];
+    long.extend_from_slice(&stored);
+    tamper(
+        &dir,
+        "trajectory-rewards",
+        std::str::from_utf8(&long).unwrap(),
+        true,
+    );
+    let body = client()
+        .get(format!("{}{path}", proxy.base))
+        .header("X-API-Key", KEY)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap();
+    let whole: Vec<Value> = body
+        .split(|&byte| byte == b'\n')
+        .filter(|line| !line.trim_ascii().is_empty())
+        .map(|line| serde_json::from_slice(line).unwrap())
+        .collect();
+    assert_eq!(whole, first);
+    // A byte changed in the second piece: the first piece goes out, then the answer is cut
+    // (no trailer: the reader cannot take it for a complete list) and the entry dropped.
+    db(&dir)
+        .execute(
+            "UPDATE lists SET lines = ?1",
+            [[&long[..PIECE_BYTES + 5], b" ", &long[PIECE_BYTES + 6..]].concat()],
+        )
+        .unwrap();
+    let answer = client()
+        .get(format!("{}{path}", proxy.base))
+        .header("X-API-Key", KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status().as_u16(), 200);
+    assert!(answer.bytes().await.is_err(), "the answer is cut short");
+    kept(&dir, "trajectory-rewards", 0).await;
+    // Read again from the upstream, whole.
+    let (_, again) = lines(&proxy.base, &path, Some(KEY)).await;
+    assert_eq!(again, first);
 }
 
 #[tokio::test]

@@ -11,9 +11,16 @@
 //! `trials`, the kept forms `trajectory-rewards+kept`, `trajectories+kept` and the packed forms
 //! `trajectory-rewards+packed`, `trajectories+packed`: [`crate::stream::ItemForm`]) and run or
 //! job id: the list's page lines (packed: frames) as they were sent, their page and
-//! item counts, a SHA-256 of the lines (a damaged entry is detected on read, dropped and read
-//! again from the upstream) and a SHA-256 of the run's record as the upstream answered it when
-//! the list was read. **No API key** is stored, nor anything derived from one.
+//! item counts, a SHA-256 of each megabyte of the lines and a SHA-256 of the run's record as
+//! the upstream answered it when the list was read. **No API key** is stored, nor anything
+//! derived from one.
+//!
+//! **Served as read.** A kept list is sent a megabyte at a time as it is read, each piece
+//! checked against its digest before it goes out, so the first bytes leave after one piece
+//! rather than after the whole list was read and hashed. A damaged first piece makes the list
+//! read again from the upstream; a damaged later piece ends the answer short (a cut body, which
+//! the reader cannot take for a complete list; it resumes from its last page, from the
+//! upstream, the entry being dropped).
 //!
 //! **Consent.** Nothing is served without asking the upstream first, with the caller's key, for
 //! the run's (or job's) record ([`ListCache::consent`]): only a `200` whose record is terminal
@@ -26,7 +33,9 @@
 //! `--no-cache` turns it off, `--cache-clear` empties it at start.
 
 use bytes::Bytes;
-use eval_compare_list_cache::store;
+use eval_compare_list_cache::{store, PieceReader};
+use futures::stream::BoxStream;
+use futures::StreamExt;
 
 use std::path::{Path, PathBuf};
 
@@ -39,24 +48,37 @@ use crate::stream::{ItemForm, PageTransport};
 
 use eval_compare_list_cache::record_is_finished as is_finished;
 pub use eval_compare_list_cache::{
-    hex_sha256, CacheError, Entry, Stored, DEFAULT_MAX_MIB, FILE_NAME,
+    hex_sha256, piece_digests, CacheError, Entry, Stored, DEFAULT_MAX_MIB, FILE_NAME, PIECE_BYTES,
 };
 
-/// The pieces a kept list is read and served in: a few reads per list, none large enough to
-/// cost a whole list's copy at once.
-const SERVED_CHUNK_BYTES: usize = 4 * 1024 * 1024;
+/// Pieces read ahead of what the caller has taken.
+const PIECES_AHEAD: usize = 4;
+
+/// A kept list's answer body: its pieces as they are read and checked, then its trailer; an
+/// error (a damaged piece) ends it short.
+pub type ServedList = BoxStream<'static, Result<Bytes, std::io::Error>>;
 
 /// What the upstream's answer on a run's record allows.
-#[derive(Debug)]
 pub enum Consent {
     /// Not 200: the upstream's answer, to be passed on as it is.
     Refused(HttpResponse),
-    /// Finished and kept unchanged: the lines to serve in pieces, trailer included.
-    Serve(Vec<Bytes>),
+    /// Finished and kept unchanged: the lines, served as they are read.
+    Serve(ServedList),
     /// Finished but not kept (or changed, or damaged): read it, and keep it under this entry.
     Read(Option<Entry>),
     /// Not finished, or the record could not be asked: read it, keep nothing.
     NotKept,
+}
+
+impl std::fmt::Debug for Consent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Consent::Refused(answer) => f.debug_tuple("Refused").field(answer).finish(),
+            Consent::Serve(_) => f.write_str("Serve(..)"),
+            Consent::Read(entry) => f.debug_tuple("Read").field(entry).finish(),
+            Consent::NotKept => f.write_str("NotKept"),
+        }
+    }
 }
 
 /// The cache: where its database is and its bound.
@@ -144,18 +166,22 @@ impl ListCache {
         };
         let path = self.path.clone();
         let looked_up = entry.clone();
+        // The first piece is read (and checked) before the answer is chosen: a damaged one
+        // is read again from the upstream, nothing having been sent.
         let found = tokio::task::spawn_blocking(move || {
-            store::fetch_chunks(&path, &looked_up, SERVED_CHUNK_BYTES)
+            let Some(mut reader) = PieceReader::open(&path, &looked_up)? else {
+                return Ok(None);
+            };
+            match reader.next_piece() {
+                Some(Ok(first)) => Ok(Some((reader, first))),
+                Some(Err(CacheError::Damaged)) | None => Ok(None),
+                Some(Err(error)) => Err(error),
+            }
         })
         .await
         .unwrap_or_else(|e| Err(CacheError::Task(e.to_string())));
         match found {
-            Ok(Some(stored)) => {
-                let trailer = store::complete_trailer(stored.pages, stored.items);
-                let mut body: Vec<Bytes> = stored.chunks.into_iter().map(Bytes::from).collect();
-                body.push(Bytes::from(trailer));
-                Consent::Serve(body)
-            }
+            Ok(Some((reader, first))) => Consent::Serve(served(reader, first)),
             Ok(None) => Consent::Read(Some(entry)),
             Err(error) => {
                 eprintln!("cache: {error}; reading from the upstream");
@@ -183,4 +209,31 @@ impl ListCache {
             eprintln!("cache: could not keep a list: {error}");
         }
     }
+}
+
+/// The answer of a kept list whose first piece `first` was read: the other pieces read on a
+/// blocking thread a few ahead of the caller, each checked, then the trailer; a damaged piece
+/// ends the answer with an error (the body is cut), nothing after it sent.
+fn served(mut reader: PieceReader, first: Vec<u8>) -> ServedList {
+    let (sender, receiver) = tokio::sync::mpsc::channel(PIECES_AHEAD);
+    let trailer = store::complete_trailer(reader.pages(), reader.items());
+    tokio::task::spawn_blocking(move || {
+        if sender.blocking_send(Ok(Bytes::from(first))).is_err() {
+            return;
+        }
+        while let Some(piece) = reader.next_piece() {
+            let piece = piece
+                .map(Bytes::from)
+                .map_err(|error| std::io::Error::other(error.to_string()));
+            let failed = piece.is_err();
+            if sender.blocking_send(piece).is_err() || failed {
+                return;
+            }
+        }
+        let _ = sender.blocking_send(Ok(Bytes::from(trailer)));
+    });
+    futures::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|piece| (piece, receiver))
+    })
+    .boxed()
 }

@@ -141,8 +141,17 @@ pub fn attempt_costs(attempt: &Attempt, progress: Progress) -> Costs {
     }
 }
 
-/// What an evaluation run has cost at `progress` (its own point of the schedule), rounded.
+/// What an evaluation run has cost at `progress` (its own point of the schedule), rounded;
+/// once past its last attempt's end, the same every time (summed once).
 pub fn run_costs(run: &EvalRun, progress: Progress) -> Costs {
+    if progress.fraction() >= run.end_fraction() {
+        return *run.final_costs.get_or_init(|| summed_costs(run, progress));
+    }
+    summed_costs(run, progress)
+}
+
+/// [`run_costs`], summed over the run's attempts.
+fn summed_costs(run: &EvalRun, progress: Progress) -> Costs {
     let mut costs = Costs::default();
     for attempt in &run.attempts {
         costs.add(attempt_costs(attempt, progress));

@@ -408,6 +408,10 @@ pub struct EvalRun {
     by_task_sample: Vec<u32>,
     /// Where on its schedule its last attempt ends.
     end_fraction: f64,
+    /// What it costs once its last attempt ended ([`super::billing::run_costs`]), summed over
+    /// its attempts the first time it is asked: a finished run's costs never change, and its
+    /// record and the billing list are asked for again and again.
+    pub(crate) final_costs: std::sync::OnceLock<super::billing::Costs>,
 }
 
 /// Marks a task sample without an attempt in [`EvalRun`]'s index.
@@ -586,6 +590,7 @@ pub fn simulate(seed: u64, plan: RunPlan, bench_index: usize, bench: &Benchmark)
         bench: bench_index,
         orders: AttemptOrders::of(&plan, &attempts),
         end_fraction: attempts.iter().map(|a| a.window.end).fold(0.0, f64::max),
+        final_costs: std::sync::OnceLock::new(),
         by_task_sample,
         attempts,
         total_rollouts: selected * samples,

@@ -314,11 +314,7 @@ async fn from_cache(
     for attempt in 0..2 {
         match cache.consent(config, transport, list, form, owner).await {
             Consent::Refused(answer) => return Ok(passed_on(answer)),
-            Consent::Serve(pieces) => {
-                let pieces =
-                    futures::stream::iter(pieces).map(Ok::<Bytes, std::convert::Infallible>);
-                return Ok(streamed(Body::from_stream(pieces), form));
-            }
+            Consent::Serve(pieces) => return Ok(streamed(Body::from_stream(pieces), form)),
             Consent::Read(None) | Consent::NotKept => return Err(None),
             Consent::Read(Some(entry)) => match InFlight::begin(&state.in_flight, &entry) {
                 Ok(walking) => {
