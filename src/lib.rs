@@ -30,3 +30,4 @@ pub mod route;
 pub mod source_panel;
 pub mod state;
 pub mod transport;
+pub mod yield_to_page;

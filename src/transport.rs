@@ -138,7 +138,11 @@ impl Transport for FetchTransport {
     }
 
     async fn sleep(&self, ms: u64) {
-        TimeoutFuture::new(u32::try_from(ms).unwrap_or(u32::MAX)).await;
+        match ms {
+            // The page's turn between slices of work: no timer's clamped delay.
+            0 => crate::yield_to_page::yield_to_page().await,
+            ms => TimeoutFuture::new(u32::try_from(ms).unwrap_or(u32::MAX)).await,
+        }
     }
 
     fn now_unix_ms(&self) -> u64 {

@@ -30,6 +30,7 @@ use leptos::task::spawn_local;
 
 use super::ledger::view_ledger;
 use super::shared::Shared;
+use crate::yield_to_page::yield_to_page;
 
 /// What a report is computed from.
 #[derive(Debug, Clone, PartialEq)]
@@ -210,7 +211,7 @@ async fn build_stepwise(
         }
         progress(build.progress());
         // Let the page paint and handle input before the next slice.
-        TimeoutFuture::new(0).await;
+        yield_to_page().await;
         if !current() {
             return Ok(None);
         }
@@ -322,7 +323,7 @@ pub async fn after_paint() {
     });
     let frame = async {
         let _ = receiver.await;
-        TimeoutFuture::new(0).await;
+        yield_to_page().await;
     };
     let frame = std::pin::pin!(frame);
     // Whichever comes first; without frames (a hidden tab) the timeout goes on.
@@ -472,7 +473,7 @@ async fn compute(key: ReportKey, this: u64, latest: StoredValue<u64>, state: Rep
             .bootstrap_progress
             .try_set(Some(share_drawn(&bootstraps)));
         // Let the page paint and handle input before the next slice.
-        TimeoutFuture::new(0).await;
+        yield_to_page().await;
     }
     let slice = now_ms();
     let mut full = Report::clone(&first);
@@ -516,7 +517,7 @@ pub async fn full_report_in_slices(
         mut bootstraps,
     } = deferred;
     while !draw_slice(&mut bootstraps) {
-        TimeoutFuture::new(0).await;
+        yield_to_page().await;
         if !current() {
             return Ok(None);
         }

@@ -12,13 +12,13 @@
 
 use eval_compare_core::load::{BuildStep, RunSetBuild};
 use eval_compare_core::model::{ModelError, RunSet};
-use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::loader::{LoadPlan, Loader, RunSetStart};
 use super::report::{now_ms, SLICE_MS};
 use super::shared::Shared;
+use crate::yield_to_page::yield_to_page;
 
 /// Items one step walks between clock readings: a millisecond's worth or so.
 pub(crate) const ITEMS_PER_STEP: usize = 20_000;
@@ -156,7 +156,7 @@ where
         spawn_local(async move {
             loop {
                 // Let the page paint and handle input before the next slice.
-                TimeoutFuture::new(0).await;
+                yield_to_page().await;
                 if latest.try_get_value() != Some(this) {
                     return;
                 }
@@ -167,7 +167,7 @@ where
                     Slice::Ended(result) => {
                         // Shown in a task of its own: what follows it (the report's first
                         // slice) does not lengthen the build's last slice.
-                        TimeoutFuture::new(0).await;
+                        yield_to_page().await;
                         if latest.try_get_value() == Some(this) {
                             finish(result, key);
                         }

@@ -27,7 +27,6 @@ use eval_compare_core::scorecard::{
     ScorecardPlan,
 };
 use eval_compare_core::view_state::ScorecardLink;
-use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -37,6 +36,7 @@ use super::loader::{LoadPlan, Loader, RunSetStart};
 use super::report::{full_report_in_slices, now_ms, ReportKey, SLICE_MS};
 use super::run_set_build::ITEMS_PER_STEP;
 use super::shared::Shared;
+use crate::yield_to_page::yield_to_page;
 
 /// The sources of a scorecard as read: listed, or why they could not be.
 pub type SourcesState = Option<Result<Shared<ScorecardSources>, String>>;
@@ -197,7 +197,7 @@ pub(crate) async fn build_from(
         }
         if progressive {
             // The page drawn in a task of its own, not after the report's last slice.
-            TimeoutFuture::new(0).await;
+            yield_to_page().await;
             if !current() {
                 return;
             }
@@ -219,7 +219,7 @@ pub(crate) async fn build_from(
         }
         state.progress.try_set(Some(build.progress()));
     }
-    TimeoutFuture::new(0).await;
+    yield_to_page().await;
     if !current() {
         return;
     }
@@ -288,7 +288,7 @@ async fn loader_pair_set(
             };
             match step {
                 Some(BuildStep::Working) => {
-                    TimeoutFuture::new(0).await;
+                    yield_to_page().await;
                     if !current() {
                         return None;
                     }

@@ -284,6 +284,16 @@ async fn the_cache_serves_a_finished_run_only_with_the_apis_consent() {
     assert!(!owners.contains(&RUNNING.to_owned()), "{owners:?}");
 }
 
+/// GETs `path` with the key, the body left to read.
+async fn keyed_get(base: &str, path: &str) -> reqwest::Response {
+    client()
+        .get(format!("{base}{path}"))
+        .header("X-API-Key", KEY)
+        .send()
+        .await
+        .unwrap()
+}
+
 #[tokio::test]
 async fn a_kept_list_is_served_a_checked_piece_at_a_time_and_a_damaged_piece_cuts_the_answer() {
     let upstream = keyed_upstream().await;
@@ -305,15 +315,7 @@ async fn a_kept_list_is_served_a_checked_piece_at_a_time_and_a_damaged_piece_cut
         std::str::from_utf8(&long).unwrap(),
         true,
     );
-    let body = client()
-        .get(format!("{}{path}", proxy.base))
-        .header("X-API-Key", KEY)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
+    let body = keyed_get(&proxy.base, &path).await.bytes().await.unwrap();
     let whole: Vec<Value> = body
         .split(|&byte| byte == b'\n')
         .filter(|line| !line.trim_ascii().is_empty())
@@ -328,12 +330,7 @@ async fn a_kept_list_is_served_a_checked_piece_at_a_time_and_a_damaged_piece_cut
             [[&long[..PIECE_BYTES + 5], b" ", &long[PIECE_BYTES + 6..]].concat()],
         )
         .unwrap();
-    let answer = client()
-        .get(format!("{}{path}", proxy.base))
-        .header("X-API-Key", KEY)
-        .send()
-        .await
-        .unwrap();
+    let answer = keyed_get(&proxy.base, &path).await;
     assert_eq!(answer.status().as_u16(), 200);
     assert!(answer.bytes().await.is_err(), "the answer is cut short");
     kept(&dir, "trajectory-rewards", 0).await;

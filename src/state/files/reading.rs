@@ -9,7 +9,6 @@
 
 use eval_compare_core::large_list::{PackedReward, PackedTrajectory};
 use eval_compare_core::run_folder::{FolderFeed, FolderStep, PackedFolder, RunFolderError};
-use gloo_timers::future::TimeoutFuture;
 use js_sys::Uint8Array;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::File;
@@ -17,6 +16,7 @@ use web_sys::File;
 use super::grouping::{FileIssue, FolderFiles, OpenedRun};
 use super::{js_error_text, ReadError};
 use crate::state::report::{now_ms, SLICE_MS};
+use crate::yield_to_page::yield_to_page;
 
 /// Bytes of a file read from disk and copied into memory at a time: a copy of a few
 /// milliseconds, where one of a 250 MB file at once blocked the page for over 100 ms.
@@ -98,7 +98,7 @@ async fn read_packed(
                 if now_ms() - slice_started >= SLICE_MS {
                     progress(feed.progress());
                     // Let the page paint and handle input before the next slice.
-                    TimeoutFuture::new(0).await;
+                    yield_to_page().await;
                     slice_started = now_ms();
                 }
             }

@@ -18,7 +18,6 @@ use eval_compare_core::scorecard::{
     baselines_by_hand, settings_of, FoldersError, ScorecardBuild, ScorecardFolders, ScorecardPlan,
 };
 use eval_compare_core::view_state::ScorecardLink;
-use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -27,6 +26,7 @@ use crate::state::report::{now_ms, SLICE_MS};
 use crate::state::run_set_build::ITEMS_PER_STEP;
 use crate::state::scorecard::{build_from, PairSource, ScorecardState};
 use crate::state::shared::Shared;
+use crate::yield_to_page::yield_to_page;
 
 /// The opened folders as a scorecard's source.
 pub type OpenFolders = ScorecardFolders<Arc<PackedFolder>>;
@@ -62,7 +62,7 @@ pub async fn folder_pair_set(
                 return Some(built.map_err(|error| error.to_string()));
             }
         }
-        TimeoutFuture::new(0).await;
+        yield_to_page().await;
         if !current() {
             return None;
         }
