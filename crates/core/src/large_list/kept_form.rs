@@ -28,7 +28,7 @@ pub fn kept_reward_page(line: &[u8]) -> Option<Vec<u8>> {
 
 /// A page line of a benchmark's tasks in its kept form (see [`kept_trajectory_page`]): each
 /// task with its id, label, split and categories, what the model reads
-/// ([`super::task_scan::kept_task`]); its input message, runtime, command, build status and
+/// (`task_scan.rs`); its input message, runtime, command, build status and
 /// environment (most of a task's bytes) left out.
 pub fn kept_task_page(line: &[u8]) -> Option<Vec<u8>> {
     project_page(line, super::task_scan::kept_task)
