@@ -127,18 +127,7 @@ impl Transport for Packing {
 }
 
 fn end(pages: u32, items: u64) -> String {
-    ListStreamEnd {
-        complete: true,
-        pages_read: pages,
-        items_read: items,
-        failed_page: None,
-        failure: None,
-        status: None,
-        code: None,
-        message: None,
-        retryable: false,
-    }
-    .to_line()
+    ListStreamEnd::complete(pages, items).to_line()
 }
 
 /// Run `er_1`'s rewards in pages of 3 (`x0`… with varied rewards, one task id with an

@@ -146,46 +146,80 @@ impl PieceReader {
     /// The next piece, checked; `None` once every piece was read. A piece that does not match
     /// its digest (or cannot be read) drops the entry and is [`CacheError::Damaged`].
     pub fn next_piece(&mut self) -> Option<Result<Vec<u8>, CacheError>> {
-        if self.next >= piece_count(self.length) {
-            return None;
+        let mut next = None;
+        self.read_on(1, |piece| {
+            next = Some(piece);
+            true
+        });
+        next
+    }
+
+    /// Hands each piece not read yet, checked, to `take` until it returns false; a damaged
+    /// piece drops the entry, is handed as [`CacheError::Damaged`] and ends the reading. One
+    /// blob handle reads them all: a handle opened again for each piece would walk the blob's
+    /// overflow pages from its start every time.
+    pub fn read_rest(&mut self, take: impl FnMut(Result<Vec<u8>, CacheError>) -> bool) {
+        self.read_on(usize::MAX, take);
+    }
+
+    /// At most `count` more pieces handed to `take` (see [`Self::read_rest`]).
+    fn read_on(&mut self, count: usize, mut take: impl FnMut(Result<Vec<u8>, CacheError>) -> bool) {
+        let end = piece_count(self.length).min(self.next.saturating_add(count));
+        if self.next >= end {
+            return;
         }
-        let index = self.next;
-        self.next += 1;
-        let start = index * PIECE_BYTES;
-        let size = PIECE_BYTES.min(self.length - start);
-        let read = self
+        let blob = self
             .connection
-            .blob_open(MAIN_DB, c"lists", c"lines", self.rowid, true)
-            .and_then(|blob| {
-                let mut piece = vec![0; size];
-                blob.read_at_exact(&mut piece, start).map(|()| piece)
-            });
-        let expected = &self.digests[index * DIGEST_BYTES..(index + 1) * DIGEST_BYTES];
-        match read {
-            Ok(piece) if Sha256::digest(&piece).as_slice() == expected => Some(Ok(piece)),
-            _ => {
-                self.next = usize::MAX;
-                let _ = self.connection.execute_batch("COMMIT");
-                eprintln!(
-                    "cache: the kept {} of one run is damaged; dropped and read again",
-                    self.entry.list
-                );
-                Some(drop_entry(&self.connection, &self.entry).and(Err(CacheError::Damaged)))
+            .blob_open(MAIN_DB, c"lists", c"lines", self.rowid, true);
+        let mut damaged = blob.is_err();
+        if let Ok(blob) = &blob {
+            while self.next < end {
+                let index = self.next;
+                self.next += 1;
+                let start = index * PIECE_BYTES;
+                let mut piece = vec![0; PIECE_BYTES.min(self.length - start)];
+                let expected = &self.digests[index * DIGEST_BYTES..(index + 1) * DIGEST_BYTES];
+                let read = blob.read_at_exact(&mut piece, start).is_ok();
+                if !read || Sha256::digest(&piece).as_slice() != expected {
+                    damaged = true;
+                    break;
+                }
+                if !take(Ok(piece)) {
+                    return;
+                }
             }
+        }
+        drop(blob);
+        if damaged {
+            self.next = usize::MAX;
+            let _ = self.connection.execute_batch("COMMIT");
+            eprintln!(
+                "cache: the kept {} of one run is damaged; dropped and read again",
+                self.entry.list
+            );
+            take(drop_entry(&self.connection, &self.entry).and(Err(CacheError::Damaged)));
         }
     }
 
     /// Every piece, checked, in one buffer; `None` when one is damaged (the entry dropped).
     pub fn read_all(mut self) -> Result<Option<Vec<u8>>, CacheError> {
         let mut lines = Vec::with_capacity(self.length);
-        while let Some(piece) = self.next_piece() {
-            match piece {
-                Ok(piece) => lines.extend_from_slice(&piece),
-                Err(CacheError::Damaged) => return Ok(None),
-                Err(error) => return Err(error),
+        let mut failed = None;
+        self.read_rest(|piece| match piece {
+            Ok(piece) => {
+                lines.extend_from_slice(&piece);
+                true
             }
+            Err(error) => {
+                failed = Some(error);
+                false
+            }
+        });
+        match failed {
+            None => Ok(Some(lines)),
+            Some(CacheError::Damaged) => Ok(None),
+            Some(error) => Err(error),
         }
-        Ok(Some(lines))
     }
 }
 

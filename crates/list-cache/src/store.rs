@@ -57,18 +57,7 @@ impl Stored {
 
 /// The trailer line of a complete list of `pages` pages and `items` items.
 pub fn complete_trailer(pages: u32, items: u64) -> String {
-    ListStreamEnd {
-        complete: true,
-        pages_read: pages,
-        items_read: items,
-        failed_page: None,
-        failure: None,
-        status: None,
-        code: None,
-        message: None,
-        retryable: false,
-    }
-    .to_line()
+    ListStreamEnd::complete(pages, items).to_line()
 }
 
 /// Why the cache could not be used.

@@ -198,6 +198,21 @@ struct Trailer {
 }
 
 impl ListStreamEnd {
+    /// The trailer of a complete list of `pages` pages and `items` items.
+    pub fn complete(pages: u32, items: u64) -> Self {
+        Self {
+            complete: true,
+            pages_read: pages,
+            items_read: items,
+            failed_page: None,
+            failure: None,
+            status: None,
+            code: None,
+            message: None,
+            retryable: false,
+        }
+    }
+
     /// The trailer line, newline included.
     pub fn to_line(&self) -> String {
         let trailer = Trailer {

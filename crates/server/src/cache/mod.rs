@@ -221,16 +221,18 @@ fn served(mut reader: PieceReader, first: Vec<u8>) -> ServedList {
         if sender.blocking_send(Ok(Bytes::from(first))).is_err() {
             return;
         }
-        while let Some(piece) = reader.next_piece() {
+        let mut whole = true;
+        reader.read_rest(|piece| {
             let piece = piece
                 .map(Bytes::from)
                 .map_err(|error| std::io::Error::other(error.to_string()));
-            let failed = piece.is_err();
-            if sender.blocking_send(piece).is_err() || failed {
-                return;
-            }
+            // A damaged piece is sent as the error that cuts the answer.
+            whole = piece.is_ok();
+            sender.blocking_send(piece).is_ok() && whole
+        });
+        if whole {
+            let _ = sender.blocking_send(Ok(Bytes::from(trailer)));
         }
-        let _ = sender.blocking_send(Ok(Bytes::from(trailer)));
     });
     futures::stream::unfold(receiver, |mut receiver| async move {
         receiver.recv().await.map(|piece| (piece, receiver))

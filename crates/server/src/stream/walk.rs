@@ -152,17 +152,7 @@ impl Walking<'_> {
         loop {
             match paginator.next_page().await {
                 None => {
-                    let end = ListStreamEnd {
-                        complete: true,
-                        pages_read: pages,
-                        items_read: items,
-                        failed_page: None,
-                        failure: None,
-                        status: None,
-                        code: None,
-                        message: None,
-                        retryable: false,
-                    };
+                    let end = ListStreamEnd::complete(pages, items);
                     return send_end(lines, end, kept).await;
                 }
                 Some(Ok(mut page)) => {
