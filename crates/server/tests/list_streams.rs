@@ -3,19 +3,24 @@
 //! the page, and a resumed stream gives the rest; a first page the API refuses is answered as
 //! the API answered it. The proxy's cache of finished runs: served only with the API's consent
 //! (a wrong key gets the API's refusal, never the kept list), read again when the run's record
-//! changed or the entry is damaged, never keeping a running run.
+//! changed or the entry is damaged, never keeping a running run. A run's trajectories come in
+//! its rewards' order, or in the API's own when it refuses that order.
 #![allow(clippy::unwrap_used)]
 
 mod common;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+
+use axum::response::IntoResponse;
+use tower::ServiceExt;
 
 use common::{client, demo, start, temp_dir, walk, walk_chronicle, with_faults, TestServer};
 use eval_compare_server::cache::{piece_digests, ListCache, FILE_NAME, PIECE_BYTES};
 use eval_compare_server::demo_key::ApiKey;
-use eval_compare_server::{app_with, serve, Config, Extras, Mode, ProxyLimits};
+use eval_compare_server::{app, app_with, serve, Config, Extras, Mode, ProxyLimits};
 use serde_json::Value;
 use tokio::net::TcpListener;
 
@@ -64,7 +69,7 @@ async fn a_stream_holds_the_contract_pages_items_and_ends_with_its_trailer() {
         ),
         (
             format!("/stream/v1/eval/{RUN}/trajectories"),
-            format!("/api/v1/trajectories?eval_run_id={RUN}"),
+            format!("/api/v1/trajectories?eval_run_id={RUN}&sort=task_id&order=asc"),
             false,
         ),
         (
@@ -96,6 +101,103 @@ async fn a_stream_holds_the_contract_pages_items_and_ends_with_its_trailer() {
     assert_eq!(refused[0]["error"]["code"], "resource_not_found");
     let (status, _) = lines(&server.base, "/stream/v1/eval/a%2Fb/trajectories", None).await;
     assert_eq!(status, 400, "an encoded separator never reaches the API");
+}
+
+/// The trajectory ids of `items`, in their order.
+fn trajectory_ids(items: &[Value]) -> Vec<&str> {
+    items
+        .iter()
+        .map(|item| item["trajectory_id"].as_str().unwrap())
+        .collect()
+}
+
+/// An upstream answering as the demo does, but refusing (422) any `sort` of the trajectories
+/// list, as an API that does not know the value would; counts the refusals.
+async fn refusing_task_order() -> (TestServer, Arc<AtomicUsize>) {
+    let demo_app = app(&demo(5)).unwrap();
+    let refused = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&refused);
+    let router = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let (demo_app, counted) = (demo_app.clone(), Arc::clone(&counted));
+        async move {
+            let uri = request.uri();
+            if uri.path() == "/api/v1/trajectories"
+                && uri.query().is_some_and(|query| query.contains("sort="))
+            {
+                counted.fetch_add(1, Ordering::SeqCst);
+                let body = r#"{"error":{"type":"invalid_request_error","code":"validation_error","message":"`sort` must be one of created_at.","param":"sort"}}"#;
+                return (
+                    axum::http::StatusCode::UNPROCESSABLE_ENTITY,
+                    [("content-type", "application/json")],
+                    body,
+                )
+                    .into_response();
+            }
+            demo_app.oneshot(request).await.into_response()
+        }
+    });
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        serve(listener, router, std::future::pending())
+            .await
+            .unwrap();
+    });
+    (TestServer::of(base, task), refused)
+}
+
+#[tokio::test]
+async fn a_runs_trajectories_come_in_its_rewards_order_or_the_apis_own_when_it_refuses_that() {
+    let server = start(demo(5)).await;
+    let stream = |list: &str| format!("/stream/v1/eval/{RUN}/{list}");
+    let (_, values) = lines(&server.base, &stream("trajectories"), None).await;
+    let (trajectories, _) = split(&values);
+    let (_, values) = lines(&server.base, &stream("trajectory-rewards"), None).await;
+    let (rewards, _) = split(&values);
+    // Every reward's trajectory, in the rewards' order, is met walking the trajectories front
+    // to back (a trajectory without a reward is passed).
+    let listed = trajectory_ids(&trajectories);
+    let mut walking = listed.iter();
+    for id in trajectory_ids(&rewards) {
+        assert!(walking.any(|listed| *listed == id), "{id} out of order");
+    }
+    let default_order = walk(
+        &client(),
+        &server.base,
+        &format!("/api/v1/trajectories?eval_run_id={RUN}"),
+        200,
+    )
+    .await;
+    assert_ne!(
+        trajectory_ids(&default_order),
+        listed,
+        "not the default order"
+    );
+
+    let (upstream, refused) = refusing_task_order().await;
+    let proxy = start(Config {
+        mode: Mode::Proxy {
+            upstream: upstream.base.clone(),
+            limits: ProxyLimits::default(),
+        },
+        ..demo(0)
+    })
+    .await;
+    for walked in 1..=2 {
+        let (status, values) = lines(&proxy.base, &stream("trajectories"), None).await;
+        assert_eq!(status, 200, "walk {walked}");
+        let (items, end) = split(&values);
+        assert_eq!(end["complete"], true, "walk {walked}");
+        assert_eq!(
+            items, default_order,
+            "walk {walked}: the API's default order"
+        );
+    }
+    assert_eq!(
+        refused.load(Ordering::SeqCst),
+        1,
+        "asked in task order once; after the refusal, in the API's order"
+    );
 }
 
 #[tokio::test]

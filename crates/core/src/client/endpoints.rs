@@ -198,6 +198,29 @@ impl<T: Transport> TrajectoryClient<T> {
         &self,
         eval_run_id: &str,
     ) -> Result<Paginator<'_, T, TrajectoryPage>, ApiError> {
+        self.run_trajectories(eval_run_id, &[])
+    }
+
+    /// [`Self::trajectories_of_run`] in ascending task order (`sort=task_id&order=asc`): the
+    /// order the API lists the run's rewards in (without a task first, then by task id, then
+    /// by trajectory id), where the API sorts by task; its default is by creation, newest
+    /// first. The contract leaves `sort`'s values open: an API that does not know `task_id`
+    /// may refuse the request (400 or 422) or list in an order of its own.
+    pub fn trajectories_of_run_in_task_order(
+        &self,
+        eval_run_id: &str,
+    ) -> Result<Paginator<'_, T, TrajectoryPage>, ApiError> {
+        self.run_trajectories(
+            eval_run_id,
+            &[(paths::SORT_PARAM, "task_id"), (paths::ORDER_PARAM, "asc")],
+        )
+    }
+
+    fn run_trajectories(
+        &self,
+        eval_run_id: &str,
+        order: &[(&'static str, &'static str)],
+    ) -> Result<Paginator<'_, T, TrajectoryPage>, ApiError> {
         if eval_run_id.is_empty() {
             return Err(ApiError::InvalidArgument(
                 "evaluation run id is empty".to_owned(),
@@ -205,6 +228,9 @@ impl<T: Transport> TrajectoryClient<T> {
         }
         let mut query = Query::default();
         query.push(paths::RUN_PARAM, eval_run_id);
+        for (name, value) in order {
+            query.push(name, *value);
+        }
         Ok(self.pages(paths::TRAJECTORIES.to_owned(), query))
     }
 

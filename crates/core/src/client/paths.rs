@@ -24,7 +24,11 @@ pub const BILLING_RUN_COSTS: &str = "/api/v1/billing/usage/runs";
 pub const TRAJECTORIES: &str = "/api/v1/trajectories";
 /// The query parameter naming the run whose trajectories are listed.
 pub const RUN_PARAM: &str = "eval_run_id";
-/// The query parameter asking a trajectory's reward components.
+/// A list's sort parameter (the field it is sorted by; the contract leaves its values open).
+pub const SORT_PARAM: &str = "sort";
+/// A list's order parameter: `asc` or `desc`.
+pub const ORDER_PARAM: &str = "order";
+/// The query parameter asking for a trajectory's reward components.
 pub const COMPONENTS_PARAM: &str = "include_reward_components";
 
 /// `/api/v1/trajectories?eval_run_id={run}`: a run's trajectories.

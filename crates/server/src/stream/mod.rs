@@ -15,11 +15,13 @@
 //! with the API's own status and body; a failure after it ends the stream with a trailer naming
 //! the page. In proxy mode with a cache, finished runs' lists are served from it after the
 //! API's consent ([`crate::cache`]); a list walked is walked once however many ask for it at
-//! once, and a finished run's other list is read beside it ([`in_flight`]).
+//! once, and a finished run's other list is read beside it ([`in_flight`]). A run's
+//! trajectories are asked in the order of its rewards where the API sorts so ([`task_order`]).
 
 mod form;
 mod in_flight;
 mod page;
+mod task_order;
 mod transport;
 mod walk;
 
@@ -44,6 +46,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::cache::{Consent, Entry, ListCache};
 use crate::error::ApiError;
 use in_flight::{InFlight, Walking};
+use task_order::TaskOrder;
 
 pub use form::ItemForm;
 pub use transport::{PageOrigin, PageTransport};
@@ -63,6 +66,7 @@ pub struct StreamState {
     origin: PageOrigin,
     cache: Option<Arc<ListCache>>,
     in_flight: Arc<InFlight>,
+    task_order: Arc<TaskOrder>,
 }
 
 impl StreamState {
@@ -72,6 +76,7 @@ impl StreamState {
             origin,
             cache,
             in_flight: Arc::default(),
+            task_order: Arc::default(),
         }
     }
 }
@@ -234,7 +239,7 @@ async fn answer(
     }
     let (lines, mut reader) = mpsc::channel::<Bytes>(LINES_AHEAD);
     let (ended, end) = oneshot::channel::<WalkEnd>();
-    let cache = state.cache.clone();
+    let (cache, task_order) = (state.cache.clone(), Arc::clone(&state.task_order));
     tokio::spawn(async move {
         let outcome = walk::walk(
             config,
@@ -245,6 +250,7 @@ async fn answer(
             resume,
             keep.is_some(),
             &lines,
+            &task_order,
         )
         .await;
         drop(lines);
@@ -345,6 +351,7 @@ fn read_sibling(
     let entry = in_flight::entry_for(entry, other, form);
     let (flight, origin) = (Arc::clone(&state.in_flight), state.origin.clone());
     let (config, cache) = (config.clone(), Arc::clone(cache));
+    let task_order = Arc::clone(&state.task_order);
     tokio::spawn(async move {
         tokio::time::sleep(SIBLING_DELAY).await;
         let Ok(walking) = InFlight::begin(&flight, &entry) else {
@@ -366,6 +373,7 @@ fn read_sibling(
             resume,
             true,
             &lines,
+            &task_order,
         )
         .await;
         drop(lines);

@@ -7,7 +7,7 @@
 //! key and contract version go with every page request, as the proxy forwards them.
 
 use bytes::Bytes;
-use eval_compare_core::api::CursorPage;
+use eval_compare_core::api::{CursorPage, TrajectoryPage};
 use eval_compare_core::client::list_stream::{
     ListStreamEnd, StreamFailure, StreamResume, StreamedList,
 };
@@ -22,6 +22,7 @@ use super::page::{
     ApiRewards, ApiTasks, ApiTrajectories, ApiTrials, KeptRewards, KeptTasks, KeptTrajectories,
     LineForm, PackedRewards, PackedTrajectories, StreamPage,
 };
+use super::task_order::{asks_again, TaskOrder};
 use super::transport::PageTransport;
 
 /// Where a walk's lines go; `false` when the reader went away.
@@ -45,7 +46,8 @@ pub enum WalkEnd {
 
 /// Walks `list` of `owner` from `resume`, sending a line per page in `form` to `lines` (the
 /// first only once the first page is read, so a refusal can still be passed on as it came);
-/// keeps the lines sent when `keep`.
+/// keeps the lines sent when `keep`. A run's trajectories are asked in task order unless the
+/// API refused it ([`TaskOrder`]).
 #[allow(clippy::too_many_arguments)]
 pub async fn walk(
     config: ClientConfig,
@@ -56,6 +58,7 @@ pub async fn walk(
     resume: StreamResume,
     keep: bool,
     lines: &LineSender,
+    task_order: &TaskOrder,
 ) -> WalkEnd {
     let client = TrajectoryClient::new(config, transport.clone());
     let cap = resume.expected.map_or_else(PageCap::unknown, |items| {
@@ -81,17 +84,8 @@ pub async fn walk(
             let pages = client.trajectory_rewards(owner);
             walking.pages::<ApiRewards, _>(pages).await
         }
-        (StreamedList::Trajectories, ItemForm::Kept) => {
-            let pages = client.trajectories_of_run(owner);
-            walking.pages::<KeptTrajectories, _>(pages).await
-        }
-        (StreamedList::Trajectories, ItemForm::Packed) => {
-            let pages = client.trajectories_of_run(owner);
-            walking.pages::<PackedTrajectories, _>(pages).await
-        }
-        (StreamedList::Trajectories, ItemForm::Api) => {
-            let pages = client.trajectories_of_run(owner);
-            walking.pages::<ApiTrajectories, _>(pages).await
+        (StreamedList::Trajectories, form) => {
+            walking.trajectories(&client, owner, form, task_order).await
         }
         (StreamedList::Tasks, ItemForm::Api) => {
             let pages = client.benchmark_tasks(owner, None);
@@ -109,6 +103,7 @@ pub async fn walk(
 }
 
 /// What a walk of one list needs besides its pages.
+#[derive(Clone)]
 struct Walking<'w> {
     transport: &'w PageTransport,
     cap: PageCap,
@@ -118,6 +113,51 @@ struct Walking<'w> {
 }
 
 impl Walking<'_> {
+    /// Walks a run's trajectories in task order, or in the API's default order once the API
+    /// refused task order; a first page refused in task order is asked again in the default
+    /// order (a fresh walk answered so notes the refusal in `order`; a resumed one does not,
+    /// its cursor may be the refusal's cause).
+    async fn trajectories(
+        self,
+        client: &TrajectoryClient<PageTransport>,
+        owner: &str,
+        form: ItemForm,
+        order: &TaskOrder,
+    ) -> WalkEnd {
+        if !order.asked() {
+            return self
+                .trajectory_pages(form, client.trajectories_of_run(owner))
+                .await;
+        }
+        let fresh = self.resume.cursor.is_none();
+        let again = self.clone();
+        let pages = client.trajectories_of_run_in_task_order(owner);
+        match self.trajectory_pages(form, pages).await {
+            WalkEnd::Refused(answer) if asks_again(answer.status) => {
+                let pages = client.trajectories_of_run(owner);
+                let end = again.trajectory_pages(form, pages).await;
+                if fresh && !matches!(end, WalkEnd::Refused(_)) {
+                    order.note_refused();
+                }
+                end
+            }
+            end => end,
+        }
+    }
+
+    /// Walks a run's trajectories in `form`.
+    async fn trajectory_pages(
+        self,
+        form: ItemForm,
+        pages: Result<Paginator<'_, PageTransport, TrajectoryPage>, ApiError>,
+    ) -> WalkEnd {
+        match form {
+            ItemForm::Kept => self.pages::<KeptTrajectories, _>(pages).await,
+            ItemForm::Packed => self.pages::<PackedTrajectories, _>(pages).await,
+            ItemForm::Api => self.pages::<ApiTrajectories, _>(pages).await,
+        }
+    }
+
     /// Walks `paginator`'s pages, each read as a [`StreamPage`] of form `F`.
     async fn pages<F: LineForm, Q>(
         self,

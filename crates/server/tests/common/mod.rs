@@ -22,6 +22,13 @@ pub struct TestServer {
     task: tokio::task::JoinHandle<()>,
 }
 
+impl TestServer {
+    /// The server at `base` that `task` serves (aborted when dropped).
+    pub fn of(base: String, task: tokio::task::JoinHandle<()>) -> Self {
+        Self { base, task }
+    }
+}
+
 impl Drop for TestServer {
     fn drop(&mut self) {
         self.task.abort();
