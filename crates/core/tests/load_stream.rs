@@ -2,7 +2,8 @@
 //! items as paging, progress per page line; an error trailer keeps the pages read and a Retry
 //! resumes at the next page's cursor; a body cut without its trailer is asked again from
 //! there; a server that does not offer streams is paged as the contract says; a large list is
-//! decoded in slices, the page getting a turn between them.
+//! decoded in slices, the page getting a turn between them; a store told to names its later
+//! runs once to a server that reads ahead.
 
 #![allow(clippy::unwrap_used)]
 
@@ -299,4 +300,82 @@ fn a_server_offering_the_kept_form_is_asked_for_it_on_every_stream() {
         streams.iter().all(|url| url.contains("form=kept")),
         "{streams:?}"
     );
+}
+
+/// Loads `runs` into `store` against `transport` (nothing noted).
+fn load_all(transport: &ScriptedTransport, store: &LoadStore, runs: &[&str]) {
+    let client = TrajectoryClient::new(
+        ClientConfig::new("http://api.test").unwrap(),
+        transport.clone(),
+    );
+    let runs: Vec<String> = runs.iter().map(|run| (*run).to_owned()).collect();
+    block_on(async {
+        choose_list_source(&client, store).await;
+        load_runs(&client, store, &runs, &|_| {}).await;
+    });
+}
+
+/// A scripted server streaming the kept form, offering to read ahead when `prefetch`; runs
+/// `er_2`, `er_3` and `er_4` are not found.
+fn reading_ahead(prefetch: bool) -> ScriptedTransport {
+    let transport = ScriptedTransport::default();
+    let offered = CAPABILITIES.replace(
+        r#""cache":false"#,
+        &format!(r#""cache":true,"forms":["kept"],"prefetch":{prefetch}"#),
+    );
+    transport.route("/stream/v1/capabilities", vec![(200, offered)]);
+    transport.route("/stream/v1/prefetch", vec![(202, r#"{"runs":2}"#.into())]);
+    for run in ["er_2", "er_3", "er_4"] {
+        transport.route(&format!("/eval/{run}"), vec![(404, "{}".into())]);
+    }
+    let body = format!("{}{}{}", first_page(), second_page(), end(true, 2, 3));
+    script(&transport, vec![(200, body)], "");
+    transport
+}
+
+#[test]
+fn a_store_told_to_names_the_later_runs_once_to_a_server_that_reads_ahead() {
+    let transport = reading_ahead(true);
+    let store = LoadStore::new();
+    store.read_ahead_after(2);
+    load_all(&transport, &store, &["er_1", "er_2", "er_3", "er_4"]);
+    let named: Vec<String> = transport
+        .urls()
+        .into_iter()
+        .filter(|url| url.contains("/stream/v1/prefetch"))
+        .collect();
+    assert_eq!(
+        named,
+        ["http://api.test/stream/v1/prefetch?run=er_3&run=er_4&form=kept"]
+    );
+    assert_eq!(
+        reward_ids(&store),
+        ["x1", "x2", "x3"],
+        "the load is the same"
+    );
+    load_all(&transport, &store, &["er_1", "er_2", "er_3", "er_4"]);
+    assert_eq!(
+        transport.count("/stream/v1/prefetch"),
+        1,
+        "each run named once"
+    );
+
+    // Not told (the CLI), not offered, or no run after the first two: nothing named.
+    for (told, offered, runs) in [
+        (false, true, &["er_1", "er_2", "er_3"][..]),
+        (true, false, &["er_1", "er_2", "er_3"][..]),
+        (true, true, &["er_1", "er_2"][..]),
+    ] {
+        let transport = reading_ahead(offered);
+        let store = LoadStore::new();
+        if told {
+            store.read_ahead_after(2);
+        }
+        load_all(&transport, &store, runs);
+        assert_eq!(
+            transport.count("/stream/v1/prefetch"),
+            0,
+            "{told} {offered} {runs:?}"
+        );
+    }
 }

@@ -488,6 +488,88 @@ async fn a_finished_runs_other_list_is_read_beside_and_served_with_the_apis_cons
     assert_eq!(status, 401, "the API's refusal, never the kept list");
 }
 
+/// GETs `path` with `key`: the status and the JSON body.
+async fn get_with(base: &str, path: &str, key: &str) -> (u16, Value) {
+    let response = client()
+        .get(format!("{base}{path}"))
+        .header("X-API-Key", key)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap())
+}
+
+fn kept_owners(dir: &Path) -> Vec<String> {
+    db(dir)
+        .prepare("SELECT owner FROM lists")
+        .unwrap()
+        .query_map([], |row| row.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[tokio::test]
+async fn runs_named_ahead_are_read_into_the_cache_and_served_only_with_the_apis_consent() {
+    let demo_server = start(demo(5)).await;
+    let (_, caps) = lines(&demo_server.base, "/stream/v1/capabilities", None).await;
+    assert_eq!(caps[0]["prefetch"], false, "no cache, no reading ahead");
+    let (status, _) = get_with(
+        &demo_server.base,
+        &format!("/stream/v1/prefetch?run={RUN}"),
+        KEY,
+    )
+    .await;
+    assert_eq!(status, 404);
+
+    let upstream = keyed_upstream().await;
+    let dir = temp_dir("stream-read-ahead");
+    let (proxy, _cache) = caching_proxy(&upstream.base, &dir, 64).await;
+    let (_, caps) = lines(&proxy.base, "/stream/v1/capabilities", None).await;
+    assert_eq!(caps[0]["prefetch"], true);
+    let too_many = (0..65)
+        .map(|i| format!("run=r{i}"))
+        .collect::<Vec<_>>()
+        .join("&");
+    for query in [
+        "",
+        "?run=a%2Fb",
+        "?run=..",
+        "?run=x&form=odd",
+        "?run=x&page=2",
+        &format!("?{too_many}"),
+    ] {
+        let (status, body) =
+            get_with(&proxy.base, &format!("/stream/v1/prefetch{query}"), KEY).await;
+        assert_eq!(status, 400, "{query}: {body}");
+    }
+
+    // A wrong key reads nothing ahead: the API refuses the run's record.
+    let ahead = format!("/stream/v1/prefetch?run={RUN}&run={RUNNING}&run={RUN}");
+    assert_eq!(get_with(&proxy.base, &ahead, "wrong-key").await.0, 202);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(kept_owners(&dir).is_empty());
+
+    // With the key: both lists of the finished run are kept, none of the running run's.
+    let (status, taken) = get_with(&proxy.base, &ahead, KEY).await;
+    assert_eq!((status, &taken["runs"]), (202, &Value::from(2)));
+    kept(&dir, "trajectory-rewards", 1).await;
+    kept(&dir, "trajectories", 1).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(kept_owners(&dir), [RUN, RUN]);
+
+    // What was read ahead is served to the key the API consents to, only.
+    let marker = "{\"items\":[],\"has_more\":false,\"next_cursor\":null}\n";
+    tamper(&dir, "trajectories", marker, true);
+    let trajectories = format!("/stream/v1/eval/{RUN}/trajectories");
+    let (status, served) = lines(&proxy.base, &trajectories, Some(KEY)).await;
+    assert_eq!(status, 200);
+    assert_eq!(served.len(), 2, "the kept list: {served:?}");
+    let (status, _) = lines(&proxy.base, &trajectories, Some("wrong-key")).await;
+    assert_eq!(status, 401, "the API's refusal, never the kept list");
+}
+
 /// GETs `path` with the test key: the body's text.
 async fn text(base: &str, path: &str) -> String {
     let response = client()

@@ -81,9 +81,16 @@ impl Default for Loader {
     }
 }
 
+/// The runs whose lists a browser reads at once: two runs' four lists and the benchmark's
+/// tasks take five of its six connections to the server; the later runs' lists wait, so the
+/// server is asked to read those ahead ([`LoadStore::read_ahead_after`]).
+const RUNS_READ_AT_ONCE: usize = 2;
+
 /// An empty store; what its loads read beside the runs is each plan's ([`LoadPlan::beside`]).
 fn empty_store() -> Rc<LoadStore> {
-    Rc::new(LoadStore::new())
+    let store = LoadStore::new();
+    store.read_ahead_after(RUNS_READ_AT_ONCE);
+    Rc::new(store)
 }
 
 impl Loader {

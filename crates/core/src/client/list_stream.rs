@@ -31,6 +31,13 @@ pub use super::stream_records::{Record, RecordSplitter};
 pub const STREAM_PREFIX: &str = "/stream/v1";
 /// The path telling whether the server streams lists.
 pub const STREAM_CAPABILITIES_PATH: &str = "/stream/v1/capabilities";
+/// The path asking the server to read ahead the lists of finished runs the page will ask for
+/// later ([`prefetch_path`]; offered when [`StreamCapabilities::prefetch`]).
+pub const STREAM_PREFETCH_PATH: &str = "/stream/v1/prefetch";
+/// The query parameter naming a run to read ahead (repeated, at most [`PREFETCH_MAX_RUNS`]).
+pub const PREFETCH_RUN_PARAM: &str = "run";
+/// The most runs one read-ahead request may name.
+pub const PREFETCH_MAX_RUNS: usize = 64;
 /// The streamed lists' content type.
 pub const STREAM_CONTENT_TYPE: &str = "application/x-ndjson";
 /// The content type of a stream in the packed form ([`PACKED_FORM`]): JSON Lines and frames.
@@ -134,6 +141,19 @@ pub const KEPT_FORM: &str = "kept";
 /// as [`PACKED_STREAM_CONTENT_TYPE`]. Tasks have no packed form: asked for it, they are sent
 /// in their kept form; trials as the API's.
 pub const PACKED_FORM: &str = "packed";
+
+/// The read-ahead request for the runs `runs` (at most [`PREFETCH_MAX_RUNS`] of them are
+/// named) in `form` (the API's when `None`): both lists of each, which the server reads into
+/// its cache when the run is finished, so that the page's own requests for them, made when a
+/// connection is free, are served what was kept.
+pub fn prefetch_path(runs: &[String], form: Option<&str>) -> String {
+    let mut query = Query::default();
+    for run in runs.iter().take(PREFETCH_MAX_RUNS) {
+        query.push(PREFETCH_RUN_PARAM, run.as_str());
+    }
+    query.push_opt(FORM_PARAM, form);
+    format!("{STREAM_PREFETCH_PATH}{}", query.to_query_string())
+}
 
 impl StreamResume {
     /// The query string (`?…`, or empty) carrying this position.
@@ -291,6 +311,10 @@ pub struct StreamCapabilities {
     /// an older server.
     #[serde(default)]
     pub forms: Vec<String>,
+    /// Whether the server reads finished runs' lists ahead into its cache when asked
+    /// ([`STREAM_PREFETCH_PATH`]); false from an older server.
+    #[serde(default)]
+    pub prefetch: bool,
 }
 
 impl StreamCapabilities {

@@ -119,16 +119,20 @@ fn ended<T>(
 
 /// Loads the runs `run_ids` concurrently into `store`, resuming whatever stopped and leaving
 /// alone what is complete, with what the store's [`BesideRuns`](super::BesideRuns) names beside
-/// them (costs, the platform's progression); tells `notify` whenever something arrived.
+/// them (costs, the platform's progression), having the server read the later runs ahead when
+/// the store says so ([`super::read_ahead`]); tells `notify` whenever something arrived.
 pub async fn load_runs<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
     store: &LoadStore<F>,
     run_ids: &[String],
     notify: &dyn Fn(LoadEvent<'_>),
 ) {
+    // The read-ahead request goes out first, before the runs' own requests take the
+    // connections.
+    let ahead = super::read_ahead::read_ahead(client, store, run_ids);
     let runs = join_all(run_ids.iter().map(|id| load_run(client, store, id, notify)));
     let costs = super::billing::load_costs(client, store.cost_reads(), run_ids, notify);
-    join(runs, costs).await;
+    join3(ahead, runs, costs).await;
 }
 
 async fn load_run<T: Transport, F: ListForm>(

@@ -19,6 +19,10 @@
 //! the other reads, but a failure there never stops the run: its settings are then "could not
 //! be resolved", with the reason, and [`LoadStore::first_failure`] does not count it.
 //!
+//! A store told to ([`LoadStore::read_ahead_after`]: the viewer, with its six connections per
+//! server) names the runs it gets to only later to our server at a load's start, to be read
+//! ahead into the server's cache (`read_ahead.rs`).
+//!
 //! Runs still executing are refreshed by [`refresh_running`]: their progress is read, and when it
 //! moved the run and its lists are read again and swapped in once complete.
 //!
@@ -59,6 +63,7 @@ mod list;
 mod pace;
 mod per_trajectory;
 mod progress;
+mod read_ahead;
 mod run_load;
 mod run_set_build;
 mod scorecard;

@@ -74,6 +74,8 @@ pub struct LoadStore<F: ListForm = Packed> {
     costs: super::billing::CostReads,
     /// Whether loads leave out the platform's progression ([`BesideRuns`]; read by default).
     skip_platform_progression: Cell<bool>,
+    /// Naming later runs to the server to read ahead ([`Self::read_ahead_after`]).
+    pub(super) read_ahead: super::read_ahead::ReadAhead,
 }
 
 /// What a load reads beside each run's record, lists and settings: what the page or command
@@ -129,6 +131,13 @@ impl<F: ListForm> LoadStore<F> {
     /// Reads the lists from `source` from now on (lists already read stay).
     pub fn set_list_source(&self, source: ListSource) {
         self.list_source.set(Some(source));
+    }
+
+    /// Has each load name the runs after its `first` to the server to read ahead, when the
+    /// server offers it ([`super::read_ahead`]): for a browser, whose six connections per
+    /// server take the first runs' lists and leave the later ones waiting.
+    pub fn read_ahead_after(&self, first: usize) {
+        self.read_ahead.set_after(first);
     }
 
     /// The runs' costs and rollout statistics, read beside them once enabled.

@@ -63,14 +63,25 @@ impl ListSource {
 /// offers every list, else
 /// [`ListSource::ContractPages`] (an API that is not our server answers 404, or nothing).
 pub async fn probe_list_source<T: Transport>(client: &TrajectoryClient<T>) -> ListSource {
+    source_of(probe_capabilities(client).await.as_ref())
+}
+
+/// The server's stream capabilities, when it answers them.
+async fn probe_capabilities<T: Transport>(
+    client: &TrajectoryClient<T>,
+) -> Option<StreamCapabilities> {
     let answer = client
         .transport()
         .send(client.request(STREAM_CAPABILITIES_PATH))
         .await;
-    let offered = answer
+    answer
         .ok()
         .filter(|answer| answer.status == 200)
-        .and_then(|answer| crate::api::decode::<StreamCapabilities>(&answer.body).ok());
+        .and_then(|answer| crate::api::decode::<StreamCapabilities>(&answer.body).ok())
+}
+
+/// Where lists are read from, given the server's capabilities (see [`probe_list_source`]).
+fn source_of(offered: Option<&StreamCapabilities>) -> ListSource {
     match offered {
         Some(offered) if StreamedList::ALL.iter().all(|&list| offered.offers(list)) => {
             let offers = |name: &str| offered.forms.iter().any(|form| form == name);
@@ -90,7 +101,8 @@ pub async fn probe_list_source<T: Transport>(client: &TrajectoryClient<T>) -> Li
 /// the same choice after (a new store, as for another address or key, asks again). A store of
 /// the records whole (not read from frames, [`ListForm::PACKED_WIRE`]: a run folder written
 /// to disk) reads the server's stream in the API's own form: the kept and packed forms leave
-/// out the optional fields the model does not read, which a run folder keeps.
+/// out the optional fields the model does not read, which a run folder keeps. Notes whether
+/// the server reads runs ahead ([`super::read_ahead`]).
 pub async fn choose_list_source<T: Transport, F: ListForm>(
     client: &TrajectoryClient<T>,
     store: &LoadStore<F>,
@@ -98,7 +110,11 @@ pub async fn choose_list_source<T: Transport, F: ListForm>(
     if let Some(source) = store.chosen_list_source() {
         return source;
     }
-    let source = match probe_list_source(client).await {
+    let offered = probe_capabilities(client).await;
+    store
+        .read_ahead
+        .set_offered(offered.as_ref().is_some_and(|offered| offered.prefetch));
+    let source = match source_of(offered.as_ref()) {
         ListSource::PackedStream | ListSource::KeptStream if !F::PACKED_WIRE => {
             ListSource::ServerStream
         }

@@ -15,12 +15,14 @@
 //! with the API's own status and body; a failure after it ends the stream with a trailer naming
 //! the page. In proxy mode with a cache, finished runs' lists are served from it after the
 //! API's consent ([`crate::cache`]); a list walked is walked once however many ask for it at
-//! once, and a finished run's other list is read beside it ([`in_flight`]). A run's
+//! once, a finished run's other list is read beside it ([`in_flight`]), and the page may ask
+//! for the lists of runs it reads later to be read ahead ([`read_ahead`]). A run's
 //! trajectories are asked in the order of its rewards where the API sorts so ([`task_order`]).
 
 mod form;
 mod in_flight;
 mod page;
+mod read_ahead;
 mod task_order;
 mod transport;
 mod walk;
@@ -37,11 +39,11 @@ use bytes::Bytes;
 use eval_compare_core::client::list_stream::{
     StreamCapabilities, StreamResume, StreamedList, CURSOR_PARAM, EXPECTED_PARAM, FORM_PARAM,
     ITEMS_PARAM, KEPT_FORM, PACKED_FORM, PACKED_STREAM_CONTENT_TYPE, PAGES_PARAM,
-    STREAM_CAPABILITIES_PATH, STREAM_CONTENT_TYPE, STREAM_PROTOCOL,
+    STREAM_CAPABILITIES_PATH, STREAM_CONTENT_TYPE, STREAM_PREFETCH_PATH, STREAM_PROTOCOL,
 };
 use eval_compare_core::client::{ApiKey, ClientConfig, HttpResponse, API_VERSION_HEADER};
 use futures::StreamExt;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use crate::cache::{Consent, Entry, ListCache};
 use crate::error::ApiError;
@@ -67,6 +69,8 @@ pub struct StreamState {
     cache: Option<Arc<ListCache>>,
     in_flight: Arc<InFlight>,
     task_order: Arc<TaskOrder>,
+    /// Turns for read-ahead walks ([`read_ahead::READ_AHEAD_WALKS`]).
+    read_ahead: Arc<Semaphore>,
 }
 
 impl StreamState {
@@ -77,6 +81,7 @@ impl StreamState {
             cache,
             in_flight: Arc::default(),
             task_order: Arc::default(),
+            read_ahead: Arc::new(Semaphore::new(read_ahead::READ_AHEAD_WALKS)),
         }
     }
 }
@@ -85,6 +90,7 @@ impl StreamState {
 pub fn router(state: StreamState) -> Router {
     Router::new()
         .route(STREAM_CAPABILITIES_PATH, get(capabilities))
+        .route(STREAM_PREFETCH_PATH, get(read_ahead::prefetch))
         .route(
             "/stream/v1/eval/{run}/trajectory-rewards",
             get(|state, path, headers, query| {
@@ -121,6 +127,7 @@ async fn capabilities(State(state): State<StreamState>) -> Response {
             .collect(),
         cache: state.cache.is_some(),
         forms: vec![KEPT_FORM.to_owned(), PACKED_FORM.to_owned()],
+        prefetch: state.cache.is_some(),
     };
     let mut response = Json(offered).into_response();
     response
@@ -349,39 +356,14 @@ fn read_sibling(
         return;
     };
     let entry = in_flight::entry_for(entry, other, form);
-    let (flight, origin) = (Arc::clone(&state.in_flight), state.origin.clone());
-    let (config, cache) = (config.clone(), Arc::clone(cache));
-    let task_order = Arc::clone(&state.task_order);
+    let (state, config, cache) = (state.clone(), config.clone(), Arc::clone(cache));
     tokio::spawn(async move {
         tokio::time::sleep(SIBLING_DELAY).await;
-        let Ok(walking) = InFlight::begin(&flight, &entry) else {
+        let Ok(walking) = InFlight::begin(&state.in_flight, &entry) else {
             return;
         };
-        let (lines, mut reader) = mpsc::channel::<Bytes>(LINES_AHEAD);
-        let drain = tokio::spawn(async move { while reader.recv().await.is_some() {} });
-        let resume = StreamResume {
-            expected,
-            ..StreamResume::default()
-        };
-        let transport = PageTransport::new(origin);
-        let outcome = walk::walk(
-            config,
-            transport,
-            other,
-            form,
-            &entry.owner,
-            resume,
-            true,
-            &lines,
-            &task_order,
-        )
-        .await;
-        drop(lines);
-        let _ = drain.await;
-        if let (_, Some(kept)) = take_kept(outcome) {
-            cache.store(entry, kept.lines, kept.pages, kept.items).await;
-        }
-        drop(walking);
+        let asked = (other, form);
+        read_ahead::walk_into_cache(&state, &cache, config, asked, entry, walking, expected).await;
     });
 }
 
