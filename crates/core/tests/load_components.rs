@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used)]
 
 use eval_compare_core::load::{
-    component_target_count, component_targets, load_components, load_runs, ComponentReadLimits,
-    LoadEvent, LoadStore,
+    component_offer, component_targets, load_components, load_runs, ComponentReadLimits, LoadEvent,
+    LoadStore, ReadOffer,
 };
 use eval_compare_core::model::RunIdx;
 use eval_compare_core::report::{build_report, ComponentDelta, ReportSettings};
@@ -118,9 +118,18 @@ fn components_are_read_for_counted_trajectories_resumed_after_a_failure_and_atta
         ids(&["base_t1", "base_t2", "cand_t1", "cand_t2", "cand_t3"])
     );
     assert_eq!(
-        component_target_count(&set),
-        5,
-        "counted without listing them"
+        component_offer(&set, 5),
+        ReadOffer::Targets(targets.clone())
+    );
+    assert_eq!(
+        component_offer(&set, 4),
+        ReadOffer::TooMany(5),
+        "counted, then checked"
+    );
+    assert_eq!(
+        component_offer(&set, 2),
+        ReadOffer::TooMany(5),
+        "counted only"
     );
 
     detail(&transport, "base_t1", "t1", 4.0, vec![200]);

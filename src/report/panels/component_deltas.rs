@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use eval_compare_core::client::ClientConfig;
 use eval_compare_core::load::{
-    component_target_count, component_targets, ComponentProgress, COMPONENT_CONCURRENCY,
+    component_offer, ComponentProgress, ReadOffer, COMPONENT_CONCURRENCY,
 };
 use eval_compare_core::model::{RunSet, SourceKind};
 use eval_compare_core::report::{
@@ -24,9 +24,8 @@ use eval_compare_core::report::{
 use eval_compare_core::text::{count, noun, shorten, visible, SHOWN_NAME_CHARS};
 use leptos::prelude::*;
 
-use crate::failure::explain;
+use crate::report::panels::read_control::{whole_key, ReadControl, ReadControlWords};
 use crate::report::panels::read_status::{read_status as read_status_of, ReadWords};
-use crate::report::task_panel::on_demand::shown_base;
 use crate::state::loader::use_loader;
 
 /// The focused candidate's component deltas, and for Trajectory-API runs the offer to read
@@ -58,14 +57,10 @@ pub fn ComponentDeltas(
         if !from_api {
             return None;
         }
-        // Counted first (a pass over the columns): the list of ids, and the hash set that
-        // keeps each once, are built only for a read the page would make.
-        match run_set.with(|set| component_target_count(set)) {
-            0 => None,
-            wanted if wanted > COMPONENT_READ_LIMIT => Some(ReadOffer::TooMany(wanted)),
-            _ => Some(ReadOffer::Read(Arc::new(
-                run_set.with(|set| component_targets(set)),
-            ))),
+        match run_set.with(|set| component_offer(set, COMPONENT_READ_LIMIT)) {
+            ReadOffer::Nothing => None,
+            ReadOffer::TooMany(wanted) => Some(Err(wanted)),
+            ReadOffer::Targets(targets) => Some(Ok(Arc::new(targets))),
         }
     });
     move || {
@@ -104,11 +99,10 @@ pub fn ComponentDeltas(
                     </table>
                 }
             });
+            // The targets to read, or how many are too many to read.
             let reads = offer.map(|offer| match offer {
-                ReadOffer::Read(targets) => {
-                    view! { <ComponentReadControl targets client/> }.into_any()
-                }
-                ReadOffer::TooMany(wanted) => view! {
+                Ok(targets) => view! { <ComponentReadControl targets client/> }.into_any(),
+                Err(wanted) => view! {
                     <div class="component-reads" role="status">
                         <p class="component-reads-text">
                             {too_many_to_read(wanted)}" "<code>"eval-compare report --components"</code>
@@ -136,15 +130,6 @@ pub fn ComponentDeltas(
 /// a time: about ten minutes over a good connection); beyond, it points to the CLI.
 pub const COMPONENT_READ_LIMIT: usize = 20_000;
 
-/// What the panel offers for runs whose lists carry no components.
-#[derive(Debug, Clone, PartialEq)]
-enum ReadOffer {
-    /// To read the components of these trajectories.
-    Read(Arc<Vec<String>>),
-    /// Nothing: that many trajectories are more than [`COMPONENT_READ_LIMIT`].
-    TooMany(usize),
-}
-
 /// Why the page does not offer to read the components of `wanted` trajectories (the panel
 /// then names the CLI's command that does).
 pub fn too_many_to_read(wanted: usize) -> String {
@@ -157,8 +142,7 @@ pub fn too_many_to_read(wanted: usize) -> String {
     )
 }
 
-/// Reading the components of `targets`: the offer with its cost, then progress with Cancel,
-/// then what was covered, with Resume after a Cancel, failed reads or a read that gave up.
+/// Reading the components of `targets` ([`ReadControl`]).
 #[component]
 fn ComponentReadControl(
     /// The trajectories to read.
@@ -172,64 +156,21 @@ fn ComponentReadControl(
         let targets = Arc::clone(&targets);
         Memo::new(move |_| loader.component_progress(&targets))
     };
-    let read = {
-        let targets = Arc::clone(&targets);
-        move |_| loader.load_components(targets.to_vec())
-    };
-    let loading = move || loader.components_loading();
-    move || {
-        let standing = progress.get();
-        let text = read_status(&standing, loading());
-        let error = standing.first_error.as_ref().map(|(id, error)| {
-            let base = client.with(|config| config.as_ref().map(shown_base).unwrap_or_default());
-            let explanation = explain(error, &base);
-            view! {
-                <p class="details-error" role="alert">
-                    <strong>{format!("Trajectory {}: {}", visible(id), explanation.title)}</strong>
-                    <span>{explanation.message}</span>
-                    <span class="muted">{explanation.hint}</span>
-                </p>
-            }
-        });
-        let action = if loading() {
-            view! {
-                <button type="button" class="button button-quiet" on:click=move |_| loader.cancel_components()>
-                    "Cancel"
-                </button>
-            }
-            .into_any()
-        } else if standing.is_complete() {
-            ().into_any()
-        } else {
-            let label = if standing.read + standing.failed == 0 && standing.stopped.is_none() {
-                "Read components"
-            } else {
-                "Resume"
-            };
-            view! {
-                <button type="button" class="button" on:click=read.clone()>{label}</button>
-            }
-            .into_any()
-        };
-        let bar = loading().then(|| {
-            view! {
-                <progress
-                    max=standing.wanted.to_string()
-                    value=standing.read.to_string()
-                    aria-label="Components read"
-                ></progress>
-            }
-        });
-        view! {
-            <div class="component-reads" role="status">
-                <p class="component-reads-text">{text}</p>
-                {bar}
-                {action}
-            </div>
-            {error}
-        }
-    }
+    let loading = Signal::derive(move || loader.components_loading());
+    let text = Signal::derive(move || read_status(&progress.get(), loading.get()));
+    let on_read = Callback::new(move |()| loader.load_components(targets.to_vec()));
+    let on_cancel = Callback::new(move |()| loader.cancel_components());
+    view! { <ReadControl progress loading text on_read on_cancel client words=COMPONENT_READ/> }
 }
+
+/// The components' read control's words and classes.
+const COMPONENT_READ: ReadControlWords = ReadControlWords {
+    start: "Read components",
+    item: "Trajectory",
+    progress: "Components read",
+    class: None,
+    shown_id: whole_key,
+};
 
 /// What the read of components says: its cost before it starts, its progress, what the table
 /// covers after it, or why it gave up (the core's words, as the CLI's).

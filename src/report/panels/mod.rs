@@ -20,6 +20,7 @@ pub mod platform_panel;
 pub mod platform_progression;
 pub mod platform_words;
 pub mod query_notice;
+pub mod read_control;
 pub mod read_status;
 pub mod report_controls;
 pub mod report_header;

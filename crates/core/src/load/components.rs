@@ -52,14 +52,53 @@ impl ComponentProgress {
     }
 }
 
-/// The trajectories of `set` whose components would be read, counted without listing them:
-/// [`component_targets`]' length when no trajectory id is in two runs (trajectory ids are
-/// unique across runs in the API), else an upper bound. Cheap at millions of trajectories.
-pub fn component_target_count(set: &RunSet) -> usize {
-    set.runs()
+/// What a read made on request (reward components, tokens) takes, told before any target is
+/// gathered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadOffer<T> {
+    /// Nothing to read.
+    Nothing,
+    /// More than the limit would be read: about this many.
+    TooMany(usize),
+    /// Within the limit: the targets themselves.
+    Targets(T),
+}
+
+impl<T> ReadOffer<T> {
+    /// The offer of a read of `counted` targets (counted without gathering them: exact unless
+    /// a trajectory id is in two runs, which the API's unique ids never are) at most `limit` of
+    /// which are read: a comparison of 100,000 tasks x 8 samples is told "too many" at the cost
+    /// of a loop instead of 1.6 million ids copied and hashed (2 s of the page's main thread).
+    /// A count past `limit` but within twice `limit` is checked by `gather`ing the targets (and
+    /// their number), so an offer is never refused for repeated ids alone.
+    pub fn of(counted: usize, limit: usize, gather: impl FnOnce() -> (T, usize)) -> Self {
+        if counted > limit.saturating_mul(2) {
+            return Self::TooMany(counted);
+        }
+        if counted == 0 {
+            return Self::Nothing;
+        }
+        match gather() {
+            (_, 0) => Self::Nothing,
+            (_, wanted) if wanted > limit => Self::TooMany(wanted),
+            (targets, _) => Self::Targets(targets),
+        }
+    }
+}
+
+/// What reading the components of `set` takes, reading at most `limit` trajectories
+/// ([`ReadOffer::of`] over [`component_targets`]).
+pub fn component_offer(set: &RunSet, limit: usize) -> ReadOffer<Vec<String>> {
+    let counted = set
+        .runs()
         .iter()
         .map(|run| run.component_target_count())
-        .sum()
+        .sum();
+    ReadOffer::of(counted, limit, || {
+        let targets = component_targets(set);
+        let wanted = targets.len();
+        (targets, wanted)
+    })
 }
 
 /// The trajectories of `set` whose components would enter the report, every run in order,

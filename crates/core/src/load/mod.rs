@@ -80,7 +80,7 @@ pub use component_stop::{
     ComponentStopCause, DEADLINE_BASE_MINUTES, DEADLINE_TRAJECTORIES_PER_MINUTE, FAILURES_IN_A_ROW,
 };
 pub use components::{
-    component_target_count, component_targets, load_components, ComponentProgress,
+    component_offer, component_targets, load_components, ComponentProgress, ReadOffer,
     COMPONENT_CONCURRENCY,
 };
 pub use engine::{load_runs, read_list, refresh_running};

@@ -17,7 +17,7 @@ use crate::model::{RunSet, TokenCount};
 use crate::transcript::Transcript;
 
 use super::component_stop::{ComponentReadLimits, ComponentStop};
-use super::components::ComponentProgress;
+use super::components::{ComponentProgress, ReadOffer};
 use super::forms::ListForm;
 use super::per_trajectory::{read_each, ReadKind};
 use super::progress::LoadEvent;
@@ -66,24 +66,11 @@ pub fn token_targets(set: &RunSet) -> TokenTargets {
     targets
 }
 
-/// What reading the tokens of a run set takes, told before any target is gathered.
-#[derive(Debug, Clone, PartialEq)]
-pub enum TokenOffer {
-    /// No counted trajectory has a step count: nothing to read.
-    Nothing,
-    /// More trajectories than `limit` would be read: about this many (see [`token_offer`]).
-    TooMany(usize),
-    /// Within `limit`: the targets themselves.
-    Targets(TokenTargets),
-}
+/// What reading the tokens of a run set takes ([`token_offer`]).
+pub type TokenOffer = ReadOffer<TokenTargets>;
 
-/// What reading the tokens of `set` takes, reading at most `limit` trajectories: first counted
-/// without gathering anything (each run's counted trajectories with a step count, as
-/// [`super::component_target_count`] counts), so a comparison of 100,000 tasks x 8 samples is
-/// told "too many" at the cost of a loop instead of 1.6 million ids copied and hashed (2 s of
-/// the page's main thread). The count is exact unless a trajectory id is in two runs (ids are
-/// unique across runs in the API): a count past `limit` but within twice `limit` is checked by
-/// gathering the targets, so an offer is never refused for such repeats alone.
+/// What reading the tokens of `set` takes, reading at most `limit` trajectories: each run's
+/// counted trajectories with a step count, counted before any is gathered ([`ReadOffer::of`]).
 pub fn token_offer(set: &RunSet, limit: usize) -> TokenOffer {
     let counted: usize = set
         .runs()
@@ -98,15 +85,11 @@ pub fn token_offer(set: &RunSet, limit: usize) -> TokenOffer {
                 .count()
         })
         .sum();
-    if counted > limit.saturating_mul(2) {
-        return TokenOffer::TooMany(counted);
-    }
-    let targets = token_targets(set);
-    match targets.ids.len() {
-        0 => TokenOffer::Nothing,
-        wanted if wanted > limit => TokenOffer::TooMany(wanted),
-        _ => TokenOffer::Targets(targets),
-    }
+    ReadOffer::of(counted, limit, || {
+        let targets = token_targets(set);
+        let wanted = targets.ids.len();
+        (targets, wanted)
+    })
 }
 
 /// The token count of a transcript: the sums of its messages' counts when every model call

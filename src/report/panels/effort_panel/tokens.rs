@@ -15,14 +15,13 @@ use eval_compare_core::model::{RunSet, SourceKind};
 use eval_compare_core::report::{
     run_token_cells, tokens_sentence, Report, RUN_TOKEN_COLUMNS, TOKENS_HEADING, TOKENS_INTRO,
 };
-use eval_compare_core::text::{count, noun, visible};
+use eval_compare_core::text::{count, noun};
 use leptos::prelude::*;
 
 use super::{cells_row, head, RUN_TEXT_COLUMNS};
-use crate::failure::explain;
 use crate::report::panels::component_deltas::COMPONENT_READ_LIMIT;
+use crate::report::panels::read_control::{whole_key, ReadControl, ReadControlWords};
 use crate::report::panels::read_status::{read_status, ReadWords};
-use crate::report::task_panel::on_demand::shown_base;
 use crate::state::loader::use_loader;
 
 /// The tokens part of the effort panel: the offer to read them, and what was read.
@@ -122,8 +121,7 @@ pub fn TokensPart(
     }
 }
 
-/// Reading the tokens of `targets`: the offer with its cost, progress with Cancel, then what
-/// was covered, with Resume after a Cancel, failed reads or a read that gave up.
+/// Reading the tokens of `targets` ([`ReadControl`]).
 #[component]
 fn TokenReadControl(
     /// The trajectories to read.
@@ -138,61 +136,21 @@ fn TokenReadControl(
         Memo::new(move |_| loader.token_progress(&targets.ids))
     };
     let requests = targets.requests();
-    let read = {
-        let targets = Arc::clone(&targets);
-        move |_| loader.load_tokens(Arc::clone(&targets))
-    };
-    let loading = move || loader.tokens_loading();
-    move || {
-        let standing = progress.get();
-        let text = token_read_status(&standing, requests, loading());
-        let error = standing.first_error.as_ref().map(|(id, error)| {
-            let base = client.with(|config| config.as_ref().map(shown_base).unwrap_or_default());
-            let explanation = explain(error, &base);
-            view! {
-                <p class="details-error" role="alert">
-                    <strong>{format!("Trajectory {}: {}", visible(id), explanation.title)}</strong>
-                    <span>{explanation.message}</span>
-                    <span class="muted">{explanation.hint}</span>
-                </p>
-            }
-        });
-        let action = if loading() {
-            view! {
-                <button type="button" class="button button-quiet token-cancel" on:click=move |_| loader.cancel_tokens()>
-                    "Cancel"
-                </button>
-            }
-            .into_any()
-        } else if standing.is_complete() {
-            ().into_any()
-        } else {
-            let fresh = standing.read + standing.failed == 0 && standing.stopped.is_none();
-            let label = if fresh { "Read tokens" } else { "Resume" };
-            view! {
-                <button type="button" class="button token-read" on:click=read.clone()>{label}</button>
-            }
-            .into_any()
-        };
-        let bar = loading().then(|| {
-            view! {
-                <progress
-                    max=standing.wanted.to_string()
-                    value=standing.read.to_string()
-                    aria-label="Tokens read"
-                ></progress>
-            }
-        });
-        view! {
-            <div class="component-reads token-reads" role="status">
-                <p class="component-reads-text">{text}</p>
-                {bar}
-                {action}
-            </div>
-            {error}
-        }
-    }
+    let loading = Signal::derive(move || loader.tokens_loading());
+    let text = Signal::derive(move || token_read_status(&progress.get(), requests, loading.get()));
+    let on_read = Callback::new(move |()| loader.load_tokens(Arc::clone(&targets)));
+    let on_cancel = Callback::new(move |()| loader.cancel_tokens());
+    view! { <ReadControl progress loading text on_read on_cancel client words=TOKEN_READ/> }
 }
+
+/// The tokens' read control's words and classes.
+const TOKEN_READ: ReadControlWords = ReadControlWords {
+    start: "Read tokens",
+    item: "Trajectory",
+    progress: "Tokens read",
+    class: Some("token"),
+    shown_id: whole_key,
+};
 
 /// Why the page does not offer to read the tokens of `wanted` trajectories.
 pub fn too_many(wanted: usize) -> String {

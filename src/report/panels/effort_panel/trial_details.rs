@@ -13,13 +13,11 @@ use eval_compare_core::report::{
     measure_sentence, measure_solved_failed, run_trial_effort_cells, trial_details_offer, Report,
     DURATION, RUN_TRIAL_EFFORT_COLUMNS, STEPS, TRIAL_EFFORT_HEADING, TRIAL_EFFORT_INTRO,
 };
-use eval_compare_core::text::visible;
 use leptos::prelude::*;
 
 use super::{cells_row, head, RUN_TEXT_COLUMNS};
-use crate::failure::explain;
+use crate::report::panels::read_control::{ReadControl, ReadControlWords};
 use crate::report::panels::read_status::{read_status, ReadWords};
-use crate::report::task_panel::on_demand::shown_base;
 use crate::state::loader::use_loader;
 
 /// The trials part of the effort panel (Chronicle reports only): the offer to read the trials'
@@ -119,8 +117,7 @@ fn trial_tables(report: &Report) -> Option<impl IntoView> {
     })
 }
 
-/// Reading the details of `targets`: the offer with its cost, progress with Cancel, then what
-/// was covered, with Resume after a Cancel, failed reads or a read that gave up.
+/// Reading the details of `targets` ([`ReadControl`]).
 #[component]
 fn TrialReadControl(
     /// The trials to read.
@@ -132,62 +129,25 @@ fn TrialReadControl(
     let loader = use_loader();
     let keys = trial_read_keys(&targets);
     let progress = Memo::new(move |_| loader.trial_detail_progress(&keys));
-    let read = move |_| loader.load_trial_details(Arc::clone(&targets));
-    let loading = move || loader.trial_details_loading();
-    move || {
-        let standing = progress.get();
-        let text = trial_read_status(&standing, loading());
-        let error = standing.first_error.as_ref().map(|(key, error)| {
-            let base = client.with(|config| config.as_ref().map(shown_base).unwrap_or_default());
-            let explanation = explain(error, &base);
-            let trial = key.rsplit('\u{1f}').next().unwrap_or(key);
-            view! {
-                <p class="details-error" role="alert">
-                    <strong>{format!("Trial {}: {}", visible(trial), explanation.title)}</strong>
-                    <span>{explanation.message}</span>
-                    <span class="muted">{explanation.hint}</span>
-                </p>
-            }
-        });
-        let action = if loading() {
-            view! {
-                <button type="button" class="button button-quiet trial-details-cancel" on:click=move |_| loader.cancel_trial_details()>
-                    "Cancel"
-                </button>
-            }
-            .into_any()
-        } else if standing.is_complete() {
-            ().into_any()
-        } else {
-            let fresh = standing.read + standing.failed == 0 && standing.stopped.is_none();
-            let label = if fresh {
-                "Read steps and durations"
-            } else {
-                "Resume"
-            };
-            view! {
-                <button type="button" class="button trial-details-read" on:click=read.clone()>{label}</button>
-            }
-            .into_any()
-        };
-        let bar = loading().then(|| {
-            view! {
-                <progress
-                    max=standing.wanted.to_string()
-                    value=standing.read.to_string()
-                    aria-label="Trial details read"
-                ></progress>
-            }
-        });
-        view! {
-            <div class="component-reads trial-details-reads" role="status">
-                <p class="component-reads-text">{text}</p>
-                {bar}
-                {action}
-            </div>
-            {error}
-        }
-    }
+    let loading = Signal::derive(move || loader.trial_details_loading());
+    let text = Signal::derive(move || trial_read_status(&progress.get(), loading.get()));
+    let on_read = Callback::new(move |()| loader.load_trial_details(Arc::clone(&targets)));
+    let on_cancel = Callback::new(move |()| loader.cancel_trial_details());
+    view! { <ReadControl progress loading text on_read on_cancel client words=TRIAL_READ/> }
+}
+
+/// The trials' read control's words and classes.
+const TRIAL_READ: ReadControlWords = ReadControlWords {
+    start: "Read steps and durations",
+    item: "Trial",
+    progress: "Trial details read",
+    class: Some("trial-details"),
+    shown_id: trial_of_key,
+};
+
+/// The trial id of a read's key (its job and agent come before it).
+fn trial_of_key(key: &str) -> &str {
+    key.rsplit('\u{1f}').next().unwrap_or(key)
 }
 
 /// What the read of trial details says: its cost before it starts, its progress, what the
