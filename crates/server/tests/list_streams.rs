@@ -17,12 +17,14 @@ use std::time::Duration;
 use axum::response::IntoResponse;
 use tower::ServiceExt;
 
-use common::{client, demo, start, temp_dir, walk, walk_chronicle, with_faults, TestServer};
-use eval_compare_server::cache::{piece_digests, ListCache, FILE_NAME, PIECE_BYTES};
+use common::{
+    caching_proxy, client, demo, serve_router, start, temp_dir, walk, walk_chronicle, with_faults,
+    TestServer,
+};
+use eval_compare_server::cache::{piece_digests, FILE_NAME, PIECE_BYTES};
 use eval_compare_server::demo_key::ApiKey;
-use eval_compare_server::{app, app_with, serve, Config, Extras, Mode, ProxyLimits};
+use eval_compare_server::{app, Config, Mode, ProxyLimits};
 use serde_json::Value;
-use tokio::net::TcpListener;
 
 const RUN: &str = "eval_ckpt_s400";
 const RUNNING: &str = "eval_ckpt_s500";
@@ -136,14 +138,7 @@ async fn refusing_task_order() -> (TestServer, Arc<AtomicUsize>) {
             demo_app.oneshot(request).await.into_response()
         }
     });
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let task = tokio::spawn(async move {
-        serve(listener, router, std::future::pending())
-            .await
-            .unwrap();
-    });
-    (TestServer::of(base, task), refused)
+    (serve_router(router).await, refused)
 }
 
 #[tokio::test]
@@ -247,42 +242,6 @@ async fn keyed_upstream() -> TestServer {
         demo.key = Some(ApiKey::new(KEY));
     }
     start(config).await
-}
-
-/// A proxy with a cache, running in this process.
-struct CachingProxy {
-    base: String,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for CachingProxy {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-async fn caching_proxy(upstream: &str, dir: &Path, max_mib: u64) -> (CachingProxy, Arc<ListCache>) {
-    let cache = Arc::new(ListCache::open(dir, upstream, max_mib, false).unwrap());
-    let config = Config {
-        mode: Mode::Proxy {
-            upstream: upstream.to_owned(),
-            limits: ProxyLimits::default(),
-        },
-        ..demo(0)
-    };
-    let extras = Extras {
-        cache: Some(Arc::clone(&cache)),
-        list_streams: true,
-    };
-    let router = app_with(&config, extras).unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let task = tokio::spawn(async move {
-        serve(listener, router, std::future::pending())
-            .await
-            .unwrap();
-    });
-    (CachingProxy { base, task }, cache)
 }
 
 fn db(dir: &Path) -> rusqlite::Connection {

@@ -8,10 +8,9 @@
 mod common;
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
-use common::{client, demo, start, temp_dir, with_faults, TestServer};
+use common::{caching_proxy, client, demo, start, temp_dir, with_faults, TestServer};
 use eval_compare_core::api::{decode, BenchmarkSpecTask, BenchmarkTaskPage, CursorPage};
 use eval_compare_core::client::list_stream::{
     ListStreamEnd, StreamCapabilities, PACKED_STREAM_CONTENT_TYPE, STREAM_CONTENT_TYPE,
@@ -20,10 +19,9 @@ use eval_compare_core::large_list::{
     decode_plain, decode_reward_page, decode_trajectory_page, frame_length, is_frame_start,
     PackedRewardsPage, PackedTrajectoryPage,
 };
-use eval_compare_server::cache::{ListCache, FILE_NAME};
+use eval_compare_server::cache::FILE_NAME;
 use eval_compare_server::demo_key::ApiKey;
-use eval_compare_server::{app_with, serve, Config, Extras, Mode, ProxyLimits};
-use tokio::net::TcpListener;
+use eval_compare_server::Mode;
 
 const RUN: &str = "eval_ckpt_s400";
 const KEY: &str = "packed-key-7";
@@ -244,42 +242,6 @@ async fn keyed_upstream() -> TestServer {
     start(config).await
 }
 
-/// A proxy with a cache, running in this process.
-struct CachingProxy {
-    base: String,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for CachingProxy {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
-async fn caching_proxy(upstream: &str, dir: &Path) -> (CachingProxy, Arc<ListCache>) {
-    let cache = Arc::new(ListCache::open(dir, upstream, 64, false).unwrap());
-    let config = Config {
-        mode: Mode::Proxy {
-            upstream: upstream.to_owned(),
-            limits: ProxyLimits::default(),
-        },
-        ..demo(0)
-    };
-    let extras = Extras {
-        cache: Some(Arc::clone(&cache)),
-        list_streams: true,
-    };
-    let router = app_with(&config, extras).unwrap();
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let task = tokio::spawn(async move {
-        serve(listener, router, std::future::pending())
-            .await
-            .unwrap();
-    });
-    (CachingProxy { base, task }, cache)
-}
-
 /// Waits until a list named `list` is kept.
 async fn kept(dir: &Path, list: &str) {
     for _ in 0..300 {
@@ -303,7 +265,7 @@ async fn kept(dir: &Path, list: &str) {
 async fn the_cache_keeps_the_packed_form_and_serves_it_after_consent() {
     let upstream = keyed_upstream().await;
     let dir = temp_dir("stream-packed-form");
-    let (proxy, _cache) = caching_proxy(&upstream.base, &dir).await;
+    let (proxy, _cache) = caching_proxy(&upstream.base, &dir, 64).await;
     for (list, rewards) in [("trajectories", false), ("trajectory-rewards", true)] {
         let path = format!("/stream/v1/eval/{RUN}/{list}?form=packed");
         let (status, _, walked) = get(&proxy.base, &path, Some(KEY)).await;

@@ -31,6 +31,18 @@ pub enum ItemForm {
 }
 
 impl ItemForm {
+    /// The form a request's `form` value asks for: `kept`, `packed` (absent: the API's form).
+    pub fn asked(value: &str) -> Result<Self, crate::error::ApiError> {
+        match value {
+            KEPT_FORM => Ok(ItemForm::Kept),
+            PACKED_FORM => Ok(ItemForm::Packed),
+            _ => Err(crate::error::ApiError::invalid_request(
+                eval_compare_core::client::list_stream::FORM_PARAM,
+                "`form` is `kept`, `packed` or absent (the API's form).",
+            )),
+        }
+    }
+
     /// The form `list` is sent in when `asked` is asked for: the API's for the lists that
     /// have no other form.
     pub fn of(list: StreamedList, asked: ItemForm) -> Self {

@@ -160,14 +160,7 @@ fn resume_of(query: Option<&str>) -> Result<(StreamResume, ItemForm), ApiError> 
             }
             ITEMS_PARAM => resume.items = number(ITEMS_PARAM)?,
             EXPECTED_PARAM => resume.expected = Some(number(EXPECTED_PARAM)?),
-            FORM_PARAM if value == KEPT_FORM => form = ItemForm::Kept,
-            FORM_PARAM if value == PACKED_FORM => form = ItemForm::Packed,
-            FORM_PARAM => {
-                return Err(ApiError::invalid_request(
-                    FORM_PARAM,
-                    "`form` is `kept`, `packed` or absent (the API's form).",
-                ))
-            }
+            FORM_PARAM => form = ItemForm::asked(&value)?,
             other => {
                 return Err(ApiError::invalid_request(
                     other.to_owned(),

@@ -20,8 +20,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bytes::Bytes;
 use eval_compare_core::client::list_stream::{
-    StreamResume, StreamedList, FORM_PARAM, KEPT_FORM, PACKED_FORM, PREFETCH_MAX_RUNS,
-    PREFETCH_RUN_PARAM, STREAM_PREFETCH_PATH,
+    StreamResume, StreamedList, FORM_PARAM, PREFETCH_MAX_RUNS, PREFETCH_RUN_PARAM,
+    STREAM_PREFETCH_PATH,
 };
 use eval_compare_core::client::ClientConfig;
 use tokio::sync::mpsc;
@@ -83,14 +83,7 @@ fn runs_of(query: Option<&str>) -> Result<(Vec<String>, ItemForm), ApiError> {
                     runs.push(value);
                 }
             }
-            FORM_PARAM if value == KEPT_FORM => form = ItemForm::Kept,
-            FORM_PARAM if value == PACKED_FORM => form = ItemForm::Packed,
-            FORM_PARAM => {
-                return Err(ApiError::invalid_request(
-                    FORM_PARAM,
-                    "`form` is `kept`, `packed` or absent (the API's form).",
-                ))
-            }
+            FORM_PARAM => form = ItemForm::asked(&value)?,
             other => {
                 return Err(ApiError::invalid_request(
                     other.to_owned(),

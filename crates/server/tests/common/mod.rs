@@ -4,13 +4,18 @@
 
 pub mod sse;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
+use eval_compare_server::cache::ListCache;
 use eval_compare_server::dataset::scale::DemoScale;
 use eval_compare_server::faults::FaultSpec;
-use eval_compare_server::{app, serve_with_limits, Config, ConnectionLimits, DemoConfig, Mode};
+use eval_compare_server::{
+    app, app_with, serve, serve_with_limits, Config, ConnectionLimits, DemoConfig, Extras, Mode,
+    ProxyLimits,
+};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -20,13 +25,6 @@ pub struct TestServer {
     /// `http://127.0.0.1:PORT`.
     pub base: String,
     task: tokio::task::JoinHandle<()>,
-}
-
-impl TestServer {
-    /// The server at `base` that `task` serves (aborted when dropped).
-    pub fn of(base: String, task: tokio::task::JoinHandle<()>) -> Self {
-        Self { base, task }
-    }
 }
 
 impl Drop for TestServer {
@@ -85,6 +83,43 @@ pub async fn start_with_limits(config: Config, limits: ConnectionLimits) -> Test
             .unwrap();
     });
     TestServer { base, task }
+}
+
+/// Serves `router` on a free loopback port.
+pub async fn serve_router(router: axum::Router) -> TestServer {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        serve(listener, router, std::future::pending())
+            .await
+            .unwrap();
+    });
+    TestServer { base, task }
+}
+
+/// A proxy to `upstream` keeping finished runs' lists in `dir` (at most `max_mib` MiB), running
+/// in this process, and its cache.
+pub async fn caching_proxy(
+    upstream: &str,
+    dir: &Path,
+    max_mib: u64,
+) -> (TestServer, Arc<ListCache>) {
+    let cache = Arc::new(ListCache::open(dir, upstream, max_mib, false).unwrap());
+    let config = Config {
+        mode: Mode::Proxy {
+            upstream: upstream.to_owned(),
+            limits: ProxyLimits::default(),
+        },
+        ..demo(0)
+    };
+    let extras = Extras {
+        cache: Some(Arc::clone(&cache)),
+        list_streams: true,
+    };
+    (
+        serve_router(app_with(&config, extras).unwrap()).await,
+        cache,
+    )
 }
 
 /// Sends `request` as it is (no URL normalisation, unlike HTTP clients) to the server at
