@@ -173,6 +173,16 @@ pub fn fetch(path: &Path, entry: &Entry) -> Result<Option<Stored>, CacheError> {
     }))
 }
 
+/// Whether a list is kept under `entry` with its record, its lines not read.
+pub fn holds(path: &Path, entry: &Entry) -> Result<bool, CacheError> {
+    Ok(connect(path)?.query_row(
+        "SELECT EXISTS (SELECT 1 FROM lists
+         WHERE upstream = ?1 AND list = ?2 AND owner = ?3 AND record_sha = ?4)",
+        params![entry.upstream, entry.list, entry.owner, entry.record_sha],
+        |row| row.get(0),
+    )?)
+}
+
 pub(crate) fn drop_entry(connection: &Connection, entry: &Entry) -> Result<(), CacheError> {
     let _turn = writing();
     delete(connection, entry)

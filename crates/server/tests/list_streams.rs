@@ -521,6 +521,9 @@ async fn runs_named_ahead_are_read_into_the_cache_and_served_only_with_the_apis_
     // What was read ahead is served to the key the API consents to, only.
     let marker = "{\"items\":[],\"has_more\":false,\"next_cursor\":null}\n";
     tamper(&dir, "trajectories", marker, true);
+    // Named again: what is kept for this record is not walked again (the marker stays).
+    assert_eq!(get_with(&proxy.base, &ahead, KEY).await.0, 202);
+    tokio::time::sleep(Duration::from_millis(300)).await;
     let trajectories = format!("/stream/v1/eval/{RUN}/trajectories");
     let (status, served) = lines(&proxy.base, &trajectories, Some(KEY)).await;
     assert_eq!(status, 200);

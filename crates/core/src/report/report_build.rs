@@ -1,8 +1,9 @@
 //! The report built a step at a time: [`ReportBuild::advance`] does one step (the runs'
 //! summaries, one candidate's analyses, the audit and verdicts, the coverage ledger, the
 //! platform checks and progression, the task rows, one run's effort counts, the effort, the
-//! checkpoints), so the page can paint between steps of a 100,000-task comparison; [`build_report_deferred`](super::build_report_deferred) runs every
-//! step at once. Either way the report is the same.
+//! checkpoints), so the page can paint between steps of a 100,000-task comparison;
+//! [`build_report_deferred`](super::build_report_deferred) runs every step at once. Either way
+//! the report is the same.
 
 use crate::audit::{self, Audit, Lifecycle, PlatformCheck};
 use crate::coverage::{self, Coverage};

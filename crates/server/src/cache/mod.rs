@@ -81,6 +81,18 @@ impl std::fmt::Debug for Consent {
     }
 }
 
+/// What the upstream's answer on a run's record says of keeping its lists
+/// ([`ListCache::ask_record`]).
+#[derive(Debug)]
+pub enum Asked {
+    /// Not 200: the upstream's answer, to be passed on as it is.
+    Refused(HttpResponse),
+    /// Not finished, or the record could not be asked: nothing is kept.
+    NotKept,
+    /// Finished: the entry its list is kept under.
+    Finished(Entry),
+}
+
 /// The cache: where its database is and its bound.
 #[derive(Debug)]
 pub struct ListCache {
@@ -131,38 +143,10 @@ impl ListCache {
         form: ItemForm,
         owner: &str,
     ) -> Consent {
-        if owner.is_empty() || owner == "." || owner == ".." {
-            return Consent::NotKept;
-        }
-        let id = percent_encode(owner);
-        let path = match list {
-            StreamedList::Rewards | StreamedList::Trajectories => paths::eval_run(&id),
-            StreamedList::Trials => paths::chronicle_job(&id),
-            // A benchmark version has no finished record to consent with: never kept.
-            StreamedList::Tasks => return Consent::NotKept,
-        };
-        let client = TrajectoryClient::new(config.clone(), transport.clone());
-        let record = match client.get_response(&path).await {
-            Ok(record) => record,
-            Err(_) => {
-                return match transport.take_last() {
-                    Some(answer) if answer.status != 200 => Consent::Refused(answer),
-                    _ => Consent::NotKept,
-                }
-            }
-        };
-        let _ = transport.take_last();
-        if record.status != 200 {
-            return Consent::Refused(record);
-        }
-        if !is_finished(list, &record.body) {
-            return Consent::NotKept;
-        }
-        let entry = Entry {
-            upstream: self.upstream.clone(),
-            list: form.cache_name(list),
-            owner: owner.to_owned(),
-            record_sha: hex_sha256(&record.body),
+        let entry = match self.ask_record(config, transport, list, form, owner).await {
+            Asked::Refused(answer) => return Consent::Refused(answer),
+            Asked::NotKept => return Consent::NotKept,
+            Asked::Finished(entry) => entry,
         };
         let path = self.path.clone();
         let looked_up = entry.clone();
@@ -188,6 +172,61 @@ impl ListCache {
                 Consent::Read(Some(entry))
             }
         }
+    }
+
+    /// Asks the upstream for the record of `owner` with the caller's `config` (its key): its
+    /// refusal, not keepable (not finished, or not asked), or the entry `list` in `form` is kept
+    /// under for this record.
+    pub async fn ask_record(
+        &self,
+        config: &ClientConfig,
+        transport: &PageTransport,
+        list: StreamedList,
+        form: ItemForm,
+        owner: &str,
+    ) -> Asked {
+        if owner.is_empty() || owner == "." || owner == ".." {
+            return Asked::NotKept;
+        }
+        let id = percent_encode(owner);
+        let path = match list {
+            StreamedList::Rewards | StreamedList::Trajectories => paths::eval_run(&id),
+            StreamedList::Trials => paths::chronicle_job(&id),
+            // A benchmark version has no finished record to consent with: never kept.
+            StreamedList::Tasks => return Asked::NotKept,
+        };
+        let client = TrajectoryClient::new(config.clone(), transport.clone());
+        let record = match client.get_response(&path).await {
+            Ok(record) => record,
+            Err(_) => {
+                return match transport.take_last() {
+                    Some(answer) if answer.status != 200 => Asked::Refused(answer),
+                    _ => Asked::NotKept,
+                }
+            }
+        };
+        let _ = transport.take_last();
+        if record.status != 200 {
+            return Asked::Refused(record);
+        }
+        if !is_finished(list, &record.body) {
+            return Asked::NotKept;
+        }
+        Asked::Finished(Entry {
+            upstream: self.upstream.clone(),
+            list: form.cache_name(list),
+            owner: owner.to_owned(),
+            record_sha: hex_sha256(&record.body),
+        })
+    }
+
+    /// Whether a list is kept under `entry` (the same record), without reading its lines; a
+    /// cache that cannot be read holds nothing.
+    pub async fn holds(&self, entry: &Entry) -> bool {
+        let (path, entry) = (self.path.clone(), entry.clone());
+        tokio::task::spawn_blocking(move || store::holds(&path, &entry))
+            .await
+            .is_ok_and(|held| held.unwrap_or(false))
     }
 
     /// Keeps the complete list `lines` (its page lines, in order) of `entry` (`pages` pages,

@@ -335,8 +335,9 @@ async fn from_cache(
     Err(None)
 }
 
-/// After [`SIBLING_DELAY`], reads the other list of `entry`'s run into the cache, unless the
-/// page asked for it meanwhile (see [`in_flight`]); the lines go nowhere but the cache.
+/// After [`SIBLING_DELAY`], reads the other list of `entry`'s run into the cache, unless it is
+/// kept already or the page asked for it meanwhile (see [`in_flight`]); the lines go nowhere
+/// but the cache.
 fn read_sibling(
     state: &StreamState,
     cache: &Arc<ListCache>,
@@ -352,6 +353,9 @@ fn read_sibling(
     let (state, config, cache) = (state.clone(), config.clone(), Arc::clone(cache));
     tokio::spawn(async move {
         tokio::time::sleep(SIBLING_DELAY).await;
+        if cache.holds(&entry).await {
+            return;
+        }
         let Ok(walking) = InFlight::begin(&state.in_flight, &entry) else {
             return;
         };

@@ -5,7 +5,7 @@
 //! thirteen lists in waves, each as long as one list's cursor chain (behind an API answering
 //! 50 ms late, 80 pages: 4 s). The page names the runs whose lists it will ask for only in a
 //! later wave; for each, the server asks the API for the run's record with the caller's key
-//! and, when the run is finished and its lists not kept yet, walks both into the cache at once,
+//! (once) and, when the run is finished, walks those of its lists not kept yet into the cache,
 //! at most [`READ_AHEAD_WALKS`] walks at a time across the server. The page's own request,
 //! when a connection is free, waits for that walk ([`super::in_flight`]) and is then served
 //! what was kept after the API's consent, as any kept list is. Nothing is answered but how many
@@ -26,9 +26,9 @@ use eval_compare_core::client::list_stream::{
 use eval_compare_core::client::ClientConfig;
 use tokio::sync::mpsc;
 
-use super::in_flight::{InFlight, Walking};
+use super::in_flight::{self, InFlight, Walking};
 use super::{caller_config, take_kept, walk, ItemForm, PageTransport, StreamState, LINES_AHEAD};
-use crate::cache::{Consent, Entry, ListCache};
+use crate::cache::{Asked, Entry, ListCache};
 use crate::error::ApiError;
 
 /// The most read-ahead walks under way at once, across the server (more wait their turn).
@@ -51,16 +51,12 @@ pub(super) async fn prefetch(
         Ok(asked) => asked,
         Err(error) => return error.into_response(),
     };
-    for run in &runs {
-        for list in [StreamedList::Rewards, StreamedList::Trajectories] {
-            let (state, cache, config) = (state.clone(), Arc::clone(&cache), config.clone());
-            let (form, owner) = (ItemForm::of(list, form), run.clone());
-            tokio::spawn(
-                async move { read_ahead(&state, &cache, config, list, form, &owner).await },
-            );
-        }
+    let taken = runs.len();
+    for run in runs {
+        let (state, cache, config) = (state.clone(), Arc::clone(&cache), config.clone());
+        tokio::spawn(async move { read_ahead(&state, &cache, config, form, &run).await });
     }
-    let taken = serde_json::json!({ "runs": runs.len() });
+    let taken = serde_json::json!({ "runs": taken });
     (StatusCode::ACCEPTED, Json(taken)).into_response()
 }
 
@@ -101,28 +97,47 @@ fn runs_of(query: Option<&str>) -> Result<(Vec<String>, ItemForm), ApiError> {
     Ok((runs, form))
 }
 
-/// Reads `list` of the run `owner` into the cache when the API consents and the run is
-/// finished, its list not kept and not being walked.
+/// Reads both lists of the run `owner` in `form` into the cache when the API answers its
+/// record (asked once) as finished, each unless kept already or being walked; the record's
+/// request and each walk take a turn of [`READ_AHEAD_WALKS`].
 async fn read_ahead(
     state: &StreamState,
     cache: &Arc<ListCache>,
     config: ClientConfig,
-    list: StreamedList,
     form: ItemForm,
     owner: &str,
 ) {
-    let Ok(_turn) = state.read_ahead.acquire().await else {
+    let rewards = StreamedList::Rewards;
+    let asked = {
+        let Ok(_turn) = state.read_ahead.acquire().await else {
+            return;
+        };
+        let transport = PageTransport::new(state.origin.clone());
+        let form = ItemForm::of(rewards, form);
+        cache
+            .ask_record(&config, &transport, rewards, form, owner)
+            .await
+    };
+    let Asked::Finished(entry) = asked else {
         return;
     };
-    let transport = PageTransport::new(state.origin.clone());
-    let Consent::Read(Some(entry)) = cache.consent(&config, &transport, list, form, owner).await
-    else {
-        return;
-    };
-    let Ok(walking) = InFlight::begin(&state.in_flight, &entry) else {
-        return;
-    };
-    walk_into_cache(state, cache, config, (list, form), entry, walking, None).await;
+    let walks = [rewards, StreamedList::Trajectories].map(|list| {
+        let (form, config) = (ItemForm::of(list, form), config.clone());
+        let entry = in_flight::entry_for(&entry, list, form);
+        async move {
+            let Ok(_turn) = state.read_ahead.acquire().await else {
+                return;
+            };
+            if cache.holds(&entry).await {
+                return;
+            }
+            let Ok(walking) = InFlight::begin(&state.in_flight, &entry) else {
+                return;
+            };
+            walk_into_cache(state, cache, config, (list, form), entry, walking, None).await;
+        }
+    });
+    futures::future::join_all(walks).await;
 }
 
 /// Walks `list` of `entry`'s run in `form` from its start, its lines going nowhere but the
